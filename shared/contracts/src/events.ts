@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { remoteNames } from './remotes';
+
+/**
+ * Cross-remote notifications. State a late-loading remote must read lives in the store;
+ * events only say that something happened.
+ */
+export const eventSchemas = {
+  'favourite:toggled': z.object({
+    car: z.object({ id: z.number(), name: z.string(), slug: z.string(), make: z.string(), model: z.string(), primary_image_url: z.string() }),
+    saved: z.boolean(),
+  }),
+  'lead:submitted': z.object({ leadId: z.number(), category: z.string(), successCategory: z.string() }),
+  'form:open': z.object({ form: z.enum(['enquiry', 'test-drive', 'request-photos', 'finance']), carId: z.number().optional() }),
+  'analytics:track': z.object({
+    eventId: z.number().int(),
+    label: z.string(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+  }),
+  'search:performed': z.object({ query: z.string(), filters: z.array(z.string()), total: z.number() }),
+  'remote:failed': z.object({ remote: z.enum(remoteNames), module: z.string(), message: z.string() }),
+} as const;
+
+export type PlatformEvents = { [K in keyof typeof eventSchemas]: z.infer<(typeof eventSchemas)[K]> };
+export type PlatformEventName = keyof PlatformEvents;

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { locationSchema } from './location';
+import { remoteNames, remoteRefSchema } from './remotes';
+import { vehicleCategories } from './car';
+
+export const siteTemplates = [
+  'dealer-group',
+  'used-cars',
+  'trucks',
+  'motorcycles',
+  'campers',
+  'subscription-cars',
+  'rental-cars',
+  'toyota-pre-owned',
+] as const;
+export type SiteTemplate = (typeof siteTemplates)[number];
+
+export const locales = ['en-AU', 'en-NZ', 'en-US'] as const;
+export type SiteLocale = (typeof locales)[number];
+
+/** A navigation entry; `to: true` is the SPEC's "link target of true" that renders nothing. */
+export type NavLink = { label: string; to: string | true; children?: NavLink[]; dynamic?: 'stock' | 'brands' };
+export const navLinkSchema: z.ZodType<NavLink> = z.lazy(() =>
+  z.object({
+    label: z.string(),
+    to: z.union([z.string(), z.literal(true)]),
+    children: z.array(navLinkSchema).optional(),
+    dynamic: z.enum(['stock', 'brands']).optional(),
+  }),
+);
+
+export const brandingSchema = z.object({
+  primary: z.string(),
+  primaryContrast: z.string(),
+  accent: z.string(),
+  surface: z.string(),
+  text: z.string(),
+  radius: z.string(),
+});
+export type Branding = z.infer<typeof brandingSchema>;
+
+/** Per-site switch and version pin of one remote; version null follows the latest published. */
+export const siteRemoteSettingSchema = z.object({
+  name: z.enum(remoteNames),
+  enabled: z.boolean(),
+  version: z.string().nullable(),
+});
+export type SiteRemoteSetting = z.infer<typeof siteRemoteSettingSchema>;
+
+/** Third-party identifiers the browser may see (SPEC §3); tokens and keys live in siteSecretsSchema. */
+export const thirdPartyIdsSchema = z.object({
+  google_site_verification: z.string().nullable(),
+  google_analytics_id: z.string().nullable(),
+  facebook_pixel: z.string().nullable(),
+  livechat_agent_group: z.string().nullable(),
+  podium_api_organization: z.string().nullable(),
+  impel_chatbot_key: z.string().nullable(),
+  youx_provider_code: z.string().nullable(),
+  xtime_url: z.string().nullable(),
+  autobot: z.string().nullable(),
+  dealercell: z.string().nullable(),
+});
+
+/** Server-only values. Never serialised into a document, a bundle or a public response. */
+export const siteSecretsSchema = z.object({
+  podium_api_token: z.string().nullable(),
+  zendesk_key: z.string().nullable(),
+  stripe_secret_key: z.string().nullable(),
+  stripe_webhook_secret: z.string().nullable(),
+  lead_webhook_secret: z.string().nullable(),
+});
+export type SiteSecrets = z.infer<typeof siteSecretsSchema>;
+
+export const siteFeaturesSchema = z.object({
+  redbook: z.boolean(),
+  dealerstudio: z.boolean(),
+  split_testing: z.boolean(),
+  authentication: z.boolean(),
+  stock_on_homepage: z.boolean(),
+  pre_owned_redirect: z.boolean(),
+  bot_protection: z.boolean(),
+  mobile_only_phone: z.boolean(),
+  fuel_tags: z.boolean(),
+  plain_spinner: z.boolean(),
+  show_postcode: z.boolean(),
+});
+export type SiteFeatures = z.infer<typeof siteFeaturesSchema>;
+
+/** The whole site configuration as stored (SPEC §3 "Site config"). */
+export const siteConfigSchema = z.object({
+  id: z.number().int(),
+  template: z.enum(siteTemplates),
+  name: z.string(),
+  slug: z.string().regex(/^[a-z0-9-]+$/),
+  url: z.string(),
+  domain_name: z.string().nullable(),
+  locale: z.enum(locales),
+  vehicle_category: z.enum(vehicleCategories),
+  dealership_id: z.number().int(),
+  dealership_group: z.string().nullable(),
+  manufacturer_id: z.number().int().nullable(),
+  manufacturer: z.string().nullable(),
+  city: z.string(),
+  state: z.string(),
+  override_city: z.string().nullable(),
+  address: z.object({ city: z.string(), state: z.string() }),
+  phone: z.string(),
+  locations: z.array(locationSchema),
+  dealerships: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string(), stripe_publishable_key: z.string().nullable() })),
+  payment_provider: z.string().nullable(),
+  finance_provider: z.string().nullable(),
+  logo: z.object({ url: z.string(), thumb: z.string(), banner: z.string().nullable() }),
+  branding: brandingSchema,
+  garage_enabled: z.boolean(),
+  garage_path: z.string(),
+  offers_subscription: z.boolean(),
+  include_sold_cars_days: z.number().int().nonnegative(),
+  specifications: z.object({
+    just_arrived_days: z.number().int(),
+    just_arrived_tag_name: z.string(),
+    sold_tag_name: z.string().nullable(),
+  }),
+  search_categories: z.array(z.object({ label: z.string(), path: z.string() })),
+  default_search_path: z.string(),
+  detail_path: z.enum(['/cars', '/motorcycles', '/campers']),
+  finance_path: z.string(),
+  search_filters: z.array(z.string()),
+  search_facets: z.array(z.string()),
+  default_sort: z.string(),
+  promo_positions: z.array(z.number().int()),
+  dealership_websites: z.array(z.object({ name: z.string(), url: z.string() })),
+  stock: z.object({
+    count: z.number().int(),
+    makes: z.array(z.string()),
+    make_models: z.record(z.string(), z.number().int()),
+    car_types: z.record(z.string(), z.number().int()),
+  }),
+  blogs: z.number().int(),
+  offers: z.number().int(),
+  navigation: z.object({ header: z.array(navLinkSchema), footer: z.array(navLinkSchema) }),
+  features: siteFeaturesSchema,
+  third_party: thirdPartyIdsSchema,
+  secrets: siteSecretsSchema,
+  remotes: z.array(siteRemoteSettingSchema),
+  seo: z.object({ title: z.string(), description: z.string() }),
+});
+export type SiteConfig = z.infer<typeof siteConfigSchema>;
+
+/** What a browser gets: the config less secrets and remote settings, plus resolved remotes and search access. */
+export const publicSiteConfigSchema = siteConfigSchema.omit({ secrets: true, remotes: true }).extend({
+  remotes: z.array(remoteRefSchema),
+  search: z.object({ host: z.string(), apiKey: z.string(), indexUid: z.string() }),
+});
+export type PublicSiteConfig = z.infer<typeof publicSiteConfigSchema>;
