@@ -1,0 +1,34 @@
+import type { VehicleCategory } from '@dealer/contracts/car';
+
+/** SPEC §9: device widths 640 to 3840 (Next-style ladder), max 1280 for the fixed-size loader. */
+export const deviceWidths = [640, 750, 828, 1080, 1200, 1920, 2048, 3840] as const;
+export const cardWidths = [320, 480, 640, 750, 828, 1080] as const;
+export const fixedLoaderMaxWidth = 1280;
+/** SPEC §9 image quality: 80 general helper, 75 standard loaders, 60 low-end configs. */
+export const imageQuality = { general: 80, standard: 75, lowEnd: 60 } as const;
+/** SPEC §9 lazy margin. */
+export const lazyMargin = '200px';
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'other';
+
+/**
+ * Path of a generated vehicle photo. The image endpoint draws the picture from the path alone
+ * (category, body, colour, variant), so it needs no database and caches forever.
+ */
+export function vehiclePhotoPath(photo: { category: VehicleCategory; body: string; colour: string; variant: number }): string {
+  return `/img/vehicle/${photo.category}/${slug(photo.body)}/${slug(photo.colour)}/${photo.variant}.jpg`;
+}
+
+/** URL of an image at one width and quality, through the image endpoint. */
+export function imageUrl(path: string, width: number, quality: number = imageQuality.standard): string {
+  const w = Math.min(Math.round(width), 3840);
+  return `${path}?w=${w}&q=${quality}`;
+}
+
+export function imageSrcSet(path: string, widths: readonly number[] = cardWidths, quality: number = imageQuality.standard): string {
+  return widths.map((w) => `${imageUrl(path, w, quality)} ${w}w`).join(', ');
+}
