@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { remoteNames } from './remotes';
+import { remoteNames } from './remote-modules';
 
 /**
  * Cross-remote notifications. State a late-loading remote must read lives in the store;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { locationSchema } from './location';
-import { remoteNames, remoteRefSchema } from './remotes';
+import { remoteNames } from './remote-modules';
+import { remoteRefSchema } from './remotes';
 import { vehicleCategories } from './car';
 
 export const siteTemplates = [

@@ -1,0 +1,4 @@
+import { mountStandalone } from '@dealer/state/standalone';
+import ChatWidget from './chat-widget';
+
+mountStandalone(() => <ChatWidget />);

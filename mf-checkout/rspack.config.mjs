@@ -1,0 +1,10 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { remoteConfig } from '@dealer/build/mf-config';
+
+export default remoteConfig({
+  dir: dirname(fileURLToPath(import.meta.url)),
+  name: 'mf-checkout',
+  port: 3104,
+  exposes: { './CheckoutPage': './src/checkout-page.tsx' },
+});

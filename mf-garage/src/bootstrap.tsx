@@ -1,0 +1,4 @@
+import { mountStandalone } from '@dealer/state/standalone';
+import GaragePage from './garage-page';
+
+mountStandalone(() => <GaragePage tab="saved-cars" />);

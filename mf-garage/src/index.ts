@@ -1,0 +1,2 @@
+// Async boundary so shared singletons resolve before any module uses them.
+import('./bootstrap');

@@ -1,0 +1,96 @@
+// What `npm start`, `npm run build` and `remote:publish` build, and when a build is stale.
+// A remote's version is its package version plus a hash of everything that goes into it,
+// so the same sources give the same immutable version and a change gives a new one.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { root } from './pnpm.mjs';
+
+export const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
+export const remotesDir = join(root, process.env.REMOTES_DIR ?? 'dist/remotes');
+
+function listFiles(path, into = []) {
+  if (!existsSync(path)) return into;
+  if (statSync(path).isFile()) {
+    into.push(path);
+    return into;
+  }
+  for (const entry of readdirSync(path).sort()) {
+    if (['node_modules', 'dist', '.turbo'].includes(entry) || entry.endsWith('.test.ts') || entry.endsWith('.test.tsx')) continue;
+    listFiles(join(path, entry), into);
+  }
+  return into;
+}
+
+const sharedInputs = () => [join(root, 'pnpm-lock.yaml'), ...['contracts', 'rules', 'events', 'ui', 'state', 'build'].map((pkg) => join(root, 'shared', pkg))];
+
+export function inputHash(paths, extra = '') {
+  const hash = createHash('sha256');
+  for (const file of paths.flatMap((path) => listFiles(path))) {
+    hash.update(relative(root, file));
+    hash.update(readFileSync(file));
+  }
+  hash.update(extra);
+  return hash.digest('hex');
+}
+
+function rspackBin(dir) {
+  return join(dir, 'node_modules', '.bin', 'rspack');
+}
+
+function run(bin, args, cwd, env = {}) {
+  execFileSync(bin, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production', ...env } });
+}
+
+/** Builds the shell (browser and server bundles) unless its inputs are unchanged. */
+export function buildShell({ force = false } = {}) {
+  const dir = join(root, 'shell');
+  const stamp = join(dir, 'dist', '.input-hash');
+  const hash = inputHash([join(dir, 'src'), join(dir, 'server'), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'rspack.server.config.mjs'), ...sharedInputs()]);
+  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(join(dir, 'dist', 'client', 'assets.json'))) {
+    console.log('[build] shell is up to date');
+    return false;
+  }
+  console.log('[build] shell (browser)');
+  run(rspackBin(dir), ['build', '-c', 'rspack.config.mjs'], dir);
+  console.log('[build] shell (server)');
+  run(rspackBin(dir), ['build', '-c', 'rspack.server.config.mjs'], dir);
+  writeFileSync(stamp, hash);
+  return true;
+}
+
+export function remoteVersion(remote, buildId = '') {
+  const dir = join(root, remote);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const hash = inputHash([join(dir, 'src'), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'index.html'), ...sharedInputs()], buildId);
+  return `${pkg.version}-${hash.slice(0, 10)}`;
+}
+
+/**
+ * Publishes one remote as an immutable version folder; builds nothing if that version exists.
+ * `promote` points the remote's `latest` at it (sites that pin a version are not affected).
+ */
+export function publishRemote(remote, { promote = true, buildId = '' } = {}) {
+  if (!remotes.includes(remote)) throw new Error(`Unknown remote "${remote}". Remotes: ${remotes.join(', ')}`);
+  const dir = join(root, remote);
+  const version = remoteVersion(remote, buildId);
+  const target = join(remotesDir, remote, version);
+  let built = false;
+  if (existsSync(join(target, 'mf-manifest.json'))) {
+    console.log(`[build] ${remote} ${version} is already published`);
+  } else {
+    const staging = join(remotesDir, remote, `.staging-${version}`);
+    rmSync(staging, { recursive: true, force: true });
+    console.log(`[build] ${remote} ${version}`);
+    run(rspackBin(dir), ['build', '-c', 'rspack.config.mjs'], dir, { REMOTE_OUT_DIR: staging, REMOTE_VERSION: version, REMOTE_BUILD_ID: buildId });
+    rmSync(target, { recursive: true, force: true });
+    renameSync(staging, target);
+    built = true;
+  }
+  if (promote) {
+    mkdirSync(join(remotesDir, remote), { recursive: true });
+    writeFileSync(join(remotesDir, remote, 'latest'), `${version}\n`);
+  }
+  return { version, built };
+}

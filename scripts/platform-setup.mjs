@@ -1,0 +1,64 @@
+// The two set-up commands of the README, and `npm run build`:
+//   npm start  → install, build what is stale, migrate and seed on first run, serve
+//   npm test   → install, build, type check, lint, unit + integration (SQLite and PostgreSQL), e2e
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pnpm, root } from './pnpm.mjs';
+import { buildShell, publishRemote, remotes } from './build-units.mjs';
+import { ensureChromium } from './chromium.mjs';
+
+const command = process.argv[2];
+
+function install() {
+  console.log('[setup] installing dependencies');
+  pnpm(['install', ...(process.env.CI ? ['--frozen-lockfile'] : [])]);
+}
+
+function buildAll() {
+  buildShell();
+  for (const remote of remotes) publishRemote(remote);
+}
+
+function bin(name) {
+  return join(root, 'node_modules', '.bin', name);
+}
+
+function step(title, file, args, env = {}) {
+  console.log(`\n[test] ${title}`);
+  execFileSync(file, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+}
+
+function serve() {
+  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'shell/dist/server/main.cjs')], { cwd: root, stdio: 'inherit' });
+  const forward = (signal) => server.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  server.on('exit', (code) => process.exit(code ?? 0));
+}
+
+switch (command) {
+  case 'start':
+    install();
+    buildAll();
+    serve();
+    break;
+  case 'build':
+    install();
+    buildAll();
+    break;
+  case 'test': {
+    install();
+    buildAll();
+    step('type check', bin('tsc'), ['-p', 'tsconfig.json']);
+    step('lint', bin('eslint'), ['.', '--max-warnings=0']);
+    step('unit and integration tests (SQLite and PostgreSQL)', bin('vitest'), ['run']);
+    const chromium = ensureChromium();
+    step('end-to-end tests in Chromium', join(root, 'e2e', 'node_modules', '.bin', 'playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { CHROMIUM_PATH: chromium });
+    break;
+  }
+  default:
+    console.error('Usage: node scripts/platform-setup.mjs <start|build|test>');
+    process.exit(2);
+}
+

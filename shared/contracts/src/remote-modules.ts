@@ -1,0 +1,35 @@
+// Plain values only (no zod), so browser bundles can import them for free.
+
+/** The feature remotes a site can switch on or off. Keys are the package folders. */
+export const remoteNames = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'] as const;
+export type RemoteName = (typeof remoteNames)[number];
+
+/** Module Federation container names (identifiers cannot hold a hyphen). */
+export const federationName = (remote: RemoteName) => remote.replace('-', '_');
+
+/** The exposed modules, one per screen or widget; `remote/Module` as loadRemote wants it. */
+export const exposedModules = {
+  SearchPage: 'mf-search/SearchPage',
+  VehicleDetailPage: 'mf-vehicle/VehicleDetailPage',
+  EnquiryForm: 'mf-leads/EnquiryForm',
+  SuccessPage: 'mf-leads/SuccessPage',
+  LeadFormPage: 'mf-leads/LeadFormPage',
+  CheckoutPage: 'mf-checkout/CheckoutPage',
+  GaragePage: 'mf-garage/GaragePage',
+  FavouriteButton: 'mf-garage/FavouriteButton',
+  ChatWidget: 'mf-chat/ChatWidget',
+} as const;
+export type ExposedModule = (typeof exposedModules)[keyof typeof exposedModules];
+
+export const remoteOfModule = (module: ExposedModule): RemoteName => module.split('/')[0] as RemoteName;
+
+/** Props of each exposed module: the typed public face of a remote. */
+export type SearchPageProps = { searchSlug: string };
+export type VehicleDetailPageProps = { slug: string };
+export type EnquiryFormProps = { carId?: number; carType?: string; stockNumber?: string; title?: string; onSubmitted?: (leadId: number) => void };
+export type SuccessPageProps = { category: string | null };
+export type LeadFormPageProps = { form: 'finance' | 'test-drive' | 'service' | 'trade-in' | 'contact' | 'careers'; page?: string };
+export type CheckoutPageProps = { slug: string | null };
+export type GaragePageProps = { tab: 'saved-cars' | null };
+export type FavouriteButtonProps = { car: { id: number; name: string; slug: string; make: string; model: string; primary_image_url: string } };
+export type ChatWidgetProps = Record<string, never>;

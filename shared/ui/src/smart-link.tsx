@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { classifyLink } from '@dealer/rules/links';
+
+type SmartLinkProps = {
+  to: string | true;
+  children: ReactNode;
+  className?: string;
+  usesPagesPath?: boolean;
+  onClick?: () => void;
+};
+
+/**
+ * A link that follows SPEC §2 link behaviour: router links inside the site, plain anchors for
+ * tel:, mailto: and maps, new tab for other hosts, nothing for a target of `true`.
+ * `data-prefetch` tells the shell whether hovering may warm the route's remote.
+ */
+export function SmartLink({ to, children, className, usesPagesPath = false, onClick }: SmartLinkProps) {
+  const link = classifyLink(to, { usesPagesPath });
+  switch (link.kind) {
+    case 'none':
+      return null;
+    case 'internal':
+      return (
+        <Link to={link.to} className={className} onClick={onClick} data-prefetch={link.prefetch ? 'intent' : 'off'}>
+          {children}
+        </Link>
+      );
+    case 'plain':
+      return (
+        <a href={link.href} className={className} onClick={onClick}>
+          {children}
+        </a>
+      );
+    case 'external':
+      return (
+        <a href={link.href} className={className} target="_blank" rel="noopener noreferrer" onClick={onClick}>
+          {children}
+        </a>
+      );
+  }
+}

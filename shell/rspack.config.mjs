@@ -1,0 +1,5 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hostConfig } from '@dealer/build/mf-config';
+
+export default hostConfig({ dir: dirname(fileURLToPath(import.meta.url)) });

@@ -1,0 +1,32 @@
+// The server bundle: TypeScript of the shell server and the shared packages compiled for Node;
+// every npm dependency stays external and is required from node_modules at run time.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rspack } from '@rspack/core';
+
+const dir = dirname(fileURLToPath(import.meta.url));
+
+export default {
+  mode: 'production',
+  target: 'node20',
+  context: dir,
+  entry: { main: './server/main.ts', 'platform-cli': './server/cli.ts' },
+  output: { path: join(dir, 'dist', 'server'), filename: '[name].cjs', chunkFilename: '[name].cjs', clean: true, library: { type: 'commonjs2' } },
+  externalsPresets: { node: true },
+  externals: [({ request }, callback) => (request && /^[@a-z]/.test(request) && !request.startsWith('@dealer/') ? callback(undefined, `commonjs ${request}`) : callback())],
+  resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
+  module: {
+    rules: [
+      {
+        test: /\.(ts|tsx)$/,
+        loader: 'builtin:swc-loader',
+        options: { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' } },
+        type: 'javascript/auto',
+      },
+    ],
+  },
+  optimization: { minimize: false },
+  devtool: 'source-map',
+  plugins: [new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production') })],
+  stats: 'errors-warnings',
+};

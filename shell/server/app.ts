@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import type { PlatformContext } from './platform-context';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { imageRoutes } from './images/image-routes';
+import { adminRoutes } from './routes/admin';
+import { documentRoutes } from './routes/documents';
+import { eventRoutes } from './routes/events';
+import { leadRoutes } from './routes/leads';
+import { searchRoutes } from './routes/search';
+import { siteRoutes } from './routes/site';
+
+const oneYear = 'public, max-age=31536000, immutable';
+
+/** The platform server: tenant documents, `/api/*`, the search contract, images, shell and remote assets. */
+export async function buildApp(ctx: PlatformContext, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: ctx.config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1_048_576,
+    disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
+  });
+
+  const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...remoteOrigins],
+        styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", ...remoteOrigins],
+        connectSrc: ["'self'", ...remoteOrigins],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    // Remote chunks and images may be fetched by sites on other hosts (a CDN in production).
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    strictTransportSecurity: false,
+  });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'request failed');
+    void reply.code(status).send({ message: status === 500 ? 'Something went wrong on our side. Please try again.' : error.message });
+  });
+
+  if (existsSync(ctx.config.shellClientDir)) {
+    await app.register(fastifyStatic, {
+      root: ctx.config.shellClientDir,
+      prefix: '/assets/',
+      decorateReply: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: (res, path) => res.header('Cache-Control', path.endsWith('assets.json') ? 'no-cache' : oneYear),
+    });
+  }
+  await app.register(fastifyStatic, {
+    root: ctx.config.remotesDir,
+    prefix: '/remotes/',
+    decorateReply: false,
+    index: false,
+    cacheControl: false,
+    // Versions are immutable folders; the manifest is kept short-lived all the same.
+    setHeaders: (res, path) => {
+      res.header('Access-Control-Allow-Origin', '*');
+      res.header('Cache-Control', path.endsWith('mf-manifest.json') || path.endsWith('.html') ? 'public, max-age=60' : oneYear);
+    },
+  });
+
+  // Logos are drawn from the site's name and colour, looked up synchronously by the image route.
+  const siteLogos = new Map<string, { name: string; colour: string }>();
+  for (const row of await ctx.db.selectFrom('sites').select(['slug', 'config']).execute()) {
+    const config = JSON.parse(row.config) as Pick<SiteConfig, 'name' | 'branding'>;
+    siteLogos.set(row.slug, { name: config.name, colour: config.branding.primary });
+  }
+  await app.register(async (scope) =>
+    imageRoutes(scope, { cacheDir: join(ctx.config.dataDir, 'image-cache'), siteLogo: (slug) => siteLogos.get(slug) ?? null }),
+  );
+
+  await app.register(async (scope) => siteRoutes(scope, ctx));
+  await app.register(async (scope) => leadRoutes(scope, ctx));
+  await app.register(async (scope) => eventRoutes(scope, ctx));
+  await app.register(async (scope) => adminRoutes(scope, ctx));
+  await app.register(async (scope) => searchRoutes(scope, ctx));
+  await app.register(async (scope) => documentRoutes(scope, ctx));
+  return app;
+}

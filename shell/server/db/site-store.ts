@@ -1,0 +1,102 @@
+import type { Location } from '@dealer/contracts/location';
+import type { SiteConfig, SiteRemoteSetting } from '@dealer/contracts/site';
+import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
+import type { PlatformDb } from './database';
+
+/** Stored site config: everything but locations and remote settings, which have their own tables. */
+type StoredSiteConfig = Omit<SiteConfig, 'locations' | 'remotes'>;
+
+export async function insertSite(db: PlatformDb, site: SiteConfig, now = Date.now()) {
+  const { locations, remotes, ...stored } = site;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('sites')
+      .values({ id: site.id, slug: site.slug, domain_name: site.domain_name?.toLowerCase() ?? null, config: JSON.stringify(stored), updated_at: now })
+      .execute();
+    if (locations.length) {
+      await trx
+        .insertInto('locations')
+        .values(
+          locations.map((location) => ({
+            id: location.id,
+            site_id: site.id,
+            dealership_id: location.dealership_id,
+            slug: location.slug,
+            location_type: location.location_type,
+            data: JSON.stringify(location),
+          })),
+        )
+        .execute();
+    }
+    await trx
+      .insertInto('site_remotes')
+      .values(remotes.map((remote) => ({ site_id: site.id, remote: remote.name, enabled: remote.enabled ? 1 : 0, version: remote.version, updated_at: now })))
+      .execute();
+  });
+}
+
+export async function siteCount(db: PlatformDb): Promise<number> {
+  const row = await db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function listSiteSlugs(db: PlatformDb): Promise<{ id: number; slug: string; domain_name: string | null }[]> {
+  return db.selectFrom('sites').select(['id', 'slug', 'domain_name']).orderBy('id').execute();
+}
+
+export async function findSiteIdByHost(db: PlatformDb, hostname: string, localSuffixes: string[]): Promise<number | null> {
+  const host = hostname.toLowerCase();
+  for (const suffix of localSuffixes) {
+    if (host.endsWith(`.${suffix}`)) {
+      const slug = host.slice(0, -(suffix.length + 1));
+      const row = await db.selectFrom('sites').select('id').where('slug', '=', slug).executeTakeFirst();
+      return row?.id ?? null;
+    }
+  }
+  const row = await db.selectFrom('sites').select('id').where('domain_name', '=', host).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export async function findSiteIdBySlug(db: PlatformDb, slug: string): Promise<number | null> {
+  const row = await db.selectFrom('sites').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The whole site config, read fresh: a switch made by the CLI applies on the next page load. */
+export async function loadSiteConfig(db: PlatformDb, siteId: number): Promise<SiteConfig | null> {
+  const site = await db.selectFrom('sites').select('config').where('id', '=', siteId).executeTakeFirst();
+  if (!site) return null;
+  const [locations, remotes] = await Promise.all([
+    db.selectFrom('locations').select('data').where('site_id', '=', siteId).orderBy('id').execute(),
+    db.selectFrom('site_remotes').select(['remote', 'enabled', 'version']).where('site_id', '=', siteId).execute(),
+  ]);
+  const stored = JSON.parse(site.config) as StoredSiteConfig;
+  const settings = new Map(remotes.map((row) => [row.remote, row]));
+  return {
+    ...stored,
+    locations: locations.map((row) => JSON.parse(row.data) as Location),
+    remotes: remoteNames.map((name): SiteRemoteSetting => {
+      const row = settings.get(name);
+      return { name, enabled: row ? row.enabled === 1 : false, version: row?.version ?? null };
+    }),
+  };
+}
+
+export type RemoteSwitch = { enabled: boolean } | { version: string | null };
+
+/** Switches one remote of one site on or off, or pins it to a version (null: follow the latest). */
+export async function setSiteRemote(db: PlatformDb, siteId: number, remote: RemoteName, change: RemoteSwitch, now = Date.now()) {
+  const existing = await db.selectFrom('site_remotes').selectAll().where('site_id', '=', siteId).where('remote', '=', remote).executeTakeFirst();
+  const next = {
+    site_id: siteId,
+    remote,
+    enabled: 'enabled' in change ? (change.enabled ? 1 : 0) : (existing?.enabled ?? 1),
+    version: 'version' in change ? change.version : (existing?.version ?? null),
+    updated_at: now,
+  };
+  await db
+    .insertInto('site_remotes')
+    .values(next)
+    .onConflict((oc) => oc.columns(['site_id', 'remote']).doUpdateSet({ enabled: next.enabled, version: next.version, updated_at: now }))
+    .execute();
+}

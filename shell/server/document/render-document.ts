@@ -1,0 +1,96 @@
+import type { Car } from '@dealer/contracts/car';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
+
+export type DocumentAssets = { js: string[]; css: string[] };
+
+export type DocumentInput = {
+  site: PublicSiteConfig;
+  title: string;
+  description: string;
+  canonicalUrl: string;
+  shellAssets: DocumentAssets;
+  remotePreloads: { manifests: string[]; js: string[]; css: string[] };
+  heroImage: { path: string; sizes: string } | null;
+  routeData: { car?: Car } | null;
+  robots?: string;
+};
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** JSON inside a <script> element: `<` escaped so no value can close the element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+const cssColour = (value: string) => (/^#[0-9a-f]{3,8}$/i.test(value) || /^[a-z]+$/i.test(value) ? value : 'inherit');
+const cssLength = (value: string) => (/^\d+(\.\d+)?(px|rem|em)$/.test(value) ? value : '8px');
+
+function brandingCss(site: PublicSiteConfig): string {
+  const b = site.branding;
+  return `:root{--dp-primary:${cssColour(b.primary)};--dp-primary-contrast:${cssColour(b.primaryContrast)};--dp-accent:${cssColour(b.accent)};--dp-surface:${cssColour(b.surface)};--dp-text:${cssColour(b.text)};--dp-radius:${cssLength(b.radius)}}`;
+}
+
+/**
+ * The HTML document of every site page: config and route data inline, branding as custom
+ * properties, and preloads for the shell, the route's remote and the hero image, so first
+ * paint never waits on a chain of requests.
+ */
+export function renderDocument(input: DocumentInput): string {
+  const { site } = input;
+  const head: string[] = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(input.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(input.description)}">`,
+    `<link rel="canonical" href="${escapeHtml(input.canonicalUrl)}">`,
+    `<meta name="theme-color" content="${cssColour(site.branding.primary)}">`,
+    `<link rel="icon" href="${escapeHtml(site.logo.thumb)}" type="image/svg+xml">`,
+  ];
+  if (input.robots) head.push(`<meta name="robots" content="${escapeHtml(input.robots)}">`);
+  if (site.third_party.google_site_verification) {
+    head.push(`<meta name="google-site-verification" content="${escapeHtml(site.third_party.google_site_verification)}">`);
+  }
+  head.push(`<style>${brandingCss(site)}</style>`);
+  for (const css of input.shellAssets.css) head.push(`<link rel="stylesheet" href="${escapeHtml(css)}">`);
+  if (input.heroImage) {
+    const { path, sizes } = input.heroImage;
+    head.push(
+      `<link rel="preload" as="image" href="${escapeHtml(imageUrl(path, 828, imageQuality.standard))}" imagesrcset="${escapeHtml(imageSrcSet(path, deviceWidths))}" imagesizes="${escapeHtml(sizes)}" fetchpriority="high">`,
+    );
+  }
+  for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
+  for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
+  for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
+  for (const css of input.remotePreloads.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
+  head.push(`<script id="site-config" type="application/json">${scriptJson(site)}</script>`);
+  if (input.routeData) head.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
+  for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);
+
+  return `<!doctype html>
+<html lang="${site.locale}">
+<head>
+${head.join('\n')}
+</head>
+<body>
+<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>
+</body>
+</html>
+`;
+}
+
+/** The platform's own page at bare localhost: a link to every demo site. */
+export function renderSiteIndex(sites: { slug: string; name: string; url: string }[]): string {
+  const items = sites.map((site) => `<li><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a> <code>${escapeHtml(site.slug)}</code></li>`).join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dealer platform: demo sites</title>
+<style>body{font-family:system-ui,sans-serif;max-width:720px;margin:40px auto;padding:0 16px;line-height:1.6}</style></head>
+<body><h1>Dealer platform</h1><p>Demo sites served by this platform:</p><ul>
+${items}
+</ul></body></html>
+`;
+}
+
+export function renderUnknownSite(host: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Site not found</title></head><body><h1>Site not found</h1><p>No dealer site is served at ${escapeHtml(host)}.</p></body></html>\n`;
+}

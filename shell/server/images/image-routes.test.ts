@@ -1,0 +1,198 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { carPhotoSvg, paintHex, resolveBody, type BodyShape } from './car-photo';
+import { imageRoutes, negotiateFormat, renderVersion } from './image-routes';
+import { logoSvg } from './logo';
+
+let app: FastifyInstance;
+let cacheDir: string;
+const renders: string[] = [];
+
+const sites: Record<string, { name: string; colour: string }> = {
+  'city-motors': { name: 'City Motors & Co <Est>', colour: '#c8102e' },
+};
+
+beforeAll(async () => {
+  cacheDir = await mkdtemp(join(tmpdir(), 'img-routes-'));
+  app = Fastify();
+  await app.register(imageRoutes, {
+    cacheDir,
+    siteLogo: (slug) => sites[slug] ?? null,
+    onRender: ({ key }) => renders.push(key),
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+});
+
+const photo = '/img/vehicle/car/suv/crystal-white-pearl/3.jpg';
+
+describe('vehicle photos', () => {
+  it('serves JPEG by default at 640x480 with immutable caching headers', async () => {
+    const res = await app.inject({ url: photo });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers.vary).toMatch(/accept/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.etag).toMatch(/^".+"$/);
+    const buf = res.rawPayload;
+    expect([...buf.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const meta = await sharp(buf).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 640, 480]);
+  });
+
+  it('serves WebP when accepted, at the requested width', async () => {
+    const res = await app.inject({ url: `${photo}?w=320&q=60`, headers: { accept: 'image/webp,*/*' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/webp');
+    const buf = res.rawPayload;
+    expect(buf.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(buf.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    const meta = await sharp(buf).metadata();
+    expect([meta.width, meta.height]).toEqual([320, 240]);
+  });
+
+  it('serves AVIF when accepted (preferred over WebP)', async () => {
+    const res = await app.inject({
+      url: '/img/vehicle/motorcycle/naked/soul-red/5.jpg?w=200',
+      headers: { accept: 'image/avif,image/webp,image/apng,image/*,*/*;q=0.8' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/avif');
+    const buf = res.rawPayload;
+    expect(buf.subarray(4, 12).toString('latin1')).toBe('ftypavif');
+    const meta = await sharp(buf).metadata();
+    expect([meta.width, meta.height]).toEqual([200, 150]);
+  });
+
+  it('serves the second identical request from the disk cache without rendering', async () => {
+    const url = '/img/vehicle/car/hatch/blue/1.jpg?w=240&q=70';
+    const first = await app.inject({ url, headers: { accept: 'image/webp' } });
+    expect(first.headers['x-image-cache']).toBe('miss');
+    const file = join(cacheDir, renderVersion, 'vehicle/car/hatch/blue/1-w240-q70.webp');
+    const before = await stat(file);
+    const count = renders.length;
+
+    const second = await app.inject({ url, headers: { accept: 'image/webp' } });
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['x-image-cache']).toBe('hit');
+    expect(renders.length).toBe(count);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect((await stat(file)).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('renders concurrent identical requests once', async () => {
+    const url = '/img/vehicle/truck/cab-chassis/white/2.jpg?w=180';
+    const count = renders.length;
+    const all = await Promise.all([1, 2, 3, 4].map(() => app.inject({ url })));
+    expect(all.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(renders.length - count).toBe(1);
+    for (const r of all) expect(r.rawPayload.equals(all[0]!.rawPayload)).toBe(true);
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const url = `${photo}?w=64`;
+    const first = await app.inject({ url });
+    const second = await app.inject({ url, headers: { 'if-none-match': first.headers.etag as string } });
+    expect(second.statusCode).toBe(304);
+    expect(second.rawPayload.length).toBe(0);
+  });
+
+  it('gives each format its own ETag', async () => {
+    const jpeg = await app.inject({ url: `${photo}?w=64` });
+    const webp = await app.inject({ url: `${photo}?w=64`, headers: { accept: 'image/webp' } });
+    expect(jpeg.headers.etag).not.toBe(webp.headers.etag);
+  });
+
+  it('clamps the width to 16..3840', async () => {
+    const res = await app.inject({ url: `${photo}?w=3` });
+    expect(res.statusCode).toBe(200);
+    const meta = await sharp(res.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([16, 12]);
+  });
+
+  it.each([
+    ['/img/vehicle/car/SUV/white/1.jpg', /body/],
+    ['/img/vehicle/car/suv/white_pearl/1.jpg', /colour/],
+    ['/img/vehicle/car!/suv/white/1.jpg', /category/],
+    ['/img/vehicle/car/suv/white/8.jpg', /variant/],
+    ['/img/vehicle/car/suv/white/x.jpg', /variant/],
+    ['/img/vehicle/car/suv/white/1.gif', /variant/],
+    ['/img/vehicle/car/suv/white/1.jpg?w=wide', /\bw\b/],
+    ['/img/vehicle/car/suv/white/1.jpg?q=high', /\bq\b/],
+  ])('rejects %s with 400 and a message', async (url, message) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(message);
+  });
+});
+
+describe('logos', () => {
+  it('serves the logo of a known site as escaped SVG', async () => {
+    const res = await app.inject({ url: '/img/logo/city-motors.svg' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    expect(res.body).toContain('City Motors &amp; Co &lt;Est&gt;');
+    expect(res.body).toContain('#c8102e');
+    expect(res.body).not.toContain('<Est>');
+    const meta = await sharp(Buffer.from(res.body)).metadata();
+    expect(meta.height).toBe(64);
+  });
+
+  it('404s an unknown site', async () => {
+    const res = await app.inject({ url: '/img/logo/nope.svg' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBeTruthy();
+  });
+
+  it('drops an unsafe colour', () => {
+    expect(logoSvg('A', 'red" onload="x')).not.toContain('onload');
+  });
+});
+
+describe('drawing helpers', () => {
+  it('negotiates formats from Accept', () => {
+    expect(negotiateFormat(undefined)).toBe('jpeg');
+    expect(negotiateFormat('*/*')).toBe('jpeg');
+    expect(negotiateFormat('image/webp,*/*')).toBe('webp');
+    expect(negotiateFormat('image/avif,image/webp')).toBe('avif');
+    expect(negotiateFormat('image/avif;q=0, image/webp')).toBe('webp');
+  });
+
+  it('maps colour names, slugs and unknown names', () => {
+    expect(paintHex('white')).toBe('#f4f5f6');
+    expect(paintHex('Crystal White Pearl')).toBe(paintHex('crystal-white-pearl'));
+    expect(paintHex('magnetic-grey-metallic')).toBe(paintHex('magnetic-grey'));
+    expect(paintHex('jet-black')).not.toBe(paintHex('black'));
+    const unknown = paintHex('zorgon-shimmer');
+    expect(unknown).toMatch(/^#[0-9a-f]{6}$/);
+    expect(paintHex('zorgon-shimmer')).toBe(unknown);
+  });
+
+  it('maps bodies, falling back by category then to sedan', () => {
+    expect(resolveBody('car', 'hatchback')).toBe('hatch');
+    expect(resolveBody('car', 'cab-chassis')).toBe('cab-chassis');
+    expect(resolveBody('motorcycle', 'naked')).toBe('motorcycle');
+    expect(resolveBody('camper', 'other')).toBe('motorhome');
+    expect(resolveBody('car', 'flying-saucer')).toBe('sedan');
+  });
+
+  it('draws every body type as valid, self-contained 4:3 SVG', async () => {
+    const bodies: BodyShape[] = ['sedan', 'hatch', 'wagon', 'suv', 'ute', 'coupe', 'van', 'truck', 'cab-chassis', 'motorcycle', 'motorhome', 'caravan'];
+    for (const [i, body] of bodies.entries()) {
+      const svg = carPhotoSvg({ category: 'car', body, colour: 'silver', variant: i % 8 }, 80, 60);
+      expect(svg).not.toMatch(/href|<text|@import|url\((?!#)/);
+      const meta = await sharp(Buffer.from(svg)).metadata();
+      expect([meta.width, meta.height]).toEqual([80, 60]);
+    }
+  });
+});

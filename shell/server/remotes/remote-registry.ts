@@ -1,0 +1,74 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
+import type { RemoteRef } from '@dealer/contracts/remotes';
+import type { SiteRemoteSetting } from '@dealer/contracts/site';
+
+/**
+ * Published remote builds on disk: `<remotesDir>/<remote>/<version>/` (immutable) and
+ * `<remotesDir>/<remote>/latest` naming the version sites follow unless they pin one.
+ */
+export class RemoteRegistry {
+  private manifests = new Map<string, RemoteManifest | null>();
+
+  constructor(readonly remotesDir: string) {}
+
+  versions(remote: RemoteName): string[] {
+    const dir = join(this.remotesDir, remote);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((entry) => statSync(join(dir, entry)).isDirectory() && existsSync(join(dir, entry, 'mf-manifest.json')))
+      .sort();
+  }
+
+  latest(remote: RemoteName): string | null {
+    const file = join(this.remotesDir, remote, 'latest');
+    if (!existsSync(file)) return null;
+    const version = readFileSync(file, 'utf8').trim();
+    return this.hasVersion(remote, version) ? version : null;
+  }
+
+  hasVersion(remote: RemoteName, version: string): boolean {
+    return /^[\w.+-]+$/.test(version) && existsSync(join(this.remotesDir, remote, version, 'mf-manifest.json'));
+  }
+
+  /** The enabled remotes of a site at the versions it runs; a remote with nothing published is left out. */
+  resolve(settings: SiteRemoteSetting[], baseUrl: string): RemoteRef[] {
+    return settings.flatMap((setting) => {
+      if (!setting.enabled) return [];
+      const version = setting.version && this.hasVersion(setting.name, setting.version) ? setting.version : this.latest(setting.name);
+      if (!version) return [];
+      return [{ name: setting.name, version, manifestUrl: `${baseUrl}/remotes/${setting.name}/${version}/mf-manifest.json` }];
+    });
+  }
+
+  /** Manifests of published versions never change, so each is read once. */
+  manifest(remote: RemoteName, version: string): RemoteManifest | null {
+    const key = `${remote}@${version}`;
+    if (!this.manifests.has(key)) {
+      const file = join(this.remotesDir, remote, version, 'mf-manifest.json');
+      this.manifests.set(key, existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RemoteManifest) : null);
+    }
+    return this.manifests.get(key) ?? null;
+  }
+
+  /** Files to preload so the route's remote arrives without a manifest → entry → chunk waterfall. */
+  preloadFiles(ref: RemoteRef, expose: string): { js: string[]; css: string[] } {
+    const manifest = this.manifest(ref.name, ref.version);
+    if (!manifest) return { js: [], css: [] };
+    const base = ref.manifestUrl.slice(0, ref.manifestUrl.lastIndexOf('/') + 1);
+    const entry = manifest.metaData.remoteEntry;
+    const exposed = manifest.exposes.find((item) => item.name === expose || item.path === `./${expose}`);
+    const js = [join(entry.path ?? '', entry.name), ...(exposed?.assets.js.sync ?? [])];
+    return { js: js.map((file) => base + file.replace(/^\.?\//, '')), css: (exposed?.assets.css.sync ?? []).map((file) => base + file) };
+  }
+}
+
+export const isRemoteName = (value: string): value is RemoteName => (remoteNames as readonly string[]).includes(value);
+
+/** The parts of an mf-manifest.json the server reads. */
+export type RemoteManifest = {
+  name: string;
+  metaData: { remoteEntry: { name: string; path?: string; type?: string } };
+  exposes: { name: string; path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[]; async: string[] } } }[];
+};

@@ -1,0 +1,632 @@
+import type { Car, VehicleCategory } from '@dealer/contracts/car';
+import type { Location } from '@dealer/contracts/location';
+import { remoteNames } from '@dealer/contracts/remotes';
+import type { Branding, NavLink, SiteConfig, SiteFeatures, SiteLocale, SiteTemplate } from '@dealer/contracts/site';
+import type { Dealership } from './demo-locations';
+
+export const demoSiteSlugs = [
+  'metro-motor-group',
+  'harbour-used-cars',
+  'ridgeline-trucks',
+  'coastal-motorcycles',
+  'outback-campers',
+  'flexi-subscriptions',
+  'citi-rentals',
+  'toyota-demo',
+  'kiwi-motors',
+  'lone-star-auto',
+] as const;
+export type DemoSiteSlug = (typeof demoSiteSlugs)[number];
+type RemoteName = (typeof remoteNames)[number];
+
+/** What the location and stock generators need to know about a site before its config exists. */
+export type SiteIdentity = {
+  id: number;
+  slug: DemoSiteSlug;
+  name: string;
+  template: SiteTemplate;
+  locale: SiteLocale;
+  vehicle_category: VehicleCategory;
+  domain_name: string | null;
+  /** Takes card deposits: the checkout remote is on and a payment provider is set. */
+  online_payments: boolean;
+};
+
+type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
+  dealership_group: string | null;
+  manufacturer: string | null;
+  manufacturer_id: number | null;
+  override_city: string | null;
+  payment_provider: string | null;
+  finance_provider: string | null;
+  default_search_path: string;
+  detail_path: SiteConfig['detail_path'];
+  finance_path: string;
+  default_sort: string;
+  search_facets: string[];
+  search_filters: string[];
+  search_categories: SiteConfig['search_categories'];
+  promo_positions: number[];
+  garage_enabled: boolean;
+  garage_path: string;
+  offers_subscription: boolean;
+  sold_tag_name: string | null;
+  branding: Branding;
+  seo: SiteConfig['seo'];
+  blogs: number;
+  offers: number;
+  features: Partial<SiteFeatures>;
+  /** Whether the site has its analytics, chat and booking integrations set up. */
+  integrations: 'full' | 'analytics' | 'none';
+  disabledRemotes: RemoteName[];
+};
+
+const carFacets = ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'drive', 'colour', 'location_name'];
+
+const bodySearchCategories: SiteConfig['search_categories'] = [
+  { label: 'Ute', path: '/search/ute' },
+  { label: 'Sedan', path: '/search/sedan' },
+  { label: 'SUV', path: '/search/suv' },
+  { label: 'Hatch', path: '/search/hatch' },
+  { label: '4x4', path: '/search/4x4' },
+];
+
+const blueprints: readonly Blueprint[] = [
+  {
+    id: 1,
+    slug: 'metro-motor-group',
+    name: 'Metro Motor Group',
+    template: 'dealer-group',
+    locale: 'en-AU',
+    vehicle_category: 'car',
+    domain_name: 'www.metromotorgroup.com.au',
+    dealership_group: 'Metro Motor Group',
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: 'Sydney',
+    payment_provider: 'stripe',
+    finance_provider: null,
+    default_search_path: '/search/new-used-and-demo-cars',
+    detail_path: '/cars',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: [...carFacets, 'tag', 'categories', 'filtered_features', 'seats', 'certified', 'state'],
+    search_filters: [],
+    search_categories: bodySearchCategories,
+    promo_positions: [5, 10],
+    garage_enabled: true,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#0b3d91', primaryContrast: '#ffffff', accent: '#f5a623', surface: '#f4f6fa', text: '#1a1a2e', radius: '8px' },
+    seo: {
+      title: 'Metro Motor Group | New, Used & Demo Cars in Sydney and Melbourne',
+      description: 'Browse over 1,100 new, used and demo cars from 14 brands across 25 Metro Motor Group locations in Sydney and Melbourne.',
+    },
+    blogs: 1357,
+    offers: 42,
+    features: { redbook: true, authentication: true, stock_on_homepage: true, fuel_tags: true },
+    integrations: 'full',
+    disabledRemotes: [],
+  },
+  {
+    id: 2,
+    slug: 'harbour-used-cars',
+    name: 'Harbour Used Cars',
+    template: 'used-cars',
+    locale: 'en-AU',
+    vehicle_category: 'car',
+    domain_name: 'www.harbourusedcars.com.au',
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: null,
+    payment_provider: 'stripe',
+    finance_provider: 'Angle',
+    // Deliberately without the /search/ prefix: the app must add it (SPEC §2).
+    default_search_path: 'used-cars',
+    detail_path: '/cars',
+    finance_path: '/finance-enquiry',
+    default_sort: 'created_at_timestamp:desc',
+    search_facets: carFacets.filter((facet) => facet !== 'car_type'),
+    search_filters: ['car_type = used'],
+    search_categories: bodySearchCategories,
+    promo_positions: [],
+    garage_enabled: false,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: 'SOLD',
+    branding: { primary: '#006d77', primaryContrast: '#ffffff', accent: '#e29578', surface: '#fdfcfb', text: '#1d2d35', radius: '4px' },
+    seo: { title: 'Harbour Used Cars | Quality Used Cars in Sydney', description: 'Hand-picked used cars in Rozelle and Mona Vale, every one inspected and ready to drive away.' },
+    blogs: 24,
+    offers: 3,
+    features: { mobile_only_phone: true, plain_spinner: true },
+    integrations: 'analytics',
+    disabledRemotes: [],
+  },
+  {
+    id: 3,
+    slug: 'ridgeline-trucks',
+    name: 'Ridgeline Trucks',
+    template: 'trucks',
+    locale: 'en-AU',
+    vehicle_category: 'truck',
+    domain_name: 'www.ridgelinetrucks.com.au',
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: 'Brisbane',
+    payment_provider: 'stripe',
+    finance_provider: null,
+    default_search_path: '/search/new-used-and-demo-trucks',
+    detail_path: '/cars',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'drive', 'location_name'],
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: true,
+    // A brand garage route (SPEC §2), so the override path is exercised.
+    garage_path: '/mybigboxcars',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#c1121f', primaryContrast: '#ffffff', accent: '#fdf0d5', surface: '#f8f9fa', text: '#1b1b1b', radius: '2px' },
+    seo: { title: 'Ridgeline Trucks | New, Used & Demo Trucks in Brisbane', description: 'Light, medium and heavy trucks from Isuzu, Hino, Fuso, UD, Kenworth and more at Wacol and Eagle Farm.' },
+    blogs: 61,
+    offers: 5,
+    features: { dealerstudio: true },
+    integrations: 'analytics',
+    disabledRemotes: [],
+  },
+  {
+    id: 4,
+    slug: 'coastal-motorcycles',
+    name: 'Coastal Motorcycles',
+    template: 'motorcycles',
+    locale: 'en-AU',
+    vehicle_category: 'motorcycle',
+    domain_name: 'www.coastalmotorcycles.com.au',
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: 'Gold Coast',
+    payment_provider: 'stripe',
+    finance_provider: null,
+    default_search_path: '/search/new-and-used-motorcycles',
+    detail_path: '/motorcycles',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'colour', 'location_name'],
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: true,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#ff6b00', primaryContrast: '#111111', accent: '#00a6fb', surface: '#ffffff', text: '#121212', radius: '12px' },
+    seo: { title: 'Coastal Motorcycles | New & Used Motorcycles on the Gold Coast', description: 'Road, adventure, cruiser and dirt bikes from the big names, in Southport and Nerang.' },
+    blogs: 88,
+    offers: 7,
+    features: { plain_spinner: false, show_postcode: true },
+    integrations: 'analytics',
+    disabledRemotes: [],
+  },
+  {
+    id: 5,
+    slug: 'outback-campers',
+    name: 'Outback Campers',
+    template: 'campers',
+    locale: 'en-AU',
+    vehicle_category: 'camper',
+    domain_name: 'www.outbackcampers.com.au',
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: 'Perth',
+    payment_provider: 'stripe',
+    finance_provider: null,
+    default_search_path: '/search/new-and-used-campers',
+    detail_path: '/campers',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: ['make', 'model', 'car_type', 'price', 'year', 'body', 'seats', 'drive', 'location_name'],
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: false,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#a0522d', primaryContrast: '#ffffff', accent: '#d4a373', surface: '#fefae0', text: '#283618', radius: '10px' },
+    seo: { title: 'Outback Campers | Caravans, Campers & Motorhomes in Perth', description: 'New and used caravans, pop tops, camper trailers and motorhomes in Wangara and Bibra Lake.' },
+    blogs: 45,
+    offers: 4,
+    // The loading animations cover cars, bikes and trucks only, so campers get the plain spinner.
+    features: { plain_spinner: true },
+    integrations: 'none',
+    disabledRemotes: [],
+  },
+  {
+    id: 6,
+    slug: 'flexi-subscriptions',
+    name: 'Flexi Subscriptions',
+    template: 'subscription-cars',
+    locale: 'en-AU',
+    vehicle_category: 'subscription',
+    domain_name: null,
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: 'Melbourne',
+    payment_provider: null,
+    finance_provider: null,
+    default_search_path: '/search/subscription-cars',
+    detail_path: '/cars',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: ['make', 'model', 'subscription_price', 'weekly_price_range', 'body', 'fuel', 'transmission', 'seats', 'colour', 'location_name'],
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: false,
+    garage_path: '/my-garage',
+    offers_subscription: true,
+    sold_tag_name: null,
+    branding: { primary: '#6c2bd9', primaryContrast: '#ffffff', accent: '#22c55e', surface: '#faf5ff', text: '#1e1b4b', radius: '16px' },
+    seo: { title: 'Flexi Subscriptions | Car Subscriptions in Melbourne', description: 'One weekly price covering rego, insurance, servicing and roadside. Swap or cancel any time.' },
+    blogs: 12,
+    offers: 2,
+    features: { plain_spinner: true, split_testing: true },
+    integrations: 'analytics',
+    disabledRemotes: ['mf-checkout'],
+  },
+  {
+    id: 7,
+    slug: 'citi-rentals',
+    name: 'Citi Rentals',
+    template: 'rental-cars',
+    locale: 'en-AU',
+    vehicle_category: 'rental',
+    domain_name: null,
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: null,
+    payment_provider: null,
+    finance_provider: null,
+    default_search_path: '/search/rental-cars',
+    detail_path: '/cars',
+    finance_path: '/finance',
+    default_sort: 'price:asc',
+    search_facets: ['make', 'model', 'price', 'body', 'fuel', 'transmission', 'seats', 'city'],
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: false,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#e11d48', primaryContrast: '#ffffff', accent: '#0ea5e9', surface: '#f8fafc', text: '#0f172a', radius: '6px' },
+    seo: { title: 'Citi Rentals | Car Hire in Adelaide', description: 'Daily car hire from Adelaide city and Adelaide Airport, from small hatches to 8-seat people movers.' },
+    blogs: 0,
+    offers: 1,
+    features: { plain_spinner: true, mobile_only_phone: true },
+    integrations: 'none',
+    disabledRemotes: ['mf-checkout'],
+  },
+  {
+    id: 8,
+    slug: 'toyota-demo',
+    name: 'Demo Toyota',
+    template: 'toyota-pre-owned',
+    locale: 'en-AU',
+    vehicle_category: 'car',
+    domain_name: 'www.demotoyota.com.au',
+    dealership_group: null,
+    manufacturer: 'Toyota',
+    manufacturer_id: 1,
+    override_city: null,
+    payment_provider: 'stripe',
+    finance_provider: 'Toyota Finance',
+    default_search_path: '/pre-owned',
+    detail_path: '/cars',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: ['model', 'badge', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'colour', 'certified', 'location_name'],
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: true,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#eb0a1e', primaryContrast: '#ffffff', accent: '#58595b', surface: '#ffffff', text: '#000000', radius: '0px' },
+    seo: { title: 'Demo Toyota | Toyota Certified Pre-Owned in Homebush', description: 'Toyota Certified Pre-Owned and demonstrator vehicles with a 200-point check, at Demo Toyota Homebush.' },
+    blogs: 130,
+    offers: 11,
+    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true },
+    integrations: 'full',
+    disabledRemotes: [],
+  },
+  {
+    id: 9,
+    slug: 'kiwi-motors',
+    name: 'Kiwi Motors',
+    template: 'dealer-group',
+    locale: 'en-NZ',
+    vehicle_category: 'car',
+    domain_name: 'www.kiwimotors.co.nz',
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: null,
+    payment_provider: 'stripe',
+    finance_provider: null,
+    default_search_path: '/search/new-used-and-demo-cars',
+    detail_path: '/cars',
+    finance_path: '/finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: carFacets,
+    search_filters: [],
+    search_categories: bodySearchCategories,
+    promo_positions: [],
+    garage_enabled: true,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#1b4332', primaryContrast: '#ffffff', accent: '#95d5b2', surface: '#f1faee', text: '#081c15', radius: '8px' },
+    seo: { title: 'Kiwi Motors | New, Used & Demo Cars in Auckland and Wellington', description: 'New, used and demo cars at Penrose, North Shore and Wellington.' },
+    blogs: 57,
+    offers: 6,
+    features: { authentication: true, show_postcode: true },
+    integrations: 'analytics',
+    disabledRemotes: [],
+  },
+  {
+    id: 10,
+    slug: 'lone-star-auto',
+    name: 'Lone Star Auto',
+    template: 'used-cars',
+    locale: 'en-US',
+    vehicle_category: 'car',
+    domain_name: 'www.lonestarauto.com',
+    dealership_group: null,
+    manufacturer: null,
+    manufacturer_id: null,
+    override_city: null,
+    payment_provider: 'stripe',
+    finance_provider: null,
+    default_search_path: '/search/used-cars',
+    detail_path: '/cars',
+    finance_path: '/apply-for-finance',
+    default_sort: 'custom_rank:desc',
+    search_facets: carFacets.filter((facet) => facet !== 'car_type'),
+    search_filters: [],
+    search_categories: [],
+    promo_positions: [],
+    garage_enabled: false,
+    garage_path: '/my-garage',
+    offers_subscription: false,
+    sold_tag_name: null,
+    branding: { primary: '#002868', primaryContrast: '#ffffff', accent: '#bf0a30', surface: '#ffffff', text: '#0b132b', radius: '4px' },
+    seo: { title: 'Lone Star Auto | Used Cars, Trucks & SUVs in Austin, TX', description: 'Pre-owned trucks, SUVs and sedans in Austin and Round Rock, Texas.' },
+    blogs: 9,
+    offers: 2,
+    // US zip codes are five digits, so the four-digit postcode field stays hidden.
+    features: { show_postcode: false },
+    integrations: 'analytics',
+    disabledRemotes: ['mf-chat'],
+  },
+];
+
+const remoteEnabled = (blueprint: Blueprint, name: RemoteName): boolean => {
+  if (name === 'mf-garage' && !blueprint.garage_enabled) return false;
+  return !blueprint.disabledRemotes.includes(name);
+};
+
+export const siteIdentities: readonly SiteIdentity[] = blueprints.map((blueprint) => ({
+  id: blueprint.id,
+  slug: blueprint.slug,
+  name: blueprint.name,
+  template: blueprint.template,
+  locale: blueprint.locale,
+  vehicle_category: blueprint.vehicle_category,
+  domain_name: blueprint.domain_name,
+  online_payments: blueprint.payment_provider !== null && remoteEnabled(blueprint, 'mf-checkout'),
+}));
+
+const blueprintOf = (slug: DemoSiteSlug): Blueprint => {
+  const found = blueprints.find((blueprint) => blueprint.slug === slug);
+  if (!found) throw new Error(`no blueprint for ${slug}`);
+  return found;
+};
+
+const defaultFeatures: SiteFeatures = {
+  redbook: false,
+  dealerstudio: false,
+  split_testing: false,
+  authentication: false,
+  stock_on_homepage: false,
+  pre_owned_redirect: false,
+  bot_protection: false,
+  mobile_only_phone: false,
+  fuel_tags: false,
+  plain_spinner: false,
+  show_postcode: true,
+};
+
+/** A configured path without a leading slash is a search slug; the app prefixes it the same way. */
+const searchHref = (path: string): string => (path.startsWith('/') ? path : `/search/${path}`);
+
+/** SPEC §2 "Embedded header navigation", in the SPEC's order. */
+function groupHeader(blueprint: Blueprint): NavLink[] {
+  return [
+    { label: 'Home', to: '/' },
+    { label: 'Our Stock', to: '/cars/', dynamic: 'stock' },
+    { label: 'Electric Cars', to: '/electric-cars' },
+    { label: 'Special Offers', to: '/special-offers' },
+    { label: 'Service', to: '/service' },
+    { label: 'Parts & Accessories', to: '/vehicle-parts-and-accessories' },
+    { label: 'Sell Your Car', to: '/sell-your-car' },
+    { label: 'Finance', to: blueprint.finance_path },
+    { label: 'Latest News', to: '/blog' },
+    { label: 'Fleet Service', to: '/fleet-service' },
+    { label: 'Dealerships', to: '/dealerships' },
+    { label: 'About', to: '/about' },
+    { label: 'Our Team', to: '/teams' },
+    { label: 'Contact', to: '/contact' },
+    { label: 'Terms & Conditions', to: '/terms-and-conditions/' },
+    { label: 'Careers', to: 'https://careers.example.com/metro' },
+    { label: 'Brands', to: '/dealerships', dynamic: 'brands' },
+  ];
+}
+
+/** SPEC §2 "Embedded footer navigation": the search pages, test drive, privacy, unsubscribe and body categories. */
+function groupFooter(blueprint: Blueprint): NavLink[] {
+  return [
+    { label: 'New, Used & Demo Cars', to: '/search/new-used-and-demo-cars' },
+    { label: 'Used Cars', to: '/search/used-cars' },
+    { label: 'Book a Test Drive', to: '/book-test-drive' },
+    { label: 'Privacy Policy', to: '/privacy-policy/' },
+    { label: 'Unsubscribe', to: '/unsubscribe' },
+    ...blueprint.search_categories.map((category) => ({ label: category.label, to: category.path })),
+  ];
+}
+
+/** SPEC §2 default links: Search Vehicles, Test Drive, Service, Finance, Trade In, Parts, Contact. */
+function defaultHeader(blueprint: Blueprint): NavLink[] {
+  return [
+    { label: 'Search Vehicles', to: searchHref(blueprint.default_search_path) },
+    { label: 'Test Drive', to: '/book-test-drive/' },
+    { label: 'Service', to: '/service' },
+    { label: 'Finance', to: blueprint.finance_path },
+    { label: 'Trade In', to: '/trade-in' },
+    { label: 'Parts', to: '/vehicle-parts-and-accessories' },
+    { label: 'Contact', to: '/contact' },
+  ];
+}
+
+function defaultFooter(blueprint: Blueprint): NavLink[] {
+  return [
+    { label: 'Search Vehicles', to: searchHref(blueprint.default_search_path) },
+    { label: 'Privacy Policy', to: '/privacy-policy/' },
+    { label: 'Terms & Conditions', to: '/terms-and-conditions/' },
+  ];
+}
+
+function thirdParty(blueprint: Blueprint): SiteConfig['third_party'] {
+  const tag = blueprint.slug.replace(/-/g, '').slice(0, 10).toUpperCase();
+  const analytics = blueprint.integrations !== 'none';
+  const full = blueprint.integrations === 'full';
+  return {
+    google_site_verification: analytics ? `gsv-demo-${blueprint.slug}` : null,
+    google_analytics_id: analytics ? `G-DEMO${tag}` : null,
+    facebook_pixel: analytics ? `1000000000${String(blueprint.id).padStart(5, '0')}` : null,
+    livechat_agent_group: full ? `${blueprint.id}` : null,
+    podium_api_organization: full ? `podium-org-demo-${blueprint.slug}` : null,
+    impel_chatbot_key: full ? `impel-demo-${blueprint.slug}` : null,
+    youx_provider_code: full ? `YOUX-DEMO-${blueprint.id}` : null,
+    xtime_url: full ? `https://xtime.example.com/${blueprint.slug}` : null,
+    autobot: full ? `autobot-demo-${blueprint.id}` : null,
+    dealercell: null,
+  };
+}
+
+/** Every value carries DEMO_SECRET so leak tests can grep bundles and responses for it. */
+function secrets(blueprint: Blueprint, onlinePayments: boolean): SiteConfig['secrets'] {
+  const slug = blueprint.slug;
+  const chat = remoteEnabled(blueprint, 'mf-chat');
+  return {
+    podium_api_token: chat ? `podium_tok_live_DEMO_SECRET_${slug}` : null,
+    zendesk_key: chat ? `zendesk_key_DEMO_SECRET_${slug}` : null,
+    stripe_secret_key: onlinePayments ? `sk_test_DEMO_SECRET_${slug}` : null,
+    stripe_webhook_secret: onlinePayments ? `whsec_DEMO_SECRET_${slug}` : null,
+    lead_webhook_secret: `lead_hook_DEMO_SECRET_${slug}`,
+  };
+}
+
+/** Listed is what search shows as for sale: in stock or coming soon, and not hidden. */
+export const isListed = (car: Pick<Car, 'status' | 'show_on_dealer_website'>): boolean =>
+  car.show_on_dealer_website && (car.status === 'in_stock' || car.status === 'coming_soon');
+
+function stockSummary(cars: readonly Car[]): SiteConfig['stock'] {
+  const listed = cars.filter(isListed);
+  const makeModels = new Map<string, number>();
+  const carTypes: Record<string, number> = { new: 0, used: 0, demo: 0 };
+  for (const car of listed) {
+    const key = `${car.make}:${car.model}`;
+    makeModels.set(key, (makeModels.get(key) ?? 0) + 1);
+    carTypes[car.car_type] = (carTypes[car.car_type] ?? 0) + 1;
+  }
+  const sortedKeys = [...makeModels.keys()].sort();
+  return {
+    count: listed.length,
+    makes: [...new Set(listed.map((car) => car.make))].sort(),
+    make_models: Object.fromEntries(sortedKeys.map((key) => [key, makeModels.get(key) ?? 0])),
+    car_types: carTypes,
+  };
+}
+
+export function buildSiteConfig(identity: SiteIdentity, locations: Location[], dealerships: Dealership[], cars: readonly Car[]): SiteConfig {
+  const blueprint = blueprintOf(identity.slug);
+  const primary = locations.find((location) => location.primary) ?? locations[0];
+  if (!primary) throw new Error(`${identity.slug} has no locations`);
+  const primaryDealership = dealerships.find((dealership) => dealership.id === primary.dealership_id) ?? dealerships[0];
+  if (!primaryDealership) throw new Error(`${identity.slug} has no dealerships`);
+  const isGroup = blueprint.slug === 'metro-motor-group';
+
+  return {
+    id: blueprint.id,
+    template: blueprint.template,
+    name: blueprint.name,
+    slug: blueprint.slug,
+    url: blueprint.domain_name ? `https://${blueprint.domain_name}` : `http://${blueprint.slug}.localhost:3000`,
+    domain_name: blueprint.domain_name,
+    locale: blueprint.locale,
+    vehicle_category: blueprint.vehicle_category,
+    dealership_id: primaryDealership.id,
+    dealership_group: blueprint.dealership_group,
+    manufacturer_id: blueprint.manufacturer_id,
+    manufacturer: blueprint.manufacturer,
+    city: primary.address.city,
+    state: primary.address.state,
+    override_city: blueprint.override_city,
+    address: { city: primary.address.city, state: primary.address.state },
+    phone: primary.contact_detail.phone,
+    locations,
+    dealerships,
+    payment_provider: blueprint.payment_provider,
+    finance_provider: blueprint.finance_provider,
+    logo: { url: `/img/logo/${blueprint.slug}.svg`, thumb: `/img/logo/${blueprint.slug}.svg`, banner: null },
+    branding: blueprint.branding,
+    garage_enabled: blueprint.garage_enabled,
+    garage_path: blueprint.garage_path,
+    offers_subscription: blueprint.offers_subscription,
+    include_sold_cars_days: 3,
+    specifications: { just_arrived_days: 8, just_arrived_tag_name: 'Just Arrived', sold_tag_name: blueprint.sold_tag_name },
+    search_categories: blueprint.search_categories,
+    default_search_path: blueprint.default_search_path,
+    detail_path: blueprint.detail_path,
+    finance_path: blueprint.finance_path,
+    search_filters: blueprint.search_filters,
+    search_facets: blueprint.search_facets,
+    default_sort: blueprint.default_sort,
+    promo_positions: blueprint.promo_positions,
+    dealership_websites: isGroup
+      ? dealerships.map((dealership) => ({ name: dealership.name, url: `https://${dealership.slug}.metromotorgroup.com.au` }))
+      : [],
+    stock: stockSummary(cars),
+    blogs: blueprint.blogs,
+    offers: blueprint.offers,
+    navigation: isGroup
+      ? { header: groupHeader(blueprint), footer: groupFooter(blueprint) }
+      : { header: defaultHeader(blueprint), footer: defaultFooter(blueprint) },
+    features: { ...defaultFeatures, ...blueprint.features },
+    third_party: thirdParty(blueprint),
+    secrets: secrets(blueprint, identity.online_payments),
+    remotes: remoteNames.map((name) => ({ name, enabled: remoteEnabled(blueprint, name), version: null })),
+    seo: blueprint.seo,
+  };
+}

@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
+import type { PlatformDb } from '../db/database';
+import type { RemoteRegistry } from '../remotes/remote-registry';
+import { carsIndexUid, searchKeyForSite } from '../search/site-search';
+import { parseHost } from './site-host';
+import { toPublicSiteConfig } from './public-config';
+
+export type SiteContext = { site: SiteConfig; publicConfig: PublicSiteConfig; origin: string };
+
+type Deps = { db: PlatformDb; registry: RemoteRegistry; publicOriginSuffix: string | null; searchKeySecret: string; remotesBaseUrl: string | null };
+
+export function requestOrigin(request: FastifyRequest): string {
+  const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() || request.protocol;
+  return `${proto}://${request.headers.host ?? 'localhost'}`;
+}
+
+/** Finds the request's site by its host, read fresh from the store so switches apply on the next load. */
+export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<SiteContext | 'index' | null> {
+  const target = parseHost(request.headers.host, deps.publicOriginSuffix);
+  if (target.kind === 'index') return 'index';
+  let siteId: number | null;
+  if (target.kind === 'slug') siteId = await findSiteIdBySlug(deps.db, target.slug);
+  else {
+    const row = await deps.db.selectFrom('sites').select('id').where('domain_name', '=', target.domain).executeTakeFirst();
+    siteId = row?.id ?? null;
+  }
+  if (siteId === null) return null;
+  const site = await loadSiteConfig(deps.db, siteId);
+  if (!site) return null;
+  const origin = requestOrigin(request);
+  const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
+  const publicConfig = toPublicSiteConfig(site, remotes, {
+    host: `${origin}/meili`,
+    apiKey: searchKeyForSite(site.id, deps.searchKeySecret),
+    indexUid: carsIndexUid,
+  });
+  return { site, publicConfig, origin };
+}
+
+/** For API routes: the site or a 404 with a message. */
+export async function requireSite(request: FastifyRequest, reply: FastifyReply, deps: Deps): Promise<SiteContext | null> {
+  const resolved = await resolveSite(request, deps);
+  if (resolved === null || resolved === 'index') {
+    await reply.code(404).send({ message: 'No dealer site is served at this address.' });
+    return null;
+  }
+  return resolved;
+}

@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
+import { RemoteSlotContext } from '@dealer/ui/remote-slot';
+import { useAppSelector } from '@dealer/state/hooks';
+import { selectSite } from '@dealer/state/site-slice';
+import { resolveRoute } from '@dealer/rules/routes';
+import { SiteHeader } from './layout/site-header';
+import { SiteFooter } from './layout/site-footer';
+import { DeferredChat } from './layout/deferred-chat';
+import { RouteView } from './route-view';
+import { SlotRenderer } from './federation/remote-module';
+import { usePrefetchOnHover } from './federation/prefetch';
+
+export function App() {
+  const site = useAppSelector(selectSite);
+  const location = useLocation();
+  const match = resolveRoute(site, location.pathname, new URLSearchParams(location.search));
+  usePrefetchOnHover(site);
+
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location.pathname]);
+
+  return (
+    <RemoteSlotContext.Provider value={SlotRenderer}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SiteHeader />
+      <main id="main" className="site-main">
+        <RouteView match={match} />
+      </main>
+      <SiteFooter />
+      <DeferredChat pathname={location.pathname} />
+    </RemoteSlotContext.Provider>
+  );
+}

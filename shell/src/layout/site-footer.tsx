@@ -1,0 +1,45 @@
+import { SmartLink } from '@dealer/ui/smart-link';
+import { useAppSelector } from '@dealer/state/hooks';
+import { selectSite } from '@dealer/state/site-slice';
+import { searchPathFor } from '@dealer/rules/routes';
+import { navigationLinks } from './nav-links';
+
+export function SiteFooter() {
+  const site = useAppSelector(selectSite);
+  const links = navigationLinks(site.navigation.footer, site, searchPathFor(site));
+  const primary = site.locations.find((location) => location.primary) ?? site.locations[0];
+  return (
+    <footer className="site-footer">
+      <div className="dp-container site-footer__inner">
+        <nav aria-label="Footer">
+          <ul className="site-footer__links">
+            {links.map((link) => (
+              <li key={`${link.label}-${String(link.to)}`}>
+                <SmartLink to={link.to}>{link.label}</SmartLink>
+              </li>
+            ))}
+            {site.search_categories.map((category) => (
+              <li key={category.path}>
+                <SmartLink to={category.path}>{category.label}</SmartLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {primary && (
+          <address className="site-footer__address">
+            <strong>{site.name}</strong>
+            <br />
+            {primary.address.full}
+            {primary.dealer_license_number && (
+              <>
+                <br />
+                {`Dealer licence ${primary.dealer_license_number}`}
+              </>
+            )}
+          </address>
+        )}
+        <p className="site-footer__legal">{`© ${new Date().getFullYear()} ${site.name}`}</p>
+      </div>
+    </footer>
+  );
+}

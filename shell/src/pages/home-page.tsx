@@ -1,0 +1,52 @@
+import { Link } from 'react-router-dom';
+import { useAppSelector } from '@dealer/state/hooks';
+import { selectSite } from '@dealer/state/site-slice';
+import { searchPathFor } from '@dealer/rules/routes';
+import { usePageTitle } from '@dealer/ui/page-title';
+
+export function HomePage() {
+  const site = useAppSelector(selectSite);
+  const searchPath = searchPathFor(site);
+  usePageTitle('', site.name);
+  const types = Object.entries(site.stock.car_types).filter(([, count]) => count > 0);
+  return (
+    <div className="home-page">
+      <section className="home-hero">
+        <div className="dp-container">
+          <h1>{site.name}</h1>
+          <p>{site.seo.description}</p>
+          <Link className="dp-button dp-button--primary home-hero__cta" to={searchPath}>
+            {`Browse ${site.stock.count} vehicles`}
+          </Link>
+        </div>
+      </section>
+      <section className="dp-container home-section">
+        <h2>Shop by type</h2>
+        <ul className="home-tiles">
+          {types.map(([type, count]) => (
+            <li key={type}>
+              <Link to={`${searchPath}?car_type=${type}`}>{`${type[0]!.toUpperCase()}${type.slice(1)} (${count})`}</Link>
+            </li>
+          ))}
+          {site.search_categories.map((category) => (
+            <li key={category.path}>
+              <Link to={category.path}>{category.label}</Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+      {site.stock.makes.length > 0 && (
+        <section className="dp-container home-section">
+          <h2>Shop by make</h2>
+          <ul className="home-tiles">
+            {site.stock.makes.map((make) => (
+              <li key={make}>
+                <Link to={`${searchPath}?make=${encodeURIComponent(make)}`}>{make}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
