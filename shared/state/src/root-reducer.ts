@@ -1,6 +1,8 @@
+// Sibling modules are imported by package name, not by relative path, so Module Federation
+// shares each one: a remote that imports @dealer/state/platform-api gets the shell's instance.
 import { combineSlices } from '@reduxjs/toolkit';
-import { platformApi } from './platform-api';
-import { siteSlice } from './site-slice';
+import { platformApi } from '@dealer/state/platform-api';
+import { siteSlice } from '@dealer/state/site-slice';
 
 /**
  * The root reducer of the shell's store. Remotes inject their own slices into it when they

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router-dom';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
-import { createPlatformStore } from './store';
+import { createPlatformStore } from '@dealer/state/store';
 
 /**
  * A remote's standalone dev page: loads a demo site's public config through the dev server's

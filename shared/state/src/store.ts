@@ -1,7 +1,9 @@
+// Sibling modules are imported by package name, not by relative path, so Module Federation
+// shares each one: a remote that imports @dealer/state/platform-api gets the shell's instance.
 import { configureStore } from '@reduxjs/toolkit';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
-import { platformApi } from './platform-api';
-import { rootReducer } from './root-reducer';
+import { platformApi } from '@dealer/state/platform-api';
+import { rootReducer } from '@dealer/state/root-reducer';
 
 /** The one store: created by the shell (or a remote's standalone page) with the site config. */
 export function createPlatformStore(site: PublicSiteConfig) {

@@ -18,11 +18,6 @@ export function SiteFooter() {
                 <SmartLink to={link.to}>{link.label}</SmartLink>
               </li>
             ))}
-            {site.search_categories.map((category) => (
-              <li key={category.path}>
-                <SmartLink to={category.path}>{category.label}</SmartLink>
-              </li>
-            ))}
           </ul>
         </nav>
         {primary && (

@@ -1,0 +1,47 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The e2e suite runs the built platform on its embedded defaults, with a fresh data folder. */
+export const e2ePort = Number(process.env.E2E_PORT ?? 3310);
+export const adminKey = process.env.E2E_ADMIN_KEY ?? 'e2e-admin-key-0123456789';
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dealer-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://metro-motor-group.localhost:${e2ePort}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: `node --enable-source-maps ../shell/dist/server/main.cjs`,
+    cwd: here,
+    url: `http://127.0.0.1:${e2ePort}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(e2ePort),
+      DATA_DIR: dataDir,
+      PLATFORM_ADMIN_KEY: adminKey,
+      REMOTES_DIR: join(here, '..', 'dist', 'remotes'),
+      SHELL_CLIENT_DIR: join(here, '..', 'shell', 'dist', 'client'),
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
