@@ -2,7 +2,6 @@
 //   npm start  → install, build what is stale, migrate and seed on first run, serve
 //   npm test   → install, build, type check, lint, unit + integration (SQLite and PostgreSQL), e2e
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pnpm, root } from './pnpm.mjs';
 import { buildShell, publishRemote, remotes } from './build-units.mjs';

@@ -71,7 +71,7 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
             {`${data.count} vehicles`}
             {isFetching && ' · updating'}
           </p>
-          <ul className="search-page__results">
+          <ul className="search-page__results" aria-busy={isFetching}>
             {data.hits.map((car, index) => (
               <li key={car.id} className="vehicle-card">
                 <Link to={vehiclePath(site, car.slug)} className="vehicle-card__link">

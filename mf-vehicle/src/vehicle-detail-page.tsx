@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { VehicleDetailPageProps } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
@@ -47,6 +48,7 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
   const preloaded = carFromDocument(slug);
   const { data: fetched, error, isLoading } = useCarBySlugQuery(slug, { skip: Boolean(preloaded) });
   const car = preloaded ?? fetched;
+  const [now] = useState(() => Math.floor(Date.now() / 1000));
   usePageTitle(car?.name ?? 'Vehicle', site.name);
 
   if (!car) {
@@ -60,7 +62,6 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
     );
   }
 
-  const now = Math.floor(Date.now() / 1000);
   const tag = cardTag(car, site, now);
   const market = car.autograb_data?.state_average_market_price ?? car.autograb_data?.average_market_price ?? null;
   const reserve = canReserve(car, { siteSupportsOnlinePayment: Boolean(site.payment_provider) });

@@ -8,7 +8,7 @@ import { SiteHeader } from './layout/site-header';
 import { SiteFooter } from './layout/site-footer';
 import { DeferredChat } from './layout/deferred-chat';
 import { RouteView } from './route-view';
-import { SlotRenderer } from './federation/remote-module';
+import { renderSlot } from './federation/remote-module';
 import { usePrefetchOnHover } from './federation/prefetch';
 
 export function App() {
@@ -22,7 +22,7 @@ export function App() {
   }, [location.pathname]);
 
   return (
-    <RemoteSlotContext.Provider value={SlotRenderer}>
+    <RemoteSlotContext.Provider value={renderSlot}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
