@@ -4,11 +4,11 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { root } from './pnpm.mjs';
 
 export const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
-export const remotesDir = join(root, process.env.REMOTES_DIR ?? 'dist/remotes');
+export const remotesDir = resolve(root, process.env.REMOTES_DIR ?? 'dist/remotes');
 
 function listFiles(path, into = []) {
   if (!existsSync(path)) return into;

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Spinner } from '@dealer/ui/spinner';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
-import { isModuleEnabled, loadRemoteModule } from './remote-runtime';
+import { forgetFailedRemote, isModuleEnabled, loadRemoteModule } from './remote-runtime';
 import { RemoteBoundary } from './remote-boundary';
 
 type Loaded = { default: ComponentType<Record<string, unknown>> };
@@ -34,7 +34,10 @@ export function RemoteModule({ module, props, compact = false, loading }: { modu
   const [attempt, setAttempt] = useState(0);
   if (!isModuleEnabled(module)) return null;
   return (
-    <RemoteBoundary module={module} compact={compact} onRetry={() => setAttempt((n) => n + 1)}>
+    <RemoteBoundary module={module} compact={compact} onRetry={() => {
+        forgetFailedRemote(module);
+        setAttempt((n) => n + 1);
+      }}>
       <RemoteLoader key={attempt} module={module} props={props} loading={loading === undefined ? <Spinner /> : loading} />
     </RemoteBoundary>
   );

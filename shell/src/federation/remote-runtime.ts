@@ -8,6 +8,7 @@ import { errorLoadPlugin } from './error-load-plugin';
 export const remoteLoadTimeoutMs = 10_000;
 
 let enabled = new Set<RemoteName>();
+let entries = new Map<RemoteName, string>();
 
 /** Registers the site's remotes, at the versions its config pins, when the page starts. */
 export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
@@ -17,6 +18,17 @@ export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
   ]);
   registerRemotes(site.remotes.map((remote) => ({ name: federationName(remote.name), entry: remote.manifestUrl })));
   enabled = new Set(site.remotes.map((remote) => remote.name));
+  entries = new Map(site.remotes.map((remote) => [remote.name, remote.manifestUrl]));
+}
+
+/**
+ * The runtime keeps a failed manifest request; registering the remote again with `force`
+ * drops it, so a retry after a failure really asks the network again.
+ */
+export function forgetFailedRemote(module: ExposedModule) {
+  const remote = remoteOfModule(module);
+  const entry = entries.get(remote);
+  if (entry) registerRemotes([{ name: federationName(remote), entry }], { force: true });
 }
 
 export const isRemoteEnabled = (remote: RemoteName) => enabled.has(remote);

@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { platformCli, publishRemote, siteUrl } from './support/platform';
+
+test.describe.configure({ mode: 'serial' });
+
+test('a dealer switches the garage off for one site: no link, no route, no download; other sites keep it', async ({ page }) => {
+  platformCli('remote', 'harbour-used-cars', 'mf-garage', 'on');
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+
+  await page.goto(siteUrl('metro-motor-group', '/my-garage?tab=saved-cars'));
+  await expect(page.getByRole('heading', { level: 1, name: 'My garage' })).toBeVisible();
+
+  platformCli('remote', 'metro-motor-group', 'mf-garage', 'off');
+  try {
+    requested.length = 0;
+    await page.goto(siteUrl('metro-motor-group', '/my-garage?tab=saved-cars'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+    // The car page renders without the favourite button of the switched-off remote.
+    await page.goto(siteUrl('metro-motor-group', '/search/new-used-and-demo-cars'));
+    await page.locator('.vehicle-card__link').first().click();
+    await expect(page.locator('.vehicle-page h1')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Save/ })).toHaveCount(0);
+    expect(requested.filter((url) => url.includes('/remotes/mf-garage/'))).toEqual([]);
+
+    // Another site still has it.
+    await page.goto(siteUrl('harbour-used-cars', '/my-garage'));
+    await expect(page.getByRole('heading', { level: 1, name: 'My garage' })).toBeVisible();
+  } finally {
+    platformCli('remote', 'metro-motor-group', 'mf-garage', 'on');
+  }
+  await page.goto(siteUrl('metro-motor-group', '/my-garage?tab=saved-cars'));
+  await expect(page.getByRole('heading', { level: 1, name: 'My garage' })).toBeVisible();
+});
+
+test('a new version of mf-search is published, switched on for one site, then rolled back', async ({ page }) => {
+  const searchPath = '/search/new-used-and-demo-cars';
+  await page.goto(siteUrl('metro-motor-group', searchPath));
+  const current = await page.locator('.search-page').getAttribute('data-remote-version');
+  expect(current).toMatch(/^1\.0\.0-[0-9a-f]{10}$/);
+
+  // Publishing builds only mf-search, as a new immutable version, without moving any site.
+  const next = publishRemote('mf-search', '--no-promote', '--build-id', `e2e-${Date.now()}`);
+  expect(next).not.toBe(current);
+  expect(platformCli('versions', 'mf-search')).toContain(next);
+
+  platformCli('remote', 'metro-motor-group', 'mf-search', next);
+  await page.goto(siteUrl('metro-motor-group', searchPath));
+  await expect(page.locator('.search-page')).toHaveAttribute('data-remote-version', next);
+  await expect(page.locator('.vehicle-card').first()).toBeVisible();
+
+  // The other sites stay on the version they had.
+  await page.goto(siteUrl('harbour-used-cars', '/search/used-cars'));
+  await expect(page.locator('.search-page')).toHaveAttribute('data-remote-version', current!);
+
+  // Rollback is switching the pointer back.
+  platformCli('remote', 'metro-motor-group', 'mf-search', 'latest');
+  await page.goto(siteUrl('metro-motor-group', searchPath));
+  await expect(page.locator('.search-page')).toHaveAttribute('data-remote-version', current!);
+});
+
+test('a site only shows its own stock and config', async ({ page }) => {
+  await page.goto(siteUrl('metro-motor-group', '/search/new-used-and-demo-cars'));
+  const metroCar = await page.locator('.vehicle-card__link').first().getAttribute('href');
+  const metroName = await page.locator('.vehicle-card__name').first().innerText();
+  const notHere = await page.goto(siteUrl('harbour-used-cars', metroCar!));
+  expect(notHere?.status()).toBe(404);
+  await expect(page.getByText('This vehicle is no longer available')).toBeVisible();
+  await expect(page.getByText(metroName)).toHaveCount(0);
+  await expect(page.locator('.site-header__brand img')).toHaveAttribute('alt', 'Harbour Used Cars');
+
+  const response = await page.goto(`http://no-such-dealer.localhost:${new URL(page.url()).port}/`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Site not found' })).toBeVisible();
+});

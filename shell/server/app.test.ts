@@ -1,0 +1,521 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Car } from '@dealer/contracts/car';
+import { publicSiteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
+import { isListedInSearch } from '@dealer/rules/tags';
+import { insertCars, listSiteCars } from './db/car-store';
+import { listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
+import { demoSiteSlugs } from './seed/demo-sites';
+import { carsIndexUid, searchKeyForSite } from './search/site-search';
+import { skipPostgres } from './testing/postgres';
+import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testSearchKeySecret, type TestPlatform } from './testing/test-platform';
+
+type Engine = 'sqlite' | 'postgres';
+const day = 86_400;
+
+/** One platform per engine for the whole file; the slowest part of a test is building it. */
+const platforms = new Map<Engine, Promise<TestPlatform>>();
+const platformOn = (engine: Engine) => {
+  if (!platforms.has(engine)) platforms.set(engine, createTestPlatform({ engine }));
+  return platforms.get(engine)!;
+};
+afterAll(async () => {
+  for (const pending of platforms.values()) await (await pending.catch(() => null))?.close();
+});
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const secretNames = ['DEMO_SECRET', 'podium_api_token', 'zendesk_key', 'stripe_secret_key', 'stripe_webhook_secret', 'lead_webhook_secret', 'secrets'];
+
+async function siteBySlug(platform: TestPlatform, slug: string): Promise<SiteConfig> {
+  const row = (await listSiteSlugs(platform.ctx.db)).find((site) => site.slug === slug);
+  const site = row ? await loadSiteConfig(platform.ctx.db, row.id) : null;
+  if (!site) throw new Error(`no site ${slug}`);
+  return site;
+}
+
+/** What a shopper should be able to find on a site right now, worked out from the store, not the index. */
+async function listedCars(platform: TestPlatform, site: SiteConfig): Promise<Car[]> {
+  const cars = await listSiteCars(platform.ctx.db, site.id);
+  return cars.filter((car) => isListedInSearch(car, site.include_sold_cars_days, nowSeconds()));
+}
+
+async function aListedCar(platform: TestPlatform, slug: string): Promise<Car> {
+  const site = await siteBySlug(platform, slug);
+  const car = (await listedCars(platform, site)).find((entry) => entry.status === 'in_stock' && !entry.sold);
+  if (!car) throw new Error(`no listed car on ${slug}`);
+  return car;
+}
+
+function siteConfigOf(html: string): Record<string, unknown> {
+  const match = /<script id="site-config" type="application\/json">(.*?)<\/script>/s.exec(html);
+  if (!match) throw new Error('document has no site-config script');
+  return JSON.parse(match[1]!) as Record<string, unknown>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tenant isolation and secrets: on both engines.
+// ---------------------------------------------------------------------------------------------
+
+describe.each(['sqlite', 'postgres'] as const)('dealer sites kept apart on %s', (engine) => {
+  if (engine === 'postgres' && skipPostgres) {
+    it.skip('needs PostgreSQL (skipped: SKIP_POSTGRES=1)', () => {});
+    return;
+  }
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await platformOn(engine);
+  });
+
+  it.each([...demoSiteSlugs])('never shows a browser the secrets of %s, in its config or its home page', async (slug) => {
+    const config = await siteRequest(platform.app, slug, 'GET', '/api/site');
+    const home = await siteRequest(platform.app, slug, 'GET', '/');
+    expect(config.statusCode).toBe(200);
+    expect(home.statusCode).toBe(200);
+    for (const name of secretNames) {
+      expect(config.body, `/api/site of ${slug} leaks ${name}`).not.toContain(name);
+      expect(home.body, `home page of ${slug} leaks ${name}`).not.toContain(name);
+    }
+    // The secrets exist server-side: the check above would pass vacuously otherwise.
+    expect(JSON.stringify((await siteBySlug(platform, slug)).secrets)).toContain('DEMO_SECRET');
+  });
+
+  it('never shows another dealer\'s car on this site', async () => {
+    const harbourCar = await aListedCar(platform, 'harbour-used-cars');
+    const onMetro = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/${harbourCar.slug}`);
+    expect(onMetro.statusCode).toBe(404);
+    expect(onMetro.body).not.toContain(harbourCar.vin);
+    const onHarbour = await siteRequest(platform.app, 'harbour-used-cars', 'GET', `/api/cars/${harbourCar.slug}`);
+    expect(onHarbour.statusCode).toBe(200);
+    expect(onHarbour.json()).toMatchObject({ id: harbourCar.id, slug: harbourCar.slug });
+  });
+
+  it('never renders another dealer\'s car page on this site', async () => {
+    const harbourCar = await aListedCar(platform, 'harbour-used-cars');
+    const onMetro = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/cars/${harbourCar.slug}`);
+    expect(onMetro.statusCode).toBe(404);
+    expect(onMetro.body).not.toContain(harbourCar.vin);
+    expect(onMetro.body).not.toContain('id="route-data"');
+    expect((await siteRequest(platform.app, 'harbour-used-cars', 'GET', `/cars/${harbourCar.slug}`)).statusCode).toBe(200);
+  });
+
+  it('serves each dealer its own config, found by its own domain as well as its local address', async () => {
+    for (const slug of demoSiteSlugs) {
+      const site = await siteBySlug(platform, slug);
+      const local = (await siteRequest(platform.app, slug, 'GET', '/api/site')).json<{ id: number; slug: string }>();
+      expect(local).toMatchObject({ id: site.id, slug });
+      if (site.domain_name) {
+        const byDomain = await platform.app.inject({ url: '/api/site', headers: { host: site.domain_name.toUpperCase() } });
+        expect(byDomain.statusCode, site.domain_name).toBe(200);
+        expect(byDomain.json<{ slug: string }>().slug).toBe(slug);
+      }
+    }
+  });
+
+  it('never returns another dealer\'s stock from search, whatever filter the browser sends', async () => {
+    const metro = await siteBySlug(platform, 'metro-motor-group');
+    const harbour = await siteBySlug(platform, 'harbour-used-cars');
+    const res = await platform.app.inject({
+      method: 'POST',
+      url: '/meili/multi-search',
+      headers: { host: 'metro-motor-group.localhost:3000', authorization: `Bearer ${searchKeyForSite(metro.id, testSearchKeySecret)}` },
+      payload: {
+        queries: [
+          { indexUid: carsIndexUid, limit: 5000 },
+          { indexUid: carsIndexUid, filter: `site_id = ${harbour.id}`, limit: 5000 },
+          { indexUid: carsIndexUid, filter: `site_id != ${metro.id}`, limit: 5000 },
+          { indexUid: carsIndexUid, filter: [[`site_id = ${harbour.id}`, `site_id = ${metro.id}`]], limit: 5000 },
+        ],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const [all, other, notMine, either] = res.json<{ results: { hits: { site_id: number }[]; estimatedTotalHits: number }[] }>().results;
+    expect(all!.hits.length).toBe((await listedCars(platform, metro)).length);
+    expect(all!.hits.every((hit) => hit.site_id === metro.id)).toBe(true);
+    expect(other!.estimatedTotalHits).toBe(0);
+    expect(notMine!.estimatedTotalHits).toBe(0);
+    expect(either!.hits.length).toBe(all!.hits.length);
+    expect(either!.hits.every((hit) => hit.site_id === metro.id)).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The rest of the server contract, on SQLite.
+// ---------------------------------------------------------------------------------------------
+
+describe('the platform server', () => {
+  let platform: TestPlatform;
+  let metro: SiteConfig;
+  let harbour: SiteConfig;
+  beforeAll(async () => {
+    platform = await platformOn('sqlite');
+    metro = await siteBySlug(platform, 'metro-motor-group');
+    harbour = await siteBySlug(platform, 'harbour-used-cars');
+  });
+
+  it('answers its health check', async () => {
+    const res = await platform.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  describe('site config', () => {
+    it.each([...demoSiteSlugs])('gives %s its own name, its switched-on remotes and its search access', async (slug) => {
+      const site = await siteBySlug(platform, slug);
+      const res = await siteRequest(platform.app, slug, 'GET', '/api/site');
+      expect(res.statusCode).toBe(200);
+      const config = res.json<{ slug: string; name: string; remotes: { name: string; version: string; manifestUrl: string }[]; search: unknown }>();
+      expect(publicSiteConfigSchema.safeParse(config).success).toBe(true);
+      expect(config.slug).toBe(slug);
+      expect(config.name).toBe(site.name);
+
+      const enabled = site.remotes.filter((remote) => remote.enabled).map((remote) => remote.name);
+      expect(enabled.length).toBeGreaterThan(0);
+      expect(config.remotes.map((remote) => remote.name)).toEqual(enabled);
+      for (const remote of config.remotes) {
+        expect(remote.version).toBe(testRemoteVersion);
+        expect(remote.manifestUrl.endsWith(`/remotes/${remote.name}/${testRemoteVersion}/mf-manifest.json`), remote.manifestUrl).toBe(true);
+      }
+      expect(config.search).toEqual({
+        host: `http://${slug}.localhost:3000/meili`,
+        apiKey: searchKeyForSite(site.id, testSearchKeySecret),
+        indexUid: carsIndexUid,
+      });
+    });
+
+    it('leaves out a remote the dealer switched off, on the next load', async () => {
+      const citi = await siteRequest(platform.app, 'citi-rentals', 'GET', '/api/site');
+      expect(citi.json<{ remotes: { name: string }[] }>().remotes.map((remote) => remote.name)).not.toContain('mf-checkout');
+    });
+
+    it('serves a remote manifest at the address it hands out', async () => {
+      const config = (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { manifestUrl: string }[] }>();
+      const url = new URL(config.remotes[0]!.manifestUrl);
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', url.pathname);
+      expect(res.statusCode).toBe(200);
+      expect(res.json<{ exposes: unknown[] }>().exposes.length).toBeGreaterThan(0);
+    });
+
+    it('answers 404 for the config of an address that is no dealer site', async () => {
+      const res = await siteRequest(platform.app, 'no-such-dealer', 'GET', '/api/site');
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toHaveProperty('message');
+    });
+  });
+
+  describe('documents', () => {
+    it('shows a plain "Site not found" page at an address that is no dealer site', async () => {
+      for (const host of ['no-such-dealer.localhost:3000', 'www.nobody-sells-cars.example']) {
+        const res = await platform.app.inject({ url: '/', headers: { host } });
+        expect(res.statusCode, host).toBe(404);
+        expect(res.headers['content-type']).toMatch(/^text\/html/);
+        expect(res.body).toContain('Site not found');
+        expect(res.body).not.toContain('site-config');
+      }
+    });
+
+    it('lists every demo dealer on the platform\'s own page at bare localhost', async () => {
+      const res = await platform.app.inject({ url: '/', headers: { host: 'localhost:3000' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      for (const slug of demoSiteSlugs) expect(res.body).toContain(`href="http://${slug}.localhost:3000/"`);
+    });
+
+    it('renders a car\'s page with its name, canonical address, site config and preloads for the vehicle remote and hero photo', async () => {
+      const car = await aListedCar(platform, 'metro-motor-group');
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/cars/${car.slug}`);
+      expect(res.statusCode).toBe(200);
+      const html = res.body;
+      expect(html).toContain(`<title>${escapeHtml(`${car.name} | ${metro.name}`)}</title>`);
+      expect(html).toContain(`<link rel="canonical" href="https://${metro.domain_name}/cars/${car.slug}">`);
+      expect(siteConfigOf(html)).toMatchObject({ id: metro.id, slug: metro.slug });
+      const remotes = `http://metro-motor-group.localhost:3000/remotes/mf-vehicle/${testRemoteVersion}`;
+      expect(html).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${remotes}/mf-manifest.json">`);
+      expect(html).toContain(`<link rel="preload" as="script" href="${remotes}/remoteEntry.js">`);
+      expect(html).toContain(`<link rel="preload" as="script" href="${remotes}/static/js/VehicleDetailPage.js">`);
+      const hero = /<link rel="preload" as="image" href="([^"]+)" imagesrcset="([^"]+)"/.exec(html);
+      expect(hero?.[1]?.startsWith(`${car.primary_image_url}?`)).toBe(true);
+      expect(hero?.[2]).toContain(`${car.primary_image_url}?w=640`);
+      expect(html).toContain('<script id="route-data" type="application/json">');
+      expect(html).toContain('<script defer src="/assets/main.test.js"></script>');
+    });
+
+    it('answers a car that is not in stock with a 404 page that preloads nothing', async () => {
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', '/cars/no-such-car-123');
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toContain(`<title>Page not found | ${escapeHtml(metro.name)}</title>`);
+      expect(res.body).toContain('<meta name="robots" content="noindex">');
+      expect(res.body.includes('<link rel="preload" as="fetch"'), 'preloads a remote manifest').toBe(false);
+      expect(res.body.includes('<link rel="preload" as="image"'), 'preloads a hero image').toBe(false);
+      expect(res.body.includes('id="route-data"'), 'carries route data').toBe(false);
+    });
+
+    it('answers a car hidden from the dealer website with 404, on its page and its API', async () => {
+      const hidden = (await listSiteCars(platform.ctx.db, metro.id)).find((car) => !car.show_on_dealer_website);
+      expect(hidden).toBeDefined();
+      expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/cars/${hidden!.slug}`)).statusCode).toBe(404);
+      expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/${hidden!.slug}`)).statusCode).toBe(404);
+    });
+
+    it('answers a page whose remote the dealer switched off with 404, while dealers who have it still get the page', async () => {
+      expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', '/checkout')).statusCode).toBe(200);
+      await setSiteRemote(platform.ctx.db, metro.id, 'mf-checkout', { enabled: false });
+      try {
+        const off = await siteRequest(platform.app, 'metro-motor-group', 'GET', '/checkout');
+        expect(off.statusCode).toBe(404);
+        expect(off.body.includes('/remotes/mf-checkout/'), 'still names the checkout remote').toBe(false);
+        const config = (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { name: string }[] }>();
+        expect(config.remotes.map((remote) => remote.name)).not.toContain('mf-checkout');
+        const on = await siteRequest(platform.app, 'harbour-used-cars', 'GET', '/checkout');
+        expect(on.statusCode).toBe(200);
+        expect(on.body).toContain(`/remotes/mf-checkout/${testRemoteVersion}/mf-manifest.json`);
+      } finally {
+        await setSiteRemote(platform.ctx.db, metro.id, 'mf-checkout', { enabled: true });
+      }
+      expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', '/checkout')).statusCode).toBe(200);
+    });
+
+    it('sends the security headers on pages and API answers', async () => {
+      for (const url of ['/', '/api/site']) {
+        const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', url);
+        const csp = String(res.headers['content-security-policy']);
+        expect(csp, url).toContain("frame-ancestors 'self'");
+        expect(csp).not.toContain('unsafe-eval');
+        expect(csp).toMatch(/script-src 'self'(;|$)/);
+        expect(csp).toContain("object-src 'none'");
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+      }
+    });
+  });
+
+  describe('admin access', () => {
+    const leadsUrl = '/api/admin/leads?site=metro-motor-group';
+
+    it('refuses the dealer\'s leads without the admin key', async () => {
+      const res = await platform.app.inject({ url: leadsUrl });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+    });
+
+    it('refuses the dealer\'s leads with a wrong admin key', async () => {
+      for (const authorization of ['Bearer wrong-admin-key-0123456789', `Bearer ${testAdminKey}x`, testAdminKey.slice(0, -1), 'Basic dGVzdDp0ZXN0']) {
+        expect((await platform.app.inject({ url: leadsUrl, headers: { authorization } })).statusCode, authorization).toBe(401);
+      }
+    });
+
+    it('gives the dealer\'s leads with the admin key', async () => {
+      const res = await platform.app.inject({ url: leadsUrl, headers: { authorization: `Bearer ${testAdminKey}` } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(Array.isArray(res.json<{ leads: unknown[] }>().leads)).toBe(true);
+    });
+
+    it('answers 404 for leads of a dealer that does not exist and 400 without a dealer', async () => {
+      const auth = { authorization: `Bearer ${testAdminKey}` };
+      expect((await platform.app.inject({ url: '/api/admin/leads?site=nobody', headers: auth })).statusCode).toBe(404);
+      expect((await platform.app.inject({ url: '/api/admin/leads', headers: auth })).statusCode).toBe(400);
+    });
+  });
+
+  describe('enquiries', () => {
+    const lead = { category: 'General Enquiry', name: 'Jane', email: 'jane@example.com', phone: '0411222333', message: 'Hi' };
+    const adminLeads = async (slug: string) =>
+      (await platform.app.inject({ url: `/api/admin/leads?site=${slug}`, headers: { authorization: `Bearer ${testAdminKey}` } })).json<{
+        leads: { id: number; site_id: number; category: string; payload: Record<string, unknown> }[];
+      }>().leads;
+
+    it('saves an enquiry and shows it to that dealer only', async () => {
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead } });
+      expect(res.statusCode).toBe(201);
+      const body = res.json<{ id: number; lead_id: number }>();
+      expect(body).toEqual({ id: expect.any(Number), lead_id: body.id });
+
+      const saved = (await adminLeads('metro-motor-group')).find((entry) => entry.id === body.id);
+      expect(saved).toMatchObject({ site_id: metro.id, category: 'General Enquiry' });
+      expect(saved!.payload).toMatchObject({ ...lead, website_slug: 'metro-motor-group', source: 'Website', dealership_slug: metro.dealerships[0]!.slug });
+      expect((await adminLeads('harbour-used-cars')).map((entry) => entry.id)).not.toContain(body.id);
+    });
+
+    it('keeps an enquiry sent twice with the same Idempotency-Key as one lead', async () => {
+      const send = () =>
+        siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { ...lead, name: 'Twice' } }, headers: { 'idempotency-key': 'app-test-twice' } });
+      const first = await send();
+      const second = await send();
+      expect(first.statusCode).toBe(201);
+      expect(second.statusCode).toBe(200);
+      expect(second.json()).toEqual(first.json());
+      const twice = (await adminLeads('metro-motor-group')).filter((entry) => entry.payload.name === 'Twice');
+      expect(twice).toHaveLength(1);
+    });
+
+    it('names every missing field of an enquiry', async () => {
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { message: 'Hi' } } });
+      expect(res.statusCode).toBe(400);
+      const body = res.json<{ message: string; fields: Record<string, string> }>();
+      expect(body.message).toEqual(expect.any(String));
+      expect(Object.keys(body.fields).sort()).toEqual(['category', 'email', 'name', 'phone']);
+    });
+
+    it('gives the SPEC message for a required field left empty', async () => {
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { ...lead, name: '', phone: '' } } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({ name: '*This is a required field.', phone: '*This is a required field.' });
+    });
+
+    // SPEC §5: "Every field is required by default, with the message '*This is a required field.'".
+    // A field left out of the body gets zod's "Invalid input: expected string, received undefined" instead.
+    it.fails('gives the SPEC message for a required field left out of the enquiry', async () => {
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { ...lead, name: undefined } } });
+      expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({ name: '*This is a required field.' });
+    });
+
+    it('refuses an enquiry that is not wrapped in a lead object', async () => {
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: lead });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty('lead');
+    });
+
+    it('records a remote failure the browser reports by beacon, for that dealer', async () => {
+      const res = await siteRequest(platform.app, 'harbour-used-cars', 'POST', '/api/events', {
+        headers: { 'content-type': 'text/plain' },
+        payload: JSON.stringify({ category: 'remote-error', url: '/cars/x', error_message: 'mf-vehicle did not load' }),
+      });
+      expect(res.statusCode).toBe(202);
+      const events = await platform.app.inject({ url: '/api/admin/events?site=harbour-used-cars&category=remote-error', headers: { authorization: `Bearer ${testAdminKey}` } });
+      expect(events.json<{ events: { error_message: string }[] }>().events.map((event) => event.error_message)).toContain('mf-vehicle did not load');
+      const metroEvents = await platform.app.inject({ url: '/api/admin/events?site=metro-motor-group', headers: { authorization: `Bearer ${testAdminKey}` } });
+      expect(metroEvents.json<{ events: { error_message: string }[] }>().events.map((event) => event.error_message)).not.toContain('mf-vehicle did not load');
+    });
+  });
+
+  describe('search', () => {
+    type SearchResult = { hits: (Car & { site_id: number })[]; estimatedTotalHits: number; facetDistribution?: Record<string, Record<string, number>> };
+    const search = (queries: Record<string, unknown>[], authorization: string | null = `Bearer ${searchKeyForSite(1, testSearchKeySecret)}`) =>
+      platform.app.inject({
+        method: 'POST',
+        url: '/meili/multi-search',
+        headers: { host: 'metro-motor-group.localhost:3000', ...(authorization ? { authorization } : {}) },
+        payload: { queries },
+      });
+    const results = async (queries: Record<string, unknown>[]) => {
+      const res = await search(queries);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ results: SearchResult[] }>().results;
+    };
+
+    it('asks for a key when there is none', async () => {
+      const res = await search([{ indexUid: carsIndexUid }], null);
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'missing_authorization_header', type: 'auth' });
+    });
+
+    it('refuses a made-up key and a key signed for the site with another secret', async () => {
+      for (const key of ['not-a-key', `pk_site_1_${'a'.repeat(32)}`, searchKeyForSite(1, 'some-other-secret-0123456789')]) {
+        const res = await search([{ indexUid: carsIndexUid }], `Bearer ${key}`);
+        expect(res.statusCode, key).toBe(403);
+        expect(res.json()).toMatchObject({ code: 'invalid_api_key' });
+      }
+    });
+
+    it('keeps the dealer\'s own filter in force when the browser filters on another site', async () => {
+      const [toyotas] = await results([{ indexUid: carsIndexUid, filter: `site_id = ${harbour.id} OR make = Toyota`, limit: 5000 }]);
+      const expected = (await listedCars(platform, metro)).filter((car) => car.make === 'Toyota');
+      expect(expected.length).toBeGreaterThan(0);
+      expect(toyotas!.hits.map((hit) => hit.id).sort()).toEqual(expected.map((car) => car.id).sort());
+    });
+
+    it('explains a filter it cannot read, naming the query', async () => {
+      const res = await search([{ indexUid: carsIndexUid }, { indexUid: carsIndexUid, filter: 'make Toyota' }]);
+      expect(res.statusCode).toBe(400);
+      const body = res.json<{ code: string; message: string }>();
+      expect(body.code).toBe('invalid_search_filter');
+      expect(body.message.startsWith('Inside `.queries[1]`:')).toBe(true);
+      const first = await search([{ indexUid: carsIndexUid, filter: 'price >' }]);
+      expect(first.json<{ message: string }>().message.startsWith('Inside `.queries[0]`:')).toBe(true);
+    });
+
+    it('refuses a filter on an attribute that is not filterable', async () => {
+      const res = await search([{ indexUid: carsIndexUid, filter: 'vin = X' }]);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'invalid_search_filter' });
+    });
+
+    it('answers 404 for an index that does not exist', async () => {
+      const res = await search([{ indexUid: 'trucks' }]);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'index_not_found' });
+      expect(res.json<{ message: string }>().message.startsWith('Inside `.queries[0]`:')).toBe(true);
+    });
+
+    it('also scopes the single-index search to the dealer', async () => {
+      const res = await platform.app.inject({
+        method: 'POST',
+        url: `/meili/indexes/${carsIndexUid}/search`,
+        headers: { host: 'harbour-used-cars.localhost:3000', authorization: `Bearer ${searchKeyForSite(harbour.id, testSearchKeySecret)}` },
+        payload: { filter: `site_id = ${metro.id} OR car_type = used`, limit: 5000 },
+      });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<SearchResult>();
+      expect(body.hits.length).toBe((await listedCars(platform, harbour)).length);
+      expect(body.hits.every((hit) => hit.site_id === harbour.id)).toBe(true);
+    });
+
+    describe('sold cars', () => {
+      const soldYesterdayId = 990_001;
+      const soldLongAgoId = 990_002;
+      beforeAll(async () => {
+        const template = await aListedCar(platform, 'metro-motor-group');
+        const sold = (id: number, daysAgo: number): Car => ({
+          ...template,
+          id,
+          slug: `test-sold-${id}`,
+          stocknum: `TS${id}`,
+          status: 'sold',
+          sold: true,
+          sold_date_timestamp: nowSeconds() - daysAgo * day,
+        });
+        expect(metro.include_sold_cars_days).toBeLessThan(10);
+        await insertCars(platform.ctx.db, metro.id, [sold(soldYesterdayId, 1), sold(soldLongAgoId, 10)]);
+        await platform.ctx.search.reindexSite(platform.ctx.db, metro.id);
+      });
+
+      it('lists a car sold yesterday but not one sold before the sold-cars window', async () => {
+        const [found] = await results([{ indexUid: carsIndexUid, filter: `id IN [${soldYesterdayId}, ${soldLongAgoId}]` }]);
+        expect(found!.hits.map((hit) => hit.id)).toEqual([soldYesterdayId]);
+        expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/test-sold-${soldYesterdayId}`)).statusCode).toBe(200);
+        expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/test-sold-${soldLongAgoId}`)).statusCode).toBe(404);
+      });
+    });
+
+    // A car the feed flags sold while its status still says in_stock is "gone" for the detail page
+    // and /api/cars (isListedInSearch: "either one means the car is gone"), but siteBaseFilter only
+    // looks at `status`, so search keeps listing a car whose page answers 404.
+    it.fails('hides a car the feed flags as sold long ago even when its status still says in stock', async () => {
+      const template = await aListedCar(platform, 'metro-motor-group');
+      const flagged: Car = { ...template, id: 990_101, slug: 'test-flagged-sold', stocknum: 'TS990101', status: 'in_stock', sold: true, sold_date_timestamp: nowSeconds() - 30 * day };
+      await insertCars(platform.ctx.db, metro.id, [flagged]);
+      await platform.ctx.search.reindexSite(platform.ctx.db, metro.id);
+      try {
+        expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/${flagged.slug}`)).statusCode).toBe(404);
+        const [found] = await results([{ indexUid: carsIndexUid, filter: `id = ${flagged.id}` }]);
+        expect(found!.estimatedTotalHits).toBe(0);
+      } finally {
+        await platform.ctx.db.deleteFrom('cars').where('id', '=', flagged.id).execute();
+        platform.ctx.search.index(carsIndexUid)!.remove([flagged.id]);
+      }
+    });
+
+    it('counts makes over every matching car, not just the page of hits', async () => {
+      const listed = await listedCars(platform, metro);
+      const [page, used] = await results([
+        { indexUid: carsIndexUid, facets: ['make'], limit: 1 },
+        { indexUid: carsIndexUid, facets: ['make'], filter: ['car_type = used'], limit: 1 },
+      ]);
+      const countMakes = (cars: Car[]) => cars.reduce<Record<string, number>>((counts, car) => ({ ...counts, [car.make]: (counts[car.make] ?? 0) + 1 }), {});
+      expect(page!.hits).toHaveLength(1);
+      expect(page!.estimatedTotalHits).toBe(listed.length);
+      expect(page!.facetDistribution?.make).toEqual(countMakes(listed));
+      expect(used!.facetDistribution?.make).toEqual(countMakes(listed.filter((car) => car.car_type === 'used')));
+    });
+  });
+});
