@@ -19,6 +19,7 @@ async function withClient<T>(run: (client: pg.Client) => Promise<T>): Promise<T>
   } catch (error) {
     throw new Error(
       `PostgreSQL is not reachable at ${testDatabaseUrl} (${(error as Error).message}). Start it, point TEST_DATABASE_URL at one, or set SKIP_POSTGRES=1.`,
+      { cause: error },
     );
   }
   try {
