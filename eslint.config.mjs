@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
 
@@ -25,7 +26,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.{mjs,js}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: globals.node },
   },
   ...remotes.map((remote) => ({
     files: [`${remote}/**/*.{ts,tsx}`],

@@ -22,7 +22,6 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     logger: options.logger === false ? false : { level: ctx.config.logLevel },
     trustProxy: true,
     bodyLimit: 1_048_576,
-    disableRequestLogging: ctx.config.logLevel !== 'debug' && ctx.config.logLevel !== 'trace',
   });
 
   const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];

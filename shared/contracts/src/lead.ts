@@ -14,6 +14,10 @@ export const enquiryTypes = [
 ] as const;
 export type EnquiryType = (typeof enquiryTypes)[number];
 
+/** SPEC §5: the one message for a required field, whether it is missing, empty or blank. */
+export const requiredFieldMessage = '*This is a required field.';
+const requiredText = () => z.string({ error: requiredFieldMessage }).trim().min(1, requiredFieldMessage);
+
 /**
  * The lead as the browser sends it inside `{ lead: {...} }` (SPEC §3 Lead and Enquiry payloads).
  * Field-level rules with their exact messages live in the leads issue; here the shape is checked.
@@ -23,13 +27,13 @@ export const leadInputSchema = z
     lead_id: z.number().int().optional(),
     lead_status: z.string().optional(),
     form_completed: z.boolean().optional(),
-    category: z.string().min(1, '*This is a required field.'),
+    category: requiredText(),
     subcategory: z.string().optional(),
-    name: z.string().min(1, '*This is a required field.'),
+    name: requiredText(),
     middle_name: z.string().optional(),
     last_name: z.string().optional(),
-    phone: z.string().min(1, '*This is a required field.'),
-    email: z.string().min(1, '*This is a required field.'),
+    phone: requiredText(),
+    email: requiredText(),
     postcode: z.string().optional(),
     message: z.string().optional(),
     opt_in: z.boolean().optional(),

@@ -90,7 +90,8 @@ export async function setSiteRemote(db: PlatformDb, siteId: number, remote: Remo
   const next = {
     site_id: siteId,
     remote,
-    enabled: 'enabled' in change ? (change.enabled ? 1 : 0) : (existing?.enabled ?? 1),
+    // Pinning a version never switches a remote on by itself: no row means off.
+    enabled: 'enabled' in change ? (change.enabled ? 1 : 0) : (existing?.enabled ?? 0),
     version: 'version' in change ? change.version : (existing?.version ?? null),
     updated_at: now,
   };

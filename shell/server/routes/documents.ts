@@ -51,6 +51,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
         sites.map((site) => ({ slug: site.slug, name: (JSON.parse(site.config) as { name: string }).name, url: `http://${site.slug}.localhost:${port}/` })),
       );
     }
+    if (resolved === 'invalid') return reply.code(400).send(renderUnknownSite('this address'));
     if (!resolved) return reply.code(404).send(renderUnknownSite(request.headers.host ?? ''));
 
     const { site, publicConfig, origin } = resolved;
@@ -64,8 +65,9 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
     let status = match.kind === 'not-found' || (owner && !remote) ? 404 : 200;
 
     let car: Car | null = null;
-    if (match.kind === 'vehicle' && remote) {
-      car = await findCarBySlug(ctx.db, site.id, match.slug);
+    const carSlug = match.kind === 'vehicle' || match.kind === 'checkout' ? match.slug : null;
+    if (carSlug && remote) {
+      car = await findCarBySlug(ctx.db, site.id, carSlug);
       if (!car || !isListedInSearch(car, site.include_sold_cars_days, Math.floor(Date.now() / 1000))) {
         car = null;
         status = 404;
@@ -77,6 +79,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
     if (status === 404) title = `${pageTitles['not-found']} | ${site.name}`;
     else if (car) {
       title = `${car.name} | ${site.name}`;
+      if (match.kind === 'checkout') title = `Reserve the ${car.name} | ${site.name}`;
       description = `${car.name} for sale at ${car.location_name}, ${car.city}: ${formatPrice(car.price, { preorder: car.preorder, locale: site.locale })}.`;
     } else if (match.kind === 'content') title = `${contentPageTitle(match.page)} | ${site.name}`;
     else if (match.kind === 'lead-form') title = `${formTitles[match.form]} | ${site.name}`;
@@ -94,7 +97,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
         canonicalUrl: `${site.domain_name ? `https://${site.domain_name}` : origin}${canonicalPath}`,
         shellAssets,
         remotePreloads: { manifests: remote && status === 200 ? [remote.manifestUrl] : [], js: files.js, css: files.css },
-        heroImage: car ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null,
+        heroImage: car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null,
         routeData: car ? { car } : null,
         robots: status === 404 ? 'noindex' : undefined,
       }),

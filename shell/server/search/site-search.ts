@@ -56,7 +56,8 @@ export function siteIdFromSearchKey(key: string, secret: string): number | null 
 export function siteBaseFilter(site: Pick<SiteConfig, 'id' | 'include_sold_cars_days' | 'search_filters'>, nowSeconds: number): FilterNode {
   const soldSince = nowSeconds - site.include_sold_cars_days * 86_400;
   const listed = parseFilter(
-    `site_id = ${site.id} AND show_on_dealer_website = true AND (status IN [in_stock, coming_soon] OR (status = sold AND sold_date_timestamp >= ${soldSince}))`,
+    // Same rule as isListedInSearch: the sold flag and the sold status each mean the car is gone.
+    `site_id = ${site.id} AND show_on_dealer_website = true AND ((status IN [in_stock, coming_soon] AND sold = false) OR ((status = sold OR sold = true) AND sold_date_timestamp >= ${soldSince}))`,
   );
   return site.search_filters.length ? { type: 'and', children: [listed, parseFilter(site.search_filters)] } : listed;
 }

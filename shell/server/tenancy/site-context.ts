@@ -18,9 +18,9 @@ export function requestOrigin(request: FastifyRequest): string {
 }
 
 /** Finds the request's site by its host, read fresh from the store so switches apply on the next load. */
-export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<SiteContext | 'index' | null> {
+export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<SiteContext | 'index' | 'invalid' | null> {
   const target = parseHost(request.headers.host, deps.publicOriginSuffix);
-  if (target.kind === 'index') return 'index';
+  if (target.kind === 'index' || target.kind === 'invalid') return target.kind;
   let siteId: number | null;
   if (target.kind === 'slug') siteId = await findSiteIdBySlug(deps.db, target.slug);
   else {
@@ -43,6 +43,10 @@ export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<
 /** For API routes: the site or a 404 with a message. */
 export async function requireSite(request: FastifyRequest, reply: FastifyReply, deps: Deps): Promise<SiteContext | null> {
   const resolved = await resolveSite(request, deps);
+  if (resolved === 'invalid') {
+    await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
+    return null;
+  }
   if (resolved === null || resolved === 'index') {
     await reply.code(404).send({ message: 'No dealer site is served at this address.' });
     return null;

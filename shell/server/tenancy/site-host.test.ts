@@ -24,7 +24,8 @@ describe('finding the dealer site a request is for', () => {
     ['WWW.MetroMotorGroup.com.au:443', domain('www.metromotorgroup.com.au')],
     ['www.kiwimotors.co.nz.', domain('www.kiwimotors.co.nz')],
     ['a.b.localhost:3000', domain('a.b.localhost')],
-    ['under_score.localhost:3000', domain('under_score.localhost')],
+    ['under_score.localhost:3000', { kind: 'invalid' }],
+    ['metro-motor-group.localhost:abc', { kind: 'invalid' }],
   ])('reads Host %j as %j', (host, target) => {
     expect(parseHost(host, null)).toEqual(target);
   });

@@ -2,10 +2,11 @@
  * How a request names its site: `{slug}.localhost[:port]` locally (or `{slug}.{PUBLIC_ORIGIN_SUFFIX}`),
  * the site's own domain otherwise. Bare localhost is the platform's index of demo sites.
  */
-export type HostTarget = { kind: 'index' } | { kind: 'slug'; slug: string } | { kind: 'domain'; domain: string };
+export type HostTarget = { kind: 'invalid' } | { kind: 'index' } | { kind: 'slug'; slug: string } | { kind: 'domain'; domain: string };
 
 export function parseHost(hostHeader: string | undefined, publicOriginSuffix: string | null): HostTarget {
   const host = (hostHeader ?? '').toLowerCase().trim();
+  if (host && !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/.test(host)) return { kind: 'invalid' };
   const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
   if (hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '') return { kind: 'index' };
   const suffixes = ['localhost', ...(publicOriginSuffix ? [publicOriginSuffix.split(':')[0]!.toLowerCase()] : [])];
