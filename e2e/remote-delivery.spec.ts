@@ -33,6 +33,24 @@ test('a dealer switches the garage off for one site: no link, no route, no downl
   await expect(page.getByRole('heading', { level: 1, name: 'My garage' })).toBeVisible();
 });
 
+test('with the leads remote off, a site has no form links or form pages; another site keeps them', async ({ page }) => {
+  platformCli('remote', 'harbour-used-cars', 'mf-leads', 'off');
+  try {
+    await page.goto(siteUrl('harbour-used-cars', '/'));
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Search Vehicles' })).toBeVisible();
+    for (const name of ['Finance', 'Test Drive', 'Contact', 'Trade In']) await expect(nav.getByRole('link', { name })).toHaveCount(0);
+    const response = await page.goto(siteUrl('harbour-used-cars', '/contact'));
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
+
+    await page.goto(siteUrl('kiwi-motors', '/'));
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' })).toBeAttached();
+  } finally {
+    platformCli('remote', 'harbour-used-cars', 'mf-leads', 'on');
+  }
+});
+
 test('a new version of mf-search is published, switched on for one site, then rolled back', async ({ page }) => {
   const searchPath = '/search/new-used-and-demo-cars';
   await page.goto(siteUrl('metro-motor-group', searchPath));

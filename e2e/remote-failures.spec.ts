@@ -58,4 +58,13 @@ test.describe('a remote that fails shows a fallback in its own area only', () =>
     await page.getByRole('link', { name: 'Dealerships' }).first().click();
     await expect(page.getByRole('heading', { level: 1, name: 'Dealerships' })).toBeVisible();
   });
+
+  test('mf-checkout never answers: after the load time limit the checkout shows the fallback, the shell stays', async ({ page }) => {
+    await page.route('**/remotes/mf-checkout/**', () => {
+      // Never answered: the request hangs like a remote host that accepts and stalls.
+    });
+    await page.goto('/checkout');
+    await expect(page.locator('[data-remote-fallback="mf-checkout/CheckoutPage"]')).toBeVisible({ timeout: 25_000 });
+    await expectShellWorks(page);
+  });
 });

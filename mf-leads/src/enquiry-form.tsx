@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Form, Field } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
 import type { EnquiryFormProps } from '@dealer/contracts/remote-modules';
-import { enquiryTypes } from '@dealer/contracts/lead';
+import { enquiryTypes } from '@dealer/contracts/lead-values';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { normaliseStoredCategory, successCategory } from '@dealer/rules/enquiry';

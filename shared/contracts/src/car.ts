@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-export const carTypes = ['new', 'used', 'demo'] as const;
-export const carStatuses = ['in_stock', 'coming_soon', 'sold'] as const;
-export const vehicleCategories = ['car', 'truck', 'motorcycle', 'camper', 'subscription', 'rental'] as const;
+import { carStatuses, carTypes, vehicleCategories } from './car-values';
+
+export { carSlugPattern, carStatuses, carTypes, vehicleCategories } from './car-values';
 
 export const paymentProcessorSchema = z.object({
   authorization_type: z.enum(['stripe', 'till', 'st_george']),
@@ -75,6 +75,3 @@ export type Car = z.infer<typeof carSchema>;
 export type CarType = Car['car_type'];
 export type CarStatus = Car['status'];
 export type VehicleCategory = Car['category'];
-
-/** SPEC §5: letters, digits, hyphen and underscore only. */
-export const carSlugPattern = /^[A-Za-z0-9_-]+$/;

@@ -1,17 +1,8 @@
 import { z } from 'zod';
 
-/** SPEC §3 enquiry types. */
-export const enquiryTypes = [
-  'General Enquiry',
-  'Service Enquiry',
-  'Parts Enquiry',
-  'New Vehicle Enquiry',
-  'Used Vehicle Enquiry',
-  'Fleet Enquiry',
-  'Finance Enquiry',
-  'Careers Enquiry',
-  'Sell My Car Enquiry',
-] as const;
+export { enquiryTypes } from './lead-values';
+import type { enquiryTypes } from './lead-values';
+
 export type EnquiryType = (typeof enquiryTypes)[number];
 
 /** SPEC §5: the one message for a required field, whether it is missing, empty or blank. */

@@ -1,4 +1,4 @@
-import { carSlugPattern } from '@dealer/contracts/car';
+import { carSlugPattern } from '@dealer/contracts/car-values';
 import type { SiteConfig, SiteTemplate } from '@dealer/contracts/site';
 
 export type RouteSite = Pick<
