@@ -1,108 +1,162 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Fragment, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { SearchPageProps } from '@dealer/contracts/remote-modules';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-import { formatPrice } from '@dealer/rules/price';
-import { vehiclePath } from '@dealer/rules/routes';
-import { formatDistance } from '@dealer/rules/locale';
+import { parseSearchState, searchStateToParams, sortOptions, type Range, type SearchState } from '@dealer/rules/search-query';
+import { t } from '@dealer/rules/locale';
+import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { Spinner } from '@dealer/ui/spinner';
 import { Alert } from '@dealer/ui/alert';
 import { Button } from '@dealer/ui/button';
-import { VehicleImage } from '@dealer/ui/vehicle-image';
 import { usePageTitle } from '@dealer/ui/page-title';
 import { useSearchCarsQuery } from './search-api';
+import { VehicleCard, PromoCard } from './vehicle-card';
+import { FacetFilters } from './facet-filters';
+import { ActiveFilters, activeFilterChips } from './active-filters';
 import './search-page.css';
 
 const hitsPerPage = 24;
+/** The first row of cards loads eagerly with high priority: it holds the LCP image. */
+const eagerCards = 3;
 
-/** SPEC §5: only a numeric string greater than 1 gives that page, otherwise page 1. */
-const pageFromParam = (value: string | null) => (value && /^\d+$/.test(value) && Number(value) > 1 ? Number(value) : 1);
+const searchTitle = (slug: string) =>
+  slug === 'pre-owned' ? 'Pre-owned vehicles' : slug.replace(/-/g, ' ').replace(/^\w/, (c) => c.toUpperCase()).replace(/\b(suv|4x4)\b/gi, (w) => w.toUpperCase());
 
 export default function SearchPage({ searchSlug }: SearchPageProps) {
   const site = useAppSelector(selectSite);
   const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const make = params.get('make');
-  const page = pageFromParam(params.get('page'));
-  const [keyword, setKeyword] = useState(q);
-  const { data, error, isFetching } = useSearchCarsQuery({ q, make, page, hitsPerPage, sort: site.default_sort });
-  usePageTitle('Search stock', site.name);
+  const state = useMemo(() => parseSearchState(params, site.search_facets), [params, site.search_facets]);
+  const [keyword, setKeyword] = useState(state.q);
+  const [now] = useState(() => Math.floor(Date.now() / 1000));
+  const { data, error, isFetching, refetch } = useSearchCarsQuery({ state, searchSlug, hitsPerPage });
+  const title = searchTitle(searchSlug);
+  usePageTitle(title, site.name);
 
-  const update = (next: Record<string, string | null>) => {
-    const merged = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(next)) {
-      if (value === null || value === '') merged.delete(key);
-      else merged.set(key, value);
-    }
-    setParams(merged);
+  // The keyword box follows the address when back/forward changes it.
+  const [shownQ, setShownQ] = useState(state.q);
+  if (shownQ !== state.q) {
+    setShownQ(state.q);
+    setKeyword(state.q);
+  }
+
+  const update = (next: SearchState) => setParams(searchStateToParams(next));
+  const toggle = (facet: string, value: string) => {
+    const current = state.filters[facet] ?? [];
+    const has = current.some((item) => item.toLowerCase() === value.toLowerCase());
+    const values = has ? current.filter((item) => item.toLowerCase() !== value.toLowerCase()) : [...current, value];
+    const filters = { ...state.filters, [facet]: values };
+    if (!values.length) delete filters[facet];
+    if (facet === 'make' && !filters.make) delete filters.model;
+    update({ ...state, filters, page: 1 });
   };
-  const onSubmit = (event: FormEvent) => {
+  const setRange = (facet: string, range: Range | null) => {
+    const ranges = { ...state.ranges };
+    if (range) ranges[facet] = range;
+    else delete ranges[facet];
+    update({ ...state, ranges, page: 1 });
+  };
+  const onKeyword = (event: FormEvent) => {
     event.preventDefault();
-    update({ q: keyword.trim(), page: null });
+    update({ ...state, q: keyword.trim(), page: 1 });
   };
+  const chips = activeFilterChips(state, site.locale, update);
+  const clearAll = () => update({ q: '', filters: {}, ranges: {}, sort: state.sort, page: 1 });
+
+  useEffect(() => {
+    if (!data) return;
+    dispatchPlatformEvent('search:performed', {
+      query: state.q,
+      filters: [...Object.entries(state.filters).map(([facet, values]) => `${facet}=${values.join('|')}`), ...Object.keys(state.ranges)],
+      total: data.count,
+    });
+  }, [data, state]);
+
+  const promoAt = new Set(site.promo_positions);
+  const withKms = site.search_facets.includes('km');
 
   return (
     <div className="search-page dp-container" data-search-slug={searchSlug} data-remote-version={__REMOTE_VERSION__}>
-      <h1>Search stock</h1>
-      <form className="search-page__bar" role="search" onSubmit={onSubmit}>
+      <h1>{title}</h1>
+      <form className="search-page__bar" role="search" onSubmit={onKeyword}>
         <label className="dp-visually-hidden" htmlFor="search-keyword">
           Keyword or stock number
         </label>
         <input id="search-keyword" type="search" value={keyword} placeholder="Make, model or stock number" onChange={(e) => setKeyword(e.target.value)} />
-        <label className="dp-visually-hidden" htmlFor="search-make">
-          Make
-        </label>
-        <select id="search-make" value={make ?? ''} onChange={(e) => update({ make: e.target.value, page: null })}>
-          <option value="">All makes</option>
-          {Object.entries(data?.makes ?? {}).map(([name, count]) => (
-            <option key={name} value={name}>{`${name} (${count})`}</option>
-          ))}
-        </select>
         <Button type="submit">Search</Button>
-      </form>
-      {error ? (
-        <Alert tone="destructive">Search is unavailable right now. Your filters are kept: try again in a moment.</Alert>
-      ) : !data ? (
-        <Spinner category={site.vehicle_category} plain={site.features.plain_spinner} />
-      ) : (
-        <>
-          <p className="search-page__count" aria-live="polite">
-            {`${data.count} vehicles`}
-            {isFetching && ' · updating'}
-          </p>
-          <ul className="search-page__results" aria-busy={isFetching}>
-            {data.hits.map((car, index) => (
-              <li key={car.id} className="vehicle-card">
-                <Link to={vehiclePath(site, car.slug)} className="vehicle-card__link">
-                  <VehicleImage
-                    path={car.primary_image_url}
-                    alt={car.name}
-                    width={480}
-                    height={360}
-                    sizes="(min-width: 1200px) 300px, (min-width: 768px) 45vw, 100vw"
-                    priority={index < 2}
-                  />
-                  <span className="vehicle-card__name">{car.name}</span>
-                </Link>
-                <span className="vehicle-card__price">{formatPrice(car.price, { preorder: car.preorder, locale: site.locale })}</span>
-                <span className="vehicle-card__meta">{`${formatDistance(car.km, site.locale)} · ${car.location_name}`}</span>
-              </li>
+        <label className="search-page__sort">
+          <span>Sort by</span>
+          <select value={state.sort ?? site.default_sort} onChange={(e) => update({ ...state, sort: e.target.value === site.default_sort ? null : e.target.value, page: 1 })}>
+            {sortOptions({ withKms }).map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
             ))}
-          </ul>
-          {data.pagination.pages > 1 && (
-            <nav className="search-page__pages" aria-label="Pages">
-              <Button variant="secondary" disabled={page <= 1} onClick={() => update({ page: page > 2 ? String(page - 1) : null })}>
-                Previous
+          </select>
+        </label>
+      </form>
+      <ActiveFilters chips={chips} onClearAll={clearAll} />
+      <div className="search-page__layout">
+        <aside className="search-page__filters" aria-label="Filters">
+          {data && <FacetFilters facets={site.search_facets} counts={data.facets} stats={data.facetStats} state={state} locale={site.locale} onToggle={toggle} onRange={setRange} />}
+        </aside>
+        <section className="search-page__main" aria-label="Results">
+          {error ? (
+            <Alert tone="destructive" title="Search is unavailable right now">
+              <p>Your filters are kept. Try again in a moment.</p>
+              <Button variant="secondary" onClick={() => void refetch()}>
+                Try again
               </Button>
-              <span>{`Page ${page} of ${data.pagination.pages}`}</span>
-              <Button variant="secondary" disabled={page >= data.pagination.pages} onClick={() => update({ page: String(page + 1) })}>
-                Next
-              </Button>
-            </nav>
+            </Alert>
+          ) : !data ? (
+            <Spinner category={site.vehicle_category} plain={site.features.plain_spinner} />
+          ) : data.count === 0 ? (
+            <div className="search-page__empty" role="status">
+              <h2>No vehicles match your search</h2>
+              {chips.length > 0 ? (
+                <>
+                  <p>Try removing a filter:</p>
+                  <ul>
+                    {chips.map((chip) => (
+                      <li key={chip.key}>
+                        <button type="button" className="dp-button dp-button--link" onClick={chip.remove}>{`Remove ${chip.label}`}</button>
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              ) : (
+                <p>{t(site.locale, `New stock arrives every week. Enquire and we will find one for you.`)}</p>
+              )}
+            </div>
+          ) : (
+            <>
+              <p className="search-page__count" aria-live="polite">
+                {`${data.count} vehicles`}
+                {isFetching && ' · updating'}
+              </p>
+              <ul className="search-page__results" aria-busy={isFetching}>
+                {data.hits.map((car, index) => (
+                  <Fragment key={car.id}>
+                    {promoAt.has(index + 1) && <PromoCard site={site} />}
+                    <VehicleCard car={car} site={site} now={now} priority={index < eagerCards && state.page === 1} />
+                  </Fragment>
+                ))}
+              </ul>
+              {data.pagination.pages > 1 && (
+                <nav className="search-page__pages" aria-label="Pages">
+                  <Button variant="secondary" disabled={state.page <= 1} onClick={() => update({ ...state, page: state.page - 1 })}>
+                    Previous
+                  </Button>
+                  <span>{`Page ${state.page} of ${data.pagination.pages}`}</span>
+                  <Button variant="secondary" disabled={state.page >= data.pagination.pages} onClick={() => update({ ...state, page: state.page + 1 })}>
+                    Next
+                  </Button>
+                </nav>
+              )}
+            </>
           )}
-        </>
-      )}
+        </section>
+      </div>
     </div>
   );
 }
