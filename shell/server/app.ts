@@ -25,6 +25,8 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   });
 
   const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
+  // With a real Meilisearch the browser searches it directly (with a tenant token).
+  const searchOrigins = ctx.config.meilisearch ? [new URL(ctx.config.meilisearch.url).origin] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -34,7 +36,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
         styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", ...remoteOrigins],
-        connectSrc: ["'self'", ...remoteOrigins],
+        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, keepGeneratedKeys, loadConfig } from './config';
 
 const cwd = '/srv/platform';
 
@@ -27,16 +30,21 @@ describe('platform configuration', () => {
       remotesBaseUrl: null,
       shellClientDir: '/srv/platform/shell/dist/client',
       logLevel: 'info',
+      searchAdminKeyGenerated: true,
+      meilisearch: null,
     });
     expect(config.adminKey.length).toBeGreaterThanOrEqual(16);
     expect(config.searchKeySecret.length).toBeGreaterThanOrEqual(16);
+    expect(config.searchAdminKey.length).toBeGreaterThanOrEqual(16);
   });
 
-  it('makes up a different admin key and search secret on each start when none is set', () => {
+  it('makes up a different admin key, search secret and search admin key on each start when none is set', () => {
     const a = loadConfig({}, cwd);
     const b = loadConfig({}, cwd);
     expect(a.adminKey).not.toBe(b.adminKey);
     expect(a.searchKeySecret).not.toBe(b.searchKeySecret);
+    expect(a.searchAdminKey).not.toBe(b.searchAdminKey);
+    expect(a.searchAdminKey).not.toBe(a.adminKey);
   });
 
   it('takes every value it is given', () => {
@@ -52,6 +60,11 @@ describe('platform configuration', () => {
         REMOTES_BASE_URL: 'https://cdn.example.com/mf/',
         SHELL_CLIENT_DIR: 'client',
         SEARCH_KEY_SECRET: 'a-search-secret-of-enough-length',
+        SEARCH_ADMIN_KEY: 'a-search-admin-key-of-enough-length',
+        MEILISEARCH_URL: 'https://search.example.com/',
+        MEILISEARCH_MASTER_KEY: 'a-meilisearch-master-key',
+        MEILISEARCH_SEARCH_KEY: 'a-meilisearch-search-key',
+        MEILISEARCH_SEARCH_KEY_UID: '6062abda-a5aa-4414-ac91-ecd7944c0f8d',
         LOG_LEVEL: 'warn',
       },
       cwd,
@@ -68,8 +81,27 @@ describe('platform configuration', () => {
       remotesBaseUrl: 'https://cdn.example.com/mf',
       shellClientDir: '/srv/platform/client',
       searchKeySecret: 'a-search-secret-of-enough-length',
+      searchAdminKey: 'a-search-admin-key-of-enough-length',
+      searchAdminKeyGenerated: false,
+      meilisearch: {
+        url: 'https://search.example.com',
+        masterKey: 'a-meilisearch-master-key',
+        searchKey: 'a-meilisearch-search-key',
+        searchKeyUid: '6062abda-a5aa-4414-ac91-ecd7944c0f8d',
+      },
       logLevel: 'warn',
     });
+  });
+
+  it('needs the master key, the search key and its uid with a Meilisearch URL, naming each one missing', () => {
+    const error = configErrorOf({ MEILISEARCH_URL: 'http://127.0.0.1:7700' });
+    for (const variable of ['MEILISEARCH_MASTER_KEY', 'MEILISEARCH_SEARCH_KEY', 'MEILISEARCH_SEARCH_KEY_UID']) {
+      expect(error.message).toContain(`${variable}: ${variable} is required when MEILISEARCH_URL is set`);
+    }
+  });
+
+  it('ignores the Meilisearch keys without a Meilisearch URL: search stays embedded', () => {
+    expect(loadConfig({ MEILISEARCH_SEARCH_KEY: 'x' }, cwd).meilisearch).toBeNull();
   });
 
   it('accepts a postgres:// database URL and a local origin suffix with a port', () => {
@@ -86,6 +118,10 @@ describe('platform configuration', () => {
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['PLATFORM_ADMIN_KEY', { PLATFORM_ADMIN_KEY: 'short' }],
     ['SEARCH_KEY_SECRET', { SEARCH_KEY_SECRET: 'short' }],
+    ['SEARCH_ADMIN_KEY', { SEARCH_ADMIN_KEY: 'short' }],
+    ['MEILISEARCH_URL', { MEILISEARCH_URL: 'search.example.com:7700' }],
+    ['MEILISEARCH_MASTER_KEY', { MEILISEARCH_MASTER_KEY: 'short' }],
+    ['MEILISEARCH_SEARCH_KEY_UID', { MEILISEARCH_SEARCH_KEY_UID: 'not-a-uuid' }],
     ['REMOTES_BASE_URL', { REMOTES_BASE_URL: 'cdn.example.com' }],
     ['PUBLIC_ORIGIN_SUFFIX', { PUBLIC_ORIGIN_SUFFIX: 'https://sites.example.com' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
@@ -103,5 +139,40 @@ describe('platform configuration', () => {
   it('explains the rule a value broke', () => {
     expect(configErrorOf({ DATABASE_URL: 'mysql://x' }).message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL');
     expect(configErrorOf({ PLATFORM_ADMIN_KEY: 'short' }).message).toContain('PLATFORM_ADMIN_KEY must be at least 16 characters');
+  });
+
+  describe('generated keys kept under DATA_DIR', () => {
+    const withDataDir = (run: (dataDir: string) => void) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'dealer-config-test-'));
+      try {
+        run(dataDir);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    };
+
+    it('keeps a generated admin key and search admin key, readable by the owner only, and reuses them on the next start', () => {
+      withDataDir((dataDir) => {
+        const first = loadConfig({ DATA_DIR: dataDir }, cwd);
+        keepGeneratedKeys(first);
+        expect(readFileSync(join(dataDir, 'admin-key'), 'utf8')).toBe(first.adminKey);
+        expect(readFileSync(join(dataDir, 'search-admin-key'), 'utf8')).toBe(first.searchAdminKey);
+        expect(statSync(join(dataDir, 'search-admin-key')).mode & 0o077).toBe(0);
+        const second = loadConfig({ DATA_DIR: dataDir }, cwd);
+        keepGeneratedKeys(second);
+        expect(second.adminKey).toBe(first.adminKey);
+        expect(second.searchAdminKey).toBe(first.searchAdminKey);
+      });
+    });
+
+    it('never writes a key it was given', () => {
+      withDataDir((dataDir) => {
+        const config = loadConfig({ DATA_DIR: dataDir, PLATFORM_ADMIN_KEY: 'an-admin-key-of-enough-length', SEARCH_ADMIN_KEY: 'a-search-admin-key-of-enough-length' }, cwd);
+        keepGeneratedKeys(config);
+        expect(existsSync(join(dataDir, 'admin-key'))).toBe(false);
+        expect(existsSync(join(dataDir, 'search-admin-key'))).toBe(false);
+        expect(config.searchAdminKey).toBe('a-search-admin-key-of-enough-length');
+      });
+    });
   });
 });

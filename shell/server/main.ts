@@ -1,19 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, keepGeneratedKeys, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
 import { listSiteSlugs } from './db/site-store';
 import { RemoteRegistry } from './remotes/remote-registry';
+import { StockIndexer } from './search/indexer';
+import { InProcessMeili, indexerClient } from './search/meili-client';
 import { EmbeddedSearchEngine } from './search/search-engine';
 import { seedDemoDataIfEmpty } from './seed/seed-database';
 import { buildApp } from './app';
-
-/** Locally a generated admin key is kept under DATA_DIR so restarts and the CLI agree on it. */
-function localAdminKey(dataDir: string): string {
-  const file = join(dataDir, 'admin-key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  return '';
-}
 
 async function main() {
   let config;
@@ -27,19 +22,28 @@ async function main() {
     throw error;
   }
   mkdirSync(config.dataDir, { recursive: true });
-  if (config.adminKeyGenerated) {
-    const kept = localAdminKey(config.dataDir);
-    if (kept) config.adminKey = kept;
-    else writeFileSync(join(config.dataDir, 'admin-key'), config.adminKey, { mode: 0o600 });
-  }
+  keepGeneratedKeys(config);
 
   const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(db, engine);
   const seeded = await seedDemoDataIfEmpty(db);
   const search = new EmbeddedSearchEngine();
-  await search.reindexAll(db);
+  // The indexer speaks Meilisearch's API: to the real server when configured, else to this
+  // platform's own /meili, answered in process so the index is full before the first visitor.
+  const embedded = new InProcessMeili();
+  const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
   const registry = new RemoteRegistry(config.remotesDir);
-  const app = await buildApp({ config, db, engine, registry, search });
+  const app = await buildApp({ config, db, engine, registry, search, indexer });
+  embedded.attach(app);
+
+  const indexAll = async () => {
+    const { sites, cars } = await indexer.indexAllSites();
+    return `${cars} cars of ${sites} sites indexed`;
+  };
+  // The embedded engine starts empty: fill it before listening. A real Meilisearch keeps its index
+  // between starts, so the sites serve at once and the index is brought up to date behind them
+  // (a Meilisearch that is down must not keep the sites offline).
+  const indexed = config.meilisearch ? 'indexing in the background' : await indexAll();
 
   const close = async () => {
     await app.close();
@@ -56,9 +60,19 @@ async function main() {
     `Dealer platform on http://localhost:${config.port} (${engine}${seeded ? ', demo data seeded' : ''})`,
     ...sites.map((site) => `  http://${site.slug}.localhost:${config.port}/`),
     config.adminKeyGenerated ? `Admin key (generated, kept in ${join(config.dataDir, 'admin-key')}): ${config.adminKey}` : 'Admin key: from PLATFORM_ADMIN_KEY',
+    `Search: ${config.meilisearch ? `Meilisearch at ${config.meilisearch.url}` : 'embedded engine at /meili'}, ${indexed}`,
+    config.meilisearch
+      ? 'Search keys: tenant tokens signed with MEILISEARCH_SEARCH_KEY'
+      : `Search admin key: ${config.searchAdminKeyGenerated ? `generated, kept in ${join(config.dataDir, 'search-admin-key')}` : 'from SEARCH_ADMIN_KEY'}`,
     '',
   ];
   console.log(lines.join('\n'));
+  if (config.meilisearch) {
+    indexAll().then(
+      (done) => app.log.info(`Search: ${done}`),
+      (error: unknown) => app.log.error({ err: error }, 'Search index NOT updated; searches show the stock as Meilisearch last had it'),
+    );
+  }
 }
 
 main().catch((error) => {

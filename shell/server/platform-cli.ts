@@ -1,8 +1,13 @@
-import { loadConfig } from './config';
+import { mkdirSync } from 'node:fs';
+import { MeilisearchApiError, MeilisearchRequestError } from 'meilisearch';
+import { keepGeneratedKeys, loadConfig, type PlatformConfig } from './config';
+import { CarChangeConflict, carChangeFields, carChangeSchema, findCarBySlug, updateCar } from './db/car-store';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database';
 import { findSiteIdBySlug, listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
 import { listLeads } from './db/lead-store';
 import { RemoteRegistry, isRemoteName } from './remotes/remote-registry';
+import { StockIndexer } from './search/indexer';
+import { loopbackSearchHost, meiliClient } from './search/meili-client';
 import { remoteNames } from '@dealer/contracts/remote-modules';
 
 const usage = `Usage:
@@ -11,6 +16,9 @@ const usage = `Usage:
   platform remote <site|all> <remote> <version|latest|off|on>
                                                        pin a site to a version, follow the latest, or switch the remote off/on
   platform leads <site>                                print a site's leads as JSON lines
+  platform car <site> <slug> key=value ...             change a car and push it to search, e.g.
+                                                       price=28990 status=sold reserved=true tag=null
+                                                       (${carChangeFields.join(', ')}; sold_date_timestamp=now)
 Remotes: ${remoteNames.join(', ')}`;
 
 export class UsageError extends Error {}
@@ -22,8 +30,66 @@ async function siteIds(db: PlatformDb, site: string): Promise<number[]> {
   return [id];
 }
 
+const numberFields = new Set(['price', 'before_price', 'sold_date_timestamp']);
+const booleanFields = new Set(['sold', 'reserved', 'show_on_dealer_website']);
+
+/** `key=value` words as a car change: numbers and true/false where the field wants them, `null` clears. Checked by carChangeSchema after. */
+export function carChangeFromArgs(pairs: string[], nowSeconds = Math.floor(Date.now() / 1000)): Record<string, unknown> {
+  const change: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`"${pair}" is not key=value. Fields: ${carChangeFields.join(', ')}.`);
+    const key = pair.slice(0, eq);
+    const raw = pair.slice(eq + 1);
+    if (raw === 'null') change[key] = null;
+    else if (key === 'sold_date_timestamp' && raw === 'now') change[key] = nowSeconds;
+    else if (numberFields.has(key)) change[key] = raw.trim() === '' ? raw : Number(raw.replace(/[$,_]/g, ''));
+    else if (booleanFields.has(key)) change[key] = raw === 'true' ? true : raw === 'false' ? false : raw;
+    else change[key] = raw;
+  }
+  return change;
+}
+
+/** Saves a car change and pushes the car to search: the running platform's own /meili, or the real Meilisearch. */
+async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, slug: string, pairs: string[], out: (line: string) => void) {
+  const siteId = await findSiteIdBySlug(db, site);
+  if (siteId === null) throw new UsageError(`No site with slug "${site}". Run "platform sites" to list them.`);
+  const car = await findCarBySlug(db, siteId, slug);
+  if (!car) throw new UsageError(`No car "${slug}" on ${site}.`);
+  const parsed = carChangeSchema.safeParse(carChangeFromArgs(pairs));
+  if (!parsed.success) {
+    throw new UsageError(
+      parsed.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: not something that can be changed on a car (${carChangeFields.join(', ')})` : `${issue.path.join('.') || 'change'}: ${issue.message}`)).join('\n'),
+    );
+  }
+  let updated;
+  try {
+    updated = await updateCar(db, car.id, parsed.data);
+  } catch (error) {
+    if (error instanceof CarChangeConflict) throw new UsageError(error.message);
+    throw error;
+  }
+  if (!updated) throw new UsageError(`No car "${slug}" on ${site}.`);
+  const { car: saved } = updated;
+  out(`${slug} on ${site}: price ${saved.price}, ${saved.status}${saved.sold ? ' (sold)' : ''}${saved.reserved ? ', reserved' : ''}${saved.show_on_dealer_website ? '' : ', hidden from the website'}${saved.tag ? `, tag ${saved.tag}` : ''}`);
+
+  const host = config.meilisearch ? config.meilisearch.url : loopbackSearchHost(config);
+  const client = config.meilisearch ? meiliClient(config.meilisearch.url, config.meilisearch.masterKey) : meiliClient(host, config.searchAdminKey);
+  try {
+    await new StockIndexer(db, client).indexCar(siteId, saved);
+    out(`Search updated (${host}).`);
+  } catch (error) {
+    if (error instanceof MeilisearchRequestError) out(`Saved. Search at ${host} is not reachable: the platform indexes the change when it next starts.`);
+    else if (error instanceof MeilisearchApiError) out(`Saved, but search at ${host} refused the update (${error.cause?.code ?? error.message}). Check SEARCH_ADMIN_KEY / MEILISEARCH_MASTER_KEY.`);
+    else throw error;
+  }
+}
+
 export async function runPlatformCli(args: string[], out: (line: string) => void = console.log): Promise<void> {
   const config = loadConfig();
+  mkdirSync(config.dataDir, { recursive: true });
+  // The same generated search admin key the server keeps, to push changes to its /meili.
+  keepGeneratedKeys(config);
   const registry = new RemoteRegistry(config.remotesDir);
   const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
@@ -64,6 +130,12 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         if (!site) throw new UsageError(usage);
         const [id] = await siteIds(db, site);
         for (const lead of await listLeads(db, id!)) out(JSON.stringify(lead));
+        return;
+      }
+      case 'car': {
+        const [site, slug, ...pairs] = rest;
+        if (!site || !slug || pairs.length === 0) throw new UsageError(usage);
+        await changeCar(db, config, site, slug, pairs, out);
         return;
       }
       default:

@@ -1,15 +1,19 @@
 import type { PlatformConfig } from './config';
 import type { DatabaseEngine, PlatformDb } from './db/database';
 import type { RemoteRegistry } from './remotes/remote-registry';
+import type { StockIndexer } from './search/indexer';
 import type { EmbeddedSearchEngine } from './search/search-engine';
 
-/** What every route group is given: configuration, the store, remotes and search. */
+/** What every route group is given: configuration, the store, remotes, search and its indexer. */
 export type PlatformContext = {
   config: PlatformConfig;
   db: PlatformDb;
   engine: DatabaseEngine;
   registry: RemoteRegistry;
+  /** The embedded engine behind `/meili` (empty when search runs on a real Meilisearch). */
   search: EmbeddedSearchEngine;
+  /** Keeps the search index in step with the store, on whichever engine serves search. */
+  indexer: StockIndexer;
 };
 
 export const siteDeps = (ctx: PlatformContext) => ({
@@ -17,5 +21,6 @@ export const siteDeps = (ctx: PlatformContext) => ({
   registry: ctx.registry,
   publicOriginSuffix: ctx.config.publicOriginSuffix,
   searchKeySecret: ctx.config.searchKeySecret,
+  meilisearch: ctx.config.meilisearch,
   remotesBaseUrl: ctx.config.remotesBaseUrl,
 });

@@ -126,6 +126,8 @@ export const siteConfigSchema = z.object({
   detail_path: z.enum(['/cars', '/motorcycles', '/campers']),
   finance_path: z.string(),
   search_filters: z.array(z.string()),
+  /** SPEC §9: which per-site stock search filter applies (0 to 14; 0 or absent: none). */
+  stock_filter_code: z.number().int().min(0).max(14).optional(),
   search_facets: z.array(z.string()),
   default_sort: z.string(),
   promo_positions: z.array(z.number().int()),

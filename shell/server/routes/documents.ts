@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { resolveRoute, searchPathFor } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
-import { isListedInSearch } from '@dealer/rules/tags';
 import { formatPrice } from '@dealer/rules/price';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import { findCarBySlug } from '../db/car-store';
+import { isCarOnSite } from '../search/site-search';
 import { renderDocument, renderSiteIndex, renderUnknownSite, type DocumentAssets } from '../document/render-document';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
@@ -68,7 +68,7 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
     const carSlug = match.kind === 'vehicle' || match.kind === 'checkout' ? match.slug : null;
     if (carSlug && remote) {
       car = await findCarBySlug(ctx.db, site.id, carSlug);
-      if (!car || !isListedInSearch(car, site.include_sold_cars_days, Math.floor(Date.now() / 1000))) {
+      if (!car || !isCarOnSite(site, car, Math.floor(Date.now() / 1000))) {
         car = null;
         status = 404;
       }

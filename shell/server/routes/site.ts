@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { carSlugPattern } from '@dealer/contracts/car';
-import { isListedInSearch } from '@dealer/rules/tags';
 import { findCarBySlug } from '../db/car-store';
+import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';
@@ -21,7 +21,7 @@ export async function siteRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const { slug } = request.params;
     // SPEC §5: a slug with other characters gives an empty result.
     const car = carSlugPattern.test(slug) ? await findCarBySlug(ctx.db, resolved.site.id, slug) : null;
-    if (!car || !isListedInSearch(car, resolved.site.include_sold_cars_days, Math.floor(Date.now() / 1000))) {
+    if (!car || !isCarOnSite(resolved.site, car, Math.floor(Date.now() / 1000))) {
       return reply.code(404).send({ message: 'This vehicle is no longer available.' });
     }
     return car;

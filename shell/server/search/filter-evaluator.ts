@@ -4,8 +4,10 @@ type Doc = Record<string, unknown>;
 
 const normalise = (value: string) => value.trim().toLowerCase();
 
-function valueAt(doc: Doc, attribute: string): unknown {
-  if (attribute in doc) return doc[attribute];
+/** The value at an attribute, `a.b` reading into nested objects (a literal `a.b` key wins). */
+export function valueAt(doc: Doc, attribute: string): unknown {
+  const direct = doc[attribute];
+  if (direct !== undefined || attribute in doc) return direct;
   let current: unknown = doc;
   for (const part of attribute.split('.')) {
     if (current === null || typeof current !== 'object' || !(part in (current as Doc))) return undefined;

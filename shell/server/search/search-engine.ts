@@ -1,24 +1,467 @@
 import type { PlatformDb } from '../db/database';
 import { listSiteCars } from '../db/car-store';
 import { listSiteSlugs } from '../db/site-store';
-import { SearchIndex } from './search-index';
+import type { FilterNode } from './filter-parser';
+import { MeiliError } from './search-errors';
+import { SearchIndex, type Doc, type IndexSettings, type SearchParams, type SearchResponse } from './search-index';
 import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-search';
 
-/** The embedded engine: indexes kept in process, filled from the store at start. */
-export class EmbeddedSearchEngine {
-  readonly indexes = new Map<string, SearchIndex>();
+/**
+ * The embedded engine: Meilisearch's indexes, settings, documents and tasks kept in process.
+ * Writes are tasks, as in Meilisearch, but applied in order the moment they are enqueued, so a
+ * task is already `succeeded` (or `failed`) when its uid is first asked for.
+ */
 
-  constructor() {
-    this.indexes.set(carsIndexUid, new SearchIndex(carsIndexUid, carsIndexSettings));
+export type TaskType = 'indexCreation' | 'indexUpdate' | 'indexDeletion' | 'documentAdditionOrUpdate' | 'documentDeletion' | 'settingsUpdate';
+export type TaskError = ReturnType<MeiliError['toJSON']>;
+export type TaskView = {
+  uid: number;
+  batchUid: number;
+  indexUid: string | null;
+  status: 'succeeded' | 'failed';
+  type: TaskType;
+  canceledBy: null;
+  details: Record<string, unknown>;
+  error: TaskError | null;
+  duration: string;
+  enqueuedAt: string;
+  startedAt: string;
+  finishedAt: string;
+};
+/** What a write answers with (HTTP 202), as Meilisearch's summarized task. */
+export type EnqueuedTaskView = { taskUid: number; indexUid: string | null; status: 'enqueued'; type: TaskType; enqueuedAt: string };
+
+export type TaskQuery = { limit?: number; from?: number; reverse?: boolean; uids?: number[]; statuses?: string[]; types?: string[]; indexUids?: string[] };
+
+/** Meilisearch's settings object with its defaults. Only the attribute lists change how the embedded engine searches; the rest is kept and given back. */
+export const defaultIndexSettings = {
+  displayedAttributes: ['*'] as unknown,
+  searchableAttributes: ['*'] as unknown,
+  filterableAttributes: [] as unknown,
+  sortableAttributes: [] as unknown,
+  rankingRules: ['words', 'typo', 'proximity', 'attribute', 'sort', 'exactness'] as unknown,
+  stopWords: [] as unknown,
+  nonSeparatorTokens: [] as unknown,
+  separatorTokens: [] as unknown,
+  dictionary: [] as unknown,
+  synonyms: {} as unknown,
+  distinctAttribute: null as unknown,
+  proximityPrecision: 'byWord' as unknown,
+  typoTolerance: {
+    enabled: true,
+    minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 },
+    disableOnWords: [],
+    disableOnAttributes: [],
+    disableOnNumbers: false,
+  } as unknown,
+  faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } } as unknown,
+  pagination: { maxTotalHits: 1000 } as unknown,
+  embedders: {} as unknown,
+  searchCutoffMs: null as unknown,
+  localizedAttributes: null as unknown,
+  facetSearch: true as unknown,
+  prefixSearch: 'indexingTime' as unknown,
+};
+export type SettingName = keyof typeof defaultIndexSettings;
+export type MeiliSettings = { [K in SettingName]: unknown };
+export const settingNames = Object.keys(defaultIndexSettings) as SettingName[];
+/** Settings whose value is an object: a PATCH merges into them rather than replacing them. */
+const objectSettings = new Set<SettingName>(['typoTolerance', 'faceting', 'pagination', 'embedders']);
+
+const indexUidPattern = /^[a-zA-Z0-9_-]{1,400}$/;
+const documentIdPattern = /^[a-zA-Z0-9_-]{1,511}$/;
+
+export function checkIndexUid(uid: string) {
+  if (!indexUidPattern.test(uid)) {
+    throw new MeiliError(
+      'invalid_index_uid',
+      `\`${uid}\` is not a valid index uid. Index uid can be an integer or a string containing only alphanumeric characters, hyphens (-) and underscores (_), and can not be more than 400 bytes.`,
+      400,
+    );
+  }
+}
+
+const indexNotFound = (uid: string) => new MeiliError('index_not_found', `Index \`${uid}\` not found.`, 404);
+const clone = <T>(value: T): T => structuredClone(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The attribute names an attribute-list setting gives (granular filterable entries give their patterns). */
+function attributeNames(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry: unknown) =>
+    typeof entry === 'string' ? [entry] : isPlainObject(entry) && Array.isArray(entry.attributePatterns) ? entry.attributePatterns.filter((p): p is string => typeof p === 'string') : [],
+  );
+}
+
+/** One index: its documents by primary key, its settings, and the SearchIndex that answers searches on them. */
+export class EmbeddedIndex {
+  primaryKey: string | null;
+  readonly createdAt: string;
+  updatedAt: string;
+  /** The stored documents, in the order they were first added (what GET /documents pages through). */
+  private readonly docs = new Map<string, Doc>();
+  private meiliSettings: MeiliSettings = clone(defaultIndexSettings);
+  /**
+   * The search structure. It keys documents by `id`; `docs` above keeps them by the index's own
+   * primary key and in the order they came, for the documents API.
+   */
+  private readonly engine: SearchIndex;
+
+  constructor(
+    readonly uid: string,
+    primaryKey: string | null,
+    now = new Date(),
+  ) {
+    this.primaryKey = primaryKey;
+    this.createdAt = now.toISOString();
+    this.updatedAt = this.createdAt;
+    this.engine = new SearchIndex(uid, this.searchSettings());
   }
 
-  index(uid: string): SearchIndex | undefined {
+  get size() {
+    return this.docs.size;
+  }
+
+  /** The settings the search structure applies. */
+  get settings(): IndexSettings {
+    return this.engine.settings;
+  }
+
+  allSettings(): MeiliSettings {
+    return clone(this.meiliSettings);
+  }
+
+  private searchSettings(): IndexSettings {
+    const searchable = this.meiliSettings.searchableAttributes;
+    const faceting = this.meiliSettings.faceting as IndexSettings['faceting'];
+    return {
+      filterableAttributes: attributeNames(this.meiliSettings.filterableAttributes),
+      sortableAttributes: attributeNames(this.meiliSettings.sortableAttributes),
+      searchableAttributes: Array.isArray(searchable) ? attributeNames(searchable) : ['*'],
+      ...(faceting ? { faceting: { maxValuesPerFacet: faceting.maxValuesPerFacet, sortFacetValuesBy: faceting.sortFacetValuesBy } } : {}),
+    };
+  }
+
+  /** Replaces the named settings (null: back to the default); the search structure rebuilds what they affect. */
+  updateSettings(partial: Partial<MeiliSettings>) {
+    for (const name of settingNames) {
+      if (!(name in partial)) continue;
+      const value = partial[name];
+      if (value === null || value === undefined) this.meiliSettings[name] = clone(defaultIndexSettings[name]);
+      else if (objectSettings.has(name) && isPlainObject(value) && isPlainObject(this.meiliSettings[name])) {
+        this.meiliSettings[name] = { ...(this.meiliSettings[name] as Record<string, unknown>), ...clone(value) };
+      } else this.meiliSettings[name] = clone(value);
+    }
+    this.engine.updateSettings(this.searchSettings());
+    this.touch();
+  }
+
+  /** What the search structure is given: it keys documents by `id`, so another primary key is copied there. */
+  private searchDocs(docs: Doc[]): Doc[] {
+    const key = this.primaryKey;
+    if (!key || key === 'id') return docs;
+    return docs.map((doc) => ({ ...doc, id: doc[key] as string | number }));
+  }
+
+  private touch() {
+    this.updatedAt = new Date().toISOString();
+  }
+
+  /** Adds or replaces whole documents. */
+  upsert(docs: Doc[]) {
+    for (const doc of docs) this.docs.set(this.keyOf(doc), doc);
+    this.engine.upsert(this.searchDocs(docs));
+    this.touch();
+  }
+
+  /** Adds documents, or updates the fields given of those already there. */
+  merge(docs: Doc[]) {
+    this.upsert(docs.map((doc) => ({ ...this.docs.get(this.keyOf(doc)), ...doc })));
+  }
+
+  remove(ids: (string | number)[]): number {
+    const present = ids.map(String).filter((id) => this.docs.has(id));
+    for (const id of present) this.docs.delete(id);
+    this.engine.remove(present);
+    this.touch();
+    return present.length;
+  }
+
+  clear(): number {
+    const count = this.docs.size;
+    this.docs.clear();
+    this.engine.clear();
+    this.touch();
+    return count;
+  }
+
+  get(id: string | number): Doc | undefined {
+    return this.docs.get(String(id));
+  }
+
+  private keyOf(doc: Doc): string {
+    return String(doc[this.primaryKey ?? 'id']);
+  }
+
+  /** The documents a filter matches, in stored order. Filter errors come back in the documents API's words. */
+  matching(filter: SearchParams['filter']): Doc[] {
+    if (filter === undefined || filter === null || filter === '' || (Array.isArray(filter) && filter.length === 0)) return [...this.docs.values()];
+    let hits: Doc[];
+    try {
+      // The search structure's hits carry the primary key as `id` (see searchDocs).
+      hits = this.engine.search({ filter, limit: this.docs.size }).hits;
+    } catch (error) {
+      if (error instanceof MeiliError && error.code === 'invalid_search_filter') {
+        throw new MeiliError('invalid_document_filter', error.message.replace('Available filterable attributes', 'Available filterable attributes patterns'), 400);
+      }
+      throw error;
+    }
+    const keys = new Set(hits.map((hit) => String(hit.id)));
+    return [...this.docs.entries()].filter(([key]) => keys.has(key)).map(([, doc]) => doc);
+  }
+
+  search(params: SearchParams, baseFilter?: FilterNode): SearchResponse {
+    const response = this.engine.search(params, baseFilter);
+    const key = this.primaryKey;
+    if (key && key !== 'id') {
+      // Give hits back their own `id` field (or none), which searchDocs overwrote with the primary key.
+      response.hits = response.hits.map((hit) => {
+        const stored = this.docs.get(String(hit.id));
+        if (!stored) return hit;
+        const { id: _primaryKey, ...rest } = hit;
+        return ('id' in stored ? { ...rest, id: stored.id } : rest) as Doc;
+      });
+    }
+    return response;
+  }
+
+  info() {
+    return { uid: this.uid, primaryKey: this.primaryKey, createdAt: this.createdAt, updatedAt: this.updatedAt };
+  }
+
+  stats() {
+    const fieldDistribution: Record<string, number> = {};
+    for (const doc of this.docs.values()) for (const field of Object.keys(doc)) fieldDistribution[field] = (fieldDistribution[field] ?? 0) + 1;
+    return { numberOfDocuments: this.docs.size, isIndexing: false, fieldDistribution };
+  }
+}
+
+/** Meilisearch's rules for the primary key of documents going into an index. */
+function primaryKeyFor(index: EmbeddedIndex, docs: Doc[], given: string | null): string {
+  if (index.primaryKey) {
+    if (given && given !== index.primaryKey) {
+      throw new MeiliError('index_primary_key_already_exists', `Index \`${index.uid}\`: Index already has a primary key: \`${index.primaryKey}\`.`, 400);
+    }
+    return index.primaryKey;
+  }
+  if (given) return given;
+  const candidates = Object.keys(docs[0] ?? {}).filter((field) => field.toLowerCase().endsWith('id'));
+  if (candidates.length === 1) return candidates[0]!;
+  if (candidates.length === 0) {
+    throw new MeiliError('index_primary_key_no_candidate_found', `Index \`${index.uid}\`: The primary key inference failed as the engine did not find any field ending with \`id\` in its name. Please specify the primary key manually using the \`primaryKey\` query parameter.`, 400);
+  }
+  throw new MeiliError(
+    'index_primary_key_multiple_candidates_found',
+    `Index \`${index.uid}\`: The primary key inference failed as the engine found ${candidates.length} fields ending with \`id\` in their names: '${candidates.join("' and '")}'. Please specify the primary key manually using the \`primaryKey\` query parameter.`,
+    400,
+  );
+}
+
+function checkDocumentIds(index: EmbeddedIndex, docs: Doc[], primaryKey: string) {
+  for (const doc of docs) {
+    const id = doc[primaryKey];
+    if (id === undefined || id === null) {
+      throw new MeiliError('missing_document_id', `Index \`${index.uid}\`: Document doesn't have a \`${primaryKey}\` attribute: \`${JSON.stringify(doc).slice(0, 200)}\`.`, 400);
+    }
+    const valid = (typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && documentIdPattern.test(id));
+    if (!valid) {
+      throw new MeiliError(
+        'invalid_document_id',
+        `Index \`${index.uid}\`: Document identifier \`${JSON.stringify(id)}\` is invalid. A document identifier can be of type integer or string, only composed of alphanumeric characters (a-z A-Z 0-9), hyphens (-) and underscores (_), and can not be more than 511 bytes.`,
+        400,
+      );
+    }
+  }
+}
+
+export class EmbeddedSearchEngine {
+  readonly indexes = new Map<string, EmbeddedIndex>();
+  /** The most recent tasks, oldest first. Older ones are dropped, as Meilisearch drops old tasks. */
+  private readonly tasks: TaskView[] = [];
+  private nextTaskUid = 0;
+
+  constructor(private readonly keptTasks = 10_000) {}
+
+  index(uid: string): EmbeddedIndex | undefined {
     return this.indexes.get(uid);
   }
 
+  /** An index to read from, or Meilisearch's `index_not_found`. */
+  existingIndex(uid: string): EmbeddedIndex {
+    const index = this.indexes.get(uid);
+    if (!index) throw indexNotFound(uid);
+    return index;
+  }
+
+  listIndexes(offset = 0, limit = 20) {
+    const all = [...this.indexes.values()].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    return { results: all.slice(offset, offset + limit).map((index) => index.info()), offset, limit, total: all.length };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Tasks
+  // -------------------------------------------------------------------------------------------
+
+  /** Records a write as a task and applies it at once; a failure is the task's, not the request's (as in Meilisearch). */
+  private enqueue(type: TaskType, indexUid: string | null, details: Record<string, unknown>, apply: () => Record<string, unknown> | void): EnqueuedTaskView {
+    const uid = this.nextTaskUid++;
+    const enqueuedAt = new Date();
+    const started = performance.now();
+    let error: TaskError | null = null;
+    let outcome: Record<string, unknown> = {};
+    try {
+      outcome = apply() ?? {};
+    } catch (thrown) {
+      error = thrown instanceof MeiliError ? thrown.toJSON() : new MeiliError('internal', thrown instanceof Error ? thrown.message : String(thrown), 500, 'internal').toJSON();
+    }
+    const finishedAt = new Date();
+    const seconds = (performance.now() - started) / 1000;
+    this.tasks.push({
+      uid,
+      batchUid: uid,
+      indexUid,
+      status: error ? 'failed' : 'succeeded',
+      type,
+      canceledBy: null,
+      details: { ...details, ...outcome },
+      error,
+      duration: `PT${seconds.toFixed(6)}S`,
+      enqueuedAt: enqueuedAt.toISOString(),
+      startedAt: enqueuedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+    });
+    if (this.tasks.length > this.keptTasks) this.tasks.splice(0, this.tasks.length - this.keptTasks);
+    return { taskUid: uid, indexUid, status: 'enqueued', type, enqueuedAt: enqueuedAt.toISOString() };
+  }
+
+  task(uid: number): TaskView {
+    const task = this.tasks.find((entry) => entry.uid === uid);
+    if (!task) throw new MeiliError('task_not_found', `Task \`${uid}\` not found.`, 404);
+    return task;
+  }
+
+  listTasks(query: TaskQuery = {}) {
+    const limit = query.limit ?? 20;
+    const matches = (task: TaskView) =>
+      (!query.uids || query.uids.includes(task.uid)) &&
+      (!query.statuses || query.statuses.includes('*') || query.statuses.includes(task.status)) &&
+      (!query.types || query.types.includes('*') || query.types.includes(task.type)) &&
+      (!query.indexUids || query.indexUids.includes('*') || (task.indexUid !== null && query.indexUids.includes(task.indexUid)));
+    const selected = this.tasks.filter(matches);
+    // Newest first unless reversed; `from` is the uid to start at.
+    const ordered = query.reverse ? selected : [...selected].reverse();
+    const start = query.from === undefined ? 0 : ordered.findIndex((task) => (query.reverse ? task.uid >= query.from! : task.uid <= query.from!));
+    const page = start < 0 ? [] : ordered.slice(start, start + limit);
+    const next = start < 0 ? undefined : ordered[start + limit];
+    return { results: page, total: selected.length, limit, from: page[0]?.uid ?? null, next: next?.uid ?? null };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Index and document writes (each one a task)
+  // -------------------------------------------------------------------------------------------
+
+  /** An index to write to; Meilisearch creates it on a document or settings write. */
+  private indexForWrite(uid: string): EmbeddedIndex {
+    let index = this.indexes.get(uid);
+    if (!index) {
+      index = new EmbeddedIndex(uid, null);
+      this.indexes.set(uid, index);
+    }
+    return index;
+  }
+
+  createIndex(uid: string, primaryKey: string | null): EnqueuedTaskView {
+    checkIndexUid(uid);
+    return this.enqueue('indexCreation', uid, { primaryKey }, () => {
+      if (this.indexes.has(uid)) throw new MeiliError('index_already_exists', `Index \`${uid}\` already exists.`, 409);
+      this.indexes.set(uid, new EmbeddedIndex(uid, primaryKey));
+    });
+  }
+
+  updateIndex(uid: string, primaryKey: string | null): EnqueuedTaskView {
+    return this.enqueue('indexUpdate', uid, { primaryKey }, () => {
+      const index = this.existingIndex(uid);
+      if (primaryKey === null || primaryKey === index.primaryKey) return;
+      if (index.size > 0) throw new MeiliError('index_primary_key_already_exists', `Index \`${uid}\`: Index already has a primary key: \`${index.primaryKey}\`.`, 400);
+      index.primaryKey = primaryKey;
+    });
+  }
+
+  deleteIndex(uid: string): EnqueuedTaskView {
+    return this.enqueue('indexDeletion', uid, { deletedDocuments: 0 }, () => {
+      const index = this.existingIndex(uid);
+      this.indexes.delete(uid);
+      return { deletedDocuments: index.size };
+    });
+  }
+
+  /** Add or replace (`merge: false`, POST) or add or update (`merge: true`, PUT). */
+  addDocuments(uid: string, docs: Doc[], options: { primaryKey: string | null; merge: boolean }): EnqueuedTaskView {
+    checkIndexUid(uid);
+    return this.enqueue('documentAdditionOrUpdate', uid, { receivedDocuments: docs.length, indexedDocuments: null }, () => {
+      const index = this.indexForWrite(uid);
+      if (docs.length === 0) return { indexedDocuments: 0 };
+      const primaryKey = primaryKeyFor(index, docs, options.primaryKey);
+      checkDocumentIds(index, docs, primaryKey);
+      index.primaryKey = primaryKey;
+      if (options.merge) index.merge(docs);
+      else index.upsert(docs);
+      return { indexedDocuments: docs.length };
+    });
+  }
+
+  deleteDocuments(uid: string, ids: (string | number)[]): EnqueuedTaskView {
+    return this.enqueue('documentDeletion', uid, { providedIds: ids.length, deletedDocuments: null, originalFilter: null }, () => ({
+      deletedDocuments: this.existingIndex(uid).remove(ids),
+    }));
+  }
+
+  deleteDocumentsByFilter(uid: string, filter: SearchParams['filter']): EnqueuedTaskView {
+    return this.enqueue('documentDeletion', uid, { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(filter) }, () => {
+      const index = this.existingIndex(uid);
+      const matched = index.matching(filter);
+      return { deletedDocuments: index.remove(matched.map((doc) => doc[index.primaryKey ?? 'id'] as string | number)) };
+    });
+  }
+
+  deleteAllDocuments(uid: string): EnqueuedTaskView {
+    return this.enqueue('documentDeletion', uid, { providedIds: 0, deletedDocuments: null, originalFilter: null }, () => ({
+      deletedDocuments: this.existingIndex(uid).clear(),
+    }));
+  }
+
+  updateSettings(uid: string, settings: Partial<MeiliSettings>): EnqueuedTaskView {
+    checkIndexUid(uid);
+    return this.enqueue('settingsUpdate', uid, clone(settings), () => {
+      this.indexForWrite(uid).updateSettings(settings);
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Shortcut for tests and tools that changed the store directly: the platform itself indexes
+  // through StockIndexer (indexer.ts), over Meilisearch's API.
+  // -------------------------------------------------------------------------------------------
+
+  /** Puts a site's cars from the store into the cars index, creating it when missing. */
   async reindexSite(db: PlatformDb, siteId: number) {
     const cars = await listSiteCars(db, siteId);
-    this.indexes.get(carsIndexUid)!.upsert(cars.map((car) => carSearchDocument(car, siteId)));
+    let index = this.indexes.get(carsIndexUid);
+    if (!index) {
+      index = new EmbeddedIndex(carsIndexUid, 'id');
+      index.updateSettings(carsIndexSettings);
+      this.indexes.set(carsIndexUid, index);
+    }
+    index.upsert(cars.map((car) => carSearchDocument(car, siteId)));
   }
 
   async reindexAll(db: PlatformDb) {

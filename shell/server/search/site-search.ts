@@ -3,6 +3,8 @@ import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { parseFilter, type FilterNode } from './filter-parser';
 import type { Doc, IndexSettings } from './search-index';
+import { stockFilterFor } from './stock-filters';
+import { matchesFilter } from './filter-evaluator';
 
 export const carsIndexUid = 'cars';
 
@@ -49,15 +51,47 @@ export function siteIdFromSearchKey(key: string, secret: string): number | null 
   return expected.length === given.length && timingSafeEqual(expected, given) ? siteId : null;
 }
 
+/** A value quoted for a filter expression, so a make such as "Mercedes-Benz" or "Land Rover" reads as one value. */
+export const filterValue = (value: string | number | boolean): string =>
+  typeof value === 'string' ? `"${value.replace(/["\\]/g, (ch) => `\\${ch}`)}"` : String(value);
+
+/** The site fields its search rules are made of. */
+export type SiteSearchScope = Pick<SiteConfig, 'id' | 'include_sold_cars_days' | 'search_filters' | 'dealerships' | 'manufacturer' | 'stock_filter_code'>;
+
+/** A site's search rules: the expression (for a Meilisearch tenant token) and its parsed form (for the embedded engine). */
+export type SiteBaseFilter = { filter: string; node: FilterNode };
+
 /**
- * The filter every search of a site runs under, whatever the browser asks (SPEC §9): listed
- * statuses or recently sold, shown on the dealer website, the site's own stock and search filters.
+ * The filter every search of a site runs under, whatever the browser asks (SPEC §9), all ANDed:
+ * - listed: in stock or coming soon, or sold within the site's `include_sold_cars_days`;
+ * - shown on the dealer website;
+ * - the site's own stock: its `site_id` and one of its dealerships;
+ * - the site's stock filter (`stock_filter_code`, stock-filters.ts);
+ * - the site's own `search_filters`;
+ * - the manufacturer filter, on a manufacturer's site (`make = "Toyota"`).
  */
-export function siteBaseFilter(site: Pick<SiteConfig, 'id' | 'include_sold_cars_days' | 'search_filters'>, nowSeconds: number): FilterNode {
+export function siteBaseFilter(site: SiteSearchScope, nowSeconds: number): SiteBaseFilter {
   const soldSince = nowSeconds - site.include_sold_cars_days * 86_400;
-  const listed = parseFilter(
+  const rules = [
     // Same rule as isListedInSearch: the sold flag and the sold status each mean the car is gone.
-    `site_id = ${site.id} AND show_on_dealer_website = true AND ((status IN [in_stock, coming_soon] AND sold = false) OR ((status = sold OR sold = true) AND sold_date_timestamp >= ${soldSince}))`,
-  );
-  return site.search_filters.length ? { type: 'and', children: [listed, parseFilter(site.search_filters)] } : listed;
+    `((status IN [in_stock, coming_soon] AND sold = false) OR ((status = sold OR sold = true) AND sold_date_timestamp >= ${soldSince}))`,
+    'show_on_dealer_website = true',
+    `site_id = ${site.id}`,
+    `dealership_id IN [${site.dealerships.map((dealership) => dealership.id).join(', ')}]`,
+  ];
+  const stockFilter = stockFilterFor(site.stock_filter_code).filter;
+  if (stockFilter) rules.push(stockFilter);
+  rules.push(...site.search_filters.filter((filter) => filter.trim() !== ''));
+  if (site.manufacturer) rules.push(`make = ${filterValue(site.manufacturer)}`);
+  // Each rule in brackets: an OR inside one must not leak out of it.
+  const filter = rules.map((rule) => `(${rule})`).join(' AND ');
+  return { filter, node: parseFilter(filter) };
+}
+
+/**
+ * Whether a car is on this site for a shopper: the same rule as the site's search, so a car
+ * page never opens for a car its search would not list (another dealer's, a filtered make, sold long ago).
+ */
+export function isCarOnSite(site: SiteSearchScope, car: Car, nowSeconds: number): boolean {
+  return matchesFilter(siteBaseFilter(site, nowSeconds).node, carSearchDocument(car, site.id));
 }

@@ -45,6 +45,8 @@ type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
   default_sort: string;
   search_facets: string[];
   search_filters: string[];
+  /** SPEC §9 stock search filter code (see search/stock-filters.ts); absent: none. */
+  stock_filter_code?: number;
   search_categories: SiteConfig['search_categories'];
   promo_positions: number[];
   garage_enabled: boolean;
@@ -130,6 +132,7 @@ const blueprints: readonly Blueprint[] = [
     default_sort: 'created_at_timestamp:desc',
     search_facets: carFacets.filter((facet) => facet !== 'car_type'),
     search_filters: ['car_type = used'],
+    stock_filter_code: 1,
     search_categories: bodySearchCategories,
     promo_positions: [],
     garage_enabled: false,
@@ -336,6 +339,8 @@ const blueprints: readonly Blueprint[] = [
     default_sort: 'custom_rank:desc',
     search_facets: ['model', 'badge', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'colour', 'certified', 'location_name'],
     search_filters: [],
+    // The Toyota pre-owned programme lists used and demo stock, never new cars.
+    stock_filter_code: 4,
     search_categories: [],
     promo_positions: [],
     garage_enabled: true,
@@ -611,6 +616,7 @@ export function buildSiteConfig(identity: SiteIdentity, locations: Location[], d
     detail_path: blueprint.detail_path,
     finance_path: blueprint.finance_path,
     search_filters: blueprint.search_filters,
+    ...(blueprint.stock_filter_code !== undefined ? { stock_filter_code: blueprint.stock_filter_code } : {}),
     search_facets: blueprint.search_facets,
     default_sort: blueprint.default_sort,
     promo_positions: blueprint.promo_positions,

@@ -4,13 +4,34 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
 import type { PlatformDb } from '../db/database';
 import type { RemoteRegistry } from '../remotes/remote-registry';
+import type { MeilisearchConfig } from '../config';
 import { carsIndexUid, searchKeyForSite } from '../search/site-search';
+import { tenantTokenForSite } from '../search/tenant-token';
 import { parseHost } from './site-host';
 import { toPublicSiteConfig } from './public-config';
 
 export type SiteContext = { site: SiteConfig; publicConfig: PublicSiteConfig; origin: string };
 
-type Deps = { db: PlatformDb; registry: RemoteRegistry; publicOriginSuffix: string | null; searchKeySecret: string; remotesBaseUrl: string | null };
+type Deps = {
+  db: PlatformDb;
+  registry: RemoteRegistry;
+  publicOriginSuffix: string | null;
+  searchKeySecret: string;
+  meilisearch: MeilisearchConfig | null;
+  remotesBaseUrl: string | null;
+};
+
+/**
+ * Where the site's browser searches and with what key: the platform's own `/meili` with the
+ * site's signed search key, or the real Meilisearch with a tenant token carrying the site's rules.
+ * Both keys can only search, and only the site's own listed stock.
+ */
+async function searchAccess(site: SiteConfig, origin: string, deps: Deps): Promise<PublicSiteConfig['search']> {
+  if (deps.meilisearch) {
+    return { host: deps.meilisearch.url, apiKey: await tenantTokenForSite(site, deps.meilisearch, Math.floor(Date.now() / 1000)), indexUid: carsIndexUid };
+  }
+  return { host: `${origin}/meili`, apiKey: searchKeyForSite(site.id, deps.searchKeySecret), indexUid: carsIndexUid };
+}
 
 export function requestOrigin(request: FastifyRequest): string {
   const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() || request.protocol;
@@ -32,11 +53,7 @@ export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<
   if (!site) return null;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
-  const publicConfig = toPublicSiteConfig(site, remotes, {
-    host: `${origin}/meili`,
-    apiKey: searchKeyForSite(site.id, deps.searchKeySecret),
-    indexUid: carsIndexUid,
-  });
+  const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps));
   return { site, publicConfig, origin };
 }
 

@@ -8,12 +8,15 @@ import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/database';
 import type { PlatformContext } from '../platform-context';
 import { RemoteRegistry, type RemoteManifest } from '../remotes/remote-registry';
+import { StockIndexer } from '../search/indexer';
+import { InProcessMeili, indexerClient } from '../search/meili-client';
 import { EmbeddedSearchEngine } from '../search/search-engine';
 import { seedDemoDataIfEmpty } from '../seed/seed-database';
 import { createTestSchema, type TestSchema } from './postgres';
 
 export const testAdminKey = 'test-admin-key-0123456789';
 export const testSearchKeySecret = 'test-search-key-secret-0123456789';
+export const testSearchAdminKey = 'test-search-admin-key-0123456789';
 /** The version every fake remote publishes as its latest. */
 export const testRemoteVersion = '1.0.0-test';
 
@@ -55,10 +58,12 @@ export async function writeFakeRemotes(dir: string, version = testRemoteVersion)
 }
 
 /**
- * The whole platform over a throwaway store: demo data seeded, search indexed, the app built
- * but not listening (use `app.inject`). `close()` removes everything it made.
+ * The whole platform over a throwaway store: demo data seeded, search indexed (through the
+ * indexer, as at start), the app built but not listening (use `app.inject`, or `app.listen`).
+ * `env` adds to or overrides the test configuration (e.g. MEILISEARCH_URL for a real Meilisearch).
+ * `close()` removes everything it made.
  */
-export async function createTestPlatform(opts: { engine?: 'sqlite' | 'postgres'; remotesDir?: string } = {}): Promise<TestPlatform> {
+export async function createTestPlatform(opts: { engine?: 'sqlite' | 'postgres'; remotesDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TestPlatform> {
   const root = await mkdtemp(join(tmpdir(), 'dealer-platform-test-'));
   const dataDir = join(root, 'data');
   const shellClientDir = join(root, 'client');
@@ -86,21 +91,26 @@ export async function createTestPlatform(opts: { engine?: 'sqlite' | 'postgres';
         DATA_DIR: dataDir,
         PLATFORM_ADMIN_KEY: testAdminKey,
         SEARCH_KEY_SECRET: testSearchKeySecret,
+        SEARCH_ADMIN_KEY: testSearchAdminKey,
         REMOTES_DIR: remotesDir,
         SHELL_CLIENT_DIR: shellClientDir,
         LOG_LEVEL: 'silent',
         ...(schema ? { DATABASE_URL: schema.databaseUrl } : {}),
+        ...opts.env,
       },
       root,
     );
     const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSearchPath: schema?.schema });
-    ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine() };
+    const embedded = new InProcessMeili();
+    const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
+    ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine(), indexer };
     await migrateToLatest(db, engine);
     const seededAt = Math.floor(Date.now() / 1000);
     await seedDemoDataIfEmpty(db, seededAt);
-    await ctx.search.reindexAll(db);
     app = await buildApp(ctx, { logger: false });
+    embedded.attach(app);
     await app.ready();
+    await indexer.indexAllSites();
     return { app, ctx, seededAt, close };
   } catch (error) {
     await close().catch(() => undefined);
