@@ -13,7 +13,7 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
   await expect(settled(page)).toBeVisible();
   const everything = await count(page);
 
-  await facet(page, 'make').getByLabel(/^Toyota \(\d+\)$/).check();
+  await facet(page, 'make').getByLabel(/^Toyota \(\d+\)$/).click();
   await expect(page).toHaveURL(/make=Toyota/);
   await expect(settled(page)).toBeVisible();
   const toyotas = await count(page);
@@ -24,7 +24,7 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
   const models = await facet(page, 'model').locator('label').allInnerTexts();
   expect(models.some((label) => label.startsWith('Corolla'))).toBe(true);
   expect(models.some((label) => label.startsWith('CX-5'))).toBe(false);
-  await facet(page, 'model').getByLabel(/^HiLux \(\d+\)$/).check();
+  await facet(page, 'model').getByLabel(/^HiLux \(\d+\)$/).click();
   await expect(page).toHaveURL(/model=HiLux/);
   await expect(settled(page)).toBeVisible();
   for (const name of await cardNames(page)) expect(name).toContain('Toyota HiLux');
@@ -94,17 +94,23 @@ test("a shopper editing the search request still only gets this dealer's cars", 
   });
   await page.goto(siteUrl('metro-motor-group', searchPath));
   await expect(settled(page)).toBeVisible();
-  const ids = await page.locator('.vehicle-card').evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-car-id'))));
+  const ids = await page.locator('.vehicle-card[data-car-id]').evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-car-id'))));
   const metroIds = new Set(demoStock().cars.filter((car) => car.site === 'metro-motor-group').map((car) => car.id));
   expect(ids.length).toBeGreaterThan(0);
   for (const id of ids) expect(metroIds.has(id)).toBe(true);
 
   // The key itself cannot be used to ask for another site's cars either.
   const apiKey = await page.evaluate(() => (JSON.parse(document.getElementById('site-config')!.textContent!) as { search: { apiKey: string } }).search.apiKey);
-  const response = await page.request.post(siteUrl('metro-motor-group', '/meili/indexes/cars/search'), {
-    headers: { Authorization: `Bearer ${apiKey}` },
-    data: { filter: `site_id = ${harbour.id}`, limit: 5 },
-  });
-  expect(response.status()).toBe(200);
-  expect(((await response.json()) as { hits: unknown[] }).hits).toEqual([]);
+  const answer = await page.evaluate(
+    async ({ key, otherSite }) => {
+      const response = await fetch('/meili/indexes/cars/search', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ filter: `site_id = ${otherSite}`, limit: 5 }),
+      });
+      return { status: response.status, hits: ((await response.json()) as { hits: unknown[] }).hits };
+    },
+    { key: apiKey, otherSite: harbour.id },
+  );
+  expect(answer).toEqual({ status: 200, hits: [] });
 });
