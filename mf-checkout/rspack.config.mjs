@@ -6,5 +6,5 @@ export default remoteConfig({
   dir: dirname(fileURLToPath(import.meta.url)),
   name: 'mf-checkout',
   port: 3104,
-  exposes: { './CheckoutPage': './src/checkout-page.tsx' },
+  exposes: { './CheckoutPage': './src/checkout-page.tsx', './ReserveButton': './src/reserve-button.tsx' },
 });

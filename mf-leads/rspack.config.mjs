@@ -10,5 +10,8 @@ export default remoteConfig({
     './EnquiryForm': './src/enquiry-form.tsx',
     './SuccessPage': './src/success-page.tsx',
     './LeadFormPage': './src/lead-form-page.tsx',
+    './EnquireButton': './src/enquire-button.tsx',
+    './TestDriveButton': './src/test-drive-button.tsx',
+    './RequestPhotosButton': './src/request-photos-button.tsx',
   },
 });

@@ -13,7 +13,14 @@ import { submitFailureText, submitLead } from './submit-lead';
 import { loadSavedDetails, saveDetails } from './saved-details';
 import { requiredMessage, validateEnquiry, type EnquiryValues } from './enquiry-rules';
 
-type Props = EnquiryFormProps & { category?: string; showCategory?: boolean };
+type Props = EnquiryFormProps & {
+  category?: string;
+  subcategory?: string;
+  showCategory?: boolean;
+  /** Values gathered by earlier steps of a multi-step form, sent with the lead. */
+  extra?: Record<string, unknown>;
+  step?: { index: number; count: number; onBack: () => void };
+};
 
 function TextField({ name, label, type = 'text', autoComplete, multiline = false }: { name: keyof EnquiryValues; label: string; type?: string; autoComplete?: string; multiline?: boolean }) {
   return (
@@ -45,7 +52,7 @@ function TextField({ name, label, type = 'text', autoComplete, multiline = false
  * The enquiry form (SPEC §4, §5): validates on submit, stores the lead before success, then
  * remembers the shopper's details and goes to /success with the derived category.
  */
-export default function EnquiryForm({ carId, carType, stockNumber, title = 'Submit an enquiry', category: fixedCategory, showCategory = !carId, onSubmitted }: Props) {
+export default function EnquiryForm({ carId, carType, stockNumber, title = 'Submit an enquiry', category: fixedCategory, subcategory: fixedSubcategory, showCategory = !carId, extra, step, onSubmitted }: Props) {
   const site = useAppSelector(selectSite);
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(null);
@@ -62,9 +69,12 @@ export default function EnquiryForm({ carId, carType, stockNumber, title = 'Subm
       validate={validateEnquiry}
       onSubmit={async (values) => {
         setFailure(null);
-        const { category, subcategory } = normaliseStoredCategory(values.category);
+        const normalised = normaliseStoredCategory(values.category);
+        const category = normalised.category;
+        const subcategory = normalised.subcategory ?? fixedSubcategory;
         const result = await submitLead(
           {
+            ...extra,
             ...values,
             category,
             ...(subcategory ? { subcategory } : {}),
@@ -90,7 +100,14 @@ export default function EnquiryForm({ carId, carType, stockNumber, title = 'Subm
     >
       {({ handleSubmit, submitting }) => (
         <form onSubmit={handleSubmit} noValidate className="enquiry-form" data-remote-version={__REMOTE_VERSION__}>
-          <FormCard title={t(site.locale, title)} stepIndex={0} stepCount={1} submitting={submitting} error={failure ? { text: failure, tone: 'destructive' } : null}>
+          <FormCard
+            title={t(site.locale, title)}
+            stepIndex={step?.index ?? 0}
+            stepCount={step?.count ?? 1}
+            onBack={step?.onBack}
+            submitting={submitting}
+            error={failure ? { text: failure, tone: 'destructive' } : null}
+          >
             {showCategory && !fixedCategory && (
               <Field name="category">
                 {({ input }) => (

@@ -1,105 +1,163 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { VehicleDetailPageProps } from '@dealer/contracts/remote-modules';
+import type { VehicleContext, VehicleDetailPageProps } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-import { formatPrice, isBelowMarket, belowMarketAmount } from '@dealer/rules/price';
-import { formatDistance, t } from '@dealer/rules/locale';
 import { canReserve } from '@dealer/rules/reserve';
-import { checkoutPath, searchPathFor } from '@dealer/rules/routes';
-import { cardTag } from '@dealer/rules/tags';
-import { deviceWidths } from '@dealer/rules/images';
-import { VehicleImage } from '@dealer/ui/vehicle-image';
+import { searchPathFor } from '@dealer/rules/routes';
+import { cardTag, isSold, isTestDriveOnly } from '@dealer/rules/tags';
+import { showsFinanceCalculator } from '@dealer/rules/finance';
+import { adTrackingContent } from '@dealer/rules/ad-tracking';
+import { pageViewTypes } from '@dealer/rules/enquiry';
+import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { Spinner } from '@dealer/ui/spinner';
-import { Alert } from '@dealer/ui/alert';
+import { Modal } from '@dealer/ui/modal';
+import { Button } from '@dealer/ui/button';
 import { RemoteSlot } from '@dealer/ui/remote-slot';
 import { usePageTitle } from '@dealer/ui/page-title';
 import { carFromDocument, useCarBySlugQuery } from './vehicle-api';
+import { Gallery } from './gallery';
+import { PriceBlock } from './price-block';
+import { FinanceCalculator, FinanceLink } from './finance-calculator';
+import { VehicleSpecs } from './vehicle-specs';
+import { DealerLocation } from './dealer-location';
+import { SimilarCars } from './similar-cars';
 import './vehicle-detail-page.css';
 
-function Specs({ car, locale }: { car: Car; locale: Parameters<typeof formatDistance>[1] }) {
-  const rows: [string, string][] = [
-    ['Year', String(car.year)],
-    ['Odometer', formatDistance(car.km, locale)],
-    ['Body', car.simple_body],
-    ['Fuel', t(locale, car.simple_fuel)],
-    ['Transmission', car.simple_transmission],
-    ['Drive', car.simple_drive],
-    [t(locale, 'Colour'), car.colour],
-    ['Seats', String(car.seats)],
-    ['Stock number', car.stocknum],
-    ['VIN', car.vin],
-  ];
+const vehicleContext = (car: Car): VehicleContext => ({
+  id: car.id,
+  slug: car.slug,
+  name: car.name,
+  make: car.make,
+  model: car.model,
+  year: car.year,
+  car_type: car.car_type,
+  stocknum: car.stocknum,
+  vin: car.vin,
+  price: car.price,
+  tag: car.tag,
+  location_id: car.location_id,
+  dealership_slug: car.dealership_slug,
+  primary_image_url: car.primary_image_url,
+});
+
+function NotFound({ site }: { site: PublicSiteConfig }) {
+  usePageTitle('Vehicle not found', site.name);
   return (
-    <dl className="vehicle-specs">
-      {rows.map(([label, value]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <div className="dp-container vehicle-page vehicle-page--missing" data-remote-version={__REMOTE_VERSION__}>
+      <h1>This vehicle is no longer available</h1>
+      <p>It may have been sold, or the link may be wrong.</p>
+      <p>
+        <Link className="dp-button dp-button--primary" to={searchPathFor(site)}>
+          Search our current stock
+        </Link>{' '}
+        <Link to="/">Home</Link>
+      </p>
+    </div>
   );
+}
+
+/** Toyota pre-owned sites explain what "certified" means (SPEC §2 Toyota Certified modal). */
+function CertifiedInfo() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button variant="link" onClick={() => setOpen(true)}>
+        Toyota Certified: what it means
+      </Button>
+      <Modal open={open} onClose={() => setOpen(false)} title="Toyota Certified Pre-Owned">
+        <ul>
+          <li>Multi-point inspection by Toyota-trained technicians</li>
+          <li>Genuine Toyota parts for any reconditioning</li>
+          <li>Extended warranty and roadside assistance</li>
+          <li>Full service history and a clear title check</li>
+        </ul>
+      </Modal>
+    </>
+  );
+}
+
+function useVehicleAnalytics(car: Car | undefined) {
+  useEffect(() => {
+    if (!car) return;
+    dispatchPlatformEvent('analytics:page-view', {
+      pageType: car.car_type === 'new' ? pageViewTypes.newVehicleDetail : pageViewTypes.usedVehicleDetail,
+      url: location.href,
+      carSlug: car.slug,
+      carName: car.name,
+    });
+    dispatchPlatformEvent('ads:view-content', adTrackingContent(car));
+  }, [car]);
 }
 
 export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
   const site = useAppSelector(selectSite);
   const preloaded = carFromDocument(slug);
-  const { data: fetched, error, isLoading } = useCarBySlugQuery(slug, { skip: Boolean(preloaded) });
+  const { data: fetched, isLoading } = useCarBySlugQuery(slug, { skip: Boolean(preloaded) });
   const car = preloaded ?? fetched;
   const [now] = useState(() => Math.floor(Date.now() / 1000));
   usePageTitle(car?.name ?? 'Vehicle', site.name);
+  useVehicleAnalytics(car);
 
   if (!car) {
     if (isLoading) return <Spinner category={site.vehicle_category} plain={site.features.plain_spinner} />;
-    return (
-      <div className="dp-container vehicle-page">
-        <Alert tone="info" title={error ? 'This vehicle is no longer available' : 'Vehicle not found'}>
-          <Link to={searchPathFor(site)}>Search our current stock</Link>
-        </Alert>
-      </div>
-    );
+    return <NotFound site={site} />;
   }
 
   const tag = cardTag(car, site, now);
-  const market = car.autograb_data?.state_average_market_price ?? car.autograb_data?.average_market_price ?? null;
-  const reserve = canReserve(car, { siteSupportsOnlinePayment: Boolean(site.payment_provider) });
-  const reserveOn = site.remotes.some((remote) => remote.name === 'mf-checkout');
+  const sold = isSold(car);
+  const testDriveOnly = isTestDriveOnly(car);
+  const reserve = !sold && !testDriveOnly && canReserve(car, { siteSupportsOnlinePayment: Boolean(site.payment_provider) }).ok;
+  const location = site.locations.find((item) => item.id === car.location_id);
+  const context = vehicleContext(car);
+  const similarSearch = `${searchPathFor(site)}?make=${encodeURIComponent(car.make)}`;
 
   return (
-    <article className="dp-container vehicle-page" data-remote-version={__REMOTE_VERSION__}>
-      <div className="vehicle-page__gallery">
-        {tag && <span className={`vehicle-tag vehicle-tag--${tag.kind}`}>{tag.text}</span>}
-        <VehicleImage path={car.primary_image_url} alt={car.name} width={960} height={720} sizes="(min-width: 992px) 60vw, 100vw" widths={deviceWidths} priority />
-        <ul className="vehicle-page__thumbs">
-          {car.images.slice(1, 5).map((image, index) => (
-            <li key={image}>
-              <VehicleImage path={image} alt={`${car.name}, photo ${index + 2}`} width={240} height={180} sizes="120px" widths={[240, 480]} />
-            </li>
-          ))}
-        </ul>
-      </div>
+    <article className="dp-container vehicle-page" data-remote-version={__REMOTE_VERSION__} data-car-id={car.id}>
+      <Gallery images={car.images.length ? car.images : [car.primary_image_url]} name={car.name} tag={tag && <span className={`vehicle-tag vehicle-tag--${tag.kind}`}>{tag.text}</span>} />
       <div className="vehicle-page__summary">
         <h1>{car.name}</h1>
-        <p className="vehicle-page__price">
-          {formatPrice(car.price, { preorder: car.preorder, locale: site.locale })}
-          {car.before_price && car.before_price > car.price && <s className="vehicle-page__was">{formatPrice(car.before_price, { locale: site.locale })}</s>}
-        </p>
-        {isBelowMarket(car.price, market) && <p className="vehicle-page__below-market">{`${formatPrice(belowMarketAmount(car.price, market), { locale: site.locale })} below market average`}</p>}
-        <p>{`${car.location_name}, ${car.city} ${car.state}`}</p>
-        <RemoteSlot module="mf-garage/FavouriteButton" car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }} />
-        {reserve.ok && reserveOn && (
-          <Link className="dp-button dp-button--secondary" to={checkoutPath(site, car.slug)}>
-            Reserve this car
-          </Link>
-        )}
-        <Specs car={car} locale={site.locale} />
-        <p className="vehicle-page__description">{car.description}</p>
+        {car.status === 'coming_soon' && <p className="vehicle-page__status">Coming soon: enquire now to be first in line.</p>}
+        {sold && <p className="vehicle-page__status vehicle-page__status--sold">This car has been sold.</p>}
+        <PriceBlock car={car} site={site} />
+        {car.certified && site.template === 'toyota-pre-owned' && <CertifiedInfo />}
+        <div className="vehicle-page__actions">
+          {sold ? (
+            <Link className="dp-button dp-button--primary" to={similarSearch}>
+              Find similar cars
+            </Link>
+          ) : (
+            <>
+              {testDriveOnly ? (
+                <>
+                  <RemoteSlot module="mf-leads/TestDriveButton" car={context} variant="primary" />
+                  <p className="vehicle-page__note">This vehicle is available for test drives only.</p>
+                </>
+              ) : (
+                <>
+                  <RemoteSlot module="mf-leads/EnquireButton" car={context} variant="primary" />
+                  <RemoteSlot module="mf-leads/TestDriveButton" car={context} />
+                </>
+              )}
+              <RemoteSlot module="mf-leads/RequestPhotosButton" car={context} />
+              {reserve && <RemoteSlot module="mf-checkout/ReserveButton" car={context} />}
+            </>
+          )}
+          <RemoteSlot module="mf-garage/FavouriteButton" car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }} />
+        </div>
+        {!sold && (showsFinanceCalculator(site) ? <FinanceCalculator car={car} site={site} /> : <FinanceLink car={car} site={site} />)}
       </div>
-      <section className="vehicle-page__enquiry" aria-label={t(site.locale, 'Enquire about this car')}>
-        <RemoteSlot module="mf-leads/EnquiryForm" carId={car.id} carType={car.car_type} stockNumber={car.stocknum} title={t(site.locale, 'Enquire about this car')} />
-      </section>
+      <div className="vehicle-page__details">
+        <VehicleSpecs car={car} locale={site.locale} />
+        <section aria-labelledby="vehicle-description-title">
+          <h2 id="vehicle-description-title">About this car</h2>
+          <p>{car.description}</p>
+        </section>
+      </div>
+      {location && <DealerLocation location={location} carName={car.name} />}
+      <SimilarCars car={car} site={site} />
     </article>
   );
 }

@@ -17,6 +17,16 @@ export const eventSchemas = {
     label: z.string(),
     properties: z.record(z.string(), z.unknown()).optional(),
   }),
+  'analytics:page-view': z.object({ pageType: z.number().int().min(1).max(13), url: z.string(), carSlug: z.string().optional(), carName: z.string().optional() }),
+  'ads:view-content': z.object({
+    content_ids: z.array(z.string()),
+    quantity: z.literal(1),
+    currency: z.string(),
+    value: z.number(),
+    content_type: z.literal('product'),
+    content_name: z.string(),
+    search_string: z.string().optional(),
+  }),
   'search:performed': z.object({ query: z.string(), filters: z.array(z.string()), total: z.number() }),
   'remote:failed': z.object({ remote: z.enum(remoteNames), module: z.string(), message: z.string() }),
 } as const;

@@ -12,9 +12,13 @@ export const exposedModules = {
   SearchPage: 'mf-search/SearchPage',
   VehicleDetailPage: 'mf-vehicle/VehicleDetailPage',
   EnquiryForm: 'mf-leads/EnquiryForm',
+  EnquireButton: 'mf-leads/EnquireButton',
+  TestDriveButton: 'mf-leads/TestDriveButton',
+  RequestPhotosButton: 'mf-leads/RequestPhotosButton',
   SuccessPage: 'mf-leads/SuccessPage',
   LeadFormPage: 'mf-leads/LeadFormPage',
   CheckoutPage: 'mf-checkout/CheckoutPage',
+  ReserveButton: 'mf-checkout/ReserveButton',
   GaragePage: 'mf-garage/GaragePage',
   FavouriteButton: 'mf-garage/FavouriteButton',
   ChatWidget: 'mf-chat/ChatWidget',
@@ -31,5 +35,27 @@ export type SuccessPageProps = { category: string | null };
 export type LeadFormPageProps = { form: 'finance' | 'test-drive' | 'service' | 'trade-in' | 'contact' | 'careers'; page?: string };
 export type CheckoutPageProps = { slug: string | null };
 export type GaragePageProps = { tab: 'saved-cars' | null };
+/** The car a call-to-action slot acts on: what the vehicle page hands to other remotes. */
+export type VehicleContext = {
+  id: number;
+  slug: string;
+  name: string;
+  make: string;
+  model: string;
+  year: number;
+  car_type: 'new' | 'used' | 'demo';
+  stocknum: string;
+  vin: string;
+  price: number;
+  tag: string | null;
+  location_id: number;
+  dealership_slug: string;
+  primary_image_url: string;
+};
+export type VehicleActionProps = { car: VehicleContext; variant?: 'primary' | 'secondary'; title?: string };
+export type EnquireButtonProps = VehicleActionProps;
+export type TestDriveButtonProps = VehicleActionProps;
+export type RequestPhotosButtonProps = VehicleActionProps;
+export type ReserveButtonProps = VehicleActionProps;
 export type FavouriteButtonProps = { car: { id: number; name: string; slug: string; make: string; model: string; primary_image_url: string } };
 export type ChatWidgetProps = Record<string, never>;
