@@ -42,8 +42,9 @@ test('a shopper searches stock, opens a car, sends an enquiry and the dealer can
   await expect(page).toHaveURL(/\/cars\/[A-Za-z0-9_-]+$/);
   await expect(page.getByRole('heading', { level: 1, name: carName })).toBeVisible();
 
-  // The enquiry form (mf-leads, through the slot on mf-vehicle's page)
-  const form = page.locator('form.enquiry-form');
+  // The enquiry form (mf-leads, in a modal opened from its slot on mf-vehicle's page)
+  await page.getByRole('button', { name: 'Enquire now' }).click();
+  const form = page.getByRole('dialog', { name: 'Submit an enquiry' });
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(form.getByText('*This is a required field.').first()).toBeVisible();
   await form.getByLabel('First name').fill('Jane');

@@ -12,6 +12,7 @@ import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { leadRoutes } from './routes/leads';
 import { searchRoutes } from './routes/search';
+import { seoRoutes } from './routes/seo';
 import { siteRoutes } from './routes/site';
 
 const oneYear = 'public, max-age=31536000, immutable';
@@ -93,6 +94,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => eventRoutes(scope, ctx));
   await app.register(async (scope) => adminRoutes(scope, ctx));
   await app.register(async (scope) => searchRoutes(scope, ctx));
+  await app.register(async (scope) => seoRoutes(scope, ctx));
   await app.register(async (scope) => documentRoutes(scope, ctx));
   return app;
 }

@@ -1,8 +1,20 @@
 import type { Car } from '@dealer/contracts/car';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
+import { ogLocale } from './seo';
 
 export type DocumentAssets = { js: string[]; css: string[] };
+
+/** How the page looks when shared (Open Graph, Twitter card); every address absolute. */
+export type SocialMeta = {
+  type: 'website' | 'product';
+  title: string;
+  description: string;
+  url: string;
+  image?: { url: string; width: number; height: number; alt: string } | null;
+  /** A product's shown price (Open Graph product:price). */
+  price?: { amount: number; currency: string } | null;
+};
 
 export type DocumentInput = {
   site: PublicSiteConfig;
@@ -14,6 +26,10 @@ export type DocumentInput = {
   heroImage: { path: string; sizes: string } | null;
   routeData: { car?: Car } | null;
   robots?: string;
+  /** Open Graph and Twitter card tags; none on error pages. */
+  social?: SocialMeta | null;
+  /** schema.org objects, one `application/ld+json` script each. */
+  jsonLd?: readonly unknown[];
 };
 
 const escapeHtml = (text: string) =>
@@ -28,6 +44,36 @@ const cssLength = (value: string) => (/^\d+(\.\d+)?(px|rem|em)$/.test(value) ? v
 function brandingCss(site: PublicSiteConfig): string {
   const b = site.branding;
   return `:root{--dp-primary:${cssColour(b.primary)};--dp-primary-contrast:${cssColour(b.primaryContrast)};--dp-accent:${cssColour(b.accent)};--dp-surface:${cssColour(b.surface)};--dp-text:${cssColour(b.text)};--dp-radius:${cssLength(b.radius)}}`;
+}
+
+const meta = (attribute: 'property' | 'name', key: string, content: string | number) =>
+  `<meta ${attribute}="${key}" content="${escapeHtml(String(content))}">`;
+
+function socialTags(social: SocialMeta, site: PublicSiteConfig): string[] {
+  const tags = [
+    meta('property', 'og:type', social.type),
+    meta('property', 'og:site_name', site.name),
+    meta('property', 'og:locale', ogLocale(site.locale)),
+    meta('property', 'og:title', social.title),
+    meta('property', 'og:description', social.description),
+    meta('property', 'og:url', social.url),
+  ];
+  if (social.image) {
+    tags.push(
+      meta('property', 'og:image', social.image.url),
+      meta('property', 'og:image:width', social.image.width),
+      meta('property', 'og:image:height', social.image.height),
+      meta('property', 'og:image:alt', social.image.alt),
+    );
+  }
+  if (social.price) tags.push(meta('property', 'product:price:amount', social.price.amount), meta('property', 'product:price:currency', social.price.currency));
+  tags.push(
+    meta('name', 'twitter:card', social.image ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', social.title),
+    meta('name', 'twitter:description', social.description),
+  );
+  if (social.image) tags.push(meta('name', 'twitter:image', social.image.url), meta('name', 'twitter:image:alt', social.image.alt));
+  return tags;
 }
 
 /**
@@ -50,6 +96,8 @@ export function renderDocument(input: DocumentInput): string {
   if (site.third_party.google_site_verification) {
     head.push(`<meta name="google-site-verification" content="${escapeHtml(site.third_party.google_site_verification)}">`);
   }
+  if (input.social) head.push(...socialTags(input.social, site));
+  for (const data of input.jsonLd ?? []) head.push(`<script type="application/ld+json">${scriptJson(data)}</script>`);
   head.push(`<style>${brandingCss(site)}</style>`);
   for (const css of input.shellAssets.css) head.push(`<link rel="stylesheet" href="${escapeHtml(css)}">`);
   if (input.heroImage) {

@@ -1,18 +1,26 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { resolveRoute, searchPathFor } from '@dealer/rules/routes';
+import { checkoutPath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
-import { formatPrice } from '@dealer/rules/price';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
-import { findCarBySlug } from '../db/car-store';
-import { isCarOnSite } from '../search/site-search';
-import { renderDocument, renderSiteIndex, renderUnknownSite, type DocumentAssets } from '../document/render-document';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { renderDocument, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
+import { canonicalOrigin, trimPath } from '../document/seo';
+import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
+import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { resolveSite } from '../tenancy/site-context';
 import { contentPageTitle } from '../../src/pages/content-page-title';
+
+/** The configured search category (SPEC §2 '/search/suv') a path is, with its path in one spelling; null when none. */
+function searchCategoryOf(site: Pick<SiteConfig, 'search_categories'>, pathname: string): { label: string; path: string } | null {
+  const path = trimPath(pathname);
+  const category = site.search_categories.find((entry) => trimPath(entry.path) === path);
+  return category ? { label: category.label, path } : null;
+}
 
 function loadShellAssets(dir: string): DocumentAssets {
   const file = join(dir, 'assets.json');
@@ -67,11 +75,8 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
     let car: Car | null = null;
     const carSlug = match.kind === 'vehicle' || match.kind === 'checkout' ? match.slug : null;
     if (carSlug && remote) {
-      car = await findCarBySlug(ctx.db, site.id, carSlug);
-      if (!car || !isCarOnSite(site, car, Math.floor(Date.now() / 1000))) {
-        car = null;
-        status = 404;
-      }
+      car = await findCarOnSite(ctx.db, site, carSlug);
+      if (!car) status = 404;
     }
 
     let title = site.seo.title;
@@ -80,26 +85,48 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
     else if (car) {
       title = `${car.name} | ${site.name}`;
       if (match.kind === 'checkout') title = `Reserve the ${car.name} | ${site.name}`;
-      description = `${car.name} for sale at ${car.location_name}, ${car.city}: ${formatPrice(car.price, { preorder: car.preorder, locale: site.locale })}.`;
+      description = vehicleDescription(car, site.locale);
     } else if (match.kind === 'content') title = `${contentPageTitle(match.page)} | ${site.name}`;
     else if (match.kind === 'lead-form') title = `${formTitles[match.form]} | ${site.name}`;
     else if (match.kind !== 'home' && pageTitles[match.kind]) title = `${pageTitles[match.kind]} | ${site.name}`;
+    const category = match.kind === 'search' ? searchCategoryOf(site, url.pathname) : null;
+    if (category && status === 200) title = `${category.label}: ${pageTitles.search} | ${site.name}`;
 
-    const canonicalPath = match.kind === 'search' ? searchPathFor(site) : url.pathname;
+    // One address per page: the site's own domain, the search page's configured path, the car's detail path.
+    const siteOrigin = canonicalOrigin(site, origin);
+    // A search category is a page of its own, listed in the sitemap as such; any other search
+    // address is the site's search page.
+    let canonicalPath = url.pathname;
+    if (match.kind === 'search') canonicalPath = category?.path ?? searchPathFor(site);
+    if (car && match.kind === 'vehicle') canonicalPath = vehiclePath(site, car.slug);
+    else if (car && match.kind === 'checkout') canonicalPath = checkoutPath(site, car.slug);
+    const canonicalUrl = `${siteOrigin}${canonicalPath}`;
+
     const expose = owner?.module.slice(owner.module.indexOf('/') + 1);
     const files = remote && expose && status === 200 ? ctx.registry.preloadFiles(remote, expose) : { js: [], css: [] };
+
+    // Share tags and structured data on pages that answer; a 404 is noindex and carries neither.
+    let social: SocialMeta | null = null;
+    let jsonLd: unknown[] = [];
+    if (status === 200) {
+      social = { type: 'website', title, description, url: canonicalUrl };
+      if (car && match.kind === 'vehicle') ({ social, jsonLd } = vehicleSeo(car, site, { title, description, canonicalUrl, origin: siteOrigin }));
+      else if (match.kind === 'home') jsonLd = homeSeo(site, siteOrigin);
+    }
 
     return reply.code(status).send(
       renderDocument({
         site: publicConfig,
         title,
         description,
-        canonicalUrl: `${site.domain_name ? `https://${site.domain_name}` : origin}${canonicalPath}`,
+        canonicalUrl,
         shellAssets,
         remotePreloads: { manifests: remote && status === 200 ? [remote.manifestUrl] : [], js: files.js, css: files.css },
         heroImage: car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null,
         routeData: car ? { car } : null,
         robots: status === 404 ? 'noindex' : undefined,
+        social,
+        jsonLd,
       }),
     );
   });

@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { garagePath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
+import { routeOwner } from '@dealer/rules/route-modules';
+import { remoteOfModule } from '@dealer/contracts/remote-modules';
+import { listSiteCars } from '../db/car-store';
+import { canonicalOrigin, renderRobots, trimPath, renderSitemap, sitemapDate, sitemapUrlLimit, type SitemapEntry } from '../document/seo';
+import { isCarOnSite } from '../search/site-search';
+import type { PlatformContext } from '../platform-context';
+import { siteDeps } from '../platform-context';
+import { resolveSite, type SiteContext } from '../tenancy/site-context';
+
+/** Paths no crawler has business in: the APIs, the search service, checkout, thank-you and garage pages. */
+const privatePaths = ['/api/', '/meili/', '/checkout', '/success', '/my-garage'];
+
+/** The request's site, or a plain-text 400/404 already sent (these files are not JSON APIs). */
+async function siteOrNotFound(request: FastifyRequest, reply: FastifyReply, ctx: PlatformContext): Promise<SiteContext | null> {
+  const resolved = await resolveSite(request, siteDeps(ctx));
+  if (resolved === 'invalid') {
+    await reply.code(400).type('text/plain; charset=utf-8').send('The Host header is not a valid host name.\n');
+    return null;
+  }
+  if (resolved === null || resolved === 'index') {
+    await reply.code(404).type('text/plain; charset=utf-8').send('No dealer site is served at this address.\n');
+    return null;
+  }
+  return resolved;
+}
+
+/**
+ * Per-site `robots.txt` and `sitemap.xml`. Static paths, so the router serves them before the
+ * document catch-all (`/*`) whatever the registration order.
+ */
+export async function seoRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  /**
+   * Every page a search engine should know: home, the search page and the site's search
+   * categories (when the site's search remote serves them), and every car the site's search lists
+   * (isCarOnSite, the rule car pages answer by) at its detail path, dated by when it was listed.
+   */
+  app.get('/sitemap.xml', async (request, reply) => {
+    const resolved = await siteOrNotFound(request, reply, ctx);
+    if (!resolved) return reply;
+    const { site, publicConfig, origin } = resolved;
+    const siteOrigin = canonicalOrigin(site, origin);
+    const served = new Set(publicConfig.remotes.map((remote) => remote.name));
+    // A page is listed only if the document route would answer it with 200.
+    const answers = (path: string) => {
+      const match = resolveRoute(site, path);
+      if (match.kind === 'redirect' || match.kind === 'not-found') return false;
+      const owner = routeOwner(match);
+      return !owner || served.has(remoteOfModule(owner.module));
+    };
+
+    const pages = ['/', searchPathFor(site), ...site.search_categories.map((category) => category.path)];
+    const entries: SitemapEntry[] = [];
+    const seen = new Set<string>();
+    for (const page of pages) {
+      const path = trimPath(page);
+      if (seen.has(path) || !answers(path)) continue;
+      seen.add(path);
+      entries.push({ loc: `${siteOrigin}${path}` });
+    }
+
+    if (served.has('mf-vehicle')) {
+      const now = Math.floor(Date.now() / 1000);
+      const cars = (await listSiteCars(ctx.db, site.id)).filter((car) => isCarOnSite(site, car, now));
+      // Newest first, so a site over the protocol's limit keeps its freshest stock.
+      cars.sort((a, b) => b.created_at_timestamp - a.created_at_timestamp || a.id - b.id);
+      for (const car of cars.slice(0, sitemapUrlLimit - entries.length)) {
+        entries.push({ loc: `${siteOrigin}${vehiclePath(site, encodeURIComponent(car.slug))}`, lastmod: sitemapDate(car.created_at) ?? sitemapDate(car.created_at_timestamp) });
+      }
+    }
+
+    return reply.header('Cache-Control', 'public, max-age=300').type('application/xml; charset=utf-8').send(renderSitemap(entries));
+  });
+
+  app.get('/robots.txt', async (request, reply) => {
+    const resolved = await siteOrNotFound(request, reply, ctx);
+    if (!resolved) return reply;
+    const { site, origin } = resolved;
+    // Per-car checkout pages too ('*' is understood by the major crawlers).
+    const disallow = [...privatePaths, garagePath(site), `${site.detail_path}/*/checkout`];
+    return reply
+      .header('Cache-Control', 'public, max-age=3600')
+      .type('text/plain; charset=utf-8')
+      .send(renderRobots(disallow, `${canonicalOrigin(site, origin)}/sitemap.xml`));
+  });
+}
