@@ -1,7 +1,6 @@
-/** SPEC §5 messages, used word for word. */
-export const requiredMessage = '*This is a required field.';
-export const invalidEmailMessage = 'invalid email address';
-export const alphabeticalMessage = 'Please use alphabetical characters only.';
+import { formMessages } from '@dealer/contracts/lead-values';
+
+export const { required: requiredMessage, invalidEmail: invalidEmailMessage, alphabetical: alphabeticalMessage } = formMessages;
 
 export type EnquiryValues = {
   category: string;

@@ -12,3 +12,10 @@ export const enquiryTypes = [
   'Careers Enquiry',
   'Sell My Car Enquiry',
 ] as const;
+
+/** SPEC §5 form messages, word for word, shared by the forms and the API's field errors. */
+export const formMessages = {
+  required: '*This is a required field.',
+  invalidEmail: 'invalid email address',
+  alphabetical: 'Please use alphabetical characters only.',
+} as const;

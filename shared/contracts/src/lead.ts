@@ -1,13 +1,12 @@
 import { z } from 'zod';
 
 export { enquiryTypes } from './lead-values';
-import type { enquiryTypes } from './lead-values';
+import { formMessages, type enquiryTypes } from './lead-values';
 
 export type EnquiryType = (typeof enquiryTypes)[number];
 
 /** SPEC §5: the one message for a required field, whether it is missing, empty or blank. */
-export const requiredFieldMessage = '*This is a required field.';
-const requiredText = () => z.string({ error: requiredFieldMessage }).trim().min(1, requiredFieldMessage);
+const requiredText = () => z.string({ error: formMessages.required }).trim().min(1, formMessages.required);
 
 /**
  * The lead as the browser sends it inside `{ lead: {...} }` (SPEC §3 Lead and Enquiry payloads).
