@@ -6,15 +6,15 @@ import { platformCli, siteUrl } from './support/platform';
 const stock = demoStock();
 const listed = (site: string) => stock.cars.filter((car) => car.site === site && car.show_on_dealer_website && car.status !== 'sold' && !car.sold);
 
-async function openFromSearch(page: Page, searchPath: string, name: string) {
-  await page.goto(`${searchPath}?q=${encodeURIComponent(name)}`);
-  await page.locator('.vehicle-card__link', { hasText: name }).first().click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+async function openFromSearch(page: Page, searchPath: string, car: { stocknum: string; name: string }) {
+  await page.goto(`${searchPath}?q=${encodeURIComponent(car.stocknum)}`);
+  await page.locator('.vehicle-card__link', { hasText: car.name }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: car.name })).toBeVisible();
 }
 
 test('a shopper opens a used car from search and looks through its photos', async ({ page }) => {
   const car = listed('metro-motor-group').find((item) => item.car_type === 'used' && item.images.length >= 3)!;
-  await openFromSearch(page, '/search/new-used-and-demo-cars', car.stocknum);
+  await openFromSearch(page, '/search/new-used-and-demo-cars', car);
   await expect(page).toHaveURL(new RegExp(`/cars/${car.slug}$`));
 
   const gallery = page.getByRole('region', { name: `Photos of the ${car.name}` });
