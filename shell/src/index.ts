@@ -1,2 +1,34 @@
+// The shell's entry. Its styles are initial CSS (a stylesheet link in the document head), so
+// the first frame, which federation/first-paint-entry.ts draws before this script runs, is
+// styled; the design system's stylesheet is shared eagerly for that (see hostConfig).
+import '@dealer/ui/styles.css';
+import './shell.css';
+import './federation/route-placeholder.css';
+
 // Async boundary so shared singletons resolve before any module uses them.
-import('./bootstrap');
+const start = () => void import('./bootstrap');
+
+/** Longest the app waits for the first frame's hero image before it starts loading anyway. */
+const heroWaitMs = 800;
+
+const hero = document.querySelector<HTMLImageElement>('#root .route-placeholder img');
+if (hero) {
+  // A car page's first frame is in the DOM. The app's chunks start once its hero image is on
+  // screen: fetched in parallel, they took bandwidth from the image, and running them held the
+  // frame that shows it back. On a slow line that reorders the bytes more than it delays them.
+  let started = false;
+  const once = () => {
+    if (started) return;
+    started = true;
+    start();
+  };
+  const afterNextFrame = () => requestAnimationFrame(() => setTimeout(once, 0));
+  if (hero.complete) afterNextFrame();
+  else {
+    hero.addEventListener('load', afterNextFrame, { once: true });
+    hero.addEventListener('error', once, { once: true });
+  }
+  setTimeout(once, heroWaitMs);
+} else {
+  start();
+}

@@ -1,10 +1,14 @@
 // One Rspack + Module Federation config factory: every remote's and the shell's
 // rspack.config.mjs calls it in a few lines, so the build rules live once.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { sharedSingletons } from './shared-singletons.mjs';
+import { assertBrowserRouterImports, browserRouterShared } from './browser-router.mjs';
 
 const swcRule = {
   test: /\.(ts|tsx|js|mjs)$/,
@@ -19,6 +23,125 @@ const swcRule = {
   },
   type: 'javascript/auto',
 };
+
+/** Where the Module Federation plugin finds its runtime packages (the versions it injects). */
+function federationPaths() {
+  const require = createRequire(import.meta.url);
+  const fromRspackPlugin = createRequire(require.resolve('@module-federation/enhanced/rspack'));
+  const rspackPlugin = fromRspackPlugin.resolve('@module-federation/rspack');
+  const runtimeTools = createRequire(rspackPlugin).resolve('@module-federation/runtime-tools/bundler');
+  return { rspackPlugin, runtimeTools, fromTools: createRequire(runtimeTools) };
+}
+
+/**
+ * The MF runtime the plugin injects is imported from the packages' CommonJS builds (resolved with
+ * require.resolve), which the bundler cannot tree-shake: every browser bundle then carried the
+ * SDK's Node loaders and manifest helpers, and the host two copies of the runtime core once
+ * `provideExternalRuntime` imported its ESM build. Pointing the same modules at their ESM builds
+ * lets unused exports go and keeps one copy. Same packages, same versions, same code paths.
+ */
+function federationRuntimeEsmAliases() {
+  const { rspackPlugin, fromTools } = federationPaths();
+  const cjsEntries = [
+    fromTools.resolve('@module-federation/webpack-bundler-runtime'),
+    fromTools.resolve('@module-federation/runtime'),
+    fromTools.resolve('@module-federation/runtime-tools/runtime-core'),
+    createRequire(rspackPlugin).resolve('@module-federation/inject-external-runtime-core-plugin'),
+  ];
+  const aliases = {};
+  for (const cjs of cjsEntries) {
+    const esm = cjs.replace(/\.cjs$/, '.js');
+    if (esm !== cjs && existsSync(esm)) aliases[`${cjs}$`] = esm;
+  }
+  // The rspack plugin aliases the bare name to the CommonJS build; a user alias wins.
+  aliases['@module-federation/runtime$'] = fromTools.resolve('@module-federation/runtime').replace(/\.cjs$/, '.js');
+  // One SDK: the retry plugin (0.17) would otherwise bring its own copy of an older SDK for its
+  // logger; the runtime's SDK has the same createLogger(prefix).
+  const sdk = createRequire(fromTools.resolve('@module-federation/runtime')).resolve('@module-federation/sdk').replace(/\.cjs$/, '.js');
+  if (existsSync(sdk)) aliases['@module-federation/sdk$'] = sdk;
+  return aliases;
+}
+
+/** Bundles `entry` alone (no Module Federation) into one minified browser script; resolves to its code. */
+async function buildStandaloneScript({ context, entry, rules = [], defines = {} }) {
+  const work = mkdtempSync(join(tmpdir(), 'dealer-script-'));
+  try {
+    const compiler = rspack({
+      mode: 'production',
+      target: 'web',
+      context,
+      entry: { script: entry },
+      output: { path: work, filename: '[name].js', iife: true },
+      resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
+      module: { rules },
+      plugins: [new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production'), ...defines })],
+      stats: 'errors-only',
+    });
+    const stats = await new Promise((resolve, reject) =>
+      compiler.run((error, result) => {
+        compiler.close(() => undefined);
+        if (error) reject(error);
+        else resolve(result);
+      }),
+    );
+    if (stats.hasErrors()) throw new Error(stats.toString('errors-only'));
+    return { code: readFileSync(join(work, 'script.js'), 'utf8'), files: [...stats.compilation.fileDependencies] };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const contentName = (base, code) => `${base}.${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+
+let runtimeCoreBundle = null;
+
+/** The MF runtime core as one browser script that sets the global the remotes' runtime reads. */
+function buildRuntimeCoreProvider() {
+  runtimeCoreBundle ??= (async () => {
+    const { fromTools } = federationPaths();
+    const core = fromTools.resolve('@module-federation/runtime-tools/runtime-core').replace(/\.cjs$/, '.js');
+    const version = JSON.parse(readFileSync(join(dirname(core), '..', 'package.json'), 'utf8')).version;
+    const work = mkdtempSync(join(tmpdir(), 'mf-runtime-core-'));
+    try {
+      const entry = join(work, 'provide-runtime-core.mjs');
+      writeFileSync(
+        entry,
+        `import * as core from ${JSON.stringify(core)};\n` +
+          `if (!globalThis._FEDERATION_RUNTIME_CORE) { globalThis._FEDERATION_RUNTIME_CORE = core; globalThis._FEDERATION_RUNTIME_CORE_FROM = { name: 'standalone', version: ${JSON.stringify(version)} }; }\n`,
+      );
+      const { code } = await buildStandaloneScript({ context: work, entry, defines: { ENV_TARGET: JSON.stringify('web') } });
+      return code;
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  })();
+  return runtimeCoreBundle;
+}
+
+/**
+ * Remote entries leave the MF runtime core out (`experiments.externalRuntime`): in a composed
+ * page the shell provides it once instead of every remote carrying its own ~20 KB gz copy. A
+ * remote's standalone page has no shell, so it gets the core as its first script.
+ */
+class StandaloneRuntimeCorePlugin {
+  apply(compiler) {
+    const { Compilation, sources, HtmlRspackPlugin } = compiler.rspack;
+    let file = null;
+    compiler.hooks.beforeCompile.tapPromise('StandaloneRuntimeCorePlugin', async () => {
+      const code = await buildRuntimeCoreProvider();
+      file = { name: contentName('mf-runtime-core', code), code };
+    });
+    compiler.hooks.thisCompilation.tap('StandaloneRuntimeCorePlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'StandaloneRuntimeCorePlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        compilation.emitAsset(file.name, new sources.RawSource(file.code), { immutable: true });
+      });
+      HtmlRspackPlugin.getCompilationHooks(compilation).alterAssetTags.tapPromise('StandaloneRuntimeCorePlugin', async (data) => {
+        data.assetTags.scripts.unshift({ tagName: 'script', attributes: { defer: true, src: file.name }, voidTag: false });
+        return data;
+      });
+    });
+  }
+}
 
 function baseConfig({ dir, outDir, mode }) {
   const production = mode !== 'development';
@@ -36,7 +159,7 @@ function baseConfig({ dir, outDir, mode }) {
       cssChunkFilename: production ? '[name].[contenthash:10].css' : '[name].css',
       clean: true,
     },
-    resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
+    resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'], alias: federationRuntimeEsmAliases() },
     module: { rules: [swcRule, { test: /\.css$/, type: 'css/auto' }] },
     optimization: { minimize: production },
     performance: { hints: false },
@@ -52,6 +175,8 @@ function baseConfig({ dir, outDir, mode }) {
  */
 export function remoteConfig({ dir, name, exposes, port, outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'), mode = process.env.NODE_ENV }) {
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  // In a composed page the remote gets the shell's browser build of React Router.
+  assertBrowserRouterImports([join(dir, 'src')], dir);
   const config = baseConfig({ dir, outDir, mode });
   config.plugins.push(
     // The version a page runs is visible in its markup (data-remote-version), for support and tests.
@@ -63,9 +188,20 @@ export function remoteConfig({ dir, name, exposes, port, outDir = process.env.RE
       shared: sharedSingletons,
       manifest: true,
       dts: false,
+      experiments: { externalRuntime: true, optimization: { disableRemote: true, target: 'web' } },
     }),
     new rspack.HtmlRspackPlugin({ title: `${name} ${pkg.version} (standalone)`, template: existsSync(join(dir, 'index.html')) ? join(dir, 'index.html') : undefined }),
+    new StandaloneRuntimeCorePlugin(),
   );
+  // Chunks only the standalone page uses (runtime "main") take no part in splitting: code an
+  // exposed module shares with the standalone page stays in the exposed module's own chunk,
+  // instead of a split chunk that every composed page then requests (and preloads) separately.
+  config.optimization.splitChunks = {
+    chunks: (chunk) => {
+      const runtime = [...(chunk.runtime ?? [])];
+      return !chunk.canBeInitial() && !(runtime.length === 1 && runtime[0] === 'main');
+    },
+  };
   // The standalone page talks to a running platform as one demo site, through this proxy.
   const platform = process.env.PLATFORM_URL || 'http://127.0.0.1:3000';
   const siteHost = `${process.env.STANDALONE_SITE || 'metro-motor-group'}.localhost:${new URL(platform).port || 80}`;
@@ -78,14 +214,36 @@ export function remoteConfig({ dir, name, exposes, port, outDir = process.env.RE
   return config;
 }
 
-/** Writes assets.json: the initial files of the entry, which the server puts in the document. */
+/**
+ * Writes assets.json: the initial files of the entry, which the server puts in the document (a
+ * preload and a deferred <script> for each JS file, in this order; a stylesheet link for each CSS
+ * file). With `firstPaint`, that module is bundled on its own (no Module Federation, no shared
+ * modules) and listed first: a few KB the browser runs as soon as the document and the styles are
+ * there, before the entry's federation runtime and the app.
+ */
 class EntryAssetsPlugin {
+  constructor({ firstPaint } = {}) {
+    this.firstPaint = firstPaint;
+  }
+
   apply(compiler) {
     const { Compilation, sources } = compiler.rspack;
+    let firstPaint = null;
+    if (this.firstPaint) {
+      compiler.hooks.beforeCompile.tapPromise('EntryAssetsPlugin', async () => {
+        const { code, files } = await buildStandaloneScript({ context: compiler.context, entry: this.firstPaint, rules: [swcRule] });
+        firstPaint = { name: contentName('first-paint', code), code, files };
+      });
+    }
     compiler.hooks.thisCompilation.tap('EntryAssetsPlugin', (compilation) => {
       compilation.hooks.processAssets.tap({ name: 'EntryAssetsPlugin', stage: Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
         const files = compilation.entrypoints.get('main')?.getFiles() ?? [];
         const assets = { js: files.filter((f) => f.endsWith('.js')), css: files.filter((f) => f.endsWith('.css')) };
+        if (firstPaint) {
+          compilation.emitAsset(firstPaint.name, new sources.RawSource(firstPaint.code), { immutable: true });
+          for (const file of firstPaint.files) if (!file.includes('node_modules')) compilation.fileDependencies.add(file);
+          assets.js.unshift(firstPaint.name);
+        }
         compilation.emitAsset('assets.json', new sources.RawSource(JSON.stringify(assets)));
       });
     });
@@ -94,14 +252,42 @@ class EntryAssetsPlugin {
 
 /**
  * The shell's browser build: no remotes at build time, all registered at run time
- * from the site config.
- * @param {{ dir: string; outDir?: string; mode?: string }} opts
+ * from the site config. `firstPaint`: a module run before the app (see EntryAssetsPlugin).
+ * @param {{ dir: string; outDir?: string; mode?: string; firstPaint?: string }} opts
  */
-export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = process.env.NODE_ENV }) {
+export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = process.env.NODE_ENV, firstPaint }) {
+  const sharedRoot = join(dir, '..', 'shared');
+  const sharedSources = existsSync(sharedRoot) ? readdirSync(sharedRoot).map((pkg) => join(sharedRoot, pkg, 'src')) : [];
+  assertBrowserRouterImports([join(dir, 'src'), ...sharedSources], dir);
+  const shared = {
+    ...sharedSingletons,
+    ...browserRouterShared(dir, sharedSingletons),
+    // The design system's stylesheet is initial CSS of the shell (a <link> in the document head),
+    // so the entry imports it before the async boundary: eager, in the entry chunk.
+    '@dealer/ui/styles.css': { ...sharedSingletons['@dealer/ui/'], eager: true },
+  };
   const config = baseConfig({ dir, outDir, mode });
   config.plugins.push(
-    new ModuleFederationPlugin({ name: 'shell', remotes: {}, shared: sharedSingletons, dts: false, shareStrategy: 'loaded-first' }),
-    new EntryAssetsPlugin(),
+    new ModuleFederationPlugin({ name: 'shell', remotes: {}, shared, dts: false, shareStrategy: 'loaded-first', experiments: { provideExternalRuntime: true, optimization: { target: 'web' } } }),
+    new EntryAssetsPlugin({ firstPaint }),
   );
+  // Every shared module is its own async chunk by default: the shell's first page asked for 30+
+  // small files (HTTP/1.1 allows 6 at a time per host) and gzip saw each alone. The shell needs
+  // all of these on every page, so it loads them as a few groups. Remotes keep per-module chunks:
+  // in a composed page they download only the fallbacks the shell does not provide.
+  config.optimization.splitChunks = {
+    cacheGroups: {
+      react: { test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, name: 'vendor-react', chunks: 'async', enforce: true, priority: 30 },
+      redux: {
+        test: /node_modules[\\/](@reduxjs|react-redux|immer|reselect|redux|redux-thunk|use-sync-external-store)[\\/]/,
+        name: 'vendor-redux',
+        chunks: 'async',
+        enforce: true,
+        priority: 30,
+      },
+      router: { test: /node_modules[\\/](react-router|react-router-dom|\.cache[\\/]dealer-browser-router)[\\/]/, name: 'vendor-router', chunks: 'async', enforce: true, priority: 30 },
+      dealer: { test: /[\\/]shared[\\/][a-z-]+[\\/]src[\\/]/, name: 'dealer-shared', chunks: 'async', enforce: true, priority: 20 },
+    },
+  };
   return config;
 }

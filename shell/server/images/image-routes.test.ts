@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carPhotoSvg, paintHex, resolveBody, type BodyShape } from './car-photo';
-import { imageRoutes, negotiateFormat, renderVersion } from './image-routes';
+import { imageRoutes, negotiateFormat, renderVersion, webpFromWidth } from './image-routes';
 import { logoSvg } from './logo';
 
 let app: FastifyInstance;
@@ -70,6 +70,16 @@ describe('vehicle photos', () => {
     expect(buf.subarray(4, 12).toString('latin1')).toBe('ftypavif');
     const meta = await sharp(buf).metadata();
     expect([meta.width, meta.height]).toEqual([200, 150]);
+  });
+
+  it('serves WebP to an AVIF-capable browser from webpFromWidth up (a car page hero renders fast on its first request)', async () => {
+    const res = await app.inject({
+      url: `/img/vehicle/car/suv/blue/5.jpg?w=${webpFromWidth}`,
+      headers: { accept: 'image/avif,image/webp,image/apng,image/*,*/*;q=0.8' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(res.headers.vary).toBe('Accept');
   });
 
   it('serves the second identical request from the disk cache without rendering', async () => {
@@ -166,6 +176,10 @@ describe('drawing helpers', () => {
     expect(negotiateFormat('image/webp,*/*')).toBe('webp');
     expect(negotiateFormat('image/avif,image/webp')).toBe('avif');
     expect(negotiateFormat('image/avif;q=0, image/webp')).toBe('webp');
+    // Large images: WebP renders several times faster than AVIF and is no larger for these photos.
+    expect(negotiateFormat('image/avif,image/webp', webpFromWidth - 1)).toBe('avif');
+    expect(negotiateFormat('image/avif,image/webp', webpFromWidth)).toBe('webp');
+    expect(negotiateFormat('image/avif', 1920)).toBe('avif');
   });
 
   it('maps colour names, slugs and unknown names', () => {

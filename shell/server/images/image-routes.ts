@@ -5,7 +5,7 @@
  *   GET /img/vehicle/:category/:body/:colour/:variant.jpg?w=&q=
  *       Generated vehicle photo (see car-photo.ts and `vehiclePhotoPath` in @dealer/rules).
  *       The extension in the path is only a name: the output format is negotiated from Accept
- *       (AVIF, else WebP, else JPEG), hence `Vary: Accept`.
+ *       (AVIF, else WebP, else JPEG; WebP before AVIF from `webpFromWidth` up), hence `Vary: Accept`.
  *   GET /img/logo/:slug.svg
  *       Site wordmark.
  *
@@ -51,11 +51,21 @@ const variantPattern = /^([0-7])(?:\.(?:jpe?g|webp|avif|png))?$/;
 const immutable = 'public, max-age=31536000, immutable';
 
 /**
- * Output format from an Accept header: AVIF if image/avif is accepted, else WebP if image/webp
- * is, else JPEG. Wildcards do not count (a client sending only *∕* may not decode AVIF), and a
- * type listed with q=0 is refused.
+ * From this width up, WebP is served even to clients that accept AVIF. Measured on the generated
+ * photos (sharp, quality 75, 2-core machine): AVIF at effort 2 takes 67 ms at 640 px, 105 ms at
+ * 828 px and 400 ms at 1920 px against 11, 15 and 65 ms for WebP, and is no smaller (9.9 KB
+ * against 7.7 KB at 828 px). A car page's hero (the LCP image, 640 to 1200 px on phones) is
+ * rendered on its first request, so AVIF there cost the first shopper a few hundred ms of LCP
+ * on a slow phone. Smaller images (cards, thumbnails) stay AVIF.
  */
-export function negotiateFormat(accept: string | undefined): ImageFormat {
+export const webpFromWidth = 640;
+
+/**
+ * Output format from an Accept header: AVIF if image/avif is accepted (below `webpFromWidth`
+ * when WebP is accepted too), else WebP if image/webp is, else JPEG. Wildcards do not count (a
+ * client sending only *∕* may not decode AVIF), and a type listed with q=0 is refused.
+ */
+export function negotiateFormat(accept: string | undefined, width = 0): ImageFormat {
   if (!accept) return 'jpeg';
   const accepted = new Set<string>();
   for (const part of accept.toLowerCase().split(',')) {
@@ -64,7 +74,7 @@ export function negotiateFormat(accept: string | undefined): ImageFormat {
     if (q && !(Number(q.slice(2)) > 0)) continue;
     accepted.add(type);
   }
-  if (accepted.has('image/avif')) return 'avif';
+  if (accepted.has('image/avif') && !(width >= webpFromWidth && accepted.has('image/webp'))) return 'avif';
   if (accepted.has('image/webp')) return 'webp';
   return 'jpeg';
 }
@@ -186,7 +196,7 @@ export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions
       if (Number.isNaN(q)) return badRequest(reply, 'Invalid q: expected a quality from 1 to 100');
       const width = clamp(w ?? imageLimits.defaultWidth, imageLimits.minWidth, imageLimits.maxWidth);
       const quality = clamp(q ?? imageLimits.defaultQuality, 1, 100);
-      const format = negotiateFormat(request.headers.accept);
+      const format = negotiateFormat(request.headers.accept, width);
 
       const name = `${variant}-w${width}-q${quality}.${extensions[format]}`;
       const key = `${renderVersion}/vehicle/${category}/${body}/${colour}/${name}`;

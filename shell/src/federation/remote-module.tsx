@@ -1,8 +1,8 @@
-import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import { Spinner } from '@dealer/ui/spinner';
+import { startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import { forgetFailedRemote, isModuleEnabled, loadRemoteModule } from './remote-runtime';
 import { RemoteBoundary } from './remote-boundary';
+import { RoutePlaceholder } from './route-placeholder';
 
 type Loaded = { default: ComponentType<Record<string, unknown>> };
 type LoadState = { status: 'loading' } | { status: 'ready'; Component: Loaded['default'] } | { status: 'failed'; error: Error };
@@ -13,7 +13,10 @@ function RemoteLoader({ module, props, loading }: { module: ExposedModule; props
   useEffect(() => {
     let live = true;
     loadRemoteModule<Loaded>(module).then(
-      (loaded) => live && setState({ status: 'ready', Component: loaded.default }),
+      // A transition: React renders the remote's tree in slices instead of one long task
+      // (it blocked input for a few hundred ms on a mid-range phone), keeping the placeholder
+      // on screen until the tree is ready.
+      (loaded) => live && startTransition(() => setState({ status: 'ready', Component: loaded.default })),
       (error: unknown) => live && setState({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) }),
     );
     return () => {
@@ -38,7 +41,7 @@ export function RemoteModule({ module, props, compact = false, loading }: { modu
         forgetFailedRemote(module);
         setAttempt((n) => n + 1);
       }}>
-      <RemoteLoader key={attempt} module={module} props={props} loading={loading === undefined ? <Spinner /> : loading} />
+      <RemoteLoader key={attempt} module={module} props={props} loading={loading === undefined ? <RoutePlaceholder module={module} props={props} /> : loading} />
     </RemoteBoundary>
   );
 }

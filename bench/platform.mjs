@@ -1,0 +1,33 @@
+// The built platform on a loopback port with a fresh data folder, and Chromium with the flags
+// this closed network needs. Shared by the bench scripts.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { root } from '../scripts/pnpm.mjs';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const site = 'metro-motor-group';
+
+/** Starts shell/dist/server/main.cjs and resolves once /api/health answers. */
+export async function startPlatform(port) {
+  const server = spawn(process.execPath, [join(root, 'shell/dist/server/main.cjs')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'dealer-bench-')), LOG_LEVEL: 'warn', PLATFORM_ADMIN_KEY: 'bench-admin-key-0123456789' },
+    stdio: 'ignore',
+  });
+  let up = false;
+  for (let i = 0; i < 150 && !up; i++) {
+    up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok).catch(() => false);
+    if (!up) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!up) {
+    server.kill();
+    throw new Error(`The platform did not start on port ${port}`);
+  }
+  return { origin: `http://${site}.localhost:${port}`, stop: () => server.kill() };
+}
+
+export const launchChromium = () => chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
