@@ -120,30 +120,6 @@ test('the vehicle page has no serious accessibility violations and its dialogs c
   await expect(dialog).toBeHidden();
 });
 
-test('a test drive is booked in two steps from the car page', async ({ page }) => {
-  const car = listed('metro-motor-group').find((item) => item.car_type === 'new' && !item.tag?.startsWith('Test Drive Only'))!;
-  await page.goto(`/cars/${car.slug}`);
-  await page.getByRole('button', { name: 'Book a test drive' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Book a Test Drive' });
-  await expect(dialog.getByText('Step 1 of 2')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(dialog.getByText('*This is a required field.').first()).toBeVisible();
-  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-  await dialog.getByLabel('Preferred date').fill(tomorrow);
-  await dialog.getByLabel('Preferred time').selectOption('10:30');
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(dialog.getByText('Step 2 of 2')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Go Back' }).click();
-  await expect(dialog.getByLabel('Preferred time')).toHaveValue('10:30');
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await dialog.getByLabel('First name').fill('Sam');
-  await dialog.getByLabel('Email').fill('sam@example.com');
-  await dialog.getByLabel('Phone').fill('0411 222 333');
-  await dialog.getByLabel('Comments').fill('Saturday morning suits me');
-  await dialog.getByRole('button', { name: 'Submit' }).click();
-  await expect(page).toHaveURL(/\/success\?category=(new|demo)-vehicle-enquiry$/);
-});
-
 test('with the leads remote off, the car page has no enquiry buttons and still works', async ({ page }) => {
   const car = listed('kiwi-motors')[0]!;
   platformCli('remote', 'kiwi-motors', 'mf-leads', 'off');

@@ -51,6 +51,7 @@ test('a shopper searches stock, opens a car, sends an enquiry and the dealer can
   await form.getByLabel('Last name').fill('Citizen');
   await form.getByLabel('Email').fill('jane.citizen@example.com');
   await form.getByLabel('Phone').fill('0411 222 333');
+  await form.getByLabel('Postcode').fill('2150');
   await form.getByLabel('Comments').fill(`Is the ${carName} still available?`);
   await form.getByRole('button', { name: 'Submit' }).click();
   await expect(page).toHaveURL(/\/success\?category=(new|used|demo)-vehicle-enquiry$/);

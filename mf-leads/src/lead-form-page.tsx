@@ -1,29 +1,43 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import type { LeadFormPageProps } from '@dealer/contracts/remote-modules';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { t } from '@dealer/rules/locale';
 import { usePageTitle } from '@dealer/ui/page-title';
-import EnquiryForm from './enquiry-form';
+import { LeadForm } from './form-engine/lead-form';
+import { careersForm, contactForm, financeForm, serviceForm, testDriveForm, tradeInForm } from './form-engine/form-definitions';
 
-const forms: Record<LeadFormPageProps['form'], { title: string; category: string }> = {
-  finance: { title: 'Apply for finance', category: 'Finance Enquiry' },
-  'test-drive': { title: 'Book a test drive', category: 'New Vehicle Enquiry' },
-  service: { title: 'Book a service', category: 'Service Enquiry' },
-  'trade-in': { title: 'Value your trade-in', category: 'Sell My Car Enquiry' },
-  contact: { title: 'Contact us', category: 'General Enquiry' },
-  careers: { title: 'Careers', category: 'Careers Enquiry' },
-};
+/** SPEC §2: the finance page takes these from the query (a car's finance link sends them). */
+const financeQuery = ['preferredDealership', 'vehiclePriceBudget', 'car_id', 'car_type', 'vin'] as const;
 
-/** The form pages (finance, test drive, service, trade-in, contact, careers) on the one enquiry engine. */
+/** The form pages (finance, test drive, service, trade-in, contact, careers) on the form engine. */
 export default function LeadFormPage({ form, page }: LeadFormPageProps) {
   const site = useAppSelector(selectSite);
-  const { title, category } = forms[form];
-  usePageTitle(title, site.name);
+  const [params] = useSearchParams();
+  const def = useMemo(() => {
+    switch (form) {
+      case 'finance':
+        return financeForm(site);
+      case 'test-drive':
+        return testDriveForm(site, { hasCar: false });
+      case 'service':
+        return serviceForm(site);
+      case 'trade-in':
+        return tradeInForm(site);
+      case 'careers':
+        return careersForm(site);
+      default:
+        return contactForm(site);
+    }
+  }, [form, site]);
+  const initial = useMemo(() => (form === 'finance' ? Object.fromEntries(financeQuery.flatMap((key) => (params.get(key) ? [[key, params.get(key)]] : []))) : undefined), [form, params]);
+  usePageTitle(def.title, site.name);
   return (
     <div className="dp-container lead-form-page" data-form={form} data-page={page ?? ''}>
-      <h1>{t(site.locale, title)}</h1>
+      <h1>{t(site.locale, def.title)}</h1>
       <div id={form === 'finance' ? 'finance-form' : undefined}>
-        <EnquiryForm title={title} category={category} showCategory={form === 'contact'} />
+        <LeadForm def={def} initial={initial} carType={initial?.car_type as string | undefined} />
       </div>
     </div>
   );

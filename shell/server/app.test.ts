@@ -355,8 +355,8 @@ describe('the platform server', () => {
     it('saves an enquiry and shows it to that dealer only', async () => {
       const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead } });
       expect(res.statusCode).toBe(201);
-      const body = res.json<{ id: number; lead_id: number }>();
-      expect(body).toEqual({ id: expect.any(Number), lead_id: body.id });
+      const body = res.json<{ id: number; lead_id: number; update_token: string }>();
+      expect(body).toEqual({ id: expect.any(Number), lead_id: body.id, update_token: expect.any(String) });
 
       const saved = (await adminLeads('metro-motor-group')).find((entry) => entry.id === body.id);
       expect(saved).toMatchObject({ site_id: metro.id, category: 'General Enquiry' });

@@ -89,6 +89,11 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     imageRoutes(scope, { cacheDir: join(ctx.config.dataDir, 'image-cache'), siteLogo: (slug) => siteLogos.get(slug) ?? null }),
   );
 
+  // The outbox worker is started by main.ts; whoever started it, closing the app stops it.
+  app.addHook('onClose', async () => {
+    await ctx.leads.worker.stop();
+  });
+
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));

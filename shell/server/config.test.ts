@@ -90,6 +90,23 @@ describe('platform configuration', () => {
         searchKeyUid: '6062abda-a5aa-4414-ac91-ecd7944c0f8d',
       },
       logLevel: 'warn',
+      leads: {
+        mockMode: false,
+        tokenSecret: expect.any(String),
+        tokenSecretGenerated: true,
+        rateLimit: { max: 20, windowMs: 600_000 },
+        minFillMs: 2000,
+        uploads: { maxBytes: 10 * 1024 * 1024, maxFiles: 10 },
+        delivery: {
+          worker: true,
+          pollMs: 250,
+          backoffMs: [1000, 5000, 30000, 120000, 600000, 1800000, 3600000],
+          maxAttempts: 8,
+          leaseMs: 120_000,
+          smtpUrl: null,
+          emailFrom: 'leads@dealer-platform.localhost',
+        },
+      },
     });
   });
 

@@ -3,6 +3,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
+/** A yes/no switch from the environment: 1/true/yes/on or 0/false/no/off. */
+const flag = (name: string, fallback = false) =>
+  z
+    .string()
+    .regex(/^(1|0|true|false|yes|no|on|off)$/i, `${name} must be one of 1, 0, true, false, yes, no, on, off`)
+    .optional()
+    .transform((value) => (value === undefined ? fallback : /^(1|true|yes|on)$/i.test(value)));
+
 // The form Meilisearch gives API key uids in, and the only one generateTenantToken accepts.
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -33,6 +41,24 @@ const baseEnvSchema = z.object({
   MEILISEARCH_SEARCH_KEY: z.string().min(1).optional(),
   MEILISEARCH_SEARCH_KEY_UID: z.string().regex(uuidV4, 'MEILISEARCH_SEARCH_KEY_UID must be the uid (a UUID v4) of the MEILISEARCH_SEARCH_KEY key').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The lead pipeline (issue 5).
+  LEADS_MOCK_MODE: flag('LEADS_MOCK_MODE'),
+  LEAD_TOKEN_SECRET: z.string().min(16, 'LEAD_TOKEN_SECRET must be at least 16 characters').optional(),
+  LEADS_RATE_LIMIT: z.coerce.number({ error: 'LEADS_RATE_LIMIT must be a whole number' }).int('LEADS_RATE_LIMIT must be a whole number').min(0, 'LEADS_RATE_LIMIT must be 0 (off) or more').default(20),
+  LEADS_RATE_WINDOW_SECONDS: z.coerce.number({ error: 'LEADS_RATE_WINDOW_SECONDS must be a number of seconds' }).int().min(1, 'LEADS_RATE_WINDOW_SECONDS must be at least 1').default(600),
+  LEADS_MIN_FILL_MS: z.coerce.number({ error: 'LEADS_MIN_FILL_MS must be a number of milliseconds' }).int().min(0).default(2000),
+  LEAD_UPLOAD_MAX_BYTES: z.coerce.number({ error: 'LEAD_UPLOAD_MAX_BYTES must be a number of bytes' }).int().min(1024, 'LEAD_UPLOAD_MAX_BYTES must be at least 1024').default(10 * 1024 * 1024),
+  LEAD_UPLOAD_MAX_FILES: z.coerce.number({ error: 'LEAD_UPLOAD_MAX_FILES must be a whole number' }).int().min(1, 'LEAD_UPLOAD_MAX_FILES must be at least 1').max(100).default(10),
+  LEAD_DELIVERY_WORKER: flag('LEAD_DELIVERY_WORKER', true),
+  LEAD_DELIVERY_POLL_MS: z.coerce.number({ error: 'LEAD_DELIVERY_POLL_MS must be a number of milliseconds' }).int().min(10, 'LEAD_DELIVERY_POLL_MS must be at least 10').default(250),
+  LEAD_DELIVERY_BACKOFF_MS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'LEAD_DELIVERY_BACKOFF_MS must be milliseconds separated by commas, e.g. 1000,5000,30000')
+    .default('1000,5000,30000,120000,600000,1800000,3600000'),
+  LEAD_DELIVERY_MAX_ATTEMPTS: z.coerce.number({ error: 'LEAD_DELIVERY_MAX_ATTEMPTS must be a whole number' }).int().min(1, 'LEAD_DELIVERY_MAX_ATTEMPTS must be at least 1').max(100).default(8),
+  LEAD_DELIVERY_LEASE_MS: z.coerce.number({ error: 'LEAD_DELIVERY_LEASE_MS must be a number of milliseconds' }).int().min(1000).default(120_000),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
+  LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
 });
 
 /** A real Meilisearch needs all of its settings: the indexer writes with the master key, browsers search with tenant tokens signed by the search key. */
@@ -64,6 +90,34 @@ export type PlatformConfig = {
   /** Set: search runs on this Meilisearch and browsers get tenant tokens. Null: the embedded engine. */
   meilisearch: MeilisearchConfig | null;
   logLevel: z.infer<typeof baseEnvSchema>['LOG_LEVEL'];
+  leads: LeadsConfig;
+};
+
+/** The lead pipeline's settings (issue 5). */
+export type LeadsConfig = {
+  /** `/mock/leads...` answer like `/api/leads...` but store with a mock flag and never deliver (SPEC §7). */
+  mockMode: boolean;
+  /** Signs update tokens (HMAC of the lead id and its salt); set it on every server sharing a database. */
+  tokenSecret: string;
+  tokenSecretGenerated: boolean;
+  /** Creates per IP and site within the window before a 429 (max 0: no limit). */
+  rateLimit: { max: number; windowMs: number };
+  /** The time trap: a form submitted sooner than this after it was rendered is held as suspected spam. */
+  minFillMs: number;
+  uploads: { maxBytes: number; maxFiles: number };
+  delivery: {
+    /** Run the outbox worker in this process. */
+    worker: boolean;
+    pollMs: number;
+    /** Wait before attempt n+1 after n failures; the last value repeats. */
+    backoffMs: number[];
+    /** After this many failed attempts a job is dead (a dead letter the dealer sees). */
+    maxAttempts: number;
+    /** How long a claimed job is held by one worker before another may take it over. */
+    leaseMs: number;
+    smtpUrl: string | null;
+    emailFrom: string;
+  };
 };
 
 export class ConfigError extends Error {}
@@ -95,6 +149,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ? { url: e.MEILISEARCH_URL.replace(/\/$/, ''), masterKey: e.MEILISEARCH_MASTER_KEY!, searchKey: e.MEILISEARCH_SEARCH_KEY!, searchKeyUid: e.MEILISEARCH_SEARCH_KEY_UID! }
       : null,
     logLevel: e.LOG_LEVEL,
+    leads: {
+      mockMode: e.LEADS_MOCK_MODE,
+      tokenSecret: e.LEAD_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+      tokenSecretGenerated: !e.LEAD_TOKEN_SECRET,
+      rateLimit: { max: e.LEADS_RATE_LIMIT, windowMs: e.LEADS_RATE_WINDOW_SECONDS * 1000 },
+      minFillMs: e.LEADS_MIN_FILL_MS,
+      uploads: { maxBytes: e.LEAD_UPLOAD_MAX_BYTES, maxFiles: e.LEAD_UPLOAD_MAX_FILES },
+      delivery: {
+        worker: e.LEAD_DELIVERY_WORKER,
+        pollMs: e.LEAD_DELIVERY_POLL_MS,
+        backoffMs: e.LEAD_DELIVERY_BACKOFF_MS.split(',').map((part) => Number(part.trim())),
+        maxAttempts: e.LEAD_DELIVERY_MAX_ATTEMPTS,
+        leaseMs: e.LEAD_DELIVERY_LEASE_MS,
+        smtpUrl: e.SMTP_URL ?? null,
+        emailFrom: e.LEAD_EMAIL_FROM,
+      },
+    },
   };
 }
 
@@ -115,4 +186,5 @@ function keptKey(dataDir: string, file: string, generated: string): string {
 export function keepGeneratedKeys(config: PlatformConfig): void {
   if (config.adminKeyGenerated) config.adminKey = keptKey(config.dataDir, 'admin-key', config.adminKey);
   if (config.searchAdminKeyGenerated) config.searchAdminKey = keptKey(config.dataDir, 'search-admin-key', config.searchAdminKey);
+  if (config.leads.tokenSecretGenerated) config.leads.tokenSecret = keptKey(config.dataDir, 'lead-token-secret', config.leads.tokenSecret);
 }

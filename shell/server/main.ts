@@ -9,6 +9,8 @@ import { InProcessMeili, indexerClient } from './search/meili-client';
 import { EmbeddedSearchEngine } from './search/search-engine';
 import { seedDemoDataIfEmpty } from './seed/seed-database';
 import { buildApp } from './app';
+import { createLeadPipeline } from './leads/lead-pipeline';
+import { outboxDir } from './leads/delivery-config';
 
 async function main() {
   let config;
@@ -33,7 +35,9 @@ async function main() {
   const embedded = new InProcessMeili();
   const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
   const registry = new RemoteRegistry(config.remotesDir);
-  const app = await buildApp({ config, db, engine, registry, search, indexer });
+  const leads = createLeadPipeline({ db, config });
+  const app = await buildApp({ config, db, engine, registry, search, indexer, leads });
+  leads.worker.setLog(app.log);
   embedded.attach(app);
 
   const indexAll = async () => {
@@ -54,12 +58,16 @@ async function main() {
   process.once('SIGTERM', close);
 
   await app.listen({ port: config.port, host: config.host });
+  // Leads are committed before they are answered; the worker delivers what is due, also what
+  // was left undelivered by a previous run.
+  if (config.leads.delivery.worker) leads.worker.start();
   const sites = await listSiteSlugs(db);
   const lines = [
     '',
     `Dealer platform on http://localhost:${config.port} (${engine}${seeded ? ', demo data seeded' : ''})`,
     ...sites.map((site) => `  http://${site.slug}.localhost:${config.port}/`),
     config.adminKeyGenerated ? `Admin key (generated, kept in ${join(config.dataDir, 'admin-key')}): ${config.adminKey}` : 'Admin key: from PLATFORM_ADMIN_KEY',
+    `Leads: delivered through the outbox${config.leads.delivery.worker ? '' : ' (worker off in this process: LEAD_DELIVERY_WORKER)'}; ADF files of adf-file sites in ${outboxDir(config.dataDir)}${config.leads.mockMode ? '; mock mode on (/mock/leads)' : ''}`,
     `Search: ${config.meilisearch ? `Meilisearch at ${config.meilisearch.url}` : 'embedded engine at /meili'}, ${indexed}`,
     config.meilisearch
       ? 'Search keys: tenant tokens signed with MEILISEARCH_SEARCH_KEY'

@@ -4,7 +4,8 @@ import { keepGeneratedKeys, loadConfig, type PlatformConfig } from './config';
 import { CarChangeConflict, carChangeFields, carChangeSchema, findCarBySlug, updateCar } from './db/car-store';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database';
 import { findSiteIdBySlug, listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
-import { listLeads } from './db/lead-store';
+import { leadsCsv } from './leads/lead-csv';
+import { listLeadsWithDelivery } from './leads/lead-listing';
 import { RemoteRegistry, isRemoteName } from './remotes/remote-registry';
 import { StockIndexer } from './search/indexer';
 import { loopbackSearchHost, meiliClient } from './search/meili-client';
@@ -15,7 +16,8 @@ const usage = `Usage:
   platform versions <remote>                           list the published versions of a remote
   platform remote <site|all> <remote> <version|latest|off|on>
                                                        pin a site to a version, follow the latest, or switch the remote off/on
-  platform leads <site>                                print a site's leads as JSON lines
+  platform leads <site> [--csv]                        print a site's leads as JSON lines (or CSV), each with
+                                                       where its delivery stands
   platform car <site> <slug> key=value ...             change a car and push it to search, e.g.
                                                        price=28990 status=sold reserved=true tag=null
                                                        (${carChangeFields.join(', ')}; sold_date_timestamp=now)
@@ -126,10 +128,13 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         return;
       }
       case 'leads': {
-        const [site] = rest;
-        if (!site) throw new UsageError(usage);
+        const csv = rest.includes('--csv');
+        const [site, ...extra] = rest.filter((word) => word !== '--csv');
+        if (!site || site === 'all' || extra.length) throw new UsageError(usage);
         const [id] = await siteIds(db, site);
-        for (const lead of await listLeads(db, id!)) out(JSON.stringify(lead));
+        const leads = await listLeadsWithDelivery(db, id!);
+        if (csv) out(leadsCsv(leads).replace(/\r\n$/, ''));
+        else for (const lead of leads) out(JSON.stringify(lead));
         return;
       }
       case 'car': {

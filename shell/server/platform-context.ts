@@ -1,5 +1,6 @@
 import type { PlatformConfig } from './config';
 import type { DatabaseEngine, PlatformDb } from './db/database';
+import type { LeadPipeline } from './leads/lead-pipeline';
 import type { RemoteRegistry } from './remotes/remote-registry';
 import type { StockIndexer } from './search/indexer';
 import type { EmbeddedSearchEngine } from './search/search-engine';
@@ -14,6 +15,8 @@ export type PlatformContext = {
   search: EmbeddedSearchEngine;
   /** Keeps the search index in step with the store, on whichever engine serves search. */
   indexer: StockIndexer;
+  /** The lead pipeline: the service behind /api/leads and the outbox worker (started by main.ts, stopped when the app closes). */
+  leads: LeadPipeline;
 };
 
 export const siteDeps = (ctx: PlatformContext) => ({

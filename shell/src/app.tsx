@@ -10,6 +10,7 @@ import { DeferredChat } from './layout/deferred-chat';
 import { RouteView } from './route-view';
 import { renderSlot } from './federation/remote-module';
 import { usePrefetchOnHover } from './federation/prefetch';
+import { recordPageVisit } from './page-tracking';
 
 export function App() {
   const site = useAppSelector(selectSite);
@@ -20,6 +21,10 @@ export function App() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [location.pathname]);
+
+  useEffect(() => {
+    recordPageVisit(window.location.href);
+  }, [location.pathname, location.search]);
 
   return (
     <RemoteSlotContext.Provider value={renderSlot}>

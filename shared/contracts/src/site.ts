@@ -62,6 +62,19 @@ export const thirdPartyIdsSchema = z.object({
   dealercell: z.string().nullable(),
 });
 
+/**
+ * Where a site's leads are delivered, as data (issue 5 lead pipeline). Addresses only: the webhook is
+ * signed with the site's `lead_webhook_secret`, e-mail goes through the platform's SMTP_URL, and
+ * `adf-file` writes ADF/XML documents into DATA_DIR/outbox/ (the local default of every site).
+ */
+export const leadDeliveryTargetSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('adf-file') }),
+  z.object({ kind: z.literal('webhook'), url: z.string().url() }),
+  z.object({ kind: z.literal('adf-http'), url: z.string().url() }),
+  z.object({ kind: z.literal('adf-email'), to: z.string().min(3), from: z.string().min(3).optional() }),
+]);
+export type LeadDeliveryTargetSetting = z.infer<typeof leadDeliveryTargetSchema>;
+
 /** Server-only values. Never serialised into a document, a bundle or a public response. */
 export const siteSecretsSchema = z.object({
   podium_api_token: z.string().nullable(),
@@ -69,6 +82,8 @@ export const siteSecretsSchema = z.object({
   stripe_secret_key: z.string().nullable(),
   stripe_webhook_secret: z.string().nullable(),
   lead_webhook_secret: z.string().nullable(),
+  /** Lead delivery targets; absent: one `adf-file` target. Kept with the secrets since hook URLs often carry a key. */
+  lead_delivery: z.array(leadDeliveryTargetSchema).optional(),
 });
 export type SiteSecrets = z.infer<typeof siteSecretsSchema>;
 
@@ -86,6 +101,27 @@ export const siteFeaturesSchema = z.object({
   show_postcode: z.boolean(),
 });
 export type SiteFeatures = z.infer<typeof siteFeaturesSchema>;
+
+/**
+ * How a site's leads are assembled and its forms start (SPEC §3 Lead payload, §5 opt_in). All
+ * optional: a site without them gets the SPEC defaults (no forced slug, no primary push, no Yes/No
+ * conversion, opt_in ticked, no consent wording, phone rule from the locale and `features`).
+ */
+export const leadSettingsSchema = z.object({
+  /** SPEC §3: "On some sites the lead is forced to a fixed dealership slug." */
+  forced_dealership_slug: z.string().nullable().optional(),
+  /** SPEC §3: the slug and location id come from the primary location. */
+  push_to_primary_location: z.boolean().optional(),
+  /** SPEC §3: the one site whose 'Ready to sell', 'Valuation guide', 'Best Finance', 'Best Deal' become Yes/No. */
+  yes_no_fields: z.boolean().optional(),
+  /** SPEC §5 opt_in defaults to true; false starts it unticked (Spam Act consent). */
+  opt_in_default: z.boolean().optional(),
+  /** Shown beside opt_in and stored with every lead of the site. */
+  consent_wording: z.string().nullable().optional(),
+  /** Mobile numbers only (SPEC §5); absent: `features.mobile_only_phone`. */
+  mobile_only_phone: z.boolean().optional(),
+});
+export type LeadSettings = z.infer<typeof leadSettingsSchema>;
 
 /** The whole site configuration as stored (SPEC §3 "Site config"). */
 export const siteConfigSchema = z.object({
@@ -142,6 +178,7 @@ export const siteConfigSchema = z.object({
   offers: z.number().int(),
   navigation: z.object({ header: z.array(navLinkSchema), footer: z.array(navLinkSchema) }),
   features: siteFeaturesSchema,
+  lead_settings: leadSettingsSchema.optional(),
   third_party: thirdPartyIdsSchema,
   secrets: siteSecretsSchema,
   remotes: z.array(siteRemoteSettingSchema),

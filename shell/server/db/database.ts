@@ -31,7 +31,32 @@ export function openDatabase(options: DatabaseOptions): { db: PlatformDb; engine
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  cachePreparedStatements(sqlite);
+  if (process.env.TMP_NO_CKPT) sqlite.pragma('wal_autocheckpoint = 0');
   return { db: new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query afresh; preparing costs more than running a small
+ * insert. Statements are kept by their SQL (the most recent few hundred) and reused: Kysely only
+ * runs them with all()/run(), synchronously, so one is never busy when asked for again.
+ */
+function cachePreparedStatements(sqlite: SQLite.Database, max = 300) {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached) {
+      // Least recently used first: a hit moves to the back.
+      cache.delete(source);
+      cache.set(source, cached);
+      return cached;
+    }
+    const statement = prepare(source);
+    cache.set(source, statement);
+    if (cache.size > max) cache.delete(cache.keys().next().value!);
+    return statement;
+  }) as SQLite.Database['prepare'];
 }
 
 export async function migrateToLatest(db: PlatformDb, engine: DatabaseEngine) {

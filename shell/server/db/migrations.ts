@@ -80,6 +80,77 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('events_site_created').on('events').columns(['site_id', 'created_at']).execute();
       },
     },
+    /**
+     * The lead pipeline: what a lead needs for updates, idempotent retries, spam holds, mock mode and
+     * files, and the outbox its deliveries go through (jobs plus one log row per attempt).
+     */
+    '0002_lead_pipeline': {
+      async up(db: Kysely<unknown>) {
+        const autoId = (table: string) =>
+          db.schema
+            .createTable(table)
+            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()));
+        const addLeadColumns: [string, 'text' | 'integer' | 'bigint', boolean][] = [
+          ['token_salt', 'text', false],
+          ['request_hash', 'text', false],
+          ['spam_reason', 'text', false],
+          ['completed_at', 'bigint', false],
+          ['form_completed', 'integer', true],
+          ['has_files', 'integer', true],
+          ['mock', 'integer', true],
+        ];
+        for (const [name, type, flag] of addLeadColumns) {
+          await db.schema
+            .alterTable('leads')
+            .addColumn(name, type, (c) => (flag ? c.notNull().defaultTo(name === 'form_completed' ? 1 : 0) : c))
+            .execute();
+        }
+        // Every lead written before this migration was delivered the old way (or never): complete.
+        await sql`UPDATE leads SET completed_at = created_at`.execute(db);
+
+        await autoId('lead_delivery_jobs')
+          .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('target', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+          .addColumn('claim_token', 'text')
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('delivered_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('lead_delivery_jobs_due').on('lead_delivery_jobs').columns(['status', 'next_attempt_at']).execute();
+        await db.schema.createIndex('lead_delivery_jobs_lead').on('lead_delivery_jobs').columns(['lead_id']).execute();
+
+        await autoId('lead_delivery_log')
+          .addColumn('job_id', 'bigint', (c) => c.notNull().references('lead_delivery_jobs.id').onDelete('cascade'))
+          .addColumn('lead_id', 'bigint', (c) => c.notNull())
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('attempt', 'integer', (c) => c.notNull())
+          .addColumn('target_kind', 'text', (c) => c.notNull())
+          .addColumn('outcome', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('detail', 'text', (c) => c.notNull())
+          .addColumn('duration_ms', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('lead_delivery_log_lead').on('lead_delivery_log').columns(['lead_id', 'id']).execute();
+
+        await autoId('lead_files')
+          .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('path', 'text', (c) => c.notNull())
+          .addColumn('content_type', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('original_name', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('lead_files_lead').on('lead_files').columns(['lead_id']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

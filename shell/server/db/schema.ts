@@ -52,6 +52,67 @@ export interface LeadsTable {
   payload: string;
   created_at: number;
   updated_at: number;
+  /** Random per lead; the update token is an HMAC of the lead id and this salt (never stored itself). */
+  token_salt: string | null;
+  /** sha256 of the normalised create body, to tell a retry from a different body under one Idempotency-Key. */
+  request_hash: string | null;
+  /** Set: held as suspected spam (honeypot, time trap), stored but not delivered until released. */
+  spam_reason: string | null;
+  /** When the lead became complete (its deliveries were enqueued then, unless held or mock). */
+  completed_at: number | null;
+  form_completed: ColumnType<number, number | undefined, number>;
+  has_files: ColumnType<number, number | undefined, number>;
+  /** Saved through /mock: answered like a real lead, never delivered. */
+  mock: ColumnType<number, number | undefined, number>;
+}
+
+export type DeliveryJobStatus = 'pending' | 'failed' | 'delivered' | 'dead';
+
+/** The outbox: one job per lead and delivery target, claimed by a worker with a token and a lease. */
+export interface LeadDeliveryJobsTable {
+  id: Generated<number>;
+  lead_id: number;
+  site_id: number;
+  /** The site's target as data (JSON), resolved to an address and secret when delivered. */
+  target: string;
+  status: DeliveryJobStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  claim_token: string | null;
+  claimed_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
+/** One row per delivery attempt, with what the target answered. */
+export interface LeadDeliveryLogTable {
+  id: Generated<number>;
+  job_id: number;
+  lead_id: number;
+  site_id: number;
+  attempt: number;
+  target_kind: string;
+  outcome: 'delivered' | 'failed' | 'dead';
+  status: string;
+  detail: string;
+  duration_ms: number;
+  created_at: number;
+}
+
+/** A shopper's upload: stored under DATA_DIR/uploads/<site>/<lead>/<random>.<ext>, never under its own name. */
+export interface LeadFilesTable {
+  id: Generated<number>;
+  lead_id: number;
+  site_id: number;
+  /** Relative to DATA_DIR/uploads. */
+  path: string;
+  content_type: string;
+  size: number;
+  /** The shopper's file name, for the dealer's eyes only (cleaned, never used as a path). */
+  original_name: string;
+  created_at: number;
 }
 
 export interface EventsTable {
@@ -70,5 +131,8 @@ export interface PlatformDatabase {
   locations: LocationsTable;
   cars: CarsTable;
   leads: LeadsTable;
+  lead_delivery_jobs: LeadDeliveryJobsTable;
+  lead_delivery_log: LeadDeliveryLogTable;
+  lead_files: LeadFilesTable;
   events: EventsTable;
 }

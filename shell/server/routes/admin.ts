@@ -3,15 +3,29 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CarChangeConflict, carChangeSchema, updateCar } from '../db/car-store';
 import { listEvents } from '../db/event-store';
-import { listLeads } from '../db/lead-store';
-import { findSiteIdBySlug } from '../db/site-store';
+import { createReadStream } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { findLead, listLeadFiles, releaseLead } from '../db/lead-store';
+import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '../db/outbox-store';
+import { findSiteIdBySlug, listSiteSlugs } from '../db/site-store';
+import { deliveryTargetsOf } from '../leads/delivery-config';
+import { leadsCsv } from '../leads/lead-csv';
+import { listLeadsWithDelivery } from '../leads/lead-listing';
+import { uploadsRoot } from '../leads/uploads';
 import type { PlatformContext } from '../platform-context';
 
+const deliveryStates = ['delivered', 'pending', 'retrying', 'dead', 'held_as_spam', 'incomplete', 'mock', 'not_configured'] as const;
 const leadQuerySchema = z.object({
   site: z.string().min(1, 'site is required'),
   since: z.coerce.number().int().nonnegative().optional(),
+  /** A lead status ('New', 'Incomplete'...) or 'suspected_spam'. */
   status: z.string().optional(),
+  /** Where delivery stands, e.g. 'dead' for the dead letters. */
+  delivery: z.enum(deliveryStates, { error: `delivery must be one of ${deliveryStates.join(', ')}` }).optional(),
+  /** Mock-mode leads: left out by default, 'only' or 'include'. */
+  mock: z.enum(['only', 'include'], { error: 'mock must be only or include' }).optional(),
 });
+const leadParamsSchema = z.object({ id: z.coerce.number({ error: 'the lead id must be a number' }).int('the lead id must be a whole number').positive('the lead id must be positive') });
 const eventQuerySchema = z.object({ site: z.string().min(1, 'site is required'), category: z.string().optional() });
 const carParamsSchema = z.object({ id: z.coerce.number({ error: 'the car id must be a number' }).int('the car id must be a whole number').positive('the car id must be positive') });
 
@@ -57,11 +71,112 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return { siteId, query: parsed.data };
   }
 
+  const leadFilter = (query: z.infer<typeof leadQuerySchema>) => ({
+    since: query.since,
+    status: query.status,
+    delivery: query.delivery,
+    mock: query.mock === 'only' ? true : query.mock === 'include' ? ('all' as const) : false,
+  });
+
+  /** A site's leads, each with where its delivery stands. Update tokens are never stored, so never listed. */
   app.get('/api/admin/leads', async (request, reply) => {
     const found = await siteFromQuery(request, reply, leadQuerySchema);
     if (!found) return reply;
-    const leads = await listLeads(ctx.db, found.siteId, { since: found.query.since, status: found.query.status });
+    const leads = await listLeadsWithDelivery(ctx.db, found.siteId, leadFilter(found.query));
     return reply.header('Cache-Control', 'no-store').send({ leads });
+  });
+
+  app.get('/api/admin/leads.csv', async (request, reply) => {
+    const found = await siteFromQuery(request, reply, leadQuerySchema);
+    if (!found) return reply;
+    const leads = await listLeadsWithDelivery(ctx.db, found.siteId, leadFilter(found.query));
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="leads-${found.query.site.replace(/[^a-z0-9-]/gi, '')}-${day}.csv"`)
+      .send(leadsCsv(leads));
+  });
+
+  /** One lead by id from the path, for the admin key holder; 404 if it does not exist. */
+  async function leadFromParams(request: FastifyRequest, reply: FastifyReply) {
+    if (await refuseUnlessAdmin(request, reply)) return null;
+    const params = leadParamsSchema.safeParse(request.params);
+    if (!params.success) {
+      await reply.code(400).send({ message: 'Please check the lead id.', fields: { id: params.error.issues[0]!.message } });
+      return null;
+    }
+    const lead = await findLead(ctx.db, params.data.id);
+    if (!lead) {
+      await reply.code(404).send({ message: `No lead with id ${params.data.id}.` });
+      return null;
+    }
+    return lead;
+  }
+
+  const siteSlugOf = async (siteId: number) => (await listSiteSlugs(ctx.db)).find((site) => site.id === siteId)?.slug ?? null;
+
+  /** The delivery log of a lead: its jobs (one per target) and one row per attempt, with what the target said. */
+  app.get('/api/admin/leads/:id/deliveries', async (request, reply) => {
+    const lead = await leadFromParams(request, reply);
+    if (!lead) return reply;
+    const [jobs, log] = await Promise.all([listJobs(ctx.db, lead.id), listDeliveryLog(ctx.db, lead.id)]);
+    return reply.header('Cache-Control', 'no-store').send({
+      lead_id: lead.id,
+      site: await siteSlugOf(lead.site_id),
+      delivery: summariseDelivery(lead, jobs),
+      jobs: jobs.map(({ target, ...job }) => ({ ...job, target: target.kind })),
+      log,
+    });
+  });
+
+  /** Releases a lead held as suspected spam: it is marked genuine and, when complete, its deliveries are enqueued. */
+  app.post('/api/admin/leads/:id/release', async (request, reply) => {
+    const lead = await leadFromParams(request, reply);
+    if (!lead) return reply;
+    const result = await releaseLead(ctx.db, lead.id, async (siteId) => {
+      const site = await ctx.leads.sites.forId(siteId);
+      return site ? deliveryTargetsOf(site) : [];
+    });
+    if (!result) return reply.code(404).send({ message: `No lead with id ${lead.id}.` });
+    if (!result.released) return reply.code(409).send({ message: `Lead ${lead.id} is not held as suspected spam.` });
+    if (result.enqueued > 0) ctx.leads.worker.nudge();
+    return reply.header('Cache-Control', 'no-store').send({ lead: result.lead, enqueued: result.enqueued });
+  });
+
+  /** Gives a lead's dead deliveries another round of attempts (after the dealer fixed a target). */
+  app.post('/api/admin/leads/:id/retry', async (request, reply) => {
+    const lead = await leadFromParams(request, reply);
+    if (!lead) return reply;
+    const retried = await retryDeadJobs(ctx.db, lead.id);
+    if (retried === 0) return reply.code(409).send({ message: `Lead ${lead.id} has no dead deliveries to retry.` });
+    ctx.leads.worker.nudge();
+    return reply.header('Cache-Control', 'no-store').send({ lead_id: lead.id, retried });
+  });
+
+  /** A lead's uploaded files, listed, and one downloaded (as an attachment, never rendered inline). */
+  app.get('/api/admin/leads/:id/files', async (request, reply) => {
+    const lead = await leadFromParams(request, reply);
+    if (!lead) return reply;
+    const files = await listLeadFiles(ctx.db, lead.id);
+    return reply.header('Cache-Control', 'no-store').send({ files: files.map(({ path: _path, ...file }) => file) });
+  });
+
+  app.get<{ Params: { id: string; fileId: string } }>('/api/admin/leads/:id/files/:fileId', async (request, reply) => {
+    const lead = await leadFromParams(request, reply);
+    if (!lead) return reply;
+    const file = (await listLeadFiles(ctx.db, lead.id)).find((entry) => String(entry.id) === request.params.fileId);
+    if (!file) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
+    const root = resolve(uploadsRoot(ctx.config.dataDir));
+    const path = resolve(join(root, file.path));
+    if (!path.startsWith(root + sep)) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
+    const name = file.original_name.replace(/[^\w.\- ]/g, '_');
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Content-Type', file.content_type)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', `attachment; filename="${name}"`)
+      .send(createReadStream(path));
   });
 
   app.get('/api/admin/events', async (request, reply) => {

@@ -1,49 +1,186 @@
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { leadInputSchema } from '@dealer/contracts/lead';
-import { createLead } from '../db/lead-store';
+import { join } from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { LeadReply } from '../leads/lead-service';
+import { checkFieldsMessage } from '../leads/lead-service';
+import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '../leads/uploads';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { requireSite } from '../tenancy/site-context';
 
-const leadBodySchema = z.object({ lead: leadInputSchema });
-
-/** Field → message, so the form can show each error next to its field. */
-function fieldErrors(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.filter((part) => part !== 'lead').join('.') || 'lead';
-    fields[key] ??= issue.message;
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The access level of the search routes (routes/search.ts). Named here because @fastify/multipart
+     * adds an optional field to this interface, which makes TypeScript refuse route configs that
+     * share no field with it.
+     */
+    access?: 'public' | 'search' | 'admin';
   }
-  return fields;
 }
 
-/** SPEC §7 POST /api/leads: the lead is committed before the shopper hears it succeeded. */
-export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  app.post('/api/leads', async (request, reply) => {
-    const resolved = await requireSite(request, reply, siteDeps(ctx));
-    if (!resolved) return reply;
-    const parsed = leadBodySchema.safeParse(request.body);
-    if (!parsed.success) {
-      return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: fieldErrors(parsed.error) });
+const maxKeyLength = 200;
+
+/** Fields a form-serialised (multipart) lead sends as text that the lead contract holds as numbers or booleans. */
+const numberFields = new Set(['lead_id', 'car_id', 'location_id', 'step_number', 'form_started_at']);
+const booleanFields = new Set(['opt_in', 'form_completed', 'has_files']);
+
+/**
+ * A multipart body's text fields as a lead. The browser may send the lead as one JSON field named
+ * `lead`, as `lead[field]` pairs (with `[]` lists and `[key]` objects), or as plain field names.
+ */
+export function formFieldsToLead(fields: readonly [string, string][]): Record<string, unknown> | null {
+  const lead: Record<string, unknown> = {};
+  for (const [name, value] of fields) {
+    if (name === 'lead') {
+      try {
+        const parsed: unknown = JSON.parse(value);
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+        for (const [key, entry] of Object.entries(parsed)) if (key !== '__proto__') lead[key] = entry;
+      } catch {
+        return null;
+      }
+      continue;
     }
-    const { site } = resolved;
-    const input = parsed.data.lead;
-    const idempotencyKey = (request.headers['idempotency-key'] as string | undefined)?.slice(0, 200) ?? null;
-    const payload = {
-      ...input,
-      dealership_slug: input.dealership_slug || site.dealerships[0]?.slug || site.slug,
-      website_slug: site.slug,
-      source: 'Website',
-      user_agent: request.headers['user-agent'] ?? null,
-    };
-    const { lead, created } = await createLead(ctx.db, {
-      siteId: site.id,
-      category: input.category,
-      leadStatus: input.lead_status ?? 'New',
-      payload,
-      idempotencyKey,
-    });
-    return reply.code(created ? 201 : 200).send({ id: lead.id, lead_id: lead.id });
+    if (name === 'update_token') continue;
+    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
+    if (!match) continue;
+    let segments = [match[1]!, ...[...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!)];
+    if (segments[0] === 'lead' && segments.length > 1) segments = segments.slice(1);
+    const [head, ...rest] = segments;
+    if (!head || head === '__proto__' || head === 'constructor' || head === 'prototype') continue;
+    if (rest.length === 0) lead[head] = coerceFormValue(head, value);
+    else if (rest.length === 1 && rest[0] === '') {
+      const list = Array.isArray(lead[head]) ? (lead[head] as unknown[]) : [];
+      list.push(value);
+      lead[head] = list;
+    } else if (rest.length === 1 && rest[0] !== '__proto__') {
+      const existing = lead[head];
+      const object = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
+      object[rest[0]!] = value;
+      lead[head] = object;
+    }
+  }
+  return lead;
+}
+
+function coerceFormValue(name: string, value: string): unknown {
+  if (numberFields.has(name) && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+  if (booleanFields.has(name) && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+async function send(reply: FastifyReply, result: LeadReply) {
+  reply.header('Cache-Control', 'no-store');
+  if ('headers' in result && result.headers) for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
+  return reply.code(result.status).send(result.body);
+}
+
+/**
+ * SPEC §7 lead calls: POST /api/leads (JSON `{ lead }`), POST /api/leads/with-files (multipart),
+ * PUT /api/leads/:id; the same under /mock when LEADS_MOCK_MODE is on (stored with a mock flag,
+ * never delivered). Every 2xx is sent only after the lead and its delivery jobs are committed.
+ */
+export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  const { service, sites } = ctx.leads;
+  const uploads = ctx.config.leads.uploads;
+  const incomingDir = join(uploadsRoot(ctx.config.dataDir), '.incoming');
+
+  await app.register(multipart, {
+    limits: { fileSize: uploads.maxBytes, files: uploads.maxFiles + 1, fields: 500, fieldSize: 1_048_576, parts: uploads.maxFiles + 501, headerPairs: 200 },
   });
+
+  async function siteOf(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
+    const site = await sites.forRequest(request);
+    if (site === 'invalid') {
+      await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
+      return null;
+    }
+    if (!site) {
+      await reply.code(404).send({ message: 'No dealer site is served at this address.' });
+      return null;
+    }
+    return site;
+  }
+
+  function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): string | null | false {
+    const raw = request.headers['idempotency-key'];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    if (key === undefined || key.trim() === '') return null;
+    if (key.length > maxKeyLength || !/^[\x21-\x7e]+$/.test(key)) {
+      void reply.code(400).send({ message: `The Idempotency-Key header must be 1 to ${maxKeyLength} visible ASCII characters.` });
+      return false;
+    }
+    return key;
+  }
+
+  const userAgentOf = (request: FastifyRequest) => String(request.headers['user-agent'] ?? '');
+
+  async function create(request: FastifyRequest, reply: FastifyReply, mock: boolean, lead: unknown, files: ReceivedFile[]) {
+    const site = await siteOf(request, reply);
+    if (!site) return void (await discardReceived(files));
+    const key = idempotencyKeyOf(request, reply);
+    if (key === false) return void (await discardReceived(files));
+    return send(reply, await service.create({ site, lead, files, idempotencyKey: key, userAgent: userAgentOf(request), ip: request.ip, mock }));
+  }
+
+  const prefixes = [{ prefix: '/api', mock: false }, ...(ctx.config.leads.mockMode ? [{ prefix: '/mock', mock: true }] : [])];
+  for (const { prefix, mock } of prefixes) {
+    app.post(`${prefix}/leads`, async (request, reply) => {
+      const body = request.body as { lead?: unknown } | null | undefined;
+      return create(request, reply, mock, body && typeof body === 'object' ? body.lead : undefined, []);
+    });
+
+    app.post(`${prefix}/leads/with-files`, async (request, reply) => {
+      if (!request.isMultipart()) {
+        // Without files a JSON body is a plain create; anything else is not a lead.
+        const body = request.body as { lead?: unknown } | null | undefined;
+        if (body && typeof body === 'object') return create(request, reply, mock, body.lead, []);
+        return reply.code(415).send({ message: 'Send the enquiry and its files as multipart/form-data.' });
+      }
+      const site = await siteOf(request, reply);
+      if (!site) return reply;
+      const fields: [string, string][] = [];
+      const files: ReceivedFile[] = [];
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'file') {
+            if (files.length >= uploads.maxFiles) {
+              part.file.resume();
+              throw new UploadError(400, `At most ${uploads.maxFiles} files can be sent with one enquiry.`);
+            }
+            files.push(await receiveFile(part.file, { incomingDir, maxBytes: uploads.maxBytes, originalName: part.filename }));
+          } else {
+            if (part.valueTruncated || part.fieldnameTruncated) throw new UploadError(413, `The field "${part.fieldname}" is too long.`);
+            fields.push([part.fieldname, String(part.value ?? '')]);
+          }
+        }
+      } catch (error) {
+        await discardReceived(files);
+        if (error instanceof UploadError) return reply.code(error.statusCode).header('Cache-Control', 'no-store').send({ message: error.message });
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_FILES_LIMIT') return reply.code(400).send({ message: `At most ${uploads.maxFiles} files can be sent with one enquiry.` });
+        if (code === 'FST_REQ_FILE_TOO_LARGE') return reply.code(413).send({ message: `Each file must be at most ${formatBytes(uploads.maxBytes)}.` });
+        if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return reply.code(413).send({ message: 'The enquiry has too many fields.' });
+        if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_NO_FORM_DATA') return reply.code(400).send({ message: `Send the enquiry and its files (${acceptedFilesText}) as multipart/form-data.` });
+        throw error;
+      }
+      const lead = formFieldsToLead(fields);
+      if (lead === null) {
+        await discardReceived(files);
+        return reply.code(400).send({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be the enquiry as a JSON object.' } });
+      }
+      return create(request, reply, mock, lead, files);
+    });
+
+    app.put<{ Params: { id: string } }>(`${prefix}/leads/:id`, async (request, reply) => {
+      const site = await siteOf(request, reply);
+      if (!site) return reply;
+      const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+      if (!Number.isSafeInteger(id) || id <= 0) return reply.code(404).send({ message: `No lead ${request.params.id} was found on this site.` });
+      const body = (request.body ?? {}) as { lead?: unknown; update_token?: unknown };
+      const header = request.headers['x-lead-update-token'];
+      const token = (Array.isArray(header) ? header[0] : header) ?? (typeof body.update_token === 'string' ? body.update_token : null);
+      return send(reply, await service.update({ site, id, lead: body.lead, token: token || null, userAgent: userAgentOf(request), mock }));
+    });
+  }
 }

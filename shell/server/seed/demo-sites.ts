@@ -1,7 +1,7 @@
 import type { Car, VehicleCategory } from '@dealer/contracts/car';
 import type { Location } from '@dealer/contracts/location';
 import { remoteNames } from '@dealer/contracts/remotes';
-import type { Branding, NavLink, SiteConfig, SiteFeatures, SiteLocale, SiteTemplate } from '@dealer/contracts/site';
+import type { Branding, LeadSettings, NavLink, SiteConfig, SiteFeatures, SiteLocale, SiteTemplate } from '@dealer/contracts/site';
 import type { Dealership } from './demo-locations';
 
 export const demoSiteSlugs = [
@@ -58,6 +58,8 @@ type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
   blogs: number;
   offers: number;
   features: Partial<SiteFeatures>;
+  /** SPEC §3 lead assembly and §5 opt_in settings of the site; absent: the defaults. */
+  lead_settings?: LeadSettings;
   /** Whether the site has its analytics, chat and booking integrations set up. */
   integrations: 'full' | 'analytics' | 'none';
   disabledRemotes: RemoteName[];
@@ -108,6 +110,8 @@ const blueprints: readonly Blueprint[] = [
     blogs: 1357,
     offers: 42,
     features: { redbook: true, authentication: true, stock_on_homepage: true, fuel_tags: true },
+    // The group's leads go to its primary location (SPEC §3 primary-location push).
+    lead_settings: { push_to_primary_location: true },
     integrations: 'full',
     disabledRemotes: [],
   },
@@ -144,6 +148,8 @@ const blueprints: readonly Blueprint[] = [
     blogs: 24,
     offers: 3,
     features: { mobile_only_phone: true, plain_spinner: true },
+    // The one site whose sell-your-car answers go to the dealer as Yes/No (SPEC §3).
+    lead_settings: { yes_no_fields: true },
     integrations: 'analytics',
     disabledRemotes: [],
   },
@@ -282,6 +288,11 @@ const blueprints: readonly Blueprint[] = [
     blogs: 12,
     offers: 2,
     features: { plain_spinner: true, split_testing: true },
+    // Spam Act consent: opt_in starts unticked and the wording the shopper saw is kept with the lead.
+    lead_settings: {
+      opt_in_default: false,
+      consent_wording: 'I agree to Flexi Subscriptions contacting me about offers and news. I can unsubscribe at any time.',
+    },
     integrations: 'analytics',
     disabledRemotes: ['mf-checkout'],
   },
@@ -352,6 +363,8 @@ const blueprints: readonly Blueprint[] = [
     blogs: 130,
     offers: 11,
     features: { pre_owned_redirect: true, authentication: true, dealerstudio: true },
+    // Every lead of the site goes to one fixed dealership slug (SPEC §3 forced slug).
+    lead_settings: { forced_dealership_slug: 'toyota-pre-owned-central' },
     integrations: 'full',
     disabledRemotes: [],
   },
@@ -630,6 +643,7 @@ export function buildSiteConfig(identity: SiteIdentity, locations: Location[], d
       ? { header: groupHeader(blueprint), footer: groupFooter(blueprint) }
       : { header: defaultHeader(blueprint), footer: defaultFooter(blueprint) },
     features: { ...defaultFeatures, ...blueprint.features },
+    ...(blueprint.lead_settings ? { lead_settings: blueprint.lead_settings } : {}),
     third_party: thirdParty(blueprint),
     secrets: secrets(blueprint, identity.online_payments),
     remotes: remoteNames.map((name) => ({ name, enabled: remoteEnabled(blueprint, name), version: null })),

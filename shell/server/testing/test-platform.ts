@@ -13,6 +13,8 @@ import { InProcessMeili, indexerClient } from '../search/meili-client';
 import { EmbeddedSearchEngine } from '../search/search-engine';
 import { seedDemoDataIfEmpty } from '../seed/seed-database';
 import { createTestSchema, type TestSchema } from './postgres';
+import { createLeadPipeline } from '../leads/lead-pipeline';
+import type { Deliver } from '../leads/outbox-worker';
 
 export const testAdminKey = 'test-admin-key-0123456789';
 export const testSearchKeySecret = 'test-search-key-secret-0123456789';
@@ -63,7 +65,15 @@ export async function writeFakeRemotes(dir: string, version = testRemoteVersion)
  * `env` adds to or overrides the test configuration (e.g. MEILISEARCH_URL for a real Meilisearch).
  * `close()` removes everything it made.
  */
-export async function createTestPlatform(opts: { engine?: 'sqlite' | 'postgres'; remotesDir?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TestPlatform> {
+export async function createTestPlatform(
+  opts: {
+    engine?: 'sqlite' | 'postgres';
+    remotesDir?: string;
+    env?: NodeJS.ProcessEnv;
+    /** Lead delivery in place of the real targets (the worker is not started: tests run it). */
+    deliver?: Deliver;
+  } = {},
+): Promise<TestPlatform> {
   const root = await mkdtemp(join(tmpdir(), 'dealer-platform-test-'));
   const dataDir = join(root, 'data');
   const shellClientDir = join(root, 'client');
@@ -103,7 +113,8 @@ export async function createTestPlatform(opts: { engine?: 'sqlite' | 'postgres';
     const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSearchPath: schema?.schema });
     const embedded = new InProcessMeili();
     const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
-    ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine(), indexer };
+    const leads = createLeadPipeline({ db, config, deliver: opts.deliver });
+    ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine(), indexer, leads };
     await migrateToLatest(db, engine);
     const seededAt = Math.floor(Date.now() / 1000);
     await seedDemoDataIfEmpty(db, seededAt);

@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test';
+import { demoStock } from './support/demo-stock';
+import { adminGet } from './support/platform';
+
+type StoredLead = { id: number; lead_status: string; payload: Record<string, unknown> };
+const leadsFor = async (email: string) => {
+  const { body } = await adminGet('/api/admin/leads?site=metro-motor-group');
+  return (body.leads as StoredLead[]).filter((lead) => lead.payload.email === email);
+};
+
+const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.car_type === 'used' && item.status === 'in_stock' && !item.sold && item.show_on_dealer_website && !item.tag?.startsWith('Test Drive Only'))!;
+
+test('a test drive walked through every step with a skip and back saves one lead, completed at the end', async ({ page }) => {
+  const email = `testdrive.${Date.now()}@example.com`;
+  await page.goto(`/cars/${car.slug}`);
+  await page.getByRole('button', { name: 'Book a test drive' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Book a Test Drive' });
+  await expect(dialog.getByText('Step 1 of 4')).toBeVisible();
+
+  // User Details: validated on Continue, then saved as an Incomplete lead.
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog.getByText('*This is a required field.').first()).toBeVisible();
+  await dialog.getByLabel('First name').fill('Casey');
+  await dialog.getByLabel('Last name').fill('Driver');
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Phone').fill('0412 345 678');
+  await dialog.getByLabel('Postcode').fill('2150');
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
+  await expect.poll(async () => (await leadsFor(email)).map((lead) => lead.lead_status)).toEqual(['Incomplete']);
+
+  // Skip the date step, then go back: back returns to where the skip started.
+  await dialog.getByRole('button', { name: /skip/ }).click();
+  await expect(dialog.getByText('Step 4 of 4')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Go Back' }).click();
+  await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog.getByText('Step 3 of 4')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Go Back' }).click();
+  await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  const when = new Date(Date.now() + 2 * 86_400_000);
+  when.setHours(10, 30, 0, 0);
+  await dialog.getByLabel('Preferred date and time').fill(when.toISOString().slice(0, 16));
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog.getByText('Step 4 of 4')).toBeVisible();
+  await dialog.getByLabel('Comments').fill('Saturday suits');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(page).toHaveURL(/\/success\?category=used-vehicle-enquiry$/);
+
+  const leads = await leadsFor(email);
+  expect(leads).toHaveLength(1);
+  expect(leads[0]!.lead_status).not.toBe('Incomplete');
+  expect(leads[0]!.payload).toMatchObject({ form_completed: true, car_id: car.id, subcategory: 'Test Drive', message: 'Saturday suits' });
+});
+
+test('a server error shows the alert and keeps everything the shopper typed', async ({ page }) => {
+  await page.route('**/api/leads', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Our enquiry service is busy. Please try again.' }) }));
+  let alertText = '';
+  page.on('dialog', async (dialog) => {
+    alertText = dialog.message();
+    await dialog.accept();
+  });
+  await page.goto('/contact');
+  await page.getByLabel('First name').fill('Robin');
+  await page.getByLabel('Last name').fill('Banks');
+  await page.getByLabel('Email').fill('robin@example.com');
+  await page.getByLabel('Phone').fill('0412 345 678');
+  await page.getByLabel('Postcode').fill('2150');
+  await page.getByLabel('Comments').fill('Please call me back');
+  await page.getByLabel('Preferred dealership').selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Our enquiry service is busy. Please try again.' })).toBeVisible();
+  expect(alertText).toBe('An error occurred when submitting this form');
+  await expect(page.getByLabel('First name')).toHaveValue('Robin');
+  await expect(page.getByLabel('Comments')).toHaveValue('Please call me back');
+  await expect(page).toHaveURL(/\/contact$/);
+});
+
+test('a trade-in with a photo reaches the dealer with the file', async ({ page }) => {
+  const email = `tradein.${Date.now()}@example.com`;
+  await page.goto('/sell-your-car');
+  await page.getByLabel('First name').fill('Alex');
+  await page.getByLabel('Last name').fill('Seller');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Phone').fill('0412 345 678');
+  await page.getByLabel('Postcode').fill('2150');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Registration (rego)').fill('ABC123');
+  await page.getByLabel('State').selectOption('NSW');
+  await page.getByLabel('Odometer (km)').fill('84000');
+  // A real 1×1 PNG: the server sniffs magic bytes.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await page.getByLabel('Photos of your car').setInputFiles({ name: 'my car.png', mimeType: 'image/png', buffer: png });
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page).toHaveURL(/\/success\?category=sell-my-car-enquiry$/);
+  const leads = await leadsFor(email);
+  expect(leads).toHaveLength(1);
+  expect(leads[0]!.payload).toMatchObject({ has_files: true, Rego: 'ABC123', category: 'Sell My Car Enquiry' });
+});
+
+test('the success page names the category and allows extra query pairs', async ({ page }) => {
+  await page.goto('/success?category=general-enquiry&utm_source=newsletter');
+  await expect(page.getByRole('heading', { name: 'Thank you' })).toBeVisible();
+  await expect(page.locator('.success-page')).toHaveAttribute('data-category', 'general-enquiry');
+  await expect(page.getByText(/general enquiry/i)).toBeVisible();
+});

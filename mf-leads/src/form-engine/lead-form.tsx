@@ -1,0 +1,150 @@
+import { useMemo, useReducer, useState } from 'react';
+import { Form } from 'react-final-form';
+import { useNavigate } from 'react-router-dom';
+import { useAppSelector } from '@dealer/state/hooks';
+import { selectSite } from '@dealer/state/site-slice';
+import { dispatchPlatformEvent } from '@dealer/events/bus';
+import { finalSubmitLead, initialMultiStepState, multiStepTransition, partialSavePlan, saveErrorDisplay, conversionEvent, type MultiStepAction, type MultiStepState } from '@dealer/rules/multi-step';
+import { initialValues as ruleDefaults, isFieldShown, validateFields } from '@dealer/rules/lead-validation';
+import { phoneRuleFor } from '@dealer/rules/phone';
+import { normaliseStoredCategory, successCategory } from '@dealer/rules/enquiry';
+import { FormCard } from '@dealer/ui/form-card';
+import { FieldRenderer } from './field-renderer';
+import type { FieldValues, FormDef } from './field-types';
+import { saveLead } from '../lead-client';
+import { loadSavedDetails, saveDetails } from '../saved-details';
+import { submitFailureText } from '../submit-lead';
+import { pageContext } from './page-context';
+
+type Props = {
+  def: FormDef;
+  /** Values the form starts with beyond the saved details (query prefill, the car's context). */
+  initial?: FieldValues;
+  /** Sent with the lead but never shown (car id, stock number, dealership). */
+  context?: FieldValues;
+  carType?: string | null;
+  onSubmitted?: (leadId: number) => void;
+};
+
+type Progress = { state: MultiStepState; leadId: number | null; updateToken: string | null };
+
+function progressReducer(current: Progress, action: MultiStepAction | { type: 'saved'; leadId: number; updateToken: string | null }): Progress {
+  if (action.type === 'saved') {
+    const saved = multiStepTransition(current.state, { type: 'markSaved', leadId: action.leadId }).state;
+    return { state: saved, leadId: action.leadId, updateToken: action.updateToken ?? current.updateToken };
+  }
+  const { state, event } = multiStepTransition(current.state, action);
+  // SPEC §9: moving forward sends a step-tracking event (32, label ' - Step {n}').
+  if (event) dispatchPlatformEvent('analytics:track', { eventId: event.eventId, label: event.label });
+  return { ...current, state };
+}
+
+/**
+ * A lead form declared as data, one or several steps (SPEC §4): validates each step on submit,
+ * saves earlier steps as an Incomplete lead, and the last step completes the same lead.
+ */
+export function LeadForm({ def, initial, context, carType, onSubmitted }: Props) {
+  const site = useAppSelector(selectSite);
+  const navigate = useNavigate();
+  const [progress, dispatch] = useReducer(progressReducer, undefined, () => ({ state: initialMultiStepState(def.steps.length), leadId: null, updateToken: null }));
+  const [submitting, setSubmitting] = useState(false);
+  // One key per form: a create retried after a dropped connection is recognised by the server.
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const { state } = progress;
+  const step = def.steps[state.stepIndex]!;
+  const last = state.stepIndex === def.steps.length - 1;
+  const phoneRule = phoneRuleFor(site);
+  const startValues = useMemo<FieldValues>(
+    () => ({ ...def.steps.reduce<FieldValues>((all, s) => ({ ...all, ...ruleDefaults(s.fields) }), {}), ...loadSavedDetails(site.slug), ...initial }),
+    [def, initial, site.slug],
+  );
+
+  const buildLead = (values: FieldValues) => {
+    const { category, subcategory } = normaliseStoredCategory(String(values.category ?? def.category));
+    return {
+      ...context,
+      ...values,
+      category,
+      ...(subcategory || def.subcategory ? { subcategory: subcategory ?? def.subcategory } : {}),
+      ...pageContext(),
+    };
+  };
+  const filesOf = (values: FieldValues) =>
+    def.steps.flatMap((s) => s.fields.filter((f) => f.type === 'file')).flatMap((f) => Array.from((values[f.name] as FileList | null | undefined) ?? []));
+  const withoutFiles = (values: FieldValues) => {
+    const copy = { ...values };
+    for (const s of def.steps) for (const f of s.fields) if (f.type === 'file') delete copy[f.name];
+    return copy;
+  };
+
+  const onSubmit = async (values: FieldValues) => {
+    setSubmitting(true);
+    try {
+      if (!last) {
+        if (def.partialSave === false) {
+          dispatch({ type: 'next', label: def.title });
+          return undefined;
+        }
+        const plan = partialSavePlan({ ...state, leadId: progress.leadId ?? undefined }, withoutFiles(values));
+        if (plan.kind === 'advance') {
+          dispatch({ type: 'next', label: def.title });
+          return undefined;
+        }
+        const result = await saveLead({ lead: buildLead(plan.lead), leadId: progress.leadId, updateToken: progress.updateToken, idempotencyKey: `${idempotencyKey}-step` });
+        if (result.leadId === null) {
+          dispatch({ type: 'setError', error: result.message });
+          return result.fields;
+        }
+        dispatch({ type: 'saved', leadId: result.leadId, updateToken: result.updateToken });
+        dispatch({ type: 'next', label: def.title });
+        return undefined;
+      }
+      const lead = finalSubmitLead(withoutFiles(values), { ...state, leadId: progress.leadId ?? undefined });
+      const result = await saveLead({ lead: buildLead(lead), leadId: progress.leadId, updateToken: progress.updateToken, files: filesOf(values), idempotencyKey });
+      if (result.leadId === null) {
+        // SPEC §8: a browser alert and the message inline; the values stay.
+        window.alert(submitFailureText);
+        dispatch({ type: 'setError', error: result.message });
+        return result.fields;
+      }
+      saveDetails(site.slug, values);
+      const category = normaliseStoredCategory(String(values.category ?? def.category)).category;
+      const success = successCategory(category, carType);
+      sessionStorage.setItem(`dealer:${site.slug}:success-category`, success);
+      dispatchPlatformEvent('analytics:track', { eventId: conversionEvent(def.conversionEventId), label: def.title });
+      dispatchPlatformEvent('lead:submitted', { leadId: result.leadId, category, successCategory: success });
+      onSubmitted?.(result.leadId);
+      navigate(`/success?category=${encodeURIComponent(success)}`);
+      return undefined;
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const validate = (values: FieldValues) => validateFields(step.fields, values, { phoneRule, locale: site.locale });
+  const error = state.error ? saveErrorDisplay(state.error, step.heading) : null;
+
+  return (
+    <Form<FieldValues> initialValues={startValues} validate={validate} onSubmit={onSubmit} keepDirtyOnReinitialize>
+      {({ handleSubmit, values }) => (
+        <form onSubmit={handleSubmit} noValidate className="lead-form" data-form={def.id} data-lead-id={progress.leadId ?? ''} data-remote-version={__REMOTE_VERSION__}>
+          <FormCard
+            title={step.heading}
+            stepIndex={state.stepIndex}
+            stepCount={def.steps.length}
+            complete={state.complete}
+            error={error}
+            submitting={submitting}
+            onBack={state.stepIndex > 0 ? () => dispatch({ type: 'back' }) : undefined}
+          >
+            {step.fields
+              .filter((field) => isFieldShown(field, values))
+              .map((field) => (
+                <FieldRenderer key={field.name} field={field} onSkip={(target) => dispatch({ type: 'skipTo', target })} />
+              ))}
+          </FormCard>
+        </form>
+      )}
+    </Form>
+  );
+}

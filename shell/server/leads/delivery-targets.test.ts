@@ -1,0 +1,441 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { generateDemoData } from '../seed/demo-data';
+import { leadToAdf } from './adf';
+import { validateAdfStructure } from './adf-validate';
+import { startSmtpSink, type SmtpSink } from './delivery-smtp-sink';
+import {
+  adfFileBase,
+  defaultDeliveryTarget,
+  deliverLead,
+  deliveryTargetSchema,
+  describeDeliveryTarget,
+  signWebhookBody,
+  verifyWebhookSignature,
+  webhookBody,
+  type DeliverableLead,
+  type DeliveryTarget,
+} from './delivery-targets';
+
+const data = generateDemoData(Math.floor(Date.UTC(2025, 0, 1) / 1000));
+const site: SiteConfig = data.sites.find((candidate) => candidate.slug === 'metro-motor-group')!;
+const car = data.cars.find((candidate) => candidate.dealership_slug === site.dealerships[0]!.slug && candidate.vin !== '')!;
+const lead: DeliverableLead = {
+  id: 42,
+  site,
+  car,
+  createdAt: Date.UTC(2025, 4, 6, 23, 15, 42, 123),
+  payload: {
+    name: 'Jane',
+    last_name: 'Citizen & Sons',
+    email: 'jane@example.com',
+    phone: '0412 345 678',
+    category: 'Used Vehicle Enquiry',
+    message: 'Is it still available?',
+    car_id: car.id,
+    Rego: 'ABC123',
+  },
+};
+const secret = 'whsec_0123456789abcdef0123456789abcdef';
+const shortTimeout = { timeoutMs: 300 };
+
+// ------------------------------------------------------------------------------- a local receiver
+
+type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: string };
+type Receiver = { url: string; requests: Received[]; close: () => Promise<void> };
+
+async function startReceiver(respond: (request: Received, response: ServerResponse) => void): Promise<Receiver> {
+  const requests: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(received);
+      respond(received, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/hooks/leads`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const reply = (code: number, body: string, headers: Record<string, string> = {}) => (_request: Received, response: ServerResponse) => {
+  response.writeHead(code, { 'Content-Type': 'text/plain', ...headers });
+  response.end(body);
+};
+const hang = () => undefined;
+
+/** A port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let receiver: Receiver | null = null;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = null;
+});
+
+// ------------------------------------------------------------------------------------ adf-file
+
+describe('adf-file target', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'lead-outbox-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes <dir>/<site slug>/<lead id>-<timestamp>.adf.xml and the payload .json beside it', async () => {
+    const result = await deliverLead({ kind: 'adf-file', dir }, lead);
+    const xmlPath = path.join(dir, site.slug, '42-2025-05-06T23-15-42-123Z.adf.xml');
+    expect(result).toEqual({ ok: true, status: 'delivered', detail: xmlPath });
+    expect(adfFileBase(lead)).toBe('42-2025-05-06T23-15-42-123Z');
+    const xml = await readFile(xmlPath, 'utf8');
+    expect(xml).toBe(leadToAdf(lead));
+    expect(validateAdfStructure(xml)).toEqual([]);
+    const json = JSON.parse(await readFile(xmlPath.replace(/\.adf\.xml$/, '.json'), 'utf8'));
+    expect(json).toEqual({ id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload });
+    expect((await readdir(path.join(dir, site.slug))).sort()).toEqual(['42-2025-05-06T23-15-42-123Z.adf.xml', '42-2025-05-06T23-15-42-123Z.json']);
+  });
+
+  it('a repeated delivery replaces its own files (no duplicates, no temp files left)', async () => {
+    await deliverLead({ kind: 'adf-file', dir }, lead);
+    const again = await deliverLead({ kind: 'adf-file', dir }, { ...lead, payload: { ...lead.payload, message: 'second' } });
+    expect(again.ok).toBe(true);
+    const files = await readdir(path.join(dir, site.slug));
+    expect(files).toHaveLength(2);
+    expect(await readFile(again.detail, 'utf8')).toContain('second');
+  });
+
+  it('a folder that cannot be written is a retry', async () => {
+    const blocked = path.join(dir, 'not-a-folder');
+    await writeFile(blocked, 'x');
+    const result = await deliverLead({ kind: 'adf-file', dir: blocked }, lead);
+    expect(result.ok).toBe(false);
+    expect(result.status).toBe('retry');
+    expect(result.detail).toMatch(/cannot write .*(ENOTDIR|EEXIST)/);
+  });
+
+  it('a site slug that is not a safe folder name is rejected', async () => {
+    const result = await deliverLead({ kind: 'adf-file', dir }, { ...lead, site: { ...site, slug: '../escape' } });
+    expect(result).toMatchObject({ ok: false, status: 'rejected' });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('the local default target is DATA_DIR/outbox', () => {
+    expect(defaultDeliveryTarget('/var/lib/dealer')).toEqual({ kind: 'adf-file', dir: path.join('/var/lib/dealer', 'outbox') });
+  });
+});
+
+// ------------------------------------------------------------------------------------- webhook
+
+describe('webhook target', () => {
+  it('2xx: delivered, signed body verified by the receiver, delivery headers set', async () => {
+    const verified: boolean[] = [];
+    receiver = await startReceiver((request, response) => {
+      const ok = verifyWebhookSignature(request.body, String(request.headers['x-dealer-signature']), secret);
+      verified.push(ok);
+      reply(ok ? 202 : 401, ok ? '{"received":true}' : 'bad signature')(request, response);
+    });
+    const target: DeliveryTarget = { kind: 'webhook', url: receiver.url, secret };
+    const before = Math.floor(Date.now() / 1000);
+    const result = await deliverLead(target, lead);
+    expect(result).toEqual({ ok: true, status: 'delivered', detail: '202 {"received":true}' });
+    expect(verified).toEqual([true]);
+    const [request] = receiver.requests;
+    expect(request!.method).toBe('POST');
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['idempotency-key']).toBe('lead-42');
+    expect(request!.headers['x-dealer-signature']).toBe(signWebhookBody(request!.body, secret));
+    expect(Number(request!.headers['x-dealer-timestamp'])).toBeGreaterThanOrEqual(before);
+    expect(request!.headers['x-dealer-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request!.body).toBe(webhookBody(lead));
+    expect(JSON.parse(request!.body)).toEqual({
+      event: 'lead.created',
+      lead: { id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload },
+    });
+
+    await deliverLead(target, lead);
+    expect(receiver.requests[1]!.headers['x-dealer-delivery']).not.toBe(request!.headers['x-dealer-delivery']);
+    expect(receiver.requests[1]!.headers['idempotency-key']).toBe('lead-42');
+  });
+
+  it.each([
+    [500, 'boom', 'retry'],
+    [503, 'maintenance', 'retry'],
+    [408, 'request timeout', 'retry'],
+    [429, 'slow down', 'retry'],
+    [400, '{"error":"missing field email"}', 'rejected'],
+    [401, 'unauthorised', 'rejected'],
+    [404, 'no such hook', 'rejected'],
+    [410, 'gone', 'rejected'],
+  ])('%i → %s', async (code, body, status) => {
+    receiver = await startReceiver(reply(code, body));
+    const result = await deliverLead({ kind: 'webhook', url: receiver.url, secret }, lead);
+    expect(result).toEqual({ ok: false, status, detail: `${code} ${body}` });
+  });
+
+  it('passes Retry-After on in the detail', async () => {
+    receiver = await startReceiver(reply(429, 'slow down', { 'Retry-After': '30' }));
+    const result = await deliverLead({ kind: 'webhook', url: receiver.url, secret }, lead);
+    expect(result).toMatchObject({ status: 'retry', detail: '429 slow down (retry-after 30)' });
+  });
+
+  it('keeps the detail short for a long body', async () => {
+    receiver = await startReceiver(reply(500, `<html>${'x'.repeat(100_000)}</html>`));
+    const result = await deliverLead({ kind: 'webhook', url: receiver.url, secret }, lead);
+    expect(result.status).toBe('retry');
+    expect(result.detail.length).toBeLessThanOrEqual(200);
+    expect(result.detail.startsWith('500 <html>xxx')).toBe(true);
+  });
+
+  it('a redirect is not followed and is rejected', async () => {
+    receiver = await startReceiver(reply(301, '', { Location: 'https://elsewhere.example/hook' }));
+    const result = await deliverLead({ kind: 'webhook', url: receiver.url, secret }, lead);
+    expect(result).toMatchObject({ ok: false, status: 'rejected' });
+    expect(result.detail).toContain('https://elsewhere.example/hook');
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('a hanging receiver is a retry after the timeout', async () => {
+    receiver = await startReceiver(hang);
+    const started = Date.now();
+    const result = await deliverLead({ kind: 'webhook', url: receiver.url, secret }, lead, shortTimeout);
+    expect(result).toEqual({ ok: false, status: 'retry', detail: 'timeout after 300 ms' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('a receiver that sends headers and then hangs is judged by its status code', async () => {
+    receiver = await startReceiver((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/plain' });
+      response.write('ok so far');
+    });
+    const result = await deliverLead({ kind: 'webhook', url: receiver.url, secret }, lead, shortTimeout);
+    expect(result).toEqual({ ok: true, status: 'delivered', detail: '200 ok so far' });
+  });
+
+  it('connection refused is a retry', async () => {
+    const port = await closedPort();
+    const result = await deliverLead({ kind: 'webhook', url: `http://127.0.0.1:${port}/`, secret }, lead, shortTimeout);
+    expect(result).toMatchObject({ ok: false, status: 'retry' });
+    expect(result.detail).toMatch(/^network error: ECONNREFUSED/);
+  });
+
+  it.each([
+    ['no secret', { kind: 'webhook', url: 'http://127.0.0.1:9/', secret: '' }, /no secret/],
+    ['an invalid url', { kind: 'webhook', url: 'not a url', secret }, /not a valid URL/],
+    ['a non-http url', { kind: 'webhook', url: 'ftp://127.0.0.1/x', secret }, /http or https/],
+  ] as const)('a target with %s is rejected', async (_label, target, detail) => {
+    const result = await deliverLead(target, lead);
+    expect(result).toMatchObject({ ok: false, status: 'rejected' });
+    expect(result.detail).toMatch(detail);
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  const body = webhookBody(lead);
+  const header = signWebhookBody(body, secret);
+
+  it.each([
+    ['the right signature', body, header, secret, true],
+    ['upper-case hex', body, `sha256=${header.slice('sha256='.length).toUpperCase()}`, secret, true],
+    ['one of several (secret rotation)', body, `sha256=${'0'.repeat(64)}, ${header}`, secret, true],
+    ['another secret', body, header, 'another-secret-another-secret', false],
+    ['a changed body', body.replace('Jane', 'Jone'), header, secret, false],
+    ['a re-serialised body', JSON.stringify(JSON.parse(body), null, 2), header, secret, false],
+    ['no prefix', body, header.slice('sha256='.length), secret, false],
+    ['a short signature', body, header.slice(0, -2), secret, false],
+    ['an empty header', body, '', secret, false],
+    ['an empty secret', body, signWebhookBody(body, ''), '', false],
+  ])('%s → %s', (_label, checkedBody, checkedHeader, checkedSecret, expected) => {
+    expect(verifyWebhookSignature(checkedBody, checkedHeader, checkedSecret)).toBe(expected);
+  });
+});
+
+// ------------------------------------------------------------------------------------ adf-http
+
+describe('adf-http target', () => {
+  it('2xx: delivered, the ADF document posted as application/xml', async () => {
+    receiver = await startReceiver(reply(200, 'accepted'));
+    const result = await deliverLead({ kind: 'adf-http', url: receiver.url }, lead);
+    expect(result).toEqual({ ok: true, status: 'delivered', detail: '200 accepted' });
+    const [request] = receiver.requests;
+    expect(request!.headers['content-type']).toBe('application/xml');
+    expect(request!.headers['idempotency-key']).toBe('lead-42');
+    expect(request!.body).toBe(leadToAdf(lead));
+    expect(validateAdfStructure(request!.body)).toEqual([]);
+  });
+
+  it.each([
+    [502, 'bad gateway', 'retry'],
+    [429, 'later', 'retry'],
+    [422, 'invalid ADF', 'rejected'],
+    [403, 'forbidden', 'rejected'],
+  ])('%i → %s', async (code, body, status) => {
+    receiver = await startReceiver(reply(code, body));
+    expect(await deliverLead({ kind: 'adf-http', url: receiver.url }, lead)).toEqual({ ok: false, status, detail: `${code} ${body}` });
+  });
+
+  it('a hanging receiver is a retry after the timeout', async () => {
+    receiver = await startReceiver(hang);
+    expect(await deliverLead({ kind: 'adf-http', url: receiver.url }, lead, shortTimeout)).toEqual({ ok: false, status: 'retry', detail: 'timeout after 300 ms' });
+  });
+});
+
+// ----------------------------------------------------------------------------------- adf-email
+
+/** Headers (unfolded, lower-case names) and body of one MIME entity. */
+function splitMessage(message: string): { headers: Record<string, string>; body: string } {
+  const [head = '', ...rest] = message.split('\r\n\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of head.replace(/\r\n[ \t]+/g, ' ').split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { headers, body: rest.join('\r\n\r\n') };
+}
+
+/** Splits a MIME message into its parts and decodes each body (enough for nodemailer's output). */
+function mimeParts(raw: string): { headers: Record<string, string>; body: string }[] {
+  const decode = (headers: Record<string, string>, body: string) => {
+    const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
+    if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    if (encoding === 'quoted-printable') {
+      const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => `%${hex}`);
+      return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'));
+    }
+    return body;
+  };
+  const top = splitMessage(raw);
+  const boundary = /boundary="?([^";]+)"?/.exec(top.headers['content-type'] ?? '')?.[1];
+  if (!boundary) return [{ headers: top.headers, body: decode(top.headers, top.body) }];
+  return top.body
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => splitMessage(part.replace(/^\r\n/, '').replace(/\r\n$/, '')))
+    .map(({ headers, body }) => ({ headers, body: decode(headers, body) }));
+}
+
+describe('adf-email target', () => {
+  let sink: SmtpSink | null = null;
+  afterEach(async () => {
+    await sink?.close();
+    sink = null;
+  });
+  const emailTarget = (smtpUrl: string): DeliveryTarget => ({ kind: 'adf-email', to: 'leads@crm.example', from: 'Website Leads <leads@platform.example>', smtpUrl });
+
+  it('sends the ADF as the text body and as lead-<id>.adf.xml, ok with the message id', async () => {
+    sink = await startSmtpSink();
+    const result = await deliverLead(emailTarget(sink.url), lead);
+    expect(result.ok).toBe(true);
+    expect(result.status).toBe('delivered');
+    expect(result.detail).toMatch(/^<.+@.+>$/);
+    expect(sink.messages).toHaveLength(1);
+    const message = sink.messages[0]!;
+    expect(message.from).toBe('leads@platform.example');
+    expect(message.to).toEqual(['leads@crm.example']);
+    const top = splitMessage(message.data);
+    expect(top.headers.subject).toBe(`Lead 42 from ${site.name} - Used Vehicle Enquiry`);
+    expect(top.headers['message-id']).toBe(result.detail);
+    expect(top.headers['x-dealer-lead-id']).toBe('42');
+    const parts = mimeParts(message.data);
+    const text = parts.find((part) => part.headers['content-type']?.startsWith('text/plain'));
+    const attachment = parts.find((part) => part.headers['content-disposition']?.includes('lead-42.adf.xml'));
+    // SMTP carries text with CRLF line ends; the document is otherwise unchanged.
+    expect(text?.body.replace(/\r\n/g, '\n')).toBe(leadToAdf(lead));
+    expect(attachment?.headers['content-type']).toMatch(/^application\/xml/);
+    expect(attachment?.body).toBe(leadToAdf(lead));
+    expect(validateAdfStructure(text!.body)).toEqual([]);
+  });
+
+  it('a permanent SMTP refusal (5xx) is rejected', async () => {
+    sink = await startSmtpSink({ rcptReply: '550 5.1.1 No such user' });
+    const result = await deliverLead(emailTarget(sink.url), lead, shortTimeout);
+    expect(result).toMatchObject({ ok: false, status: 'rejected' });
+    expect(result.detail).toMatch(/^550 /);
+  });
+
+  it('a temporary SMTP refusal (4xx) is a retry', async () => {
+    sink = await startSmtpSink({ rcptReply: '451 4.3.0 Try again later' });
+    const result = await deliverLead(emailTarget(sink.url), lead, shortTimeout);
+    expect(result).toMatchObject({ ok: false, status: 'retry' });
+    expect(result.detail).toMatch(/^451 /);
+  });
+
+  it('a server that never greets is a retry after the timeout', async () => {
+    sink = await startSmtpSink({ silent: true });
+    const started = Date.now();
+    const result = await deliverLead(emailTarget(sink.url), lead, shortTimeout);
+    expect(result).toMatchObject({ ok: false, status: 'retry' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('connection refused is a retry', async () => {
+    const port = await closedPort();
+    const result = await deliverLead(emailTarget(`smtp://127.0.0.1:${port}`), lead, shortTimeout);
+    expect(result).toMatchObject({ ok: false, status: 'retry' });
+    expect(result.detail).toMatch(/ECONNREFUSED/);
+  });
+
+  it('an smtpUrl that is not smtp:// or smtps:// is rejected', async () => {
+    expect(await deliverLead(emailTarget('json://'), lead)).toMatchObject({ ok: false, status: 'rejected' });
+  });
+});
+
+// -------------------------------------------------------------------------------- configuration
+
+describe('target configuration', () => {
+  it.each([
+    [{ kind: 'adf-file', dir: '/data/outbox' }, true],
+    [{ kind: 'webhook', url: 'https://crm.example/hooks/leads', secret }, true],
+    [{ kind: 'webhook', url: 'https://crm.example/hooks/leads', secret: 'short' }, false],
+    [{ kind: 'webhook', url: 'ftp://crm.example/', secret }, false],
+    [{ kind: 'adf-http', url: 'http://127.0.0.1:8080/adf' }, true],
+    [{ kind: 'adf-email', to: 'leads@crm.example', from: 'web@dealer.example', smtpUrl: 'smtps://user:pass@mail.example:465' }, true],
+    [{ kind: 'adf-email', to: 'leads@crm.example', from: 'web@dealer.example', smtpUrl: 'json://' }, false],
+    [{ kind: 'fax', number: '123' }, false],
+  ])('%j valid: %s', (target, valid) => {
+    expect(deliveryTargetSchema.safeParse(target).success).toBe(valid);
+  });
+
+  it('describes targets without secrets or passwords', () => {
+    expect(describeDeliveryTarget({ kind: 'webhook', url: 'https://crm.example/hook?token=abc', secret })).toBe('webhook https://crm.example/hook?…');
+    expect(describeDeliveryTarget({ kind: 'adf-email', to: 'a@b.c', from: 'd@e.f', smtpUrl: 'smtps://user:hunter2@mail.example:465' })).toBe(
+      'adf-email to a@b.c via smtps://user:***@mail.example:465',
+    );
+  });
+
+  it('an unknown target kind is rejected, never thrown', async () => {
+    expect(await deliverLead({ kind: 'fax' } as unknown as DeliveryTarget, lead)).toMatchObject({ ok: false, status: 'rejected' });
+  });
+
+  it('a lead that cannot be rendered is rejected', async () => {
+    receiver = await startReceiver(reply(200, 'ok'));
+    const result = await deliverLead({ kind: 'adf-http', url: receiver.url }, { ...lead, createdAt: Number.NaN });
+    expect(result).toMatchObject({ ok: false, status: 'rejected' });
+    expect(result.detail).toMatch(/cannot render lead 42/);
+    expect(receiver.requests).toHaveLength(0);
+  });
+});

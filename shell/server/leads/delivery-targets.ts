@@ -1,0 +1,330 @@
+/**
+ * Delivers one lead to one per-site target. The outbox worker calls `deliverLead` for each
+ * attempt and decides on retries from the outcome; this module never throws and never retries.
+ *
+ * Outcome statuses:
+ * - `delivered` (ok): the target took the lead (2xx, file written, SMTP server accepted the mail).
+ * - `rejected` (not ok, permanent): a 4xx other than 408/429, a redirect, an SMTP 5xx reply, a
+ *   target that is misconfigured (bad URL, empty webhook secret) or a lead that cannot be rendered.
+ *   Retrying the same request will not help; a dead letter for the dealer to see.
+ * - `retry` (not ok, transient): 5xx, 408, 429, timeout, network or file-system errors, SMTP 4xx.
+ * `detail` says why in one short line (HTTP: status code and the start of the response body).
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { z } from 'zod';
+import type { Car } from '@dealer/contracts/car';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { leadToAdf } from './adf';
+
+export type DeliveryTarget =
+  | { kind: 'adf-file'; dir: string }
+  | { kind: 'webhook'; url: string; secret: string }
+  | { kind: 'adf-http'; url: string }
+  | { kind: 'adf-email'; to: string; from: string; smtpUrl: string };
+
+export type DeliverableLead = { id: number; site: SiteConfig; payload: Record<string, unknown>; car: Car | null; createdAt: number /* ms */ };
+
+export type DeliveryResult = { ok: boolean; status: string; detail: string };
+export type DeliveryOptions = { /** Per attempt; default 10 s. */ timeoutMs?: number };
+
+export const deliveryStatus = { delivered: 'delivered', rejected: 'rejected', retry: 'retry' } as const;
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+export const WEBHOOK_EVENT = 'lead.created';
+
+/** Per-site targets are configured as data; this checks one (the worker's config loader may use it). */
+export const deliveryTargetSchema: z.ZodType<DeliveryTarget> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('adf-file'), dir: z.string().min(1) }),
+  z.object({ kind: z.literal('webhook'), url: z.url({ protocol: /^https?$/ }), secret: z.string().min(16) }),
+  z.object({ kind: z.literal('adf-http'), url: z.url({ protocol: /^https?$/ }) }),
+  z.object({ kind: z.literal('adf-email'), to: z.string().min(3), from: z.string().min(3), smtpUrl: z.string().regex(/^smtps?:\/\//i) }),
+]);
+
+/** The local default: ADF files under `DATA_DIR/outbox/<site slug>/` for a person to look at. */
+export function defaultDeliveryTarget(dataDir: string): DeliveryTarget {
+  return { kind: 'adf-file', dir: path.join(dataDir, 'outbox') };
+}
+
+/** A target for logs and the delivery log: no webhook secret, no SMTP password. */
+export function describeDeliveryTarget(target: DeliveryTarget): string {
+  switch (target.kind) {
+    case 'adf-file':
+      return `adf-file ${target.dir}`;
+    case 'webhook':
+      return `webhook ${redactUrl(target.url)}`;
+    case 'adf-http':
+      return `adf-http ${redactUrl(target.url)}`;
+    case 'adf-email':
+      return `adf-email to ${target.to} via ${redactUrl(target.smtpUrl)}`;
+  }
+}
+
+function redactUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    const auth = url.username ? `${url.username}${url.password ? ':***' : ''}@` : '';
+    return `${url.protocol}//${auth}${url.host}${url.pathname}${url.search ? '?…' : ''}`;
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+const delivered = (detail: string): DeliveryResult => ({ ok: true, status: deliveryStatus.delivered, detail });
+const rejected = (detail: string): DeliveryResult => ({ ok: false, status: deliveryStatus.rejected, detail });
+const retry = (detail: string): DeliveryResult => ({ ok: false, status: deliveryStatus.retry, detail });
+
+const oneLine = (text: string, max = 200) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+const errorText = (error: unknown): string => {
+  if (!(error instanceof Error)) return oneLine(String(error));
+  const cause = error.cause instanceof Error ? error.cause : null;
+  const code = (cause as { code?: unknown } | null)?.code ?? (error as { code?: unknown }).code;
+  return oneLine([typeof code === 'string' ? code : '', cause?.message ?? error.message].filter(Boolean).join(' '));
+};
+
+export function leadCreatedAtIso(lead: Pick<DeliverableLead, 'createdAt'>): string {
+  return new Date(lead.createdAt).toISOString();
+}
+
+/** The webhook body, also written as the `.json` beside an ADF file: the lead without its car or site config. */
+export function webhookBody(lead: DeliverableLead): string {
+  return JSON.stringify({
+    event: WEBHOOK_EVENT,
+    lead: { id: lead.id, site: lead.site.slug, created_at: leadCreatedAtIso(lead), payload: lead.payload },
+  });
+}
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>`, the X-Dealer-Signature header. */
+export function signWebhookBody(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/**
+ * For a dealer's receiver: true when the X-Dealer-Signature header signs this exact raw body with
+ * the secret. Constant-time compare. A header may list several comma-separated signatures (during a
+ * secret rotation); any match counts. Verify the raw bytes received, before parsing the JSON.
+ */
+export function verifyWebhookSignature(body: string, header: string, secret: string): boolean {
+  if (!secret || typeof header !== 'string') return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(body, 'utf8').digest('hex'), 'utf8');
+  let match = false;
+  for (const part of header.split(',')) {
+    const hex = /^\s*sha256=([0-9a-fA-F]{64})\s*$/.exec(part)?.[1];
+    if (!hex) continue;
+    // Every candidate is compared (no early exit), so timing does not tell which one matched.
+    if (timingSafeEqual(Buffer.from(hex.toLowerCase(), 'utf8'), expected)) match = true;
+  }
+  return match;
+}
+
+/** Deliver one lead to one target. Never throws; see the module comment for the statuses. */
+export async function deliverLead(target: DeliveryTarget, lead: DeliverableLead, opts?: DeliveryOptions): Promise<DeliveryResult> {
+  const timeoutMs = opts?.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  try {
+    switch (target.kind) {
+      case 'adf-file':
+        return await deliverToFile(target, lead);
+      case 'webhook':
+        return await deliverToWebhook(target, lead, timeoutMs);
+      case 'adf-http':
+        return await deliverAdfOverHttp(target, lead, timeoutMs);
+      case 'adf-email':
+        return await deliverAdfByEmail(target, lead, timeoutMs);
+      default:
+        return rejected(`unknown delivery target kind: ${String((target as { kind?: unknown }).kind)}`);
+    }
+  } catch (error) {
+    // Rendering errors (a lead that cannot become a document) are permanent; anything else may pass.
+    if (error instanceof RenderError) return rejected(`cannot render lead ${lead.id}: ${errorText(error.cause)}`);
+    return retry(`unexpected error: ${errorText(error)}`);
+  }
+}
+
+class RenderError extends Error {}
+
+function render<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw new RenderError('render failed', { cause: error });
+  }
+}
+
+// ---------------------------------------------------------------------------------------- files
+
+/** `<lead id>-<created at, UTC, file-name safe>`: one name per lead, so a repeated delivery replaces its own files. */
+export function adfFileBase(lead: Pick<DeliverableLead, 'id' | 'createdAt'>): string {
+  return `${lead.id}-${leadCreatedAtIso(lead).replace(/[:.]/g, '-')}`;
+}
+
+async function deliverToFile(target: Extract<DeliveryTarget, { kind: 'adf-file' }>, lead: DeliverableLead): Promise<DeliveryResult> {
+  const slug = lead.site.slug;
+  if (!/^[a-z0-9-]+$/.test(slug)) return rejected(`site slug "${oneLine(slug, 60)}" is not safe as a folder name`);
+  if (!Number.isSafeInteger(lead.id) || lead.id < 0) return rejected(`lead id ${String(lead.id)} is not a whole number`);
+  const base = render(() => adfFileBase(lead));
+  const xml = render(() => leadToAdf(lead));
+  const json = render(() => `${JSON.stringify({ id: lead.id, site: slug, created_at: leadCreatedAtIso(lead), payload: lead.payload }, null, 2)}\n`);
+  const dir = path.join(target.dir, slug);
+  const xmlPath = path.join(dir, `${base}.adf.xml`);
+  try {
+    await mkdir(dir, { recursive: true });
+    // The payload first, so whoever sees the ADF file can rely on its .json being there.
+    await writeFileAtomic(path.join(dir, `${base}.json`), json);
+    await writeFileAtomic(xmlPath, xml);
+    await syncDir(dir);
+  } catch (error) {
+    return retry(`cannot write ${xmlPath}: ${errorText(error)}`);
+  }
+  return delivered(xmlPath);
+}
+
+/** Temp file in the same folder, fsync, rename over the final name: readers see all of it or nothing. */
+async function writeFileAtomic(file: string, content: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
+  const handle = await open(temp, 'wx', 0o640);
+  try {
+    await handle.writeFile(content, 'utf8');
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Makes the renames durable; some file systems cannot fsync a folder, which is not an error here. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r').catch(() => null);
+  if (!handle) return;
+  await handle.sync().catch(() => undefined);
+  await handle.close().catch(() => undefined);
+}
+
+// ----------------------------------------------------------------------------------------- HTTP
+
+async function deliverToWebhook(target: Extract<DeliveryTarget, { kind: 'webhook' }>, lead: DeliverableLead, timeoutMs: number): Promise<DeliveryResult> {
+  if (!target.secret) return rejected('webhook target has no secret');
+  const body = render(() => webhookBody(lead));
+  return postOnce(target.url, body, timeoutMs, {
+    'Content-Type': 'application/json',
+    'X-Dealer-Event': WEBHOOK_EVENT,
+    'X-Dealer-Signature': signWebhookBody(body, target.secret),
+    'X-Dealer-Timestamp': String(Math.floor(Date.now() / 1000)),
+    'X-Dealer-Delivery': randomUUID(),
+    'Idempotency-Key': `lead-${lead.id}`,
+  });
+}
+
+async function deliverAdfOverHttp(target: Extract<DeliveryTarget, { kind: 'adf-http' }>, lead: DeliverableLead, timeoutMs: number): Promise<DeliveryResult> {
+  const xml = render(() => leadToAdf(lead));
+  return postOnce(target.url, xml, timeoutMs, {
+    'Content-Type': 'application/xml',
+    'X-Dealer-Delivery': randomUUID(),
+    'Idempotency-Key': `lead-${lead.id}`,
+  });
+}
+
+const excerptBytes = 2048;
+
+/** The start of the response body, without waiting for (or buffering) all of a large or endless one. */
+async function bodyExcerpt(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < excerptBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // A body cut off or timed out still leaves its status code to judge by.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return oneLine(new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, excerptBytes)));
+}
+
+async function postOnce(rawUrl: string, body: string, timeoutMs: number, headers: Record<string, string>): Promise<DeliveryResult> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return rejected('target url is not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return rejected(`target url must be http or https, not ${url.protocol}`);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'User-Agent': 'DealerPlatform-LeadDelivery/1.0', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return retry(`timeout after ${timeoutMs} ms`);
+    return retry(`network error: ${errorText(error)}`);
+  }
+  const excerpt = await bodyExcerpt(response);
+  const code = response.status;
+  const detail = oneLine(`${code} ${excerpt}`);
+  if (code >= 200 && code < 300) return delivered(detail);
+  if (code === 408 || code === 429 || code >= 500) {
+    const retryAfter = response.headers.get('retry-after');
+    return retry(retryAfter ? oneLine(`${detail} (retry-after ${retryAfter})`) : detail);
+  }
+  if (code >= 300 && code < 400) return rejected(oneLine(`${code} redirect to ${response.headers.get('location') ?? '(no location)'}; update the target url`));
+  return rejected(detail);
+}
+
+// ---------------------------------------------------------------------------------------- email
+
+export function adfEmailSubject(lead: DeliverableLead): string {
+  const category = typeof lead.payload.category === 'string' ? lead.payload.category.trim() : '';
+  return `Lead ${lead.id} from ${lead.site.name}${category ? ` - ${category}` : ''}`;
+}
+
+async function deliverAdfByEmail(target: Extract<DeliveryTarget, { kind: 'adf-email' }>, lead: DeliverableLead, timeoutMs: number): Promise<DeliveryResult> {
+  if (!/^smtps?:\/\//i.test(target.smtpUrl)) return rejected('smtpUrl must start with smtp:// or smtps://');
+  const xml = render(() => leadToAdf(lead));
+  const transport = nodemailer.createTransport({
+    url: target.smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  try {
+    const info = await transport.sendMail({
+      from: target.from,
+      to: target.to,
+      subject: adfEmailSubject(lead),
+      // CRMs read the ADF from the plain-text body; the attachment is for people and for CRMs that prefer it.
+      text: xml,
+      attachments: [{ filename: `lead-${lead.id}.adf.xml`, content: xml, contentType: 'application/xml' }],
+      headers: { 'X-Dealer-Lead-Id': String(lead.id), 'X-Dealer-Site': lead.site.slug },
+    });
+    return delivered(info.messageId);
+  } catch (error) {
+    const responseCode = (error as { responseCode?: unknown }).responseCode;
+    const reply = typeof responseCode === 'number' ? `${responseCode} ` : '';
+    const detail = oneLine(`${reply}${errorText(error)}`);
+    // SMTP 5xx is a permanent refusal (unknown mailbox, relay denied, bad credentials); 4xx and no reply may pass.
+    return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 ? rejected(detail) : retry(detail);
+  } finally {
+    transport.close();
+  }
+}

@@ -1,0 +1,288 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { assembleLead, type AssembledLead } from '@dealer/rules/lead-payload';
+import type { StepSkip } from '@dealer/rules/multi-step';
+import type { LeadsConfig } from '../config';
+import type { PlatformDb } from '../db/database';
+import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead } from '../db/lead-store';
+import { deliveryTargetsOf } from './delivery-config';
+import { checkLeadShape, validateLead } from './lead-schema';
+import { RateLimiter, retryAfterText, spamVerdict, withoutTrapFields } from './spam';
+import { discardReceived, placeLeadFiles, uploadsRoot, type ReceivedFile } from './uploads';
+
+/** What a lead call answers: SPEC §7 "reads id or error message". */
+export type LeadReply =
+  | { status: 200 | 201; body: { id: number; lead_id: number; update_token: string } }
+  | { status: number; body: { message: string; fields?: Record<string, string> }; headers?: Record<string, string> };
+
+export const checkFieldsMessage = 'Please check the highlighted fields.';
+
+/** Fields that steer the pipeline and are never stored in the lead itself. */
+const controlFields = ['update_token'] as const;
+
+/** Objects with their keys sorted, so the same body hashes the same whatever order its keys came in. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as Record<string, unknown>)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+/** sha256 of the normalised create request: the lead's fields and the contents of its files. */
+export function requestHash(lead: unknown, files: readonly Pick<ReceivedFile, 'sha256'>[] = []): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ lead: canonical(lead), files: files.map((file) => file.sha256) }))
+    .digest('base64url');
+}
+
+/** The update token of a lead: an HMAC of its id and random salt under the platform's secret. Never stored. */
+export function updateTokenOf(secret: string, leadId: number, salt: string): string {
+  return createHmac('sha256', secret).update(`lead-update:${leadId}:${salt}`).digest('base64url');
+}
+
+/** Constant time whatever the given token's length (both sides are hashed to 32 bytes first). */
+export function tokenMatches(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A partial save (SPEC §4): lead_status 'Incomplete' or form_completed false. Everything else completes the lead. */
+export const isPartialSave = (values: Record<string, unknown>) => values.lead_status === 'Incomplete' || values.form_completed === false;
+
+export type CreateRequest = {
+  site: SiteConfig;
+  /** The body's `lead` (undefined when the body had none). */
+  lead: unknown;
+  files?: readonly ReceivedFile[];
+  idempotencyKey: string | null;
+  userAgent: string;
+  ip: string;
+  mock: boolean;
+  now?: number;
+};
+
+export type UpdateRequest = {
+  site: SiteConfig;
+  id: number;
+  lead: unknown;
+  token: string | null;
+  userAgent: string;
+  mock: boolean;
+  now?: number;
+};
+
+/**
+ * The lead pipeline's front half: checks, assembles and saves a lead (with its delivery jobs, in
+ * one transaction) before answering. The outbox worker does the rest.
+ */
+export class LeadService {
+  readonly rateLimiter: RateLimiter;
+
+  constructor(
+    private readonly deps: {
+      db: PlatformDb;
+      dataDir: string;
+      leads: LeadsConfig;
+      /** Told when deliveries were enqueued, so the worker need not wait for its next poll. */
+      onEnqueued?: () => void;
+    },
+  ) {
+    this.rateLimiter = new RateLimiter(deps.leads.rateLimit.max, deps.leads.rateLimit.windowMs);
+  }
+
+  private reply(lead: { id: number }, salt: string | null, status: 200 | 201): LeadReply {
+    return { status, body: { id: lead.id, lead_id: lead.id, update_token: salt ? updateTokenOf(this.deps.leads.tokenSecret, lead.id, salt) : '' } };
+  }
+
+  /** SPEC §3 assembly over what the browser sent; the server's own values (user agent, site) win. */
+  private assemble(site: SiteConfig, values: Record<string, unknown>, userAgent: string, hasFiles: boolean): AssembledLead {
+    const stepNumber = typeof values.step_number === 'number' ? values.step_number : undefined;
+    const skippedSteps = Array.isArray(values.skipped_steps) ? (values.skipped_steps as StepSkip[]) : undefined;
+    const assembled = assembleLead({
+      values: withoutTrapFields(values),
+      site,
+      page: {
+        url: typeof values.url === 'string' ? values.url : '',
+        userAgent: userAgent.slice(0, 1000),
+        visitedPages: Array.isArray(values.visited_pages) ? (values.visited_pages as string[]) : [],
+        linkedQueryParams: isRecord(values.linked_query_params) ? (values.linked_query_params as Record<string, string>) : {},
+      },
+      stepNumber,
+      skippedSteps,
+      hasFiles,
+    });
+    for (const field of controlFields) delete assembled[field];
+    return assembled;
+  }
+
+  async create(request: CreateRequest): Promise<LeadReply> {
+    const now = request.now ?? Date.now();
+    const files = request.files ?? [];
+    const { site } = request;
+    let keep = false;
+    try {
+      if (!isRecord(request.lead)) return { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } };
+      const hash = requestHash(request.lead, files);
+
+      const shape = checkLeadShape(request.lead);
+      if (!shape.ok) return (await this.replay(request)) ?? { status: 400, body: { message: checkFieldsMessage, fields: shape.fields } };
+      const values = shape.values;
+      const complete = !isPartialSave(values);
+      const hasFiles = files.length > 0 || values.has_files === true;
+      const assembled = this.assemble(site, values, request.userAgent, hasFiles);
+      if (files.length) assembled.files = files.map((file) => ({ name: file.originalName, content_type: file.type.mime, size: file.size }));
+      const valid = validateLead(assembled, site, complete);
+      // A retry of a create that was saved is answered as before, whatever these checks say now.
+      if (!valid.ok) return (await this.replay(request)) ?? { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
+
+      const limited = this.rateLimiter.take(`${request.mock ? 'mock' : 'api'}|${site.id}|${request.ip}`, now);
+      if (!limited.ok) {
+        const replayed = await this.replay(request);
+        if (replayed) return replayed;
+        const seconds = Math.ceil(limited.retryAfterMs / 1000);
+        return {
+          status: 429,
+          body: { message: `Too many enquiries have been sent from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or call the dealership.` },
+          headers: { 'Retry-After': String(seconds) },
+        };
+      }
+
+      const verdict = spamVerdict(values, now, this.deps.leads.minFillMs);
+      const tokenSalt = randomBytes(16).toString('base64url');
+      const uploads = uploadsRoot(this.deps.dataDir);
+      let placedDir: string | null = null;
+      const result = await insertLead(
+        this.deps.db,
+        {
+          siteId: site.id,
+          category: typeof assembled.category === 'string' ? assembled.category : '',
+          leadStatus: typeof values.lead_status === 'string' && values.lead_status ? values.lead_status : 'New',
+          payload: assembled,
+          idempotencyKey: request.idempotencyKey,
+          requestHash: hash,
+          tokenSalt,
+          formCompleted: complete,
+          hasFiles,
+          spamReason: verdict.spam ? verdict.reason : null,
+          mock: request.mock,
+        },
+        request.mock ? [] : deliveryTargetsOf(site),
+        now,
+        files.length
+          ? async (trx, leadId) => {
+              placedDir = join(uploads, site.slug, String(leadId));
+              const placed = await placeLeadFiles(uploads, site.slug, leadId, files);
+              await insertLeadFiles(
+                trx,
+                placed.map(({ path, file }) => ({ leadId, siteId: site.id, path, contentType: file.type.mime, size: file.size, originalName: file.originalName })),
+                now,
+              );
+            }
+          : undefined,
+      ).catch(async (error: unknown) => {
+        if (placedDir) await rm(placedDir, { recursive: true, force: true });
+        throw error;
+      });
+
+      if (!result.created) {
+        if (result.requestHash !== null && result.requestHash !== hash) return this.keyReused();
+        return this.reply(result.lead, result.tokenSalt, 200);
+      }
+      keep = true;
+      if (complete && !verdict.spam && !request.mock) this.deps.onEnqueued?.();
+      return this.reply(result.lead, tokenSalt, 201);
+    } finally {
+      if (!keep) await discardReceived(files);
+    }
+  }
+
+  /**
+   * The answer to a retried create (the first result, or a 422 for another body under its key),
+   * looked up when a create would otherwise be refused, so a shopper's retry is never refused by
+   * the rate limit or a rule changed since. Null: not a retry. (An accepted create finds its
+   * retry through the insert itself.)
+   */
+  private async replay(request: Pick<CreateRequest, 'site' | 'lead' | 'files' | 'idempotencyKey' | 'mock'>): Promise<LeadReply | null> {
+    if (!request.idempotencyKey) return null;
+    const key = idempotencyColumn(request.idempotencyKey, request.mock);
+    const row = await this.deps.db
+      .selectFrom('leads')
+      .select(['id', 'request_hash', 'token_salt'])
+      .where('site_id', '=', request.site.id)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (row.request_hash !== null && row.request_hash !== requestHash(request.lead, request.files ?? [])) {
+      await discardReceived(request.files ?? []);
+      return this.keyReused();
+    }
+    await discardReceived(request.files ?? []);
+    return this.reply({ id: Number(row.id) }, row.token_salt, 200);
+  }
+
+  private keyReused(): LeadReply {
+    return {
+      status: 422,
+      body: { message: 'This Idempotency-Key was already used for a different enquiry. Send the same enquiry again, or use a new key for a new one.' },
+    };
+  }
+
+  /**
+   * SPEC §4 "a lead with an id is updated": only with the update token its create returned, and
+   * only from the site that owns it (another site's lead is not found). The new values are laid
+   * over the stored ones and assembled again; completing a partial lead enqueues its deliveries.
+   */
+  async update(request: UpdateRequest): Promise<LeadReply> {
+    const now = request.now ?? Date.now();
+    const { site } = request;
+    const notFound: LeadReply = { status: 404, body: { message: `No lead ${request.id} was found on this site.` } };
+    if (!isRecord(request.lead)) return { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } };
+    const stored = await findLeadForUpdate(this.deps.db, request.id);
+    if (!stored || stored.site_id !== site.id || stored.mock !== request.mock) return notFound;
+    if (!request.token) return { status: 403, body: { message: 'This lead can only be changed with the update token returned when it was created.' } };
+    if (!stored.token_salt || !tokenMatches(request.token, updateTokenOf(this.deps.leads.tokenSecret, stored.id, stored.token_salt))) {
+      return { status: 403, body: { message: 'The update token does not match this lead.' } };
+    }
+
+    const shape = checkLeadShape(request.lead);
+    if (!shape.ok) return { status: 400, body: { message: checkFieldsMessage, fields: shape.fields } };
+    const values = shape.values;
+    const complete = !isPartialSave(values);
+    // Earlier steps' answers stay; the steering fields come from this request alone.
+    const previous = { ...stored.payload };
+    for (const field of ['lead_status', 'form_completed', 'skipped_steps', 'step_number', 'lead_id']) delete previous[field];
+    const merged = { ...previous, ...values };
+    const hasFiles = stored.has_files || values.has_files === true;
+    const assembled = this.assemble(site, merged, request.userAgent, hasFiles);
+    const valid = validateLead(assembled, site, complete);
+    if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
+
+    const saved: StoredLead | null = await saveLeadUpdate(
+      this.deps.db,
+      {
+        id: stored.id,
+        siteId: site.id,
+        category: typeof assembled.category === 'string' ? assembled.category : stored.category,
+        leadStatus: typeof values.lead_status === 'string' && values.lead_status ? values.lead_status : complete ? (stored.lead_status === 'Incomplete' ? 'New' : stored.lead_status) : 'Incomplete',
+        payload: assembled,
+        formCompleted: complete,
+        hasFiles,
+      },
+      request.mock ? [] : deliveryTargetsOf(site),
+      now,
+    );
+    if (!saved) return notFound;
+    if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock) this.deps.onEnqueued?.();
+    return this.reply(saved, stored.token_salt, 200);
+  }
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import type { Car } from '@dealer/contracts/car';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { findCarById } from '../db/car-store';
+import type { PlatformDb } from '../db/database';
+import { claimDueJobs, recordAttempts, releaseClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
+import type { LeadsConfig } from '../config';
+import { resolveDeliveryTarget } from './delivery-config';
+import { deliverLead as defaultDeliver, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
+
+export type Deliver = (target: DeliveryTarget, lead: DeliverableLead) => Promise<{ ok: boolean; status: string; detail: string }>;
+
+export type OutboxWorkerOptions = {
+  db: PlatformDb;
+  dataDir: string;
+  delivery: LeadsConfig['delivery'];
+  /** The site of a job (cached by the caller). */
+  siteOf: (siteId: number) => Promise<SiteConfig | null>;
+  deliver?: Deliver;
+  /** Jobs claimed at once, delivered side by side. */
+  batchSize?: number;
+  /** One attempt may take this long before it counts as failed (the lease is longer). */
+  attemptTimeoutMs?: number;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  now?: () => number;
+};
+
+/** Wait before the next attempt after `failures` failed ones: the configured steps, the last repeating. */
+export function backoffDelay(backoffMs: readonly number[], failures: number): number {
+  if (backoffMs.length === 0) return 0;
+  return backoffMs[Math.min(Math.max(failures, 1), backoffMs.length) - 1]!;
+}
+
+const silent = { info() {}, warn() {}, error() {} };
+
+/**
+ * The outbox worker: polls for due delivery jobs, claims a batch with its own token (so two
+ * workers, in one process or two, never deliver the same job at once), delivers each through
+ * `deliverLead`, and records every attempt in the log. A failure is retried after the backoff;
+ * after `maxAttempts` the job is dead (a dead letter the dealer sees). Stopping waits for the
+ * batch in hand; a worker killed mid-batch leaves leases that expire, and the jobs are retried.
+ */
+export class OutboxWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private readonly deliver: Deliver;
+  private log: NonNullable<OutboxWorkerOptions['log']>;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: OutboxWorkerOptions) {
+    this.deliver = opts.deliver ?? defaultDeliver;
+    this.log = opts.log ?? silent;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Logs to the server's logger once it exists. */
+  setLog(log: NonNullable<OutboxWorkerOptions['log']>) {
+    this.log = log;
+  }
+
+  get isRunning(): boolean {
+    return !this.stopped;
+  }
+
+  start() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the batch in hand to be recorded. */
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** New jobs were enqueued: look now rather than at the next poll. */
+  nudge() {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async tick() {
+    if (this.running || this.stopped) return;
+    let delivered = 0;
+    this.running = (async () => {
+      try {
+        delivered = await this.runOnce();
+      } catch (error) {
+        this.log.error({ err: error }, 'lead outbox: a poll failed; trying again at the next one');
+      }
+    })();
+    await this.running;
+    this.running = null;
+    const full = delivered >= (this.opts.batchSize ?? 50);
+    const soon = full || this.again;
+    this.again = false;
+    this.schedule(soon ? 0 : this.opts.delivery.pollMs);
+  }
+
+  /** Claims and delivers one batch of due jobs; returns how many were attempted. */
+  async runOnce(): Promise<number> {
+    const token = randomBytes(12).toString('base64url');
+    const now = this.now();
+    const jobs = await claimDueJobs(this.opts.db, { token, now, leaseMs: this.opts.delivery.leaseMs, limit: this.opts.batchSize ?? 50 });
+    if (jobs.length === 0) return 0;
+    let results: AttemptResult[];
+    try {
+      results = await this.attemptAll(jobs);
+    } catch (error) {
+      await releaseClaims(this.opts.db, token, jobs.map((job) => job.id)).catch(() => undefined);
+      throw error;
+    }
+    await recordAttempts(this.opts.db, token, results, this.now());
+    return jobs.length;
+  }
+
+  private async attemptAll(jobs: DeliveryJob[]): Promise<AttemptResult[]> {
+    const leadIds = [...new Set(jobs.map((job) => job.lead_id))];
+    const rows = await this.opts.db.selectFrom('leads').select(['id', 'site_id', 'payload', 'created_at']).where('id', 'in', leadIds).execute();
+    const leads = new Map(rows.map((row) => [Number(row.id), row]));
+    return Promise.all(jobs.map((job) => this.attempt(job, leads.get(job.lead_id))));
+  }
+
+  private async attempt(job: DeliveryJob, row: { id: number; site_id: number; payload: string; created_at: number } | undefined): Promise<AttemptResult> {
+    const started = performance.now();
+    const finish = (ok: boolean, status: string, detail: string): AttemptResult => {
+      const failures = job.attempts + 1;
+      // 'rejected' is deliverLead's word for a refusal that a retry cannot change (a 4xx, a bad target).
+      const permanent = status === 'rejected';
+      const outcome = ok ? 'delivered' : permanent || failures >= this.opts.delivery.maxAttempts ? 'dead' : 'failed';
+      const nextAttemptAt = outcome === 'failed' ? this.now() + backoffDelay(this.opts.delivery.backoffMs, failures) : null;
+      const durationMs = performance.now() - started;
+      if (outcome === 'dead') this.log.warn({ jobId: job.id, leadId: job.lead_id, target: job.target.kind, status, detail }, 'lead delivery dead after its last attempt');
+      else if (outcome === 'failed') this.log.info({ jobId: job.id, leadId: job.lead_id, target: job.target.kind, status, detail, nextAttemptAt }, 'lead delivery failed; will retry');
+      return { job, outcome, status, detail, durationMs, nextAttemptAt };
+    };
+    try {
+      // One turn of the event loop per delivery: a batch's document rendering must not hold up
+      // the creates being answered meanwhile.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!row) return finish(false, 'no-lead', `lead ${job.lead_id} no longer exists`);
+      const site = await this.opts.siteOf(job.site_id);
+      if (!site) return finish(false, 'no-site', `site ${job.site_id} no longer exists`);
+      const resolved = resolveDeliveryTarget(job.target, site, { dataDir: this.opts.dataDir, smtpUrl: this.opts.delivery.smtpUrl, emailFrom: this.opts.delivery.emailFrom });
+      if (!resolved.ok) return finish(false, 'not-configured', resolved.detail);
+      const payload = JSON.parse(row.payload) as Record<string, unknown>;
+      const lead: DeliverableLead = { id: Number(row.id), site, payload, car: await this.carOf(site, payload), createdAt: Number(row.created_at) };
+      const result = await this.withTimeout(this.deliver(resolved.target, lead));
+      return finish(result.ok, result.status, result.detail);
+    } catch (error) {
+      return finish(false, 'error', error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async carOf(site: SiteConfig, payload: Record<string, unknown>): Promise<Car | null> {
+    const carId = typeof payload.car_id === 'number' ? payload.car_id : typeof payload.car_id === 'string' ? Number(payload.car_id) : NaN;
+    if (!Number.isSafeInteger(carId) || carId <= 0) return null;
+    const found = await findCarById(this.opts.db, carId);
+    // Only the site's own car: a lead naming another dealer's car id gets no vehicle from it.
+    return found && found.siteId === site.id ? found.car : null;
+  }
+
+  private withTimeout<T>(promise: Promise<T>): Promise<T> {
+    const ms = this.opts.attemptTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout;
+    return Promise.race([
+      promise,
+      new Promise<T>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  }
+}
