@@ -1,5 +1,5 @@
 import { useMemo, useReducer, useState } from 'react';
-import { Form } from 'react-final-form';
+import { Field, Form } from 'react-final-form';
 import { useNavigate } from 'react-router-dom';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
@@ -15,6 +15,7 @@ import { saveLead } from '../lead-client';
 import { loadSavedDetails, saveDetails } from '../saved-details';
 import { submitFailureText } from '../submit-lead';
 import { pageContext } from './page-context';
+import { leadFormStartedAtField, leadHoneypotFields } from '@dealer/contracts/lead-values';
 
 type Props = {
   def: FormDef;
@@ -50,6 +51,8 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
   const [submitting, setSubmitting] = useState(false);
   // One key per form: a create retried after a dropped connection is recognised by the server.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
+  // Spam signals the server weighs (time trap); a person never sees or fills the honeypot.
+  const [startedAt] = useState(() => Date.now());
   const { state } = progress;
   const step = def.steps[state.stepIndex]!;
   const last = state.stepIndex === def.steps.length - 1;
@@ -67,6 +70,7 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
       category,
       ...(subcategory || def.subcategory ? { subcategory: subcategory ?? def.subcategory } : {}),
       ...pageContext(),
+      [leadFormStartedAtField]: startedAt,
     };
   };
   const filesOf = (values: FieldValues) =>
@@ -137,6 +141,12 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
             submitting={submitting}
             onBack={state.stepIndex > 0 ? () => dispatch({ type: 'back' }) : undefined}
           >
+            <div className="dp-visually-hidden" aria-hidden="true">
+              <label>
+                Leave this empty
+                <Field name={leadHoneypotFields[0]} component="input" tabIndex={-1} autoComplete="off" />
+              </label>
+            </div>
             {step.fields
               .filter((field) => isFieldShown(field, values))
               .map((field) => (

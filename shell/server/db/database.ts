@@ -32,7 +32,6 @@ export function openDatabase(options: DatabaseOptions): { db: PlatformDb; engine
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
-  if (process.env.TMP_NO_CKPT) sqlite.pragma('wal_autocheckpoint = 0');
   return { db: new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' };
 }
 

@@ -105,8 +105,10 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
             .addColumn(name, type, (c) => (flag ? c.notNull().defaultTo(name === 'form_completed' ? 1 : 0) : c))
             .execute();
         }
-        // Every lead written before this migration was delivered the old way (or never): complete.
-        await sql`UPDATE leads SET completed_at = created_at`.execute(db);
+        // Leads written before the pipeline keep their state; none is enqueued for delivery now
+        // (a dealer would get a flood of old leads), the admin list and CSV still show them.
+        await sql`UPDATE leads SET completed_at = created_at WHERE lead_status <> 'Incomplete'`.execute(db);
+        await sql`UPDATE leads SET form_completed = 0 WHERE lead_status = 'Incomplete'`.execute(db);
 
         await autoId('lead_delivery_jobs')
           .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))

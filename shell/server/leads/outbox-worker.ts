@@ -33,6 +33,9 @@ export function backoffDelay(backoffMs: readonly number[], failures: number): nu
 
 const silent = { info() {}, warn() {}, error() {} };
 
+/** How long a nudge waits for more leads to deliver with it. */
+const nudgeDelayMs = 20;
+
 /**
  * The outbox worker: polls for due delivery jobs, claims a batch with its own token (so two
  * workers, in one process or two, never deliver the same job at once), delivers each through
@@ -44,6 +47,7 @@ export class OutboxWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  private timerDueAt = 0;
   private stopped = true;
   private readonly deliver: Deliver;
   private log: NonNullable<OutboxWorkerOptions['log']>;
@@ -78,19 +82,29 @@ export class OutboxWorker {
     await this.running;
   }
 
-  /** New jobs were enqueued: look now rather than at the next poll. */
+  /**
+   * New jobs were enqueued: look soon rather than at the next poll. Nudges within a few ms are
+   * gathered into one run, so a busy server delivers in batches (two commits per batch) rather
+   * than one run per lead.
+   */
   nudge() {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
-    this.schedule(0);
+    this.schedule(nudgeDelayMs);
   }
 
+  /** Runs in `delay` ms, unless a run is already due sooner. */
   private schedule(delay: number) {
     if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
+    const dueAt = Date.now() + delay;
+    if (this.timer) {
+      if (this.timerDueAt <= dueAt) return;
+      clearTimeout(this.timer);
+    }
+    this.timerDueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.tick();
@@ -111,9 +125,9 @@ export class OutboxWorker {
     await this.running;
     this.running = null;
     const full = delivered >= (this.opts.batchSize ?? 50);
-    const soon = full || this.again;
+    const nudged = this.again;
     this.again = false;
-    this.schedule(soon ? 0 : this.opts.delivery.pollMs);
+    this.schedule(full ? 0 : nudged ? nudgeDelayMs : this.opts.delivery.pollMs);
   }
 
   /** Claims and delivers one batch of due jobs; returns how many were attempted. */
