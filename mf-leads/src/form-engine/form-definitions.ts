@@ -18,7 +18,8 @@ const userDetails = (site: Site, extra: FieldDef[] = []): StepDef => ({
 const salesLocations = (site: Site) => site.locations.filter((location) => location.visible && location.location_type === 'sales').map((location) => ({ value: location.id, name: location.name }));
 const serviceLocations = (site: Site) => site.locations.filter((location) => location.visible && location.location_type !== 'parts').map((location) => ({ value: location.id, name: location.name }));
 
-const optIn = (site: Site): FieldDef => ({ name: 'opt_in', type: 'optIn', label: site.lead_settings?.consent_wording ?? 'Keep me updated with news and offers', optional: true });
+// SPEC §5: opt_in defaults to true; a site may start it unticked for Spam Act consent.
+const optIn = (site: Site): FieldDef => ({ name: 'opt_in', type: 'optIn', label: site.lead_settings?.consent_wording ?? 'Keep me updated with news and offers', optional: true, defaultValue: site.lead_settings?.opt_in_default ?? true });
 const comments = (optional = false): FieldDef => ({ name: 'message', type: 'textarea', label: 'Comments', optional });
 
 /** The enquiry form (SPEC §5): category select when shown, contact details, comments, opt-in. */
