@@ -17,12 +17,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../shell/server/db/database';
 import { createTestSchema, testDatabaseUrl } from '../shell/server/testing/postgres';
+import { freePort } from '../shell/server/testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Map(
@@ -40,16 +40,6 @@ const useBuilt = args.has('built');
 const host = 'ridgeline-trucks.localhost';
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 function call(agent: Agent, port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
   return new Promise((done, fail) => {

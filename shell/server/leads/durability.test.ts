@@ -12,12 +12,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const builtServer = join(root, 'shell', 'dist', 'server', 'main.cjs');
@@ -52,16 +52,6 @@ const clients = 8;
 const loadMs = 14_000;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 type Answer = { key: string; id: number; status: number };
 
