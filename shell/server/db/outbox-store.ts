@@ -1,7 +1,7 @@
-import type { Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';
-import type { DeliveryJobStatus, PlatformDatabase } from './schema';
+import type { DeliveryJobStatus, LeadDeliveryLogTable, PlatformDatabase } from './schema';
 
 type Trx = Transaction<PlatformDatabase>;
 
@@ -20,32 +20,10 @@ export type DeliveryJob = {
   delivered_at: number | null;
 };
 
-export type DeliveryLogEntry = {
-  id: number;
-  job_id: number;
-  lead_id: number;
-  attempt: number;
-  target_kind: string;
-  outcome: 'delivered' | 'failed' | 'dead';
-  status: string;
-  detail: string;
-  duration_ms: number;
-  created_at: number;
-};
+export type DeliveryLogEntry = Omit<Selectable<LeadDeliveryLogTable>, 'site_id'>;
 
-type JobRow = {
-  id: number;
-  lead_id: number;
-  site_id: number;
-  target: string;
-  status: DeliveryJobStatus;
-  attempts: number;
-  next_attempt_at: number;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-  delivered_at: number | null;
-};
+/** A job row as stored: the target is JSON text. */
+type JobRow = Omit<DeliveryJob, 'target'> & { target: string };
 
 const jobColumns = ['id', 'lead_id', 'site_id', 'target', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'delivered_at'] as const;
 

@@ -31,35 +31,26 @@ export function normaliseWord(word: string): string {
 
 export type Token = { term: string; start: number; end: number };
 
+/** Walks the words of a text, normalised, with where each sits in it; one loop for indexing and highlighting. */
+function scanWords(text: string, visit: (term: string, start: number, end: number) => void) {
+  let i = 0;
+  while (i < text.length) {
+    if (!isWordChar(text, i)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isWordChar(text, i)) i++;
+    const term = normaliseWord(text.slice(start, i));
+    if (term) visit(term, start, i);
+  }
+}
+
 /** The words of a text with where each sits in it (for highlighting). */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (!isWordChar(text, i)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && isWordChar(text, i)) i++;
-    const term = normaliseWord(text.slice(start, i));
-    if (term) tokens.push({ term, start, end: i });
-  }
+  scanWords(text, (term, start, end) => tokens.push({ term, start, end }));
   return tokens;
-}
-
-function eachWord(text: string, visit: (term: string) => void) {
-  let i = 0;
-  while (i < text.length) {
-    if (!isWordChar(text, i)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && isWordChar(text, i)) i++;
-    const term = normaliseWord(text.slice(start, i));
-    if (term) visit(term);
-  }
 }
 
 const hasDigit = (term: string) => /\d/.test(term);
@@ -225,7 +216,7 @@ export class TextIndex {
       let position = 0;
       const walk = (value: unknown) => {
         if (typeof value === 'string' || typeof value === 'number') {
-          eachWord(String(value), (term) => {
+          scanWords(String(value), (term) => {
             packed.push(this.termId(term), (a << 16) | Math.min(position++, 0xffff));
           });
         } else if (Array.isArray(value)) {
