@@ -2,8 +2,6 @@ import { submitFailureText } from './submit-lead';
 
 export type LeadSaveResult = { leadId: number; updateToken: string | null } | { leadId: null; message: string; fields?: Record<string, string> };
 
-/** SPEC §7: the /api prefix becomes /mock when mock mode is on. */
-const apiBase = () => ((window as { __LEADS_MOCK__?: boolean }).__LEADS_MOCK__ ? '/mock' : '/api');
 
 async function read(response: Response): Promise<LeadSaveResult> {
   const body = (await response.json().catch(() => ({}))) as { id?: number; update_token?: string; message?: string; fields?: Record<string, string> };
@@ -22,7 +20,10 @@ export async function saveLead(input: {
   updateToken?: string | null;
   files?: File[];
   idempotencyKey: string;
+  /** SPEC §7: `/api`, or `/mock` when the site's config says the platform runs in mock mode. */
+  apiPrefix?: '/api' | '/mock';
 }): Promise<LeadSaveResult> {
+  const apiBase = () => input.apiPrefix ?? '/api';
   try {
     if (input.leadId) {
       const response = await fetch(`${apiBase()}/leads/${input.leadId}`, {

@@ -26,4 +26,5 @@ export const siteDeps = (ctx: PlatformContext) => ({
   searchKeySecret: ctx.config.searchKeySecret,
   meilisearch: ctx.config.meilisearch,
   remotesBaseUrl: ctx.config.remotesBaseUrl,
+  leadsMockMode: ctx.config.leads.mockMode,
 });

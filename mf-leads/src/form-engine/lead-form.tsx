@@ -94,7 +94,7 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
           dispatch({ type: 'next', label: def.title });
           return undefined;
         }
-        const result = await saveLead({ lead: buildLead(plan.lead), leadId: progress.leadId, updateToken: progress.updateToken, idempotencyKey: `${idempotencyKey}-step` });
+        const result = await saveLead({ lead: buildLead(plan.lead), leadId: progress.leadId, updateToken: progress.updateToken, idempotencyKey: `${idempotencyKey}-step`, apiPrefix: site.api_prefix });
         if (result.leadId === null) {
           dispatch({ type: 'setError', error: result.message });
           return result.fields;
@@ -104,7 +104,7 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
         return undefined;
       }
       const lead = finalSubmitLead(withoutFiles(values), { ...state, leadId: progress.leadId ?? undefined });
-      const result = await saveLead({ lead: buildLead(lead), leadId: progress.leadId, updateToken: progress.updateToken, files: filesOf(values), idempotencyKey });
+      const result = await saveLead({ lead: buildLead(lead), leadId: progress.leadId, updateToken: progress.updateToken, files: filesOf(values), idempotencyKey, apiPrefix: site.api_prefix });
       if (result.leadId === null) {
         // SPEC §8: a browser alert and the message inline; the values stay.
         window.alert(submitFailureText);

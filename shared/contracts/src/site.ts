@@ -190,5 +190,7 @@ export type SiteConfig = z.infer<typeof siteConfigSchema>;
 export const publicSiteConfigSchema = siteConfigSchema.omit({ secrets: true, remotes: true }).extend({
   remotes: z.array(remoteRefSchema),
   search: z.object({ host: z.string(), apiKey: z.string(), indexUid: z.string() }),
+  /** SPEC §7: where the browser's lead calls go: `/api`, or `/mock` when the platform runs in mock mode. */
+  api_prefix: z.enum(['/api', '/mock']),
 });
 export type PublicSiteConfig = z.infer<typeof publicSiteConfigSchema>;

@@ -543,6 +543,13 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
   });
 
   describe('mock mode', () => {
+    it('tells the browser to send its lead calls to /mock (SPEC §7)', async () => {
+      const res = await request('ridgeline-trucks', 'GET', '/api/site');
+      expect(res.json<{ api_prefix: string }>().api_prefix).toBe('/mock');
+      const page = await request('ridgeline-trucks', 'GET', '/contact');
+      expect(page.body).toContain('"api_prefix":"/mock"');
+    });
+
     it('answers /mock like /api but stores the lead as mock and never delivers it', async () => {
       const res = await createLead('ridgeline-trucks', enquiry({ name: 'Mocky' }), { prefix: '/mock' });
       expect(res.statusCode).toBe(201);
@@ -751,5 +758,7 @@ describe('mock mode switched off', () => {
   it('has no /mock lead routes', async () => {
     const res = await platform.app.inject({ method: 'POST', url: '/mock/leads', headers: { host: 'ridgeline-trucks.localhost:3000' }, payload: { lead: enquiry() } });
     expect(res.statusCode).toBe(404);
+    const site = await platform.app.inject({ method: 'GET', url: '/api/site', headers: { host: 'ridgeline-trucks.localhost:3000' } });
+    expect(site.json<{ api_prefix: string }>().api_prefix).toBe('/api');
   });
 });

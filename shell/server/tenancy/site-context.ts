@@ -19,6 +19,8 @@ type Deps = {
   searchKeySecret: string;
   meilisearch: MeilisearchConfig | null;
   remotesBaseUrl: string | null;
+  /** Lead mock mode (SPEC §7): the browser is told to send its lead calls to /mock. */
+  leadsMockMode?: boolean;
 };
 
 /**
@@ -53,7 +55,7 @@ export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<
   if (!site) return null;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
-  const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps));
+  const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps), deps.leadsMockMode ? '/mock' : '/api');
   return { site, publicConfig, origin };
 }
 
