@@ -10,6 +10,7 @@ import { imageRoutes } from './images/image-routes';
 import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
+import { bookingRoutes } from './routes/bookings';
 import { leadRoutes } from './routes/leads';
 import { searchRoutes } from './routes/search';
 import { seoRoutes } from './routes/seo';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
 
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
+  await app.register(async (scope) => bookingRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));
   await app.register(async (scope) => adminRoutes(scope, ctx));
   await app.register(async (scope) => searchRoutes(scope, ctx));

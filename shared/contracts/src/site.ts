@@ -120,6 +120,8 @@ export const leadSettingsSchema = z.object({
   consent_wording: z.string().nullable().optional(),
   /** Mobile numbers only (SPEC §5); absent: `features.mobile_only_phone`. */
   mobile_only_phone: z.boolean().optional(),
+  /** Test drives / service drop-offs one location takes at the same start time (defaults: 2 and 3). */
+  booking_capacity: z.object({ appointment: z.number().int().min(1).max(50).optional(), service: z.number().int().min(1).max(50).optional() }).optional(),
 });
 export type LeadSettings = z.infer<typeof leadSettingsSchema>;
 

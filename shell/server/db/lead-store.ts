@@ -236,6 +236,7 @@ export async function saveLeadUpdate(
   },
   targets: readonly LeadDeliveryTargetSetting[],
   now = Date.now(),
+  within?: WithinLeadTransaction,
 ): Promise<StoredLead | null> {
   return db.transaction().execute(async (trx) => {
     const saved = await trx
@@ -253,6 +254,7 @@ export async function saveLeadUpdate(
       .returning(leadColumns)
       .executeTakeFirst();
     if (!saved) return null;
+    if (within) await within(trx, update.id);
     if (!update.formCompleted || saved.completed_at != null) return toLead(saved);
     const completed = await trx
       .updateTable('leads')

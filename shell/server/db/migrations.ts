@@ -153,6 +153,26 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('lead_files_lead').on('lead_files').columns(['lead_id']).execute();
       },
     },
+    '0003_bookings': {
+      async up(db: Kysely<unknown>) {
+        // One row per seat taken at a location's start time: the unique index is what stops two
+        // shoppers taking the last seat at once, on SQLite and PostgreSQL alike.
+        await db.schema
+          .createTable('bookings')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
+          .addColumn('location_id', 'integer', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('starts_at', 'bigint', (c) => c.notNull())
+          .addColumn('seat', 'integer', (c) => c.notNull())
+          .addColumn('held_until', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('bookings_seat').on('bookings').columns(['location_id', 'kind', 'starts_at', 'seat']).unique().execute();
+        await db.schema.createIndex('bookings_lead').on('bookings').columns(['lead_id', 'kind']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

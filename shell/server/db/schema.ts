@@ -115,6 +115,22 @@ export interface LeadFilesTable {
   created_at: number;
 }
 
+/**
+ * A seat at a location's test drive or service start time, taken by a lead. A partial lead only
+ * holds it until `held_until`; a completed lead's booking has none (confirmed).
+ */
+export interface BookingsTable {
+  id: Generated<number>;
+  site_id: number;
+  lead_id: number;
+  location_id: number;
+  kind: 'appointment' | 'service';
+  starts_at: number;
+  seat: number;
+  held_until: number | null;
+  created_at: number;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -134,5 +150,6 @@ export interface PlatformDatabase {
   lead_delivery_jobs: LeadDeliveryJobsTable;
   lead_delivery_log: LeadDeliveryLogTable;
   lead_files: LeadFilesTable;
+  bookings: BookingsTable;
   events: EventsTable;
 }

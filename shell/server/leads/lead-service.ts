@@ -6,7 +6,10 @@ import { assembleLead, type AssembledLead } from '@dealer/rules/lead-payload';
 import type { StepSkip } from '@dealer/rules/multi-step';
 import type { LeadsConfig } from '../config';
 import type { PlatformDb } from '../db/database';
-import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead } from '../db/lead-store';
+import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead, type WithinLeadTransaction } from '../db/lead-store';
+import { BookingTaken, claimBooking, releaseBookings } from '../db/booking-store';
+import { bookingMessages } from '@dealer/rules/booking-slots';
+import { bookingRequestOf, type BookingRequest } from './bookings';
 import { deliveryTargetsOf } from './delivery-config';
 import { checkLeadShape, validateLead } from './lead-schema';
 import { RateLimiter, retryAfterText, spamVerdict, withoutTrapFields } from './spam';
@@ -52,6 +55,11 @@ export function tokenMatches(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b) && given.length === expected.length;
+}
+
+/** A booking time refused: 400 (not a time offered) or 409 (just taken), the message beside the field. */
+function bookingRefusal(refused: Extract<BookingRequest, { kind: 'refused' }>): LeadReply {
+  return { status: refused.status, body: { message: refused.message, fields: { [refused.field]: refused.message } } };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -158,6 +166,11 @@ export class LeadService {
       }
 
       const verdict = spamVerdict(values, now, this.deps.leads.minFillMs);
+      const booking = await bookingRequestOf(this.deps.db, site, assembled, { now, complete });
+      if (booking.kind === 'refused') return (await this.replay(request)) ?? bookingRefusal(booking);
+      if (booking.kind === 'book') Object.assign(assembled, booking.fields);
+      // Mock and suspected-spam leads never take a seat in the dealer's diary.
+      const takesSeat = booking.kind === 'book' && !request.mock && !verdict.spam;
       const tokenSalt = randomBytes(16).toString('base64url');
       const uploads = uploadsRoot(this.deps.dataDir);
       let placedDir: string | null = null;
@@ -178,21 +191,23 @@ export class LeadService {
         },
         request.mock ? [] : deliveryTargetsOf(site),
         now,
-        files.length
-          ? async (trx, leadId) => {
-              placedDir = join(uploads, site.slug, String(leadId));
-              const placed = await placeLeadFiles(uploads, site.slug, leadId, files);
-              await insertLeadFiles(
-                trx,
-                placed.map(({ path, file }) => ({ leadId, siteId: site.id, path, contentType: file.type.mime, size: file.size, originalName: file.originalName })),
-                now,
-              );
-            }
-          : undefined,
+        async (trx, leadId) => {
+          if (takesSeat) await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
+          if (!files.length) return;
+          placedDir = join(uploads, site.slug, String(leadId));
+          const placed = await placeLeadFiles(uploads, site.slug, leadId, files);
+          await insertLeadFiles(
+            trx,
+            placed.map(({ path, file }) => ({ leadId, siteId: site.id, path, contentType: file.type.mime, size: file.size, originalName: file.originalName })),
+            now,
+          );
+        },
       ).catch(async (error: unknown) => {
         if (placedDir) await rm(placedDir, { recursive: true, force: true });
+        if (error instanceof BookingTaken) return null;
         throw error;
       });
+      if (!result) return bookingRefusal({ kind: 'refused', status: 409, field: 'dateTime', message: bookingMessages.taken });
 
       if (!result.created) {
         if (result.requestHash !== null && result.requestHash !== hash) return this.keyReused();
@@ -266,8 +281,17 @@ export class LeadService {
     const assembled = this.assemble(site, merged, request.userAgent, hasFiles);
     const valid = validateLead(assembled, site, complete);
     if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
+    const booking = await bookingRequestOf(this.deps.db, site, assembled, { now, complete, leadId: stored.id });
+    if (booking.kind === 'refused') return bookingRefusal(booking);
+    if (booking.kind === 'book') Object.assign(assembled, booking.fields);
+    else for (const field of ['booking_time', 'booking_location_id']) delete assembled[field];
+    const diary: WithinLeadTransaction | undefined = request.mock
+      ? undefined
+      : booking.kind === 'book' && !stored.suspected_spam
+        ? (trx, leadId) => claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now)
+        : (trx, leadId) => releaseBookings(trx, leadId);
 
-    const saved: StoredLead | null = await saveLeadUpdate(
+    const saved: StoredLead | null | 'taken' = await saveLeadUpdate(
       this.deps.db,
       {
         id: stored.id,
@@ -280,7 +304,12 @@ export class LeadService {
       },
       request.mock ? [] : deliveryTargetsOf(site),
       now,
-    );
+      diary,
+    ).catch((error: unknown) => {
+      if (error instanceof BookingTaken) return 'taken' as const;
+      throw error;
+    });
+    if (saved === 'taken') return bookingRefusal({ kind: 'refused', status: 409, field: 'dateTime', message: bookingMessages.taken });
     if (!saved) return notFound;
     if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock) this.deps.onEnqueued?.();
     return this.reply(saved, stored.token_salt, 200);

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Location } from '@dealer/contracts/location';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { bookingMessages, type BookingDay } from '@dealer/rules/booking-slots';
+import { loadSiteConfig, findSiteIdBySlug } from '../db/site-store';
+import { skipPostgres } from '../testing/postgres';
+import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
+
+type Times = { dealership_id: number; location_id: number; location_name: string; kind: string; time_zone: string; slot_minutes: number; days: BookingDay[] };
+type Created = { id: number; update_token: string };
+
+let ipCounter = 0;
+const freshIp = () => {
+  ipCounter += 1;
+  return `10.77.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+};
+
+const shopper = { name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333', message: 'Looking forward to it' };
+const testDrive = (extra: Record<string, unknown>) => ({ ...shopper, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', ...extra });
+const service = (extra: Record<string, unknown>) => ({ ...shopper, category: 'Service Enquiry', ...extra });
+
+describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings on %s', (engine) => {
+  if (engine === 'postgres' && skipPostgres) {
+    it.skip('needs PostgreSQL (skipped: SKIP_POSTGRES=1)', () => {});
+    return;
+  }
+
+  const slug = 'metro-motor-group';
+  let platform: TestPlatform;
+  let site: SiteConfig;
+  let showroom: Location;
+  let workshop: Location;
+  beforeAll(async () => {
+    platform = await createTestPlatform({ engine, env: { LEADS_MOCK_MODE: '1' } });
+    site = (await loadSiteConfig(platform.ctx.db, (await findSiteIdBySlug(platform.ctx.db, slug))!))!;
+    showroom = site.locations.find((location) => location.visible && location.location_type === 'sales')!;
+    workshop = site.locations.find((location) => location.visible && location.location_type === 'service')!;
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  const get = (url: string, host = slug) => platform.app.inject({ method: 'GET', url, headers: { host: `${host}.localhost:3000` } });
+  const send = (method: 'POST' | 'PUT', url: string, body: unknown, headers: Record<string, string> = {}) =>
+    platform.app.inject({ method, url, headers: { host: `${slug}.localhost:3000`, 'x-forwarded-for': freshIp(), ...headers }, payload: body as string });
+  const create = (lead: Record<string, unknown>, prefix = '/api') => send('POST', `${prefix}/leads`, { lead });
+  const update = (id: number, token: string, lead: Record<string, unknown>) => send('PUT', `/api/leads/${id}`, { lead }, { 'x-lead-update-token': token });
+  const times = async (location: Location, file = 'available_appointment_bookings.json') => {
+    const res = await get(`/api/dealerships/${location.dealership_id}/${file}?location_id=${location.id}`);
+    expect(res.statusCode).toBe(200);
+    return res.json<Times>();
+  };
+  const starts = (answer: Times) => answer.days.flatMap((day) => day.slots.map((slot) => slot.start));
+  const bookingsOf = (leadId: number) => platform.ctx.db.selectFrom('bookings').selectAll().where('lead_id', '=', leadId).execute();
+  async function setCapacity(appointment: number) {
+    const row = await platform.ctx.db.selectFrom('sites').select(['id', 'config']).where('slug', '=', slug).executeTakeFirstOrThrow();
+    const config = JSON.parse(row.config) as SiteConfig;
+    config.lead_settings = { ...config.lead_settings, booking_capacity: { appointment } };
+    await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+    platform.ctx.leads.sites.clear();
+  }
+
+  it('lists a showroom’s test drive times in its own time zone, from two hours ahead', async () => {
+    const answer = await times(showroom);
+    expect(answer).toMatchObject({ dealership_id: showroom.dealership_id, location_id: showroom.id, location_name: showroom.name, kind: 'appointment', slot_minutes: 30 });
+    expect(answer.time_zone).toMatch(/^Australia\//);
+    expect(answer.days.length).toBeGreaterThan(5);
+    for (const start of starts(answer)) expect(Date.parse(start)).toBeGreaterThanOrEqual(Date.now() + 119 * 60_000);
+  });
+
+  it('lists service drop-offs from tomorrow, and only for locations that service cars', async () => {
+    const answer = await times(workshop, 'available_service_bookings.json');
+    expect(answer.kind).toBe('service');
+    const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString('en-CA', { timeZone: answer.time_zone });
+    expect(answer.days[0]!.date >= tomorrow).toBe(true);
+    const parts = site.locations.find((location) => location.location_type === 'parts');
+    if (parts) expect((await get(`/api/dealerships/${parts.dealership_id}/available_service_bookings.json?location_id=${parts.id}`)).statusCode).toBe(400);
+  });
+
+  it('refuses another site’s dealership, an unknown file and a location of another dealership', async () => {
+    expect((await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json`, 'ridgeline-trucks')).statusCode).toBe(404);
+    expect((await get(`/api/dealerships/${showroom.dealership_id}/available_dinner_bookings.json`)).statusCode).toBe(404);
+    const other = site.locations.find((location) => location.dealership_id !== showroom.dealership_id && location.location_type === 'sales');
+    if (other) {
+      const res = await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${other.id}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ fields: Record<string, string> }>().fields.location_id).toBe('Please choose one of the listed locations.');
+    }
+  });
+
+  it('books an offered time: the lead says when for the dealer, the seat is confirmed', async () => {
+    const start = starts(await times(showroom))[3]!;
+    const res = await create(testDrive({ dateTime: start, location: showroom.id }));
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json<Created>();
+    const stored = await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', id).executeTakeFirstOrThrow();
+    const payload = JSON.parse(stored.payload) as Record<string, unknown>;
+    expect(payload.dateTime).toBe(start);
+    expect(payload.booking_time).toMatch(/^\w{3}, \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm) \(Australia\/\w+\)$/);
+    expect(payload.booking_location_id).toBe(showroom.id);
+    expect(await bookingsOf(id)).toEqual([expect.objectContaining({ location_id: showroom.id, kind: 'appointment', held_until: null })]);
+    expect(Number((await bookingsOf(id))[0]!.starts_at)).toBe(Date.parse(start));
+  });
+
+  it('refuses a time that is not offered and one it cannot read, with the message beside the field', async () => {
+    const start = starts(await times(showroom))[0]!;
+    const offHours = start.replace(/T\d{2}:\d{2}/, 'T03:10');
+    const refused = await create(testDrive({ dateTime: offHours, location: showroom.id }));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ message: bookingMessages.notOffered, fields: { dateTime: bookingMessages.notOffered } });
+    const unreadable = await create(testDrive({ dateTime: 'whenever suits', location: showroom.id }));
+    expect(unreadable.statusCode).toBe(400);
+    expect(unreadable.json<{ fields: Record<string, string> }>().fields.dateTime).toBe(bookingMessages.unreadable);
+    // An enquiry that is not a booking keeps whatever time the shopper wrote.
+    expect((await create({ ...shopper, category: 'General Enquiry', dateTime: 'whenever suits' })).statusCode).toBe(201);
+  });
+
+  it('stops offering a time once it is full, and a late shopper gets a 409 saying so', async () => {
+    await setCapacity(1);
+    try {
+      const start = starts(await times(showroom))[5]!;
+      expect((await create(testDrive({ dateTime: start, location: showroom.id }))).statusCode).toBe(201);
+      expect(starts(await times(showroom))).not.toContain(start);
+      const late = await create(testDrive({ dateTime: start, location: showroom.id }));
+      expect(late.statusCode).toBe(409);
+      expect(late.json()).toEqual({ message: bookingMessages.taken, fields: { dateTime: bookingMessages.taken } });
+      // The same time at another showroom is free.
+      const elsewhere = site.locations.find((location) => location.visible && location.location_type === 'sales' && location.id !== showroom.id && location.address.state === showroom.address.state);
+      if (elsewhere && starts(await times(elsewhere)).includes(start)) expect((await create(testDrive({ dateTime: start, location: elsewhere.id }))).statusCode).toBe(201);
+    } finally {
+      await setCapacity(2);
+    }
+  });
+
+  it('lets exactly one of two shoppers racing for the last seat have it', async () => {
+    await setCapacity(1);
+    try {
+      const start = starts(await times(showroom))[7]!;
+      const results = await Promise.all([0, 1, 2].map(() => create(testDrive({ dateTime: start, location: showroom.id }))));
+      expect(results.map((res) => res.statusCode).sort()).toEqual([201, 409, 409]);
+      const seats = await platform.ctx.db.selectFrom('bookings').selectAll().where('location_id', '=', showroom.id).where('starts_at', '=', Date.parse(start)).execute();
+      expect(seats).toHaveLength(1);
+    } finally {
+      await setCapacity(2);
+    }
+  });
+
+  it('holds a partly filled form’s time for 30 minutes, keeps it on completion, frees it when expired or dropped', async () => {
+    await setCapacity(1);
+    try {
+      const offered = starts(await times(showroom));
+      const start = offered[9]!;
+      const partial = await create(testDrive({ dateTime: start, location: showroom.id, lead_status: 'Incomplete', form_completed: false }));
+      expect(partial.statusCode).toBe(201);
+      const { id, update_token } = partial.json<Created>();
+      const [hold] = await bookingsOf(id);
+      expect(Number(hold!.held_until)).toBeGreaterThan(Date.now() + 29 * 60_000);
+      expect(starts(await times(showroom))).not.toContain(start);
+
+      // Completing keeps the time and confirms the seat.
+      expect((await update(id, update_token, { message: 'See you then' })).statusCode).toBe(200);
+      expect((await bookingsOf(id))[0]!.held_until).toBeNull();
+
+      // Another shopper's abandoned hold frees its time once it expires.
+      const other = offered[11]!;
+      const abandoned = (await create(testDrive({ dateTime: other, location: showroom.id, lead_status: 'Incomplete', form_completed: false }))).json<Created>();
+      expect(starts(await times(showroom))).not.toContain(other);
+      await platform.ctx.db.updateTable('bookings').set({ held_until: Date.now() - 1 }).where('lead_id', '=', abandoned.id).execute();
+      expect(starts(await times(showroom))).toContain(other);
+      expect((await create(testDrive({ dateTime: other, location: showroom.id }))).statusCode).toBe(201);
+
+      // A shopper who changes their mind to "no particular time" gives the seat back.
+      const third = offered[13]!;
+      const changed = (await create(testDrive({ dateTime: third, location: showroom.id, lead_status: 'Incomplete', form_completed: false }))).json<Created>();
+      expect((await update(changed.id, changed.update_token, { dateTime: '', lead_status: 'Incomplete', form_completed: false })).statusCode).toBe(200);
+      expect(await bookingsOf(changed.id)).toEqual([]);
+      expect(starts(await times(showroom))).toContain(third);
+    } finally {
+      await setCapacity(2);
+    }
+  });
+
+  it('books a service drop-off at the chosen service centre', async () => {
+    const start = starts(await times(workshop, 'available_service_bookings.json'))[0]!;
+    const res = await create(service({ dateTime: start, location: workshop.id, serviceInterval: 'Logbook service' }));
+    expect(res.statusCode).toBe(201);
+    expect(await bookingsOf(res.json<Created>().id)).toEqual([expect.objectContaining({ kind: 'service', location_id: workshop.id })]);
+  });
+
+  it('serves the times under /mock too, and a mock lead takes no seat', async () => {
+    const res = await get(`/mock/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}`);
+    expect(res.statusCode).toBe(200);
+    const start = starts(res.json<Times>())[2]!;
+    const mock = await create(testDrive({ dateTime: start, location: showroom.id }), '/mock');
+    expect(mock.statusCode).toBe(201);
+    expect(await bookingsOf(mock.json<Created>().id)).toEqual([]);
+  });
+});

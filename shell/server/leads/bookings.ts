@@ -1,0 +1,105 @@
+import type { Location } from '@dealer/contracts/location';
+import type { SiteConfig } from '@dealer/contracts/site';
+import {
+  availableBookingDays,
+  bookingHoldMinutes,
+  bookingKindOf,
+  bookingMessages,
+  bookingPolicies,
+  describeBookingTime,
+  locationTimeZone,
+  parseBookingTime,
+  type BookingDay,
+  type BookingKind,
+  type BookingPolicy,
+} from '@dealer/rules/booking-slots';
+import type { PlatformDb } from '../db/database';
+import { bookingOfLead, takenSeats } from '../db/booking-store';
+
+/** The lead fields a booking time may come in (the form's dateTime first). */
+const timeFields = ['dateTime', 'date_time', 'test_drive_date'] as const;
+
+const suits = (kind: BookingKind, location: Location) => location.visible && (kind === 'service' ? location.location_type !== 'parts' : location.location_type === 'sales');
+
+/** The locations of a dealership that take this kind of booking, the primary one first. */
+export function bookableLocations(site: SiteConfig, kind: BookingKind, dealershipId?: number): Location[] {
+  return site.locations.filter((location) => (dealershipId === undefined || location.dealership_id === dealershipId) && suits(kind, location)).sort((a, b) => Number(b.primary) - Number(a.primary));
+}
+
+export function bookingPolicyOf(site: SiteConfig, kind: BookingKind): BookingPolicy {
+  const capacity = site.lead_settings?.booking_capacity?.[kind];
+  return capacity ? { ...bookingPolicies[kind], capacity } : bookingPolicies[kind];
+}
+
+export type Availability = { location: Location; zone: string; policy: BookingPolicy; days: BookingDay[] };
+
+/** The times a location offers now, less the seats taken (a lead's own booking does not count against it). */
+export async function availabilityAt(db: PlatformDb, site: SiteConfig, location: Location, kind: BookingKind, now: number, exceptLeadId?: number): Promise<Availability> {
+  const zone = locationTimeZone(site.locale, location.address.state);
+  const policy = bookingPolicyOf(site, kind);
+  const taken = await takenSeats(db, { locationId: location.id, kind, from: now, to: now + (policy.daysAhead + 1) * 86_400_000, now, exceptLeadId });
+  return { location, zone, policy, days: availableBookingDays({ hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy, taken }) };
+}
+
+const toId = (value: unknown) => {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+};
+
+export type BookingRequest =
+  | { kind: 'none' }
+  | { kind: 'refused'; status: 400 | 409; field: string; message: string }
+  | { kind: 'book'; booking: { kind: BookingKind; locationId: number; startsAt: number; capacity: number; heldUntil: number | null }; fields: Record<string, unknown> };
+
+/**
+ * What a lead asks of the diary: nothing (no booking time, or a lead that is not a test drive or
+ * service), a refusal with the field's message, or a seat to take, with the fields the lead gains
+ * (the time normalised to the location's local time and described for the dealer).
+ *
+ * A time is accepted when the location offers it now, or when this lead already holds it (a
+ * multi-step form completing after the notice period passed keeps its time).
+ */
+export async function bookingRequestOf(
+  db: PlatformDb,
+  site: SiteConfig,
+  lead: Record<string, unknown>,
+  opts: { now: number; leadId?: number; complete: boolean },
+): Promise<BookingRequest> {
+  const kind = bookingKindOf(lead);
+  const field = timeFields.find((name) => typeof lead[name] === 'string' && (lead[name] as string).trim() !== '');
+  if (!kind || !field) return { kind: 'none' };
+  const wanted = toId(lead.location) ?? toId(lead.location_id);
+  const candidates = bookableLocations(site, kind);
+  const location = (wanted !== undefined ? site.locations.find((entry) => entry.id === wanted && entry.visible) : undefined) ?? candidates[0];
+  if (!location) return { kind: 'none' };
+  const zone = locationTimeZone(site.locale, location.address.state);
+  const startsAt = parseBookingTime(lead[field], zone);
+  if (startsAt === null) return { kind: 'refused', status: 400, field, message: bookingMessages.unreadable };
+
+  const held = opts.leadId !== undefined ? await bookingOfLead(db, opts.leadId, kind, opts.now) : null;
+  const keepsItsTime = held !== null && held.locationId === location.id && held.startsAt === startsAt;
+  if (!keepsItsTime) {
+    const availability = await availabilityAt(db, site, location, kind, opts.now, opts.leadId);
+    const offered = availability.days.some((day) => day.slots.some((slot) => parseBookingTime(slot.start, zone) === startsAt));
+    if (!offered) {
+      const wouldBeOffered = availableBookingDaysIgnoringTaken(site, location, kind, opts.now).some((day) => day.slots.some((slot) => parseBookingTime(slot.start, zone) === startsAt));
+      return wouldBeOffered ? { kind: 'refused', status: 409, field, message: bookingMessages.taken } : { kind: 'refused', status: 400, field, message: bookingMessages.notOffered };
+    }
+  }
+  return {
+    kind: 'book',
+    booking: {
+      kind,
+      locationId: location.id,
+      startsAt,
+      capacity: bookingPolicyOf(site, kind).capacity,
+      heldUntil: opts.complete ? null : opts.now + bookingHoldMinutes * 60_000,
+    },
+    fields: { booking_time: describeBookingTime(startsAt, zone, site.locale), booking_location_id: location.id },
+  };
+}
+
+function availableBookingDaysIgnoringTaken(site: SiteConfig, location: Location, kind: BookingKind, now: number): BookingDay[] {
+  const zone = locationTimeZone(site.locale, location.address.state);
+  return availableBookingDays({ hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy: bookingPolicyOf(site, kind) });
+}

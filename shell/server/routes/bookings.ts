@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import type { BookingKind } from '@dealer/rules/booking-slots';
+import { availabilityAt, bookableLocations } from '../leads/bookings';
+import type { PlatformContext } from '../platform-context';
+import { siteDeps } from '../platform-context';
+import { requireSite } from '../tenancy/site-context';
+
+const files: Record<string, BookingKind> = {
+  'available_appointment_bookings.json': 'appointment',
+  'available_service_bookings.json': 'service',
+};
+
+/**
+ * SPEC §7 "Service times" and "Test drive times":
+ * `GET {api}/dealerships/{id}/available_service_bookings.json` and
+ * `.../available_appointment_bookings.json`, optionally `?location_id=`. The dealership must be
+ * one of the host's site; the times are the location's, in its own time zone, less the seats
+ * already taken. Answers (SPEC shows no shape, so this is ours):
+ * `{ dealership_id, location_id, location_name, kind, time_zone, slot_minutes, days: [{ date, label, slots: [{ start, label }] }] }`.
+ */
+export async function bookingRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  const prefixes = ['/api', ...(ctx.config.leads.mockMode ? ['/mock'] : [])];
+  for (const prefix of prefixes) {
+    app.get<{ Params: { id: string; file: string }; Querystring: { location_id?: string } }>(`${prefix}/dealerships/:id/:file`, async (request, reply) => {
+      const resolved = await requireSite(request, reply, siteDeps(ctx));
+      if (!resolved) return reply;
+      const { site } = resolved;
+      const kind = files[request.params.file];
+      const dealershipId = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+      if (!kind) return reply.code(404).send({ message: 'Not found.' });
+      if (!site.dealerships.some((dealership) => dealership.id === dealershipId) && !site.locations.some((location) => location.dealership_id === dealershipId)) {
+        return reply.code(404).send({ message: `No dealership ${request.params.id} on this site.` });
+      }
+      const locations = bookableLocations(site, kind, dealershipId);
+      const asked = request.query.location_id;
+      let location = locations[0];
+      if (asked !== undefined && asked !== '') {
+        location = /^\d{1,9}$/.test(asked) ? locations.find((entry) => entry.id === Number(asked)) : undefined;
+        if (!location) {
+          return reply.code(400).send({
+            message: `Location ${asked} of dealership ${dealershipId} does not take ${kind === 'service' ? 'service bookings' : 'test drive bookings'}.`,
+            fields: { location_id: 'Please choose one of the listed locations.' },
+          });
+        }
+      }
+      if (!location) return reply.code(404).send({ message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.` });
+      const availability = await availabilityAt(ctx.db, site, location, kind, Date.now());
+      return reply.header('Cache-Control', 'no-store').send({
+        dealership_id: dealershipId,
+        location_id: location.id,
+        location_name: location.name,
+        kind,
+        time_zone: availability.zone,
+        slot_minutes: availability.policy.slotMinutes,
+        days: availability.days,
+      });
+    });
+  }
+}
