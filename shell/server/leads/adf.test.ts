@@ -5,7 +5,7 @@ import { generateDemoData } from '../seed/demo-data';
 import { ADF_PROVIDER_NAME, adfRequestDate, leadToAdf } from './adf';
 import { escapeXmlAttr, escapeXmlText, stripInvalidXmlChars } from './adf-xml';
 import { validateAdfStructure } from './adf-validate';
-import type { DeliverableLead } from './delivery-targets';
+import type { DeliverableFile, DeliverableLead } from './delivery-targets';
 
 type JsdomModule = { JSDOM: new (xml: string, options: { contentType: string }) => { window: { document: Document } } };
 let JSDOM: JsdomModule['JSDOM'];
@@ -29,7 +29,14 @@ const nzCar = carOf(kiwi);
 const createdAt = Date.UTC(2025, 4, 6, 23, 15, 42, 123);
 
 const shopper = { name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0412 345 678', postcode: '2150' };
-const lead = (site: SiteConfig, payload: Record<string, unknown>, car: Car | null = null, id = 42): DeliverableLead => ({ id, site, payload, car, createdAt });
+const lead = (site: SiteConfig, payload: Record<string, unknown>, car: Car | null = null, id = 42, files: DeliverableFile[] = []): DeliverableLead => ({
+  id,
+  site,
+  payload,
+  car,
+  createdAt,
+  files,
+});
 
 function parse(xml: string): Document {
   const doc = new JSDOM(xml, { contentType: 'text/xml' }).window.document;
@@ -190,6 +197,19 @@ const cases: [string, DeliverableLead, Expectation][] = [
     },
   ],
   [
+    'a booked test drive: the time in the location’s own words, not the raw value',
+    lead(metro, { ...shopper, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', dateTime: '2026-11-23T09:00:00+11:00', booking_time: 'Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)', booking_location_id: 12, car_id: metroNewCar.id }, metroNewCar),
+    {
+      vehicles: [{ interest: 'test-drive', status: 'new', year: String(metroNewCar.year), make: metroNewCar.make, model: metroNewCar.model }],
+      check: (doc) => {
+        const comments = textAt(doc, 'customer > comments')!;
+        expect(comments).toContain('Test drive date/time: Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)');
+        expect(comments).not.toContain('2026-11-23T09:00');
+        expect(comments).not.toMatch(/booking_location_id/i);
+      },
+    },
+  ],
+  [
     'US site: miles and USD, country US',
     lead(loneStar, { ...shopper, phone: '(512) 555-0100', postcode: '78751', category: 'Used Vehicle Enquiry', car_id: usCar.id }, usCar),
     {
@@ -322,6 +342,67 @@ describe('leadToAdf', () => {
 
   it('formats the request date as ISO 8601 UTC without fractions', () => {
     expect(adfRequestDate(Date.UTC(2024, 0, 2, 3, 4, 5, 999))).toBe('2024-01-02T03:04:05Z');
+  });
+});
+
+describe('leadToAdf with files', () => {
+  const link = (id: number) => `${metro.url}/api/lead-files/${id}?expires=1749168942&sig=${'s'.repeat(43)}`;
+  const file = (id: number, name: string, stored: string, url: string | null = link(id)): DeliverableFile => ({
+    id,
+    name,
+    contentType: stored.endsWith('.pdf') ? 'application/pdf' : 'image/jpeg',
+    size: 2_400_000,
+    absolutePath: `/data/uploads/metro-motor-group/42/${stored}`,
+    url,
+  });
+  const payload = {
+    ...shopper,
+    category: 'Sell My Car Enquiry',
+    'Vehicle Make': 'Mazda',
+    'Vehicle Model': 'CX-5',
+    has_files: true,
+    files: [
+      { name: 'front.jpg', content_type: 'image/jpeg', size: 2_400_000 },
+      { name: 'front.jpg', content_type: 'image/jpeg', size: 2_400_000 },
+      { name: 'rego papers', content_type: 'application/pdf', size: 2_400_000 },
+    ],
+  };
+  const files = [file(7, 'front.jpg', 'a1.jpg'), file(8, 'front.jpg', 'b2.jpg'), file(9, 'rego papers', 'c3.pdf')];
+  const comments = (xml: string) => textAt(parse(xml), 'customer > comments') ?? '';
+
+  it('lists each file with its delivered name, type, size and link instead of "Files attached: Yes"', () => {
+    const xml = leadToAdf(lead(metro, payload, null, 42, files));
+    expect(validateAdfStructure(xml)).toEqual([]);
+    // The links' & is escaped in the document and comes back whole.
+    expect(xml).toContain('&amp;sig=');
+    const text = comments(xml);
+    expect(text).toContain(
+      [
+        'Files (3):',
+        `- front.jpg (image/jpeg, 2.3 MB): ${link(7)}`,
+        `- front (2).jpg (image/jpeg, 2.3 MB): ${link(8)}`,
+        `- rego papers.pdf (application/pdf, 2.3 MB): ${link(9)}`,
+      ].join('\n'),
+    );
+    expect(text).not.toContain('Files attached: Yes');
+    // The payload's own list of names is not repeated beside the list with links.
+    expect(text).not.toMatch(/^files:/m);
+  });
+
+  it('adds the note after the list, and only when there are files', () => {
+    const note = 'The files are attached to this e-mail.';
+    expect(comments(leadToAdf(lead(metro, payload, null, 42, files), { filesNote: note }))).toMatch(/- rego papers\.pdf .*\nThe files are attached to this e-mail\./);
+    expect(leadToAdf(lead(metro, shopper), { filesNote: note })).toBe(leadToAdf(lead(metro, shopper)));
+  });
+
+  it('a file without a link points to the dealer admin', () => {
+    const text = comments(leadToAdf(lead(metro, payload, null, 42, [file(7, 'front.jpg', 'a1.jpg', null)])));
+    expect(text).toContain('- front.jpg (image/jpeg, 2.3 MB): see the lead in the dealer admin');
+  });
+
+  it('a lead marked has_files whose files are not known keeps saying so', () => {
+    const text = comments(leadToAdf(lead(metro, { ...shopper, has_files: true })));
+    expect(text).toContain('Files attached: Yes (see the lead in the dealer admin)');
   });
 });
 

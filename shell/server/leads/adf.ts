@@ -18,6 +18,7 @@
  *
  * Nothing the shopper typed is dropped: fields this module does not map are listed in the customer
  * comments, except internal tracking fields and anything that looks like a card number or secret.
+ * The shopper's files are listed there too, each with its download link.
  */
 import type { Car } from '@dealer/contracts/car';
 import type { Location } from '@dealer/contracts/location';
@@ -26,6 +27,8 @@ import { currencyCode } from '@dealer/rules/locale';
 import { vehiclePath } from '@dealer/rules/routes';
 import { el, serializeXml, type XmlElement } from './adf-xml';
 import type { DeliverableLead } from './delivery-targets';
+import { deliveredFileNames } from './lead-file-links';
+import { formatBytes } from './uploads';
 
 /** The platform, as the ADF `provider` and the source of the prospect id. */
 export const ADF_PROVIDER_NAME = 'Dealer Platform';
@@ -86,6 +89,7 @@ const internalKeys = new Set(
     'page_id',
     'dealership_slug',
     'location_id',
+    'booking_location_id',
     'car_id',
     'car_type',
     'stock_number',
@@ -443,8 +447,13 @@ function customerNames(reader: PayloadReader): XmlElement[] {
   ].filter((name): name is XmlElement => name !== null);
 }
 
+export type AdfOptions = {
+  /** Said after the list of files, e.g. that they are attached to this e-mail (left out for a lead without files). */
+  filesNote?: string;
+};
+
 /** The lead as an ADF 1.0 XML document (see the module comment for how fields map). */
-export function leadToAdf(lead: DeliverableLead): string {
+export function leadToAdf(lead: DeliverableLead, options: AdfOptions = {}): string {
   const { site, car } = lead;
   const reader = new PayloadReader(unwrapPayload(lead.payload));
 
@@ -453,7 +462,10 @@ export function leadToAdf(lead: DeliverableLead): string {
   const context = `${category} ${subcategory}`.toLowerCase();
   const sellContext = /sell|trade|valuation|apprais/.test(context);
   const serviceContext = !sellContext && /service|parts|repair/.test(context);
-  const dateTime = reader.take('dateTime', 'date_time', 'test_drive_date');
+  // A booked time reads in the location's own words ('Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)').
+  const bookedTime = reader.take('booking_time');
+  const requestedTime = reader.take('dateTime', 'date_time', 'test_drive_date');
+  const dateTime = bookedTime || requestedTime;
   const testDrive = !serviceContext && (/test ?drive/.test(context) || dateTime !== '');
   const interest: Interest = testDrive ? 'test-drive' : site.template === 'subscription-cars' ? 'lease' : 'buy';
 
@@ -521,7 +533,7 @@ export function leadToAdf(lead: DeliverableLead): string {
       : null;
 
   const vendor = vendorElement(site, reader, car);
-  const comments = customerComments(reader, { category, subcategory, dateTime, testDrive, serviceVehicle });
+  const comments = customerComments(reader, { category, subcategory, dateTime, testDrive, serviceVehicle, files: filesLines(lead, options.filesNote) });
 
   const prospect = el('prospect', { status: 'new' }, [
     el('id', { sequence: '1', source: ADF_PROVIDER_NAME }, lead.id),
@@ -542,9 +554,20 @@ export function leadToAdf(lead: DeliverableLead): string {
   return `<?xml version="1.0"?>\n<?ADF VERSION="1.0"?>\n${serializeXml(el('adf', {}, [prospect]))}\n`;
 }
 
+/** One line per file with its link, under a heading; empty for a lead without files. */
+function filesLines(lead: Pick<DeliverableLead, 'files'>, note: string | undefined): string[] {
+  if (lead.files.length === 0) return [];
+  const names = deliveredFileNames(lead.files);
+  return [
+    `Files (${lead.files.length}):`,
+    ...lead.files.map((file, index) => `- ${names[index]} (${file.contentType}, ${formatBytes(file.size)}): ${file.url ?? 'see the lead in the dealer admin'}`),
+    ...(note ? [note] : []),
+  ];
+}
+
 function customerComments(
   reader: PayloadReader,
-  found: { category: string; subcategory: string; dateTime: string; testDrive: boolean; serviceVehicle: string },
+  found: { category: string; subcategory: string; dateTime: string; testDrive: boolean; serviceVehicle: string; files: string[] },
 ): string {
   const message = reader.take('message', 'comments', 'Comments');
   const lines: string[] = [];
@@ -562,13 +585,16 @@ function customerComments(
   if (services) lines.push(`Additional services: ${services}`);
   const heard = reader.take('where-did-you-hear-about-us', 'how_did_you_hear');
   if (heard) lines.push(`Heard about us: ${heard}`);
+  // The payload's own list of files (names and sizes) says less than the list with links.
+  if (found.files.length > 0) reader.consume('files');
   for (const [key, value] of reader.entries()) {
     const norm = normKey(key);
     if (reader.used.has(key) || internalKeys.has(norm) || key.startsWith('_') || sensitiveKey.test(norm)) continue;
     const text = payloadText(value);
     if (text) lines.push(`${key}: ${text}`);
   }
-  if (reader.payload.has_files === true || reader.payload.has_files === 'true') lines.push('Files attached: Yes (see the lead in the dealer admin)');
+  if (found.files.length > 0) lines.push(...found.files);
+  else if (reader.payload.has_files === true || reader.payload.has_files === 'true') lines.push('Files attached: Yes (see the lead in the dealer admin)');
   const page = reader.peek('url');
   if (page) lines.push(`Page: ${page}`);
   const campaign = reader.payload.linked_query_params;

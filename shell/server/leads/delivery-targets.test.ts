@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { generateDemoData } from '../seed/demo-data';
 import { leadToAdf } from './adf';
 import { validateAdfStructure } from './adf-validate';
 import { startSmtpSink, type SmtpSink } from './delivery-smtp-sink';
+import { signedLeadFileUrl, verifyLeadFileLink } from './lead-file-links';
 import {
   adfFileBase,
   defaultDeliveryTarget,
@@ -18,6 +19,7 @@ import {
   signWebhookBody,
   verifyWebhookSignature,
   webhookBody,
+  type DeliverableFile,
   type DeliverableLead,
   type DeliveryTarget,
 } from './delivery-targets';
@@ -30,6 +32,7 @@ const lead: DeliverableLead = {
   site,
   car,
   createdAt: Date.UTC(2025, 4, 6, 23, 15, 42, 123),
+  files: [],
   payload: {
     name: 'Jane',
     last_name: 'Citizen & Sons',
@@ -116,7 +119,7 @@ describe('adf-file target', () => {
     expect(xml).toBe(leadToAdf(lead));
     expect(validateAdfStructure(xml)).toEqual([]);
     const json = JSON.parse(await readFile(xmlPath.replace(/\.adf\.xml$/, '.json'), 'utf8'));
-    expect(json).toEqual({ id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload });
+    expect(json).toEqual({ id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload, files: [] });
     expect((await readdir(path.join(dir, site.slug))).sort()).toEqual(['42-2025-05-06T23-15-42-123Z.adf.xml', '42-2025-05-06T23-15-42-123Z.json']);
   });
 
@@ -174,7 +177,7 @@ describe('webhook target', () => {
     expect(request!.body).toBe(webhookBody(lead));
     expect(JSON.parse(request!.body)).toEqual({
       event: 'lead.created',
-      lead: { id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload },
+      lead: { id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload, files: [] },
     });
 
     await deliverLead(target, lead);
@@ -317,8 +320,8 @@ function splitMessage(message: string): { headers: Record<string, string>; body:
   return { headers, body: rest.join('\r\n\r\n') };
 }
 
-/** Splits a MIME message into its parts and decodes each body (enough for nodemailer's output). */
-function mimeParts(raw: string): { headers: Record<string, string>; body: string }[] {
+/** Splits a MIME message into its parts and decodes each body (enough for nodemailer's output); `raw` is the body as sent. */
+function mimeParts(raw: string): { headers: Record<string, string>; body: string; raw: string }[] {
   const decode = (headers: Record<string, string>, body: string) => {
     const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
     if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
@@ -330,12 +333,12 @@ function mimeParts(raw: string): { headers: Record<string, string>; body: string
   };
   const top = splitMessage(raw);
   const boundary = /boundary="?([^";]+)"?/.exec(top.headers['content-type'] ?? '')?.[1];
-  if (!boundary) return [{ headers: top.headers, body: decode(top.headers, top.body) }];
+  if (!boundary) return [{ headers: top.headers, body: decode(top.headers, top.body), raw: top.body }];
   return top.body
     .split(`--${boundary}`)
     .slice(1, -1)
     .map((part) => splitMessage(part.replace(/^\r\n/, '').replace(/\r\n$/, '')))
-    .map(({ headers, body }) => ({ headers, body: decode(headers, body) }));
+    .map(({ headers, body }) => ({ headers, body: decode(headers, body), raw: body }));
 }
 
 describe('adf-email target', () => {
@@ -401,6 +404,171 @@ describe('adf-email target', () => {
 
   it('an smtpUrl that is not smtp:// or smtps:// is rejected', async () => {
     expect(await deliverLead(emailTarget('json://'), lead)).toMatchObject({ ok: false, status: 'rejected' });
+  });
+});
+
+// ------------------------------------------------------------------------------------ files
+
+describe('a lead with files', () => {
+  const linkSecret = 'lead-token-secret-0123456789abcdef';
+  const now = Math.floor(Date.now() / 1000);
+  let uploads: string;
+  let outbox: string;
+  let withFiles: DeliverableLead;
+  const bytes = {
+    front: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('front of the car')]),
+    back: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('back of the car, another photo')]),
+    papers: Buffer.from('%PDF-1.4 rego papers'),
+  };
+
+  beforeEach(async () => {
+    uploads = await mkdtemp(path.join(tmpdir(), 'lead-uploads-'));
+    outbox = await mkdtemp(path.join(tmpdir(), 'lead-outbox-'));
+    const dir = path.join(uploads, site.slug, '42');
+    await mkdir(dir, { recursive: true });
+    const file = async (id: number, name: string, stored: string, contentType: string, data: Buffer): Promise<DeliverableFile> => {
+      await writeFile(path.join(dir, stored), data);
+      const url = signedLeadFileUrl({ siteUrl: site.url, fileId: id, expires: now + 3600, secret: linkSecret });
+      return { id, name, contentType, size: data.length, absolutePath: path.join(dir, stored), url };
+    };
+    withFiles = {
+      ...lead,
+      payload: { ...lead.payload, has_files: true },
+      files: [
+        await file(7, 'front.jpg', 'a1.jpg', 'image/jpeg', bytes.front),
+        await file(8, 'front.jpg', 'b2.jpg', 'image/jpeg', bytes.back),
+        await file(9, 'rego papers', 'c3.pdf', 'application/pdf', bytes.papers),
+      ],
+    };
+  });
+  afterEach(async () => {
+    await rm(uploads, { recursive: true, force: true });
+    await rm(outbox, { recursive: true, force: true });
+  });
+
+  /** The customer comments of an ADF document, as a CRM reads them. */
+  const commentsOf = (xml: string) => {
+    expect(validateAdfStructure(xml)).toEqual([]);
+    const text = /<customer>[\s\S]*<comments>([\s\S]*)<\/comments>/.exec(xml)?.[1] ?? '';
+    return text.replace(/&amp;/g, '&');
+  };
+  const listsLinks = (comments: string) => {
+    expect(comments).toContain('Files (3):');
+    for (const file of withFiles.files) expect(comments).toContain(file.url);
+    expect(comments).not.toContain('Files attached: Yes');
+  };
+
+  it('adf-file: copies the files under their delivered names into <base>-files/ beside the ADF, which lists them', async () => {
+    const result = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
+    expect(result.ok).toBe(true);
+    const siteDir = path.join(outbox, site.slug);
+    const base = adfFileBase(withFiles);
+    expect((await readdir(siteDir)).sort()).toEqual([`${base}-files`, `${base}.adf.xml`, `${base}.json`]);
+    const filesDir = path.join(siteDir, `${base}-files`);
+    expect((await readdir(filesDir)).sort()).toEqual(['front (2).jpg', 'front.jpg', 'rego papers.pdf']);
+    expect((await readFile(path.join(filesDir, 'front.jpg'))).equals(bytes.front)).toBe(true);
+    expect((await readFile(path.join(filesDir, 'front (2).jpg'))).equals(bytes.back)).toBe(true);
+    expect((await readFile(path.join(filesDir, 'rego papers.pdf'))).equals(bytes.papers)).toBe(true);
+
+    const comments = commentsOf(await readFile(result.detail, 'utf8'));
+    listsLinks(comments);
+    expect(comments).toContain(`Copies of the files are in the folder ${base}-files beside this document.`);
+    const json = JSON.parse(await readFile(path.join(siteDir, `${base}.json`), 'utf8'));
+    expect(json.files).toEqual(withFiles.files.map((file) => ({ name: file.name, content_type: file.contentType, size: file.size, url: file.url })));
+
+    const again = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
+    expect(again.ok).toBe(true);
+    expect((await readdir(filesDir)).sort()).toEqual(['front (2).jpg', 'front.jpg', 'rego papers.pdf']);
+  });
+
+  it('adf-file: a file gone from disk is left out and named, the lead still delivered', async () => {
+    await rm(withFiles.files[1]!.absolutePath);
+    const result = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
+    expect(result).toMatchObject({ ok: true, status: 'delivered' });
+    expect(result.detail).toMatch(/\.adf\.xml \(not on the server, not copied: front \(2\)\.jpg\)$/);
+    expect((await readdir(path.join(outbox, site.slug, `${adfFileBase(withFiles)}-files`))).sort()).toEqual(['front.jpg', 'rego papers.pdf']);
+  });
+
+  it('webhook: the body lists each file with a link the platform will open', async () => {
+    receiver = await startReceiver(reply(200, 'ok'));
+    expect((await deliverLead({ kind: 'webhook', url: receiver.url, secret }, withFiles)).ok).toBe(true);
+    const body = JSON.parse(receiver.requests[0]!.body) as { lead: { files: { name: string; content_type: string; size: number; url: string }[] } };
+    expect(body.lead.files.map(({ url: _url, ...file }) => file)).toEqual([
+      { name: 'front.jpg', content_type: 'image/jpeg', size: bytes.front.length },
+      { name: 'front.jpg', content_type: 'image/jpeg', size: bytes.back.length },
+      { name: 'rego papers', content_type: 'application/pdf', size: bytes.papers.length },
+    ]);
+    for (const [index, file] of body.lead.files.entries()) {
+      const url = new URL(file.url);
+      expect(`${url.origin}${url.pathname}`).toBe(`${new URL(site.url).origin}/api/lead-files/${withFiles.files[index]!.id}`);
+      const link = { fileId: withFiles.files[index]!.id, expires: url.searchParams.get('expires') ?? undefined, sig: url.searchParams.get('sig') ?? undefined };
+      expect(verifyLeadFileLink(link, linkSecret, now)).toEqual({ ok: true });
+      expect(verifyLeadFileLink({ ...link, fileId: link.fileId + 100 }, linkSecret, now)).toEqual({ ok: false, reason: 'invalid' });
+    }
+  });
+
+  it('adf-http: the posted document lists the files with their links', async () => {
+    receiver = await startReceiver(reply(200, 'ok'));
+    expect((await deliverLead({ kind: 'adf-http', url: receiver.url }, withFiles)).ok).toBe(true);
+    listsLinks(commentsOf(receiver.requests[0]!.body));
+  });
+
+  describe('adf-email', () => {
+    let sink: SmtpSink | null = null;
+    afterEach(async () => {
+      await sink?.close();
+      sink = null;
+    });
+    const emailTarget = (smtpUrl: string): DeliveryTarget => ({ kind: 'adf-email', to: 'leads@crm.example', from: 'leads@platform.example', smtpUrl });
+    const attachmentsOf = (data: string) =>
+      mimeParts(data)
+        .filter((part) => part.headers['content-disposition']?.startsWith('attachment'))
+        .map((part) => ({
+          filename: /filename="?([^";]+)"?/.exec(part.headers['content-disposition']!)?.[1],
+          contentType: part.headers['content-type']?.split(';')[0],
+          bytes: Buffer.from(part.raw.replace(/\s+/g, ''), 'base64'),
+        }));
+    const textOf = (data: string) => mimeParts(data).find((part) => part.headers['content-type']?.startsWith('text/plain'))!.body;
+
+    it('attaches the files under their delivered names besides the ADF, and says so in the document', async () => {
+      sink = await startSmtpSink();
+      expect((await deliverLead(emailTarget(sink.url), withFiles)).ok).toBe(true);
+      const data = sink.messages[0]!.data;
+      const attachments = attachmentsOf(data);
+      expect(attachments.map(({ filename, contentType }) => ({ filename, contentType }))).toEqual([
+        { filename: 'lead-42.adf.xml', contentType: 'application/xml' },
+        { filename: 'front.jpg', contentType: 'image/jpeg' },
+        { filename: 'front (2).jpg', contentType: 'image/jpeg' },
+        { filename: 'rego papers.pdf', contentType: 'application/pdf' },
+      ]);
+      expect(attachments[1]!.bytes.equals(bytes.front)).toBe(true);
+      expect(attachments[2]!.bytes.equals(bytes.back)).toBe(true);
+      expect(attachments[3]!.bytes.equals(bytes.papers)).toBe(true);
+      const comments = commentsOf(textOf(data).replace(/\r\n/g, '\n'));
+      listsLinks(comments);
+      expect(comments).toContain('The files are attached to this e-mail.');
+    });
+
+    it('over the size limit: attaches none, lists the links and says why', async () => {
+      sink = await startSmtpSink();
+      const result = await deliverLead(emailTarget(sink.url), withFiles, { emailAttachmentMaxBytes: 40 });
+      expect(result.ok).toBe(true);
+      const data = sink.messages[0]!.data;
+      expect(attachmentsOf(data).map((attachment) => attachment.filename)).toEqual(['lead-42.adf.xml']);
+      const comments = commentsOf(textOf(data).replace(/\r\n/g, '\n'));
+      listsLinks(comments);
+      const total = bytes.front.length + bytes.back.length + bytes.papers.length;
+      expect(comments).toContain(`The files (${total} bytes) are over the 40 bytes limit for e-mail and are not attached: download them from the links above.`);
+    });
+
+    it('a file gone from disk is not attached; the others are', async () => {
+      sink = await startSmtpSink();
+      await rm(withFiles.files[0]!.absolutePath);
+      expect((await deliverLead(emailTarget(sink.url), withFiles)).ok).toBe(true);
+      const data = sink.messages[0]!.data;
+      expect(attachmentsOf(data).map((attachment) => attachment.filename)).toEqual(['lead-42.adf.xml', 'front (2).jpg', 'rego papers.pdf']);
+      expect(commentsOf(textOf(data).replace(/\r\n/g, '\n'))).toContain('2 of 3 files are attached to this e-mail; the others are no longer on the server.');
+    });
   });
 });
 

@@ -9,15 +9,21 @@
  *   Retrying the same request will not help; a dead letter for the dealer to see.
  * - `retry` (not ok, transient): 5xx, 408, 429, timeout, network or file-system errors, SMTP 4xx.
  * `detail` says why in one short line (HTTP: status code and the start of the response body).
+ *
+ * A lead's files (a shopper's uploads) go with it: attached to the e-mail (up to a total size),
+ * copied beside the ADF file, listed with signed download links in the webhook body and in the
+ * ADF comments. A file missing from disk never holds up its lead: it is left out and said so.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { leadToAdf } from './adf';
+import { deliveredFileNames } from './lead-file-links';
+import { formatBytes } from './uploads';
 
 export type DeliveryTarget =
   | { kind: 'adf-file'; dir: string }
@@ -25,13 +31,33 @@ export type DeliveryTarget =
   | { kind: 'adf-http'; url: string }
   | { kind: 'adf-email'; to: string; from: string; smtpUrl: string };
 
-export type DeliverableLead = { id: number; site: SiteConfig; payload: Record<string, unknown>; car: Car | null; createdAt: number /* ms */ };
+/**
+ * A shopper's upload as delivered. `name` is the shopper's (cleaned) file name; `url` a signed,
+ * expiring download link that needs no admin key (null when the worker has no secret to sign with).
+ */
+export type DeliverableFile = { id: number; name: string; contentType: string; size: number; absolutePath: string; url: string | null };
+
+export type DeliverableLead = {
+  id: number;
+  site: SiteConfig;
+  payload: Record<string, unknown>;
+  car: Car | null;
+  createdAt: number /* ms */;
+  files: DeliverableFile[];
+};
 
 export type DeliveryResult = { ok: boolean; status: string; detail: string };
-export type DeliveryOptions = { /** Per attempt; default 10 s. */ timeoutMs?: number };
+export type DeliveryOptions = {
+  /** Per attempt; default 10 s. */
+  timeoutMs?: number;
+  /** Files are attached to an ADF e-mail while their total stays within this; default 15 MB. */
+  emailAttachmentMaxBytes?: number;
+};
 
 export const deliveryStatus = { delivered: 'delivered', rejected: 'rejected', retry: 'retry' } as const;
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 10_000;
+/** base64 makes attachments a third larger: 15 MB of files is a 20 MB message, under the 25 MB most mail servers take. */
+export const DEFAULT_EMAIL_ATTACHMENT_MAX_BYTES = 15 * 1024 * 1024;
 export const WEBHOOK_EVENT = 'lead.created';
 
 /** Per-site targets are configured as data; this checks one (the worker's config loader may use it). */
@@ -90,12 +116,20 @@ export function leadCreatedAtIso(lead: Pick<DeliverableLead, 'createdAt'>): stri
   return new Date(lead.createdAt).toISOString();
 }
 
-/** The webhook body, also written as the `.json` beside an ADF file: the lead without its car or site config. */
+/** The lead without its car or site config, its files as links: the webhook's `lead` and the `.json` beside an ADF file. */
+function leadJson(lead: DeliverableLead) {
+  return {
+    id: lead.id,
+    site: lead.site.slug,
+    created_at: leadCreatedAtIso(lead),
+    payload: lead.payload,
+    files: lead.files.map((file) => ({ name: file.name, content_type: file.contentType, size: file.size, url: file.url })),
+  };
+}
+
+/** The webhook body. */
 export function webhookBody(lead: DeliverableLead): string {
-  return JSON.stringify({
-    event: WEBHOOK_EVENT,
-    lead: { id: lead.id, site: lead.site.slug, created_at: leadCreatedAtIso(lead), payload: lead.payload },
-  });
+  return JSON.stringify({ event: WEBHOOK_EVENT, lead: leadJson(lead) });
 }
 
 /** `sha256=<hex HMAC-SHA256 of the raw body>`, the X-Dealer-Signature header. */
@@ -133,7 +167,7 @@ export async function deliverLead(target: DeliveryTarget, lead: DeliverableLead,
       case 'adf-http':
         return await deliverAdfOverHttp(target, lead, timeoutMs);
       case 'adf-email':
-        return await deliverAdfByEmail(target, lead, timeoutMs);
+        return await deliverAdfByEmail(target, lead, timeoutMs, opts?.emailAttachmentMaxBytes ?? DEFAULT_EMAIL_ATTACHMENT_MAX_BYTES);
       default:
         return rejected(`unknown delivery target kind: ${String((target as { kind?: unknown }).kind)}`);
     }
@@ -166,21 +200,58 @@ async function deliverToFile(target: Extract<DeliveryTarget, { kind: 'adf-file' 
   if (!/^[a-z0-9-]+$/.test(slug)) return rejected(`site slug "${oneLine(slug, 60)}" is not safe as a folder name`);
   if (!Number.isSafeInteger(lead.id) || lead.id < 0) return rejected(`lead id ${String(lead.id)} is not a whole number`);
   const base = render(() => adfFileBase(lead));
-  const xml = render(() => leadToAdf(lead));
-  const json = render(() => `${JSON.stringify({ id: lead.id, site: slug, created_at: leadCreatedAtIso(lead), payload: lead.payload }, null, 2)}\n`);
+  const xml = render(() => leadToAdf(lead, { filesNote: `Copies of the files are in the folder ${base}-files beside this document.` }));
+  const json = render(() => `${JSON.stringify(leadJson(lead), null, 2)}\n`);
   const dir = path.join(target.dir, slug);
   const xmlPath = path.join(dir, `${base}.adf.xml`);
+  let missing: string[] = [];
   try {
     await mkdir(dir, { recursive: true });
-    // The payload first, so whoever sees the ADF file can rely on its .json being there.
+    // Files and payload first, so whoever sees the ADF file can rely on the rest being there.
+    if (lead.files.length > 0) missing = await copyLeadFiles(lead, path.join(dir, `${base}-files`));
     await writeFileAtomic(path.join(dir, `${base}.json`), json);
     await writeFileAtomic(xmlPath, xml);
     await syncDir(dir);
   } catch (error) {
     return retry(`cannot write ${xmlPath}: ${errorText(error)}`);
   }
-  return delivered(xmlPath);
+  return delivered(missing.length > 0 ? oneLine(`${xmlPath} (not on the server, not copied: ${missing.join(', ')})`) : xmlPath);
 }
+
+/**
+ * Copies the lead's files into `filesDir` under their delivered names (copy to a temp name, then
+ * rename), replacing the copies of an earlier delivery. Returns the names of files no longer on disk.
+ */
+async function copyLeadFiles(lead: DeliverableLead, filesDir: string): Promise<string[]> {
+  await mkdir(filesDir, { recursive: true });
+  const names = deliveredFileNames(lead.files);
+  const missing: string[] = [];
+  for (const [index, file] of lead.files.entries()) {
+    const name = names[index]!;
+    const temp = path.join(filesDir, `.${name}.${process.pid}.${randomUUID()}.tmp`);
+    try {
+      await copyFile(file.absolutePath, temp);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      // A file gone from disk will not come back with a retry; anything else (a full disk) may pass.
+      if (!(await exists(file.absolutePath))) {
+        missing.push(name);
+        continue;
+      }
+      throw error;
+    }
+    try {
+      await rename(temp, path.join(filesDir, name));
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  }
+  await syncDir(filesDir);
+  return missing;
+}
+
+const exists = (file: string) => stat(file).then(() => true, () => false);
 
 /** Temp file in the same folder, fsync, rename over the final name: readers see all of it or nothing. */
 async function writeFileAtomic(file: string, content: string): Promise<void> {
@@ -298,9 +369,40 @@ export function adfEmailSubject(lead: DeliverableLead): string {
   return `Lead ${lead.id} from ${lead.site.name}${category ? ` - ${category}` : ''}`;
 }
 
-async function deliverAdfByEmail(target: Extract<DeliveryTarget, { kind: 'adf-email' }>, lead: DeliverableLead, timeoutMs: number): Promise<DeliveryResult> {
+/**
+ * The files that go with an e-mail: all that are on disk while their total stays within
+ * `maxBytes`, else none (the links in the document serve instead); and the line that says so.
+ */
+async function emailAttachments(lead: DeliverableLead, maxBytes: number) {
+  if (lead.files.length === 0) return { attachments: [], note: undefined };
+  const names = deliveredFileNames(lead.files);
+  const sizes = await Promise.all(lead.files.map((file) => stat(file.absolutePath).then((info) => (info.isFile() ? info.size : null), () => null)));
+  const present = lead.files.flatMap((file, index) => {
+    const size = sizes[index];
+    return size == null ? [] : [{ filename: names[index]!, path: file.absolutePath, contentType: file.contentType, size }];
+  });
+  const total = present.reduce((sum, file) => sum + file.size, 0);
+  if (total > maxBytes) {
+    return { attachments: [], note: `The files (${formatBytes(total)}) are over the ${formatBytes(maxBytes)} limit for e-mail and are not attached: download them from the links above.` };
+  }
+  const note =
+    present.length === lead.files.length
+      ? 'The files are attached to this e-mail.'
+      : present.length === 0
+        ? 'The files are no longer on the server.'
+        : `${present.length} of ${lead.files.length} files are attached to this e-mail; the others are no longer on the server.`;
+  return { attachments: present.map(({ size: _size, ...attachment }) => attachment), note };
+}
+
+async function deliverAdfByEmail(
+  target: Extract<DeliveryTarget, { kind: 'adf-email' }>,
+  lead: DeliverableLead,
+  timeoutMs: number,
+  attachmentMaxBytes: number,
+): Promise<DeliveryResult> {
   if (!/^smtps?:\/\//i.test(target.smtpUrl)) return rejected('smtpUrl must start with smtp:// or smtps://');
-  const xml = render(() => leadToAdf(lead));
+  const files = await emailAttachments(lead, attachmentMaxBytes);
+  const xml = render(() => leadToAdf(lead, { filesNote: files.note }));
   const transport = nodemailer.createTransport({
     url: target.smtpUrl,
     connectionTimeout: timeoutMs,
@@ -314,7 +416,7 @@ async function deliverAdfByEmail(target: Extract<DeliveryTarget, { kind: 'adf-em
       subject: adfEmailSubject(lead),
       // CRMs read the ADF from the plain-text body; the attachment is for people and for CRMs that prefer it.
       text: xml,
-      attachments: [{ filename: `lead-${lead.id}.adf.xml`, content: xml, contentType: 'application/xml' }],
+      attachments: [{ filename: `lead-${lead.id}.adf.xml`, content: xml, contentType: 'application/xml' }, ...files.attachments],
       headers: { 'X-Dealer-Lead-Id': String(lead.id), 'X-Dealer-Site': lead.site.slug },
     });
     return delivered(info.messageId);

@@ -18,6 +18,7 @@ export function createLeadPipeline(
     db,
     dataDir: config.dataDir,
     delivery: config.leads.delivery,
+    fileLinkSecret: config.leads.tokenSecret,
     siteOf: (siteId) => sites.forId(siteId),
     deliver: deps.deliver,
     log: deps.log,

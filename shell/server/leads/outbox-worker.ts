@@ -3,10 +3,13 @@ import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { findCarById } from '../db/car-store';
 import type { PlatformDb } from '../db/database';
+import type { StoredLeadFile } from '../db/lead-store';
 import { claimDueJobs, recordAttempts, releaseClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
 import type { LeadsConfig } from '../config';
 import { resolveDeliveryTarget } from './delivery-config';
-import { deliverLead as defaultDeliver, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
+import { deliverLead as defaultDeliver, type DeliverableFile, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
+import { LEAD_FILE_LINK_TTL_SECONDS, signedLeadFileUrl } from './lead-file-links';
+import { listFilesOfLeads, storedFilePath } from './lead-file-store';
 
 export type Deliver = (target: DeliveryTarget, lead: DeliverableLead) => Promise<{ ok: boolean; status: string; detail: string }>;
 
@@ -16,6 +19,8 @@ export type OutboxWorkerOptions = {
   delivery: LeadsConfig['delivery'];
   /** The site of a job (cached by the caller). */
   siteOf: (siteId: number) => Promise<SiteConfig | null>;
+  /** Signs the download links of a lead's files (the leads token secret, which the route checks them with); without it files go without links. */
+  fileLinkSecret?: string;
   deliver?: Deliver;
   /** Jobs claimed at once, delivered side by side. */
   batchSize?: number;
@@ -149,12 +154,19 @@ export class OutboxWorker {
 
   private async attemptAll(jobs: DeliveryJob[]): Promise<AttemptResult[]> {
     const leadIds = [...new Set(jobs.map((job) => job.lead_id))];
-    const rows = await this.opts.db.selectFrom('leads').select(['id', 'site_id', 'payload', 'created_at']).where('id', 'in', leadIds).execute();
+    const [rows, files] = await Promise.all([
+      this.opts.db.selectFrom('leads').select(['id', 'site_id', 'payload', 'created_at']).where('id', 'in', leadIds).execute(),
+      listFilesOfLeads(this.opts.db, leadIds),
+    ]);
     const leads = new Map(rows.map((row) => [Number(row.id), row]));
-    return Promise.all(jobs.map((job) => this.attempt(job, leads.get(job.lead_id))));
+    return Promise.all(jobs.map((job) => this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? [])));
   }
 
-  private async attempt(job: DeliveryJob, row: { id: number; site_id: number; payload: string; created_at: number } | undefined): Promise<AttemptResult> {
+  private async attempt(
+    job: DeliveryJob,
+    row: { id: number; site_id: number; payload: string; created_at: number } | undefined,
+    storedFiles: StoredLeadFile[],
+  ): Promise<AttemptResult> {
     const started = performance.now();
     const finish = (ok: boolean, status: string, detail: string): AttemptResult => {
       const failures = job.attempts + 1;
@@ -177,12 +189,34 @@ export class OutboxWorker {
       const resolved = resolveDeliveryTarget(job.target, site, { dataDir: this.opts.dataDir, smtpUrl: this.opts.delivery.smtpUrl, emailFrom: this.opts.delivery.emailFrom });
       if (!resolved.ok) return finish(false, 'not-configured', resolved.detail);
       const payload = JSON.parse(row.payload) as Record<string, unknown>;
-      const lead: DeliverableLead = { id: Number(row.id), site, payload, car: await this.carOf(site, payload), createdAt: Number(row.created_at) };
+      const lead: DeliverableLead = {
+        id: Number(row.id),
+        site,
+        payload,
+        car: await this.carOf(site, payload),
+        createdAt: Number(row.created_at),
+        files: this.deliverableFiles(job, site, storedFiles),
+      };
       const result = await this.withTimeout(this.deliver(resolved.target, lead));
       return finish(result.ok, result.status, result.detail);
     } catch (error) {
       return finish(false, 'error', error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** The lead's files with fresh links (every attempt signs anew, so a retried delivery's links last as long). */
+  private deliverableFiles(job: DeliveryJob, site: SiteConfig, stored: StoredLeadFile[]): DeliverableFile[] {
+    const secret = this.opts.fileLinkSecret;
+    const expires = Math.floor(this.now() / 1000) + LEAD_FILE_LINK_TTL_SECONDS;
+    return stored.flatMap((file) => {
+      const absolutePath = storedFilePath(this.opts.dataDir, file.path);
+      if (!absolutePath) {
+        this.log.warn({ jobId: job.id, leadId: job.lead_id, fileId: file.id }, 'lead file left out: its stored path leads outside the uploads folder');
+        return [];
+      }
+      const url = secret ? signedLeadFileUrl({ siteUrl: site.url, fileId: file.id, expires, secret }) : null;
+      return [{ id: file.id, name: file.original_name, contentType: file.content_type, size: file.size, absolutePath, url }];
+    });
   }
 
   private async carOf(site: SiteConfig, payload: Record<string, unknown>): Promise<Car | null> {

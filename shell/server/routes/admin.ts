@@ -4,14 +4,13 @@ import { z } from 'zod';
 import { CarChangeConflict, carChangeSchema, updateCar } from '../db/car-store';
 import { listEvents } from '../db/event-store';
 import { createReadStream } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
 import { findLead, listLeadFiles, releaseLead } from '../db/lead-store';
 import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '../db/outbox-store';
 import { findSiteIdBySlug, listSiteSlugs } from '../db/site-store';
 import { deliveryTargetsOf } from '../leads/delivery-config';
 import { leadsCsv } from '../leads/lead-csv';
 import { listLeadsWithDelivery } from '../leads/lead-listing';
-import { uploadsRoot } from '../leads/uploads';
+import { storedFilePath } from '../leads/lead-file-store';
 import type { PlatformContext } from '../platform-context';
 
 const deliveryStates = ['delivered', 'pending', 'retrying', 'dead', 'held_as_spam', 'incomplete', 'mock', 'not_configured'] as const;
@@ -167,9 +166,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
     if (!lead) return reply;
     const file = (await listLeadFiles(ctx.db, lead.id)).find((entry) => String(entry.id) === request.params.fileId);
     if (!file) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
-    const root = resolve(uploadsRoot(ctx.config.dataDir));
-    const path = resolve(join(root, file.path));
-    if (!path.startsWith(root + sep)) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
+    const path = storedFilePath(ctx.config.dataDir, file.path);
+    if (!path) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
     const name = file.original_name.replace(/[^\w.\- ]/g, '_');
     return reply
       .header('Cache-Control', 'no-store')
