@@ -39,9 +39,14 @@ test('a test drive walked through every step with a skip and back saves one lead
   await dialog.getByRole('button', { name: 'Go Back' }).click();
   await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
   await dialog.getByRole('button', { name: 'Continue' }).click();
-  const when = new Date(Date.now() + 2 * 86_400_000);
-  when.setHours(10, 30, 0, 0);
-  await dialog.getByLabel('Preferred date and time').fill(when.toISOString().slice(0, 16));
+  // The car's showroom offers its free times: a day, then a time.
+  const picker = dialog.locator('[data-booking-kind="appointment"]');
+  await picker.getByRole('radiogroup', { name: 'Day' }).locator('label').nth(1).click();
+  const slot = picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first();
+  const slotLabel = (await slot.textContent())!.trim();
+  await slot.click();
+  await expect(picker.getByText(new RegExp(`at ${slotLabel}`))).toBeVisible();
+  const start = await slot.locator('input').inputValue();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(dialog.getByText('Step 4 of 4')).toBeVisible();
   await dialog.getByLabel('Comments').fill('Saturday suits');
@@ -51,7 +56,64 @@ test('a test drive walked through every step with a skip and back saves one lead
   const leads = await leadsFor(email);
   expect(leads).toHaveLength(1);
   expect(leads[0]!.lead_status).not.toBe('Incomplete');
-  expect(leads[0]!.payload).toMatchObject({ form_completed: true, car_id: car.id, subcategory: 'Test Drive', message: 'Saturday suits' });
+  expect(leads[0]!.payload).toMatchObject({ form_completed: true, car_id: car.id, subcategory: 'Test Drive', message: 'Saturday suits', dateTime: start, booking_location_id: car.location_id });
+  expect(String(leads[0]!.payload.booking_time)).toContain(slotLabel);
+});
+
+test('a service time taken while the shopper was typing: the form says so beside the times, and another time books', async ({ page }) => {
+  const email = `service.${Date.now()}@example.com`;
+  let alertText = '';
+  page.on('dialog', async (dialog) => {
+    alertText = dialog.message();
+    await dialog.accept();
+  });
+  await page.goto('/service');
+  await page.getByLabel('First name').fill('Sam');
+  await page.getByLabel('Last name').fill('Spanner');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Phone').fill('0412 345 678');
+  await page.getByLabel('Postcode').fill('2150');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Service centre').selectOption({ index: 1 });
+  await page.getByLabel('Service', { exact: true }).selectOption('Logbook service');
+  const picker = page.locator('[data-booking-kind="service"]');
+  const slot = picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first();
+  const slotLabel = (await slot.textContent())!.trim();
+  await slot.click();
+  const start = await slot.locator('input').inputValue();
+  const location = Number(await page.getByLabel('Service centre').inputValue());
+
+  // Meanwhile other shoppers fill the workshop's three drop-offs at that time.
+  const others = await page.evaluate(
+    async ({ start, location }) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch('/api/leads', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ lead: { category: 'Service Enquiry', name: 'Other', last_name: 'Shopper', email: `other${i}@example.com`, phone: '0412345678', postcode: '2000', location, serviceInterval: 'Minor service', dateTime: start } }),
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    },
+    { start, location },
+  );
+  expect(others).toEqual([201, 201, 201]);
+
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(picker.getByText('That time has just been booked. Please choose another time.')).toBeVisible();
+  expect(alertText).toBe('An error occurred when submitting this form');
+  // The times are asked again: the taken one is gone, the rest of the form is as typed.
+  await expect(picker.getByRole('radio', { name: slotLabel, exact: true })).toHaveCount(0);
+  await expect(page.getByLabel('Service', { exact: true })).toHaveValue('Logbook service');
+  await picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first().click();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page).toHaveURL(/\/success\?category=service-enquiry$/);
+  const leads = await leadsFor(email);
+  expect(leads).toHaveLength(1);
+  expect(leads[0]!.payload.dateTime).not.toBe(start);
+  expect(leads[0]!.payload.booking_time).toEqual(expect.any(String));
 });
 
 test('a server error shows the alert and keeps everything the shopper typed', async ({ page }) => {

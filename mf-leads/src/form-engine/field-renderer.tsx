@@ -1,6 +1,9 @@
-import { Field, useField } from 'react-final-form';
+import { Field } from 'react-final-form';
+import type { Location } from '@dealer/contracts/location';
 import { optionLabel, type SelectOption } from '@dealer/rules/lead-validation';
 import type { FieldDef } from './field-types';
+import { FieldError, fieldId, useInvalid } from './field-error';
+import { BookingTimeField } from './booking-time-field';
 
 const inputKinds: Partial<Record<FieldDef['type'], { type: string; inputMode?: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; autoComplete?: string }>> = {
   string: { type: 'text' },
@@ -20,25 +23,6 @@ const inputKinds: Partial<Record<FieldDef['type'], { type: string; inputMode?: '
 const selectTypes = new Set<FieldDef['type']>(['select', 'make', 'model', 'locationSelect', 'locationSelectCustom', 'websiteLocationSelect', 'cricksSpecialLocation', 'serviceInterval', 'tyres']);
 const radioTypes = new Set<FieldDef['type']>(['radio', 'radioGroup', 'radioCardGroup']);
 const checkTypes = new Set<FieldDef['type']>(['check', 'optIn', 'checkCard', 'cricksInstalled']);
-
-const fieldId = (name: string) => `field-${name.replace(/[^\w-]/g, '-')}`;
-
-/** The error under a field: shown after a submit attempt (forms validate on submit only, SPEC §5). */
-function FieldError({ name }: { name: string }) {
-  const { meta } = useField(name, { subscription: { error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true } });
-  const error = meta.submitFailed ? (meta.error ?? (!meta.dirtySinceLastSubmit ? meta.submitError : undefined)) : undefined;
-  if (!error) return null;
-  return (
-    <span id={`${fieldId(name)}-error`} className="dp-field__error" role="alert">
-      {String(error)}
-    </span>
-  );
-}
-
-function useInvalid(name: string) {
-  const { meta } = useField(name, { subscription: { error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true } });
-  return Boolean(meta.submitFailed && (meta.error || (!meta.dirtySinceLastSubmit && meta.submitError)));
-}
 
 function Wrapper({ field, children, group = false }: { field: FieldDef; children: React.ReactNode; group?: boolean }) {
   const invalid = useInvalid(field.name);
@@ -76,7 +60,7 @@ function Options({ options }: { options: readonly SelectOption[] }) {
 }
 
 /** Renders one declared field by its SPEC §3 type. */
-export function FieldRenderer({ field, onSkip }: { field: FieldDef; onSkip?: (step: number) => void }) {
+export function FieldRenderer({ field, onSkip, bookingLocation }: { field: FieldDef; onSkip?: (step: number) => void; bookingLocation?: Location }) {
   const id = fieldId(field.name);
   const described = `${id}-error`;
   const { type } = field;
@@ -185,6 +169,7 @@ export function FieldRenderer({ field, onSkip }: { field: FieldDef; onSkip?: (st
       </Wrapper>
     );
   }
+  if (type === 'dateTime' && field.bookingKind) return <BookingTimeField field={field} kind={field.bookingKind} location={bookingLocation} />;
   if (type === 'dateTime' || type === 'dateTimeGeneric') {
     return (
       <Wrapper field={field}>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FieldRule } from '@dealer/rules/lead-validation';
+import type { BookingKind } from '@dealer/rules/booking-locations';
 
 export type FieldValues = Record<string, unknown>;
 
@@ -17,6 +18,8 @@ export type FieldDef = FieldRule & {
   skipTo?: number;
   accept?: string;
   multiple?: boolean;
+  /** For 'dateTime': offer the location's free test drive or service times instead of any time (SPEC §7). */
+  bookingKind?: BookingKind;
 };
 
 export type StepDef = { heading: string; fields: FieldDef[] };

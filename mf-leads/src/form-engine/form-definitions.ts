@@ -61,10 +61,12 @@ export function testDriveForm(site: Site, opts: { hasCar: boolean }): FormDef {
           : [
               { name: 'Vehicle Make', type: 'string', label: 'Make you are interested in' },
               { name: 'Vehicle Model', type: 'string', label: 'Model', optional: true },
+              ...(salesLocations(site).length > 1 ? [{ name: 'location', type: 'locationSelect', label: 'Where would you like to drive it?', options: salesLocations(site) } as FieldDef] : []),
               { name: 'skip-when', type: 'button', label: "I'm flexible on the time: skip", skipTo: 3 },
             ],
       },
-      { heading: 'Date and time', fields: [{ name: 'dateTime', type: 'dateTime', label: 'Preferred date and time', optional: true }] },
+      // SPEC §5: the test drive date/time is optional; the times offered are the location's free ones.
+      { heading: 'Date and time', fields: [{ name: 'dateTime', type: 'dateTime', label: 'Preferred date and time', optional: true, bookingKind: 'appointment' }] },
       { heading: 'Anything else?', fields: [comments(true), optIn(site)] },
     ],
   };
@@ -148,7 +150,7 @@ export function serviceForm(site: Site): FormDef {
           { name: 'Rego', type: 'rego', label: 'Registration (rego)', optional: true },
           { name: 'location', type: 'locationSelect', label: 'Service centre', options: serviceLocations(site) },
           { name: 'serviceInterval', type: 'serviceInterval', label: 'Service', options: ['Logbook service', 'Minor service', 'Major service', 'Tyres', 'Other'].map((v) => ({ value: v, name: v })) },
-          { name: 'dateTime', type: 'dateTime', label: 'Preferred drop-off', optional: true },
+          { name: 'dateTime', type: 'dateTime', label: 'Preferred drop-off', optional: true, bookingKind: 'service' },
           comments(true),
           optIn(site),
         ],

@@ -10,6 +10,7 @@ import { phoneRuleFor } from '@dealer/rules/phone';
 import { normaliseStoredCategory, successCategory } from '@dealer/rules/enquiry';
 import { FormCard } from '@dealer/ui/form-card';
 import { FieldRenderer } from './field-renderer';
+import { bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { FieldValues, FormDef } from './field-types';
 import { saveLead } from '../lead-client';
 import { loadSavedDetails, saveDetails } from '../saved-details';
@@ -150,7 +151,12 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
             {step.fields
               .filter((field) => isFieldShown(field, values))
               .map((field) => (
-                <FieldRenderer key={field.name} field={field} onSkip={(target) => dispatch({ type: 'skipTo', target })} />
+                <FieldRenderer
+                  key={field.name}
+                  field={field}
+                  onSkip={(target) => dispatch({ type: 'skipTo', target })}
+                  bookingLocation={field.bookingKind ? bookingLocationFor(site.locations, field.bookingKind, { location: values.location, location_id: values.location_id ?? context?.location_id }) : undefined}
+                />
               ))}
           </FormCard>
         </form>

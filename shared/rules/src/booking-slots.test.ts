@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
-import { availableBookingDays, bookingKindOf, bookingPolicies, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
+import { availableBookingDays, bookingPolicies, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
 
 const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
@@ -148,5 +149,41 @@ describe('which booking a lead asks for', () => {
     [{}, null],
   ])('%j → %s', (lead, kind) => {
     expect(bookingKindOf(lead)).toBe(kind);
+  });
+});
+
+describe('where a booking is for', () => {
+  const place = (id: number, over: Partial<{ dealership_id: number; visible: boolean; location_type: 'sales' | 'service' | 'parts'; primary: boolean }> = {}) => ({
+    id,
+    dealership_id: 1,
+    visible: true,
+    location_type: 'sales' as const,
+    primary: false,
+    ...over,
+  });
+  const locations = [place(1, { location_type: 'parts' }), place(2), place(3, { primary: true }), place(4, { location_type: 'service' }), place(5, { visible: false }), place(6, { dealership_id: 2, location_type: 'service' })];
+
+  it('lists the locations taking each kind, primary first, hidden and parts-only ones left out', () => {
+    expect(bookableLocations(locations, 'appointment').map((l) => l.id)).toEqual([3, 2]);
+    expect(bookableLocations(locations, 'service').map((l) => l.id)).toEqual([3, 2, 4, 6]);
+    expect(bookableLocations(locations, 'service', 2).map((l) => l.id)).toEqual([6]);
+  });
+
+  it.each([
+    [{ location: '4' }, 'appointment', 4],
+    [{ location: 4, location_id: 2 }, 'appointment', 4],
+    [{ location_id: 2 }, 'appointment', 2],
+    [{}, 'appointment', 3],
+    [{}, 'service', 3],
+    // A hidden or unknown location falls back to the site's first.
+    [{ location: 5 }, 'appointment', 3],
+    [{ location: 'abc' }, 'appointment', 3],
+  ] as const)('%j for a %s → location %i', (lead, kind, id) => {
+    expect(bookingLocationFor(locations, kind, lead)?.id).toBe(id);
+  });
+
+  it('asks for the SPEC §7 file of the location’s dealership', () => {
+    expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 })).toBe('/api/dealerships/3/available_appointment_bookings.json?location_id=7');
+    expect(bookingTimesPath('/mock', 'service', { id: 7, dealership_id: 3 })).toBe('/mock/dealerships/3/available_service_bookings.json?location_id=7');
   });
 });

@@ -2,9 +2,11 @@
 import { DateTime } from 'luxon';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import type { SiteLocale } from '@dealer/contracts/site';
+import type { BookingDay, BookingSlot } from '@dealer/contracts/booking-values';
 
-/** SPEC §7: test drive times come from available_appointment_bookings, service times from available_service_bookings. */
-export type BookingKind = 'appointment' | 'service';
+import type { BookingKind } from './booking-locations';
+
+export type { BookingKind } from './booking-locations';
 
 export type BookingPolicy = {
   /** Minutes between one start time and the next. */
@@ -66,13 +68,9 @@ export function locationTimeZone(locale: SiteLocale, state: string): string {
   return auZones[key] ?? 'Australia/Sydney';
 }
 
-export type BookingSlot = {
-  /** The start in the location's local time with its offset, e.g. 2026-11-23T09:00:00+11:00: what the form sends and the dealer reads. */
-  start: string;
-  /** '9:00 am' (en-AU/NZ) or '9:00 AM' (en-US). */
-  label: string;
-};
-export type BookingDay = { date: string; label: string; slots: BookingSlot[] };
+// A slot's start is the location's local time with its offset (2026-11-23T09:00:00+11:00): what
+// the form sends and the dealer reads. Labels: '9:00 am' (en-AU/NZ), '9:00 AM' (en-US).
+export type { BookingDay, BookingSlot } from '@dealer/contracts/booking-values';
 
 export type SlotQuery = {
   hours: readonly OpeningHoursEntry[];
@@ -145,13 +143,4 @@ export function describeBookingTime(ms: number, zone: string, locale: SiteLocale
 /** Whether a start time is one the location offers now (the same rule as the list it showed). */
 export function isOfferedStart(ms: number, query: SlotQuery): boolean {
   return availableBookingDays(query).some((day) => day.slots.some((slot) => DateTime.fromISO(slot.start).toMillis() === ms));
-}
-
-/** Which booking a lead asks for: service leads book the workshop, test drives the sales team. */
-export function bookingKindOf(lead: { category?: unknown; subcategory?: unknown }): BookingKind | null {
-  const category = typeof lead.category === 'string' ? lead.category : '';
-  const subcategory = typeof lead.subcategory === 'string' ? lead.subcategory : '';
-  if (/service/i.test(category)) return 'service';
-  if (/test ?drive/i.test(subcategory) || /test ?drive/i.test(category)) return 'appointment';
-  return null;
 }

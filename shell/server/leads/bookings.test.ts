@@ -102,6 +102,15 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect(Number((await bookingsOf(id))[0]!.starts_at)).toBe(Date.parse(start));
   });
 
+  it('books at the car’s own showroom on a site whose leads go to its primary location', async () => {
+    expect(site.lead_settings?.push_to_primary_location).toBe(true);
+    const carShowroom = site.locations.find((location) => location.visible && location.location_type === 'sales' && !location.primary)!;
+    const start = starts(await times(carShowroom))[1]!;
+    const res = await create(testDrive({ dateTime: start, location_id: carShowroom.id }));
+    expect(res.statusCode).toBe(201);
+    expect(await bookingsOf(res.json<Created>().id)).toEqual([expect.objectContaining({ location_id: carShowroom.id })]);
+  });
+
   it('refuses a time that is not offered and one it cannot read, with the message beside the field', async () => {
     const start = starts(await times(showroom))[0]!;
     const offHours = start.replace(/T\d{2}:\d{2}/, 'T03:10');

@@ -3,7 +3,6 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import {
   availableBookingDays,
   bookingHoldMinutes,
-  bookingKindOf,
   bookingMessages,
   bookingPolicies,
   describeBookingTime,
@@ -13,18 +12,15 @@ import {
   type BookingKind,
   type BookingPolicy,
 } from '@dealer/rules/booking-slots';
+import { bookableLocations as bookableOf, bookingKindOf, bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { PlatformDb } from '../db/database';
 import { bookingOfLead, takenSeats } from '../db/booking-store';
 
 /** The lead fields a booking time may come in (the form's dateTime first). */
 const timeFields = ['dateTime', 'date_time', 'test_drive_date'] as const;
 
-const suits = (kind: BookingKind, location: Location) => location.visible && (kind === 'service' ? location.location_type !== 'parts' : location.location_type === 'sales');
-
 /** The locations of a dealership that take this kind of booking, the primary one first. */
-export function bookableLocations(site: SiteConfig, kind: BookingKind, dealershipId?: number): Location[] {
-  return site.locations.filter((location) => (dealershipId === undefined || location.dealership_id === dealershipId) && suits(kind, location)).sort((a, b) => Number(b.primary) - Number(a.primary));
-}
+export const bookableLocations = (site: SiteConfig, kind: BookingKind, dealershipId?: number): Location[] => bookableOf(site.locations, kind, dealershipId);
 
 export function bookingPolicyOf(site: SiteConfig, kind: BookingKind): BookingPolicy {
   const capacity = site.lead_settings?.booking_capacity?.[kind];
@@ -40,11 +36,6 @@ export async function availabilityAt(db: PlatformDb, site: SiteConfig, location:
   const taken = await takenSeats(db, { locationId: location.id, kind, from: now, to: now + (policy.daysAhead + 1) * 86_400_000, now, exceptLeadId });
   return { location, zone, policy, days: availableBookingDays({ hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy, taken }) };
 }
-
-const toId = (value: unknown) => {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-};
 
 export type BookingRequest =
   | { kind: 'none' }
@@ -68,9 +59,7 @@ export async function bookingRequestOf(
   const kind = bookingKindOf(lead);
   const field = timeFields.find((name) => typeof lead[name] === 'string' && (lead[name] as string).trim() !== '');
   if (!kind || !field) return { kind: 'none' };
-  const wanted = toId(lead.location) ?? toId(lead.location_id);
-  const candidates = bookableLocations(site, kind);
-  const location = (wanted !== undefined ? site.locations.find((entry) => entry.id === wanted && entry.visible) : undefined) ?? candidates[0];
+  const location = bookingLocationFor(site.locations, kind, lead);
   if (!location) return { kind: 'none' };
   const zone = locationTimeZone(site.locale, location.address.state);
   const startsAt = parseBookingTime(lead[field], zone);

@@ -166,7 +166,8 @@ export class LeadService {
       }
 
       const verdict = spamVerdict(values, now, this.deps.leads.minFillMs);
-      const booking = await bookingRequestOf(this.deps.db, site, assembled, { now, complete });
+      // The location as the shopper chose it (the assembled lead's may be the site's primary one).
+      const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: values.location, location_id: values.location_id }, { now, complete });
       if (booking.kind === 'refused') return (await this.replay(request)) ?? bookingRefusal(booking);
       if (booking.kind === 'book') Object.assign(assembled, booking.fields);
       // Mock and suspected-spam leads never take a seat in the dealer's diary.
@@ -281,7 +282,7 @@ export class LeadService {
     const assembled = this.assemble(site, merged, request.userAgent, hasFiles);
     const valid = validateLead(assembled, site, complete);
     if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
-    const booking = await bookingRequestOf(this.deps.db, site, assembled, { now, complete, leadId: stored.id });
+    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete, leadId: stored.id });
     if (booking.kind === 'refused') return bookingRefusal(booking);
     if (booking.kind === 'book') Object.assign(assembled, booking.fields);
     else for (const field of ['booking_time', 'booking_location_id']) delete assembled[field];

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { BookingTimes } from '@dealer/contracts/booking-values';
 import type { BookingKind } from '@dealer/rules/booking-slots';
 import { availabilityAt, bookableLocations } from '../leads/bookings';
 import type { PlatformContext } from '../platform-context';
@@ -45,7 +46,7 @@ export async function bookingRoutes(app: FastifyInstance, ctx: PlatformContext) 
       }
       if (!location) return reply.code(404).send({ message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.` });
       const availability = await availabilityAt(ctx.db, site, location, kind, Date.now());
-      return reply.header('Cache-Control', 'no-store').send({
+      const answer: BookingTimes = {
         dealership_id: dealershipId,
         location_id: location.id,
         location_name: location.name,
@@ -53,7 +54,8 @@ export async function bookingRoutes(app: FastifyInstance, ctx: PlatformContext) 
         time_zone: availability.zone,
         slot_minutes: availability.policy.slotMinutes,
         days: availability.days,
-      });
+      };
+      return reply.header('Cache-Control', 'no-store').send(answer);
     });
   }
 }
