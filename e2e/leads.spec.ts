@@ -148,8 +148,21 @@ test('a trade-in with a photo reaches the dealer with the file', async ({ page }
   await page.getByLabel('Phone').fill('0412 345 678');
   await page.getByLabel('Postcode').fill('2150');
   await page.getByRole('button', { name: 'Continue' }).click();
+  // An unknown plate: the shopper is told and types the car in.
   await page.getByLabel('Registration (rego)').fill('ABC123');
   await page.getByLabel('State').selectOption('NSW');
+  await page.getByRole('button', { name: 'Find my car' }).click();
+  await expect(page.getByText('We couldn’t find that registration. Please enter your car’s details below.')).toBeVisible();
+  await expect(page.getByLabel('Make', { exact: true })).toHaveValue('');
+  // A plate the register knows fills make, model, year and badge, still editable.
+  await page.getByLabel('Registration (rego)').fill('demo 123');
+  await page.getByLabel('State').selectOption('VIC');
+  await page.getByRole('button', { name: 'Find my car' }).click();
+  await expect(page.getByText('Found: 2021 Mazda CX-5 Maxx Sport. Please check the details below.')).toBeVisible();
+  await expect(page.getByLabel('Make', { exact: true })).toHaveValue('Mazda');
+  await expect(page.getByLabel('Model', { exact: true })).toHaveValue('CX-5');
+  await expect(page.getByLabel('Year', { exact: true })).toHaveValue('2021');
+  await page.getByLabel('Badge / variant').fill('Maxx Sport (AWD)');
   await page.getByLabel('Odometer (km)').fill('84000');
   // A real 1×1 PNG: the server sniffs magic bytes.
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -158,7 +171,16 @@ test('a trade-in with a photo reaches the dealer with the file', async ({ page }
   await expect(page).toHaveURL(/\/success\?category=sell-my-car-enquiry$/);
   const leads = await leadsFor(email);
   expect(leads).toHaveLength(1);
-  expect(leads[0]!.payload).toMatchObject({ has_files: true, Rego: 'ABC123', category: 'Sell My Car Enquiry' });
+  expect(leads[0]!.payload).toMatchObject({
+    has_files: true,
+    Rego: 'demo 123',
+    regoState: 'VIC',
+    'Vehicle Make': 'Mazda',
+    'Vehicle Model': 'CX-5',
+    'Vehicle Year': '2021',
+    'Vehicle Badge': 'Maxx Sport (AWD)',
+    category: 'Sell My Car Enquiry',
+  });
 });
 
 test('the success page names the category and allows extra query pairs', async ({ page }) => {

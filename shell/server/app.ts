@@ -12,6 +12,7 @@ import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { bookingRoutes } from './routes/bookings';
 import { leadRoutes } from './routes/leads';
+import { vehicleLookupRoutes } from './routes/vehicle-lookup';
 import { leadFileRoutes } from './routes/lead-files';
 import { searchRoutes } from './routes/search';
 import { seoRoutes } from './routes/seo';
@@ -99,6 +100,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
   await app.register(async (scope) => bookingRoutes(scope, ctx));
+  await app.register(async (scope) => vehicleLookupRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));
   await app.register(async (scope) => adminRoutes(scope, ctx));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));

@@ -107,6 +107,7 @@ describe('platform configuration', () => {
           emailFrom: 'leads@dealer-platform.localhost',
         },
       },
+      regoLookup: null,
     });
   });
 

@@ -58,6 +58,9 @@ const baseEnvSchema = z.object({
   LEAD_DELIVERY_MAX_ATTEMPTS: z.coerce.number({ error: 'LEAD_DELIVERY_MAX_ATTEMPTS must be a whole number' }).int().min(1, 'LEAD_DELIVERY_MAX_ATTEMPTS must be at least 1').max(100).default(8),
   LEAD_DELIVERY_LEASE_MS: z.coerce.number({ error: 'LEAD_DELIVERY_LEASE_MS must be a number of milliseconds' }).int().min(1000).default(120_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
+  // Trade-in rego lookup (SPEC §7): a vehicle register behind an HTTP API; without one, the demo register.
+  REGO_LOOKUP_URL: z.string().regex(/^https?:\/\//, 'REGO_LOOKUP_URL must be an http:// or https:// URL').optional(),
+  REGO_LOOKUP_KEY: z.string().min(1).optional(),
   LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
 });
 
@@ -91,6 +94,8 @@ export type PlatformConfig = {
   meilisearch: MeilisearchConfig | null;
   logLevel: z.infer<typeof baseEnvSchema>['LOG_LEVEL'];
   leads: LeadsConfig;
+  /** Trade-in rego lookup: a register's HTTP API (key kept on the server), or null for the demo register. */
+  regoLookup: { url: string; key: string | null } | null;
 };
 
 /** The lead pipeline's settings (issue 5). */
@@ -149,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ? { url: e.MEILISEARCH_URL.replace(/\/$/, ''), masterKey: e.MEILISEARCH_MASTER_KEY!, searchKey: e.MEILISEARCH_SEARCH_KEY!, searchKeyUid: e.MEILISEARCH_SEARCH_KEY_UID! }
       : null,
     logLevel: e.LOG_LEVEL,
+    regoLookup: e.REGO_LOOKUP_URL ? { url: e.REGO_LOOKUP_URL, key: e.REGO_LOOKUP_KEY ?? null } : null,
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
       tokenSecret: e.LEAD_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),

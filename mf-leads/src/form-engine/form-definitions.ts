@@ -1,6 +1,9 @@
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { enquiryTypes } from '@dealer/contracts/lead-values';
+import { createElement } from 'react';
+import { regoRuleFor } from '@dealer/rules/rego';
 import type { FieldDef, FormDef, StepDef } from './field-types';
+import { RegoLookupField } from './rego-lookup-field';
 
 type Site = Pick<PublicSiteConfig, 'locations' | 'dealerships' | 'features' | 'locale' | 'lead_settings'>;
 
@@ -111,9 +114,12 @@ export function financeForm(site: Site): FormDef {
   };
 }
 
-/** Trade-in / Sell your car: the car by rego and state, its km and photos (sent as files). */
+/**
+ * Trade-in / Sell your car: the car by rego and state (looked up to fill its make, model, year
+ * and badge, which the shopper can also type), its km and photos (sent as files).
+ */
 export function tradeInForm(site: Site): FormDef {
-  const states = site.locale === 'en-NZ' ? [] : ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'];
+  const rego = regoRuleFor(site.locale);
   return {
     id: 'trade-in',
     title: 'Value your trade-in',
@@ -124,9 +130,13 @@ export function tradeInForm(site: Site): FormDef {
       {
         heading: 'Your car',
         fields: [
-          { name: 'Rego', type: 'rego', label: 'Registration (rego)' },
-          ...(states.length ? [{ name: 'regoState', type: 'select', label: 'State', options: states.map((s) => ({ value: s, name: s })) } as FieldDef] : []),
-          { name: 'Vehicle Make', type: 'make', label: 'Make', optional: true, options: [] },
+          { name: 'Rego', type: 'rego', label: rego.label },
+          ...(rego.states.length ? [{ name: 'regoState', type: 'select', label: rego.stateLabel, options: rego.states.map((s) => ({ value: s, name: s })) } as FieldDef] : []),
+          { name: 'rego-lookup', type: 'custom', label: 'Find my car', optional: true, render: () => createElement(RegoLookupField) },
+          { name: 'Vehicle Make', type: 'string', label: 'Make', optional: true },
+          { name: 'Vehicle Model', type: 'string', label: 'Model', optional: true },
+          { name: 'Vehicle Year', type: 'year', label: 'Year', optional: true },
+          { name: 'Vehicle Badge', type: 'string', label: 'Badge / variant', optional: true },
           { name: 'km', type: 'kilometre', label: site.locale === 'en-US' ? 'Odometer (miles)' : 'Odometer (km)' },
           { name: 'photos', type: 'file', label: 'Photos of your car', optional: true, accept: 'image/jpeg,image/png,image/webp,image/heic' },
           comments(true),

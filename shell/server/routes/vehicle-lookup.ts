@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { demoRegister, httpRegister, lookupRego, type RegoRegister } from '../leads/rego-lookup';
+import { RateLimiter, retryAfterText } from '../leads/spam';
+import type { PlatformContext } from '../platform-context';
+import { siteDeps } from '../platform-context';
+import { requireSite } from '../tenancy/site-context';
+
+/**
+ * SPEC §7 "Rego lookup for trade-in: sends rego and regoState": `POST {api}/rego-lookup` with
+ * `{ rego, regoState }` answers `{ found: true, vehicle }` or `{ found: false, message }`; a bad
+ * plate or state is a 400 naming the field, a register that cannot answer a 502. The register's
+ * key stays on the server. Lookups cost the dealer money with a real register, so each address
+ * gets 30 per 10 minutes per site.
+ */
+export async function vehicleLookupRoutes(app: FastifyInstance, ctx: PlatformContext, register?: RegoRegister) {
+  const registerInUse = register ?? (ctx.config.regoLookup ? httpRegister(ctx.config.regoLookup.url, ctx.config.regoLookup.key) : demoRegister);
+  const limiter = new RateLimiter(ctx.config.leads.rateLimit.max === 0 ? 0 : 30, 10 * 60_000);
+  const prefixes = ['/api', ...(ctx.config.leads.mockMode ? ['/mock'] : [])];
+  for (const prefix of prefixes) {
+    app.post(`${prefix}/rego-lookup`, async (request, reply) => {
+      const resolved = await requireSite(request, reply, siteDeps(ctx));
+      if (!resolved) return reply;
+      const limited = limiter.take(`${resolved.site.id}|${request.ip}`);
+      if (!limited.ok) {
+        return reply
+          .code(429)
+          .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
+          .send({ message: `Too many lookups from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or enter your car’s details below.` });
+      }
+      const answer = await lookupRego(registerInUse, resolved.site.locale, request.body, (error) => request.log.warn({ err: error, register: registerInUse.name }, 'rego lookup failed'));
+      return reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
+    });
+  }
+}
