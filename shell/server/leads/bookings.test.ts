@@ -4,7 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { bookingMessages, type BookingDay } from '@dealer/rules/booking-slots';
 import { loadSiteConfig, findSiteIdBySlug } from '../db/site-store';
 import { skipPostgres } from '../testing/postgres';
-import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
+import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 
 type Times = { dealership_id: number; location_id: number; location_name: string; kind: string; time_zone: string; slot_minutes: number; days: BookingDay[] };
 type Created = { id: number; update_token: string };
@@ -194,6 +194,17 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const res = await create(service({ dateTime: start, location: workshop.id, serviceInterval: 'Logbook service' }));
     expect(res.statusCode).toBe(201);
     expect(await bookingsOf(res.json<Created>().id)).toEqual([expect.objectContaining({ kind: 'service', location_id: workshop.id })]);
+  });
+
+  it('shows the dealer the diary: each booking with its lead, confirmed or held', async () => {
+    const res = await platform.app.inject({ method: 'GET', url: `/api/admin/bookings?site=${slug}`, headers: { authorization: `Bearer ${testAdminKey}` } });
+    expect(res.statusCode).toBe(200);
+    const { bookings } = res.json<{ bookings: { lead_id: number; location_id: number; kind: string; starts_at: number; confirmed: boolean }[] }>();
+    expect(bookings.length).toBeGreaterThan(3);
+    expect(bookings.some((booking) => booking.kind === 'service')).toBe(true);
+    expect(bookings.every((booking) => booking.starts_at > Date.now())).toBe(true);
+    expect([...bookings].sort((a, b) => a.starts_at - b.starts_at)).toEqual(bookings);
+    expect((await platform.app.inject({ method: 'GET', url: `/api/admin/bookings?site=${slug}` })).statusCode).toBe(401);
   });
 
   it('serves the times under /mock too, and a mock lead takes no seat', async () => {

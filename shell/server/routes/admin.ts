@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CarChangeConflict, carChangeSchema, updateCar } from '../db/car-store';
 import { listEvents } from '../db/event-store';
+import { listBookings } from '../db/booking-store';
 import { createReadStream } from 'node:fs';
 import { findLead, listLeadFiles, releaseLead } from '../db/lead-store';
 import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '../db/outbox-store';
@@ -25,6 +26,11 @@ const leadQuerySchema = z.object({
   mock: z.enum(['only', 'include'], { error: 'mock must be only or include' }).optional(),
 });
 const leadParamsSchema = z.object({ id: z.coerce.number({ error: 'the lead id must be a number' }).int('the lead id must be a whole number').positive('the lead id must be positive') });
+const bookingQuerySchema = z.object({
+  site: z.string().min(1, 'site is required'),
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().nonnegative().optional(),
+});
 const eventQuerySchema = z.object({ site: z.string().min(1, 'site is required'), category: z.string().optional() });
 const carParamsSchema = z.object({ id: z.coerce.number({ error: 'the car id must be a number' }).int('the car id must be a whole number').positive('the car id must be positive') });
 
@@ -175,6 +181,16 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
       .header('X-Content-Type-Options', 'nosniff')
       .header('Content-Disposition', `attachment; filename="${name}"`)
       .send(createReadStream(path));
+  });
+
+  /** The site's diary: confirmed test drives and service drop-offs and live holds, from now (or `from`) for 30 days (or to `to`), epoch ms. */
+  app.get('/api/admin/bookings', async (request, reply) => {
+    const found = await siteFromQuery(request, reply, bookingQuerySchema);
+    if (!found) return reply;
+    const now = Date.now();
+    const from = found.query.from ?? now;
+    const bookings = await listBookings(ctx.db, found.siteId, { from, to: found.query.to ?? from + 30 * 86_400_000, now });
+    return reply.header('Cache-Control', 'no-store').send({ bookings });
   });
 
   app.get('/api/admin/events', async (request, reply) => {
