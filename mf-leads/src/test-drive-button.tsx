@@ -1,10 +1,7 @@
 import type { TestDriveButtonProps } from '@dealer/contracts/remote-modules';
 import { VehicleLeadModal } from './vehicle-lead-modal';
-import { testDriveForm } from './form-engine/form-definitions';
-
-const form = (site: Parameters<typeof testDriveForm>[0]) => testDriveForm(site, { hasCar: true });
 
 /** SPEC §2 Book a Test Drive modal (multi-step). */
 export default function TestDriveButton(props: TestDriveButtonProps) {
-  return <VehicleLeadModal {...props} buttonText="Book a test drive" modalTitle="Book a Test Drive" form={form} />;
+  return <VehicleLeadModal {...props} buttonText="Book a test drive" modalTitle="Book a Test Drive" kind="test-drive" />;
 }

@@ -1,45 +1,44 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { VehicleActionProps } from '@dealer/contracts/remote-modules';
-import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { t } from '@dealer/rules/locale';
 import { Button } from '@dealer/ui/button';
 import { Modal } from '@dealer/ui/modal';
-import { LeadForm } from './form-engine/lead-form';
-import type { FormDef } from './form-engine/field-types';
+import { Spinner } from '@dealer/ui/spinner';
+import type { VehicleFormKind } from './vehicle-lead-form';
 
 type Props = VehicleActionProps & {
   buttonText: string;
   modalTitle: string;
-  form: (site: PublicSiteConfig) => FormDef;
+  kind: VehicleFormKind;
 };
 
-const vehicleCategory = (carType: string) => (carType === 'used' ? 'Used Vehicle Enquiry' : 'New Vehicle Enquiry');
+const loadForm = () => import('./vehicle-lead-form');
+const VehicleLeadForm = lazy(loadForm);
 
-/** A call to action on the vehicle page: a button opening a modal form about that car. */
-export function VehicleLeadModal({ car, variant = 'secondary', buttonText, modalTitle, form }: Props) {
+/**
+ * A call to action on the vehicle page: a button opening a modal form about that car. The form
+ * engine loads when the shopper reaches for the button (hover, focus or touch) or opens it.
+ */
+export function VehicleLeadModal({ car, variant = 'secondary', buttonText, modalTitle, kind }: Props) {
   const site = useAppSelector(selectSite);
   const [open, setOpen] = useState(false);
-  const def = useMemo(() => ({ ...form(site), category: vehicleCategory(car.car_type) }), [form, site, car.car_type]);
-  const context = {
-    car_id: car.id,
-    car_type: car.car_type,
-    stock_number: car.stocknum,
-    location_id: car.location_id,
-    dealership_slug: car.dealership_slug,
-    'Vehicle Make': car.make,
-    'Vehicle Model': car.model,
-    vehicle_status: 'in_stock',
-  };
+  const prefetch = () => void loadForm();
   return (
     <>
-      <Button variant={variant} onClick={() => setOpen(true)}>
-        {t(site.locale, buttonText)}
-      </Button>
+      <span className="vehicle-lead-modal__trigger" onPointerEnter={prefetch} onFocus={prefetch} onTouchStart={prefetch}>
+        <Button variant={variant} onClick={() => setOpen(true)}>
+          {t(site.locale, buttonText)}
+        </Button>
+      </span>
       <Modal open={open} onClose={() => setOpen(false)} title={t(site.locale, modalTitle)}>
         <p className="vehicle-lead-modal__car">{car.name}</p>
-        <LeadForm def={def} context={context} carType={car.car_type} onSubmitted={() => setOpen(false)} />
+        {open && (
+          <Suspense fallback={<Spinner plain label="Loading the form" />}>
+            <VehicleLeadForm car={car} kind={kind} onSubmitted={() => setOpen(false)} />
+          </Suspense>
+        )}
       </Modal>
     </>
   );
