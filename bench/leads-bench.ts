@@ -260,11 +260,14 @@ async function main() {
       server = await startServer(engine, work);
       process.stderr.write(`[leads-bench] ${engine}: paced at ${target.rate}/s, then ${clients} clients flat out; ${warmupMs} ms warm-up, ${durationMs} ms measured each\n`);
       const atRate = await paced(server.port, target.rate);
+      // Whether the worker kept up with the paced load: what it had delivered when the load stopped.
+      const atRateOutbox = await server.outbox();
       const atRateTarget = `${target.rate.toLocaleString('en-AU')}/s${target.p99 ? ` with p99 ≤ ${target.p99} ms` : ''}`;
       results.push({
         engine: target.name,
         mode: `paced at ${target.rate.toLocaleString('en-AU')}/s (open loop)`,
         ...atRate,
+        outbox: atRateOutbox,
         target: atRateTarget,
         met: atRate.errors === 0 && atRate.perSecond >= target.rate * 0.98 && (target.p99 === null || atRate.p99 <= target.p99),
       });

@@ -209,8 +209,8 @@ async function deliverToFile(target: Extract<DeliveryTarget, { kind: 'adf-file' 
     await mkdir(dir, { recursive: true });
     // Files and payload first, so whoever sees the ADF file can rely on the rest being there.
     if (lead.files.length > 0) missing = await copyLeadFiles(lead, path.join(dir, `${base}-files`));
-    await writeFileAtomic(path.join(dir, `${base}.json`), json);
-    await writeFileAtomic(xmlPath, xml);
+    // Both documents at once: their flushes go to the disk together rather than one after the other.
+    await Promise.all([writeFileAtomic(path.join(dir, `${base}.json`), json), writeFileAtomic(xmlPath, xml)]);
     await syncDir(dir);
   } catch (error) {
     return retry(`cannot write ${xmlPath}: ${errorText(error)}`);

@@ -38,6 +38,9 @@ export function backoffDelay(backoffMs: readonly number[], failures: number): nu
 
 const silent = { info() {}, warn() {}, error() {} };
 
+/** Deliveries of one batch in flight at once. */
+const deliveryLanes = 8;
+
 /** How long a nudge waits for more leads to deliver with it. */
 const nudgeDelayMs = 20;
 
@@ -159,7 +162,19 @@ export class OutboxWorker {
       listFilesOfLeads(this.opts.db, leadIds),
     ]);
     const leads = new Map(rows.map((row) => [Number(row.id), row]));
-    return Promise.all(jobs.map((job) => this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? [])));
+    // A few deliveries side by side, not the whole batch: each one's rendering then runs between
+    // the server's other work instead of a whole batch of renders back to back holding up the creates.
+    const results: AttemptResult[] = new Array(jobs.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < jobs.length) {
+        const job = jobs[next]!;
+        const index = next++;
+        results[index] = await this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? []);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(deliveryLanes, jobs.length) }, lane));
+    return results;
   }
 
   private async attempt(
