@@ -274,12 +274,26 @@ async function writeFileAtomic(file: string, content: string): Promise<void> {
   }
 }
 
-/** Makes the renames durable; some file systems cannot fsync a folder, which is not an error here. */
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r').catch(() => null);
-  if (!handle) return;
-  await handle.sync().catch(() => undefined);
-  await handle.close().catch(() => undefined);
+/** Folder syncs asked for but not started yet, by folder: later askers join them. */
+const pendingDirSyncs = new Map<string, Promise<void>>();
+
+/**
+ * Makes the renames durable; some file systems cannot fsync a folder, which is not an error here.
+ * Deliveries side by side into one folder share one sync: a caller joins a sync that has not
+ * started yet (so it still covers the caller's rename), otherwise it asks for a new one.
+ */
+function syncDir(dir: string): Promise<void> {
+  const pending = pendingDirSyncs.get(dir);
+  if (pending) return pending;
+  const sync = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    pendingDirSyncs.delete(dir);
+    const handle = await open(dir, 'r').catch(() => null);
+    if (!handle) return;
+    await handle.sync().catch(() => undefined);
+    await handle.close().catch(() => undefined);
+  });
+  pendingDirSyncs.set(dir, sync);
+  return sync;
 }
 
 // ----------------------------------------------------------------------------------------- HTTP
