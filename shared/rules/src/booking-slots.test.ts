@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
-import { availableBookingDays, bookingPolicies, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import { availableBookingDays, bookingDateRange, bookingPolicies, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
 
 const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
@@ -185,5 +185,19 @@ describe('where a booking is for', () => {
   it('asks for the SPEC §7 file of the location’s dealership', () => {
     expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 })).toBe('/api/dealerships/3/available_appointment_bookings.json?location_id=7');
     expect(bookingTimesPath('/mock', 'service', { id: 7, dealership_id: 3 })).toBe('/mock/dealerships/3/available_service_bookings.json?location_id=7');
+  });
+});
+
+describe('public holidays', () => {
+  it('skips a date the location is closed on, whatever its weekly hours say', () => {
+    const days = availableBookingDays(query({ closedDates: new Set(['2026-11-23']) }));
+    expect(days.map((day) => day.date)).not.toContain('2026-11-23');
+    expect(days.map((day) => day.date)).toContain('2026-11-24');
+  });
+
+  it('looks holidays up for the right dates in the location’s zone', () => {
+    expect(bookingDateRange(saturdayMorning, sydney, bookingPolicies.appointment)).toEqual({ from: '2026-11-21', to: '2026-12-05' });
+    // 11 pm on Friday in Sydney is already Saturday; in Perth it is still Friday 8 pm.
+    expect(bookingDateRange(at('2026-11-20T23:00'), 'Australia/Perth', bookingPolicies.service).from).toBe('2026-11-20');
   });
 });

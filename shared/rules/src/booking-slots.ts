@@ -30,6 +30,12 @@ export const bookingPolicies: Record<BookingKind, BookingPolicy> = {
   service: { slotMinutes: 30, noticeMinutes: 0, sameDay: false, daysAhead: 21, lastStartBeforeCloseMinutes: 120, latestStart: '11:00', capacity: 3 },
 };
 
+/** The first and last local dates (YYYY-MM-DD) a query can offer: what to look public holidays up for. */
+export function bookingDateRange(now: number, zone: string, policy: BookingPolicy): { from: string; to: string } {
+  const today = DateTime.fromMillis(now, { zone }).startOf('day');
+  return { from: today.toISODate()!, to: today.plus({ days: policy.daysAhead }).toISODate()! };
+}
+
 /** A held (not yet completed) booking keeps its time this long; an abandoned form then frees it. */
 export const bookingHoldMinutes = 30;
 
@@ -80,6 +86,8 @@ export type SlotQuery = {
   policy: BookingPolicy;
   /** How many bookings hold each start (epoch ms), already filtered to live holds and confirmed bookings. */
   taken?: ReadonlyMap<number, number>;
+  /** Local dates (YYYY-MM-DD) the location is closed whatever its weekly hours say: public holidays. */
+  closedDates?: ReadonlySet<string>;
 };
 
 /** 'HH:mm' → minutes after midnight; null for anything else. */
@@ -93,8 +101,8 @@ function minutesOf(time: string | null): number | null {
 
 /**
  * The start times a location offers, day by day in its own time zone: from opening until the
- * policy's last start, every slotMinutes, not before the notice period, skipping closed days
- * and full slots. Days without a free time are left out.
+ * policy's last start, every slotMinutes, not before the notice period, skipping closed days,
+ * public holidays and full slots. Days without a free time are left out.
  */
 export function availableBookingDays(query: SlotQuery): BookingDay[] {
   const { policy, zone, locale } = query;
@@ -103,6 +111,7 @@ export function availableBookingDays(query: SlotQuery): BookingDay[] {
   const days: BookingDay[] = [];
   for (let offset = policy.sameDay ? 0 : 1; offset < policy.daysAhead; offset += 1) {
     const day = today.plus({ days: offset });
+    if (query.closedDates?.has(day.toISODate()!)) continue;
     const entry = query.hours.find((hours) => hours.weekday === day.weekday % 7);
     if (!entry || entry.status !== 'Open') continue;
     const open = minutesOf(entry.open);

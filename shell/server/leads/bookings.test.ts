@@ -5,6 +5,7 @@ import { bookingMessages, type BookingDay } from '@dealer/rules/booking-slots';
 import { loadSiteConfig, findSiteIdBySlug } from '../db/site-store';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
+import { availabilityAt } from './bookings';
 
 type Times = { dealership_id: number; location_id: number; location_name: string; kind: string; time_zone: string; slot_minutes: number; days: BookingDay[] };
 type Created = { id: number; update_token: string };
@@ -194,6 +195,21 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const res = await create(service({ dateTime: start, location: workshop.id, serviceInterval: 'Logbook service' }));
     expect(res.statusCode).toBe(201);
     expect(await bookingsOf(res.json<Created>().id)).toEqual([expect.objectContaining({ kind: 'service', location_id: workshop.id })]);
+  });
+
+  it('offers no times on the state’s public holidays unless the site books on them', async () => {
+    const inState = (state: string) => site.locations.find((location) => location.visible && location.location_type === 'sales' && location.address.state === state);
+    const melbourne = inState('VIC');
+    const sydney = inState('NSW');
+    expect(melbourne && sydney).toBeTruthy();
+    // Friday 30 October 2026: Melbourne Cup Day (Tuesday 3 November) is in the next 14 days.
+    const now = Date.parse('2026-10-30T09:00:00+11:00');
+    const dates = async (location: Location, target: SiteConfig = site) => (await availabilityAt(platform.ctx.db, target, location, 'appointment', now)).days.map((day) => day.date);
+    expect(await dates(melbourne!)).not.toContain('2026-11-03');
+    expect(await dates(melbourne!)).toContain('2026-11-04');
+    expect(await dates(sydney!)).toContain('2026-11-03');
+    const opensOnHolidays = { ...site, lead_settings: { ...site.lead_settings, bookings_on_public_holidays: true } };
+    expect(await dates(melbourne!, opensOnHolidays)).toContain('2026-11-03');
   });
 
   it('shows the dealer the diary: each booking with its lead, confirmed or held', async () => {

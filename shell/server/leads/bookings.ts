@@ -4,6 +4,7 @@ import {
   availableBookingDays,
   bookingHoldMinutes,
   bookingMessages,
+  bookingDateRange,
   bookingPolicies,
   describeBookingTime,
   locationTimeZone,
@@ -12,6 +13,7 @@ import {
   type BookingKind,
   type BookingPolicy,
 } from '@dealer/rules/booking-slots';
+import { publicHolidayDates } from '@dealer/rules/public-holidays';
 import { bookableLocations as bookableOf, bookingKindOf, bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { PlatformDb } from '../db/database';
 import { bookingOfLead, takenSeats } from '../db/booking-store';
@@ -34,7 +36,7 @@ export async function availabilityAt(db: PlatformDb, site: SiteConfig, location:
   const zone = locationTimeZone(site.locale, location.address.state);
   const policy = bookingPolicyOf(site, kind);
   const taken = await takenSeats(db, { locationId: location.id, kind, from: now, to: now + (policy.daysAhead + 1) * 86_400_000, now, exceptLeadId });
-  return { location, zone, policy, days: availableBookingDays({ hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy, taken }) };
+  return { location, zone, policy, days: availableBookingDays({ ...slotBasis(site, location, kind, now), taken }) };
 }
 
 export type BookingRequest =
@@ -89,6 +91,14 @@ export async function bookingRequestOf(
 }
 
 function availableBookingDaysIgnoringTaken(site: SiteConfig, location: Location, kind: BookingKind, now: number): BookingDay[] {
+  return availableBookingDays(slotBasis(site, location, kind, now));
+}
+
+/** What a location's times are made of: its hours, zone, the site's policy and its public holidays (unless the site books on them). */
+function slotBasis(site: SiteConfig, location: Location, kind: BookingKind, now: number) {
   const zone = locationTimeZone(site.locale, location.address.state);
-  return availableBookingDays({ hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy: bookingPolicyOf(site, kind) });
+  const policy = bookingPolicyOf(site, kind);
+  const range = bookingDateRange(now, zone, policy);
+  const closedDates = site.lead_settings?.bookings_on_public_holidays ? undefined : publicHolidayDates(site.locale, location.address.state, range.from, range.to);
+  return { hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy, closedDates };
 }
