@@ -12,6 +12,7 @@ const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' &&
 
 test('a test drive walked through every step with a skip and back saves one lead, completed at the end', async ({ page }) => {
   const email = `testdrive.${Date.now()}@example.com`;
+  const timesAsked = page.waitForRequest(/available_appointment_bookings\.json/);
   await page.goto(`/cars/${car.slug}`);
   await page.getByRole('button', { name: 'Book a test drive' }).click();
   const dialog = page.getByRole('dialog', { name: 'Book a Test Drive' });
@@ -39,7 +40,8 @@ test('a test drive walked through every step with a skip and back saves one lead
   await dialog.getByRole('button', { name: 'Go Back' }).click();
   await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
   await dialog.getByRole('button', { name: 'Continue' }).click();
-  // The car's showroom offers its free times: a day, then a time.
+  // The car's showroom offers its free times for this car (not while it is out on another test drive).
+  expect((await timesAsked).url()).toContain(`location_id=${car.location_id}&car_id=${car.id}`);
   const picker = dialog.locator('[data-booking-kind="appointment"]');
   await picker.getByRole('radiogroup', { name: 'Day' }).locator('label').nth(1).click();
   const slot = picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first();

@@ -2,14 +2,14 @@ import { platformApi } from '@dealer/state/platform-api';
 import type { BookingTimes } from '@dealer/contracts/booking-values';
 import { bookingTimesPath, type BookingKind } from '@dealer/rules/booking-locations';
 
-export type BookingTimesArgs = { prefix: '/api' | '/mock'; kind: BookingKind; location: { id: number; dealership_id: number } };
+export type BookingTimesArgs = { prefix: '/api' | '/mock'; kind: BookingKind; location: { id: number; dealership_id: number }; carId?: number };
 
 /** SPEC §7 "Test drive times" / "Service times" for one location, never cached for long: seats go. */
 export const bookingTimesApi = platformApi.injectEndpoints({
   endpoints: (build) => ({
     bookingTimes: build.query<BookingTimes, BookingTimesArgs>({
       // The path carries its own prefix (/api or /mock), so it is made absolute past the slice's base URL.
-      query: ({ prefix, kind, location }) => `${window.location.origin}${bookingTimesPath(prefix, kind, location)}`,
+      query: ({ prefix, kind, location, carId }) => `${window.location.origin}${bookingTimesPath(prefix, kind, location, carId)}`,
       keepUnusedDataFor: 30,
     }),
   }),

@@ -11,13 +11,14 @@ import type { FieldDef } from './field-types';
 
 /**
  * A test drive or service time picked from the times the location has free (SPEC §7
- * available_appointment_bookings / available_service_bookings): a day, then a time. The value is
+ * available_appointment_bookings / available_service_bookings): a day, then a time. A test drive
+ * of one car leaves out the times that car is already out. The value is
  * the slot's start in the location's local time with its offset, as the server books it.
  */
-export function BookingTimeField({ field, kind, location }: { field: FieldDef; kind: BookingKind; location: Location | undefined }) {
+export function BookingTimeField({ field, kind, location, carId }: { field: FieldDef; kind: BookingKind; location: Location | undefined; carId?: number }) {
   const site = useAppSelector(selectSite);
   const { input, meta } = useField<string>(field.name, { subscription: { value: true, submitError: true, dirtySinceLastSubmit: true } });
-  const times = useBookingTimesQuery(location ? { prefix: site.api_prefix, kind, location: { id: location.id, dealership_id: location.dealership_id } } : skipToken);
+  const times = useBookingTimesQuery(location ? { prefix: site.api_prefix, kind, location: { id: location.id, dealership_id: location.dealership_id }, carId } : skipToken);
   const [day, setDay] = useState<string | null>(null);
   const invalid = useInvalid(field.name);
   const id = fieldId(field.name);

@@ -60,7 +60,7 @@ function Options({ options }: { options: readonly SelectOption[] }) {
 }
 
 /** Renders one declared field by its SPEC §3 type. */
-export function FieldRenderer({ field, onSkip, bookingLocation }: { field: FieldDef; onSkip?: (step: number) => void; bookingLocation?: Location }) {
+export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field: FieldDef; onSkip?: (step: number) => void; bookingLocation?: Location; carId?: number }) {
   const id = fieldId(field.name);
   const described = `${id}-error`;
   const { type } = field;
@@ -169,7 +169,7 @@ export function FieldRenderer({ field, onSkip, bookingLocation }: { field: Field
       </Wrapper>
     );
   }
-  if (type === 'dateTime' && field.bookingKind) return <BookingTimeField field={field} kind={field.bookingKind} location={bookingLocation} />;
+  if (type === 'dateTime' && field.bookingKind) return <BookingTimeField field={field} kind={field.bookingKind} location={bookingLocation} carId={carId} />;
   if (type === 'dateTime' || type === 'dateTimeGeneric') {
     return (
       <Wrapper field={field}>

@@ -156,6 +156,7 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
                   field={field}
                   onSkip={(target) => dispatch({ type: 'skipTo', target })}
                   bookingLocation={field.bookingKind ? bookingLocationFor(site.locations, field.bookingKind, { location: values.location, location_id: values.location_id ?? context?.location_id }) : undefined}
+                  carId={typeof context?.car_id === 'number' ? context.car_id : undefined}
                 />
               ))}
           </FormCard>

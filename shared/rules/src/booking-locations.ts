@@ -37,6 +37,7 @@ export function bookingKindOf(lead: { category?: unknown; subcategory?: unknown 
 }
 
 /** The SPEC §7 call for a location's times (under the site's api prefix). */
-export function bookingTimesPath(prefix: string, kind: BookingKind, location: Pick<Location, 'id' | 'dealership_id'>): string {
-  return `${prefix}/dealerships/${location.dealership_id}/available_${kind === 'service' ? 'service' : 'appointment'}_bookings.json?location_id=${location.id}`;
+export function bookingTimesPath(prefix: string, kind: BookingKind, location: Pick<Location, 'id' | 'dealership_id'>, carId?: number): string {
+  const car = carId !== undefined && kind === 'appointment' ? `&car_id=${carId}` : '';
+  return `${prefix}/dealerships/${location.dealership_id}/available_${kind === 'service' ? 'service' : 'appointment'}_bookings.json?location_id=${location.id}${car}`;
 }

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
-import { availableBookingDays, bookingDateRange, bookingPolicies, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import { availableBookingDays, bookingDateRange, bookingPolicies, carBlocksOf, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
 
 const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
@@ -199,5 +199,28 @@ describe('public holidays', () => {
     expect(bookingDateRange(saturdayMorning, sydney, bookingPolicies.appointment)).toEqual({ from: '2026-11-21', to: '2026-12-05' });
     // 11 pm on Friday in Sydney is already Saturday; in Perth it is still Friday 8 pm.
     expect(bookingDateRange(at('2026-11-20T23:00'), 'Australia/Perth', bookingPolicies.service).from).toBe('2026-11-20');
+  });
+});
+
+describe('one car, one test drive at a time', () => {
+  it('takes the car out for an hour of half-hour blocks; a service takes no car', () => {
+    const start = at('2026-11-23T10:00');
+    expect(carBlocksOf(start, bookingPolicies.appointment)).toEqual([start, at('2026-11-23T10:30')]);
+    expect(carBlocksOf(start, bookingPolicies.service)).toEqual([]);
+  });
+
+  it('leaves out every start whose hour overlaps the car’s other test drive', () => {
+    const carBusy = new Set(carBlocksOf(at('2026-11-23T10:00'), bookingPolicies.appointment));
+    const monday = times(availableBookingDays(query({ carBusy })), '2026-11-23');
+    expect(monday).not.toContain('09:30');
+    expect(monday).not.toContain('10:00');
+    expect(monday).not.toContain('10:30');
+    expect(monday).toContain('09:00');
+    expect(monday).toContain('11:00');
+  });
+
+  it('asks for the car’s times on test drives only', () => {
+    expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 }, 99)).toBe('/api/dealerships/3/available_appointment_bookings.json?location_id=7&car_id=99');
+    expect(bookingTimesPath('/api', 'service', { id: 7, dealership_id: 3 }, 99)).toBe('/api/dealerships/3/available_service_bookings.json?location_id=7');
   });
 });

@@ -23,11 +23,13 @@ export type BookingPolicy = {
   latestStart: string | null;
   /** Bookings one location takes at the same start time. */
   capacity: number;
+  /** How long the booked car is out (test drives); 0: the booking takes no car of the dealer's. */
+  carOutMinutes: number;
 };
 
 export const bookingPolicies: Record<BookingKind, BookingPolicy> = {
-  appointment: { slotMinutes: 30, noticeMinutes: 120, sameDay: true, daysAhead: 14, lastStartBeforeCloseMinutes: 60, latestStart: null, capacity: 2 },
-  service: { slotMinutes: 30, noticeMinutes: 0, sameDay: false, daysAhead: 21, lastStartBeforeCloseMinutes: 120, latestStart: '11:00', capacity: 3 },
+  appointment: { slotMinutes: 30, noticeMinutes: 120, sameDay: true, daysAhead: 14, lastStartBeforeCloseMinutes: 60, latestStart: null, capacity: 2, carOutMinutes: 60 },
+  service: { slotMinutes: 30, noticeMinutes: 0, sameDay: false, daysAhead: 21, lastStartBeforeCloseMinutes: 120, latestStart: '11:00', capacity: 3, carOutMinutes: 0 },
 };
 
 /** The first and last local dates (YYYY-MM-DD) a query can offer: what to look public holidays up for. */
@@ -88,7 +90,16 @@ export type SlotQuery = {
   taken?: ReadonlyMap<number, number>;
   /** Local dates (YYYY-MM-DD) the location is closed whatever its weekly hours say: public holidays. */
   closedDates?: ReadonlySet<string>;
+  /** Blocks (epoch ms) the car asked about is already out on other test drives. */
+  carBusy?: ReadonlySet<number>;
 };
+
+/** The slot-long blocks (epoch ms) a car is out for a test drive starting then. */
+export function carBlocksOf(start: number, policy: BookingPolicy): number[] {
+  const blocks: number[] = [];
+  for (let minute = 0; minute < policy.carOutMinutes; minute += policy.slotMinutes) blocks.push(start + minute * 60_000);
+  return blocks;
+}
 
 /** 'HH:mm' → minutes after midnight; null for anything else. */
 function minutesOf(time: string | null): number | null {
@@ -126,6 +137,8 @@ export function availableBookingDays(query: SlotQuery): BookingDay[] {
       const ms = start.toMillis();
       if (ms < earliest) continue;
       if ((query.taken?.get(ms) ?? 0) >= policy.capacity) continue;
+      const carBusy = query.carBusy;
+      if (carBusy?.size && carBlocksOf(ms, policy).some((block) => carBusy.has(block))) continue;
       slots.push({ start: start.toISO({ suppressMilliseconds: true })!, label: start.setLocale(locale).toLocaleString({ hour: 'numeric', minute: '2-digit' }) });
     }
     if (slots.length) days.push({ date: day.toISODate()!, label: day.setLocale(locale).toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' }), slots });

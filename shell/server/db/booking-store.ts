@@ -86,6 +86,49 @@ export async function claimBooking(
 /** Frees whatever the lead held (it no longer asks for a time). */
 export async function releaseBookings(trx: Trx, leadId: number): Promise<void> {
   await trx.deleteFrom('bookings').where('lead_id', '=', leadId).execute();
+  await trx.deleteFrom('car_holds').where('lead_id', '=', leadId).execute();
+}
+
+/** The half-hour blocks (epoch ms) a car is out on test drives between two times, other leads' only. */
+export async function busyCarBlocks(db: PlatformDb | Trx, where: { carId: number; from: number; to: number; now: number; exceptLeadId?: number }): Promise<Set<number>> {
+  let query = db
+    .selectFrom('car_holds')
+    .select('block_start')
+    .where('car_id', '=', where.carId)
+    .where('block_start', '>=', where.from)
+    .where('block_start', '<=', where.to)
+    .where((eb) => eb.or([eb('held_until', 'is', null), eb('held_until', '>', where.now)]));
+  if (where.exceptLeadId !== undefined) query = query.where('lead_id', '<>', where.exceptLeadId);
+  return new Set((await query.execute()).map((row) => Number(row.block_start)));
+}
+
+/**
+ * Takes the car for the blocks of its test drive, in the lead's transaction (after its seat):
+ * the lead's earlier blocks are given up, expired holds on these blocks cleared, then each block
+ * inserted; a block another lead has means the car is out then (BookingTaken, rolled back).
+ */
+export async function claimCar(
+  trx: Trx,
+  hold: { siteId: number; leadId: number; carId: number; blocks: readonly number[]; heldUntil: number | null },
+  now: number,
+): Promise<void> {
+  await trx.deleteFrom('car_holds').where('lead_id', '=', hold.leadId).execute();
+  await trx
+    .deleteFrom('car_holds')
+    .where('car_id', '=', hold.carId)
+    .where('block_start', 'in', [...hold.blocks])
+    .where('held_until', 'is not', null)
+    .where('held_until', '<=', now)
+    .execute();
+  for (const block of hold.blocks) {
+    const inserted = await trx
+      .insertInto('car_holds')
+      .values({ site_id: hold.siteId, lead_id: hold.leadId, car_id: hold.carId, block_start: block, held_until: hold.heldUntil, created_at: now })
+      .onConflict((oc) => oc.columns(['car_id', 'block_start']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) throw new BookingTaken();
+  }
 }
 
 /** A dealer's view: the bookings of a location between two times, with their leads. */

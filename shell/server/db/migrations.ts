@@ -173,6 +173,24 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('bookings_lead').on('bookings').columns(['lead_id', 'kind']).execute();
       },
     },
+    '0004_car_holds': {
+      async up(db: Kysely<unknown>) {
+        // A car on a test drive is out for an hour: one row per half-hour block it is out, so the
+        // unique index refuses a second test drive of the same car over any of those blocks.
+        await db.schema
+          .createTable('car_holds')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
+          .addColumn('car_id', 'integer', (c) => c.notNull())
+          .addColumn('block_start', 'bigint', (c) => c.notNull())
+          .addColumn('held_until', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('car_holds_block').on('car_holds').columns(['car_id', 'block_start']).unique().execute();
+        await db.schema.createIndex('car_holds_lead').on('car_holds').columns(['lead_id']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -131,6 +131,17 @@ export interface BookingsTable {
   created_at: number;
 }
 
+/** A half-hour block a car is out on a test drive, taken by a lead (held like its booking). */
+export interface CarHoldsTable {
+  id: Generated<number>;
+  site_id: number;
+  lead_id: number;
+  car_id: number;
+  block_start: number;
+  held_until: number | null;
+  created_at: number;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -151,5 +162,6 @@ export interface PlatformDatabase {
   lead_delivery_log: LeadDeliveryLogTable;
   lead_files: LeadFilesTable;
   bookings: BookingsTable;
+  car_holds: CarHoldsTable;
   events: EventsTable;
 }

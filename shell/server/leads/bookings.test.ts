@@ -212,6 +212,36 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect(await dates(melbourne!, opensOnHolidays)).toContain('2026-11-03');
   });
 
+  it('never sends one car out on two test drives at once, while the showroom takes another car then', async () => {
+    const cars = await platform.ctx.db.selectFrom('cars').select('id').where('site_id', '=', site.id).limit(2).execute();
+    const [carA, carB] = cars.map((row) => Number(row.id));
+    const carTimes = async (carId: number) => {
+      const res = await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}&car_id=${carId}`);
+      expect(res.statusCode).toBe(200);
+      return starts(res.json<Times>());
+    };
+    // Three starts in a row on one day, all free for car A.
+    const free = await carTimes(carA!);
+    const index = free.findIndex((start, i) => free[i + 2] && Date.parse(free[i + 2]!) - Date.parse(start) === 60 * 60_000 && Date.parse(free[i + 1]!) - Date.parse(start) === 30 * 60_000 && i > 20);
+    const [at10, at1030, at11] = [free[index]!, free[index + 1]!, free[index + 2]!];
+
+    expect((await create(testDrive({ dateTime: at10, location: showroom.id, car_id: carA }))).statusCode).toBe(201);
+    const after = await carTimes(carA!);
+    expect(after).not.toContain(at10);
+    expect(after).not.toContain(at1030);
+    expect(after).toContain(at11);
+    expect(await carTimes(carB!)).toContain(at10);
+
+    const clash = await create(testDrive({ dateTime: at1030, location: showroom.id, car_id: carA }));
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json<{ fields: Record<string, string> }>().fields.dateTime).toBe(bookingMessages.taken);
+    expect((await create(testDrive({ dateTime: at11, location: showroom.id, car_id: carA }))).statusCode).toBe(201);
+    expect((await create(testDrive({ dateTime: at10, location: showroom.id, car_id: carB }))).statusCode).toBe(201);
+
+    const otherSiteCar = await platform.ctx.db.selectFrom('cars').select('id').where('site_id', '<>', site.id).executeTakeFirstOrThrow();
+    expect((await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}&car_id=${otherSiteCar.id}`)).statusCode).toBe(400);
+  });
+
   it('shows the dealer the diary: each booking with its lead, confirmed or held', async () => {
     const res = await platform.app.inject({ method: 'GET', url: `/api/admin/bookings?site=${slug}`, headers: { authorization: `Bearer ${testAdminKey}` } });
     expect(res.statusCode).toBe(200);

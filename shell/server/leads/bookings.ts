@@ -6,6 +6,7 @@ import {
   bookingMessages,
   bookingDateRange,
   bookingPolicies,
+  carBlocksOf,
   describeBookingTime,
   locationTimeZone,
   parseBookingTime,
@@ -16,7 +17,8 @@ import {
 import { publicHolidayDates } from '@dealer/rules/public-holidays';
 import { bookableLocations as bookableOf, bookingKindOf, bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { PlatformDb } from '../db/database';
-import { bookingOfLead, takenSeats } from '../db/booking-store';
+import { bookingOfLead, busyCarBlocks, takenSeats } from '../db/booking-store';
+import { findCarById } from '../db/car-store';
 
 /** The lead fields a booking time may come in (the form's dateTime first). */
 const timeFields = ['dateTime', 'date_time', 'test_drive_date'] as const;
@@ -32,17 +34,41 @@ export function bookingPolicyOf(site: SiteConfig, kind: BookingKind): BookingPol
 export type Availability = { location: Location; zone: string; policy: BookingPolicy; days: BookingDay[] };
 
 /** The times a location offers now, less the seats taken (a lead's own booking does not count against it). */
-export async function availabilityAt(db: PlatformDb, site: SiteConfig, location: Location, kind: BookingKind, now: number, exceptLeadId?: number): Promise<Availability> {
+export async function availabilityAt(
+  db: PlatformDb,
+  site: SiteConfig,
+  location: Location,
+  kind: BookingKind,
+  now: number,
+  opts: { exceptLeadId?: number; carId?: number } = {},
+): Promise<Availability> {
   const zone = locationTimeZone(site.locale, location.address.state);
   const policy = bookingPolicyOf(site, kind);
-  const taken = await takenSeats(db, { locationId: location.id, kind, from: now, to: now + (policy.daysAhead + 1) * 86_400_000, now, exceptLeadId });
-  return { location, zone, policy, days: availableBookingDays({ ...slotBasis(site, location, kind, now), taken }) };
+  const window = { from: now, to: now + (policy.daysAhead + 1) * 86_400_000, now, exceptLeadId: opts.exceptLeadId };
+  const taken = await takenSeats(db, { locationId: location.id, kind, ...window });
+  // A car already out on another test drive over any part of a slot's hour is not offered then.
+  const carBusy = opts.carId !== undefined && policy.carOutMinutes > 0 ? await busyCarBlocks(db, { carId: opts.carId, ...window }) : undefined;
+  return { location, zone, policy, days: availableBookingDays({ ...slotBasis(site, location, kind, now), taken, carBusy }) };
+}
+
+/** The car a lead is about when it is this site's own (the only car whose test drives are tracked). */
+export async function siteCarId(db: PlatformDb, site: SiteConfig, value: unknown): Promise<number | undefined> {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const found = await findCarById(db, id);
+  return found?.siteId === site.id ? id : undefined;
 }
 
 export type BookingRequest =
   | { kind: 'none' }
   | { kind: 'refused'; status: 400 | 409; field: string; message: string }
-  | { kind: 'book'; booking: { kind: BookingKind; locationId: number; startsAt: number; capacity: number; heldUntil: number | null }; fields: Record<string, unknown> };
+  | {
+      kind: 'book';
+      booking: { kind: BookingKind; locationId: number; startsAt: number; capacity: number; heldUntil: number | null };
+      /** The dealer's car the test drive takes out, block by block. */
+      car: { carId: number; blocks: number[] } | null;
+      fields: Record<string, unknown>;
+    };
 
 /**
  * What a lead asks of the diary: nothing (no booking time, or a lead that is not a test drive or
@@ -67,10 +93,12 @@ export async function bookingRequestOf(
   const startsAt = parseBookingTime(lead[field], zone);
   if (startsAt === null) return { kind: 'refused', status: 400, field, message: bookingMessages.unreadable };
 
+  const policy = bookingPolicyOf(site, kind);
+  const carId = policy.carOutMinutes > 0 ? await siteCarId(db, site, lead.car_id) : undefined;
   const held = opts.leadId !== undefined ? await bookingOfLead(db, opts.leadId, kind, opts.now) : null;
   const keepsItsTime = held !== null && held.locationId === location.id && held.startsAt === startsAt;
   if (!keepsItsTime) {
-    const availability = await availabilityAt(db, site, location, kind, opts.now, opts.leadId);
+    const availability = await availabilityAt(db, site, location, kind, opts.now, { exceptLeadId: opts.leadId, carId });
     const offered = availability.days.some((day) => day.slots.some((slot) => parseBookingTime(slot.start, zone) === startsAt));
     if (!offered) {
       const wouldBeOffered = availableBookingDaysIgnoringTaken(site, location, kind, opts.now).some((day) => day.slots.some((slot) => parseBookingTime(slot.start, zone) === startsAt));
@@ -83,9 +111,10 @@ export async function bookingRequestOf(
       kind,
       locationId: location.id,
       startsAt,
-      capacity: bookingPolicyOf(site, kind).capacity,
+      capacity: policy.capacity,
       heldUntil: opts.complete ? null : opts.now + bookingHoldMinutes * 60_000,
     },
+    car: carId !== undefined ? { carId, blocks: carBlocksOf(startsAt, policy) } : null,
     fields: { booking_time: describeBookingTime(startsAt, zone, site.locale), booking_location_id: location.id },
   };
 }

@@ -7,7 +7,7 @@ import type { StepSkip } from '@dealer/rules/multi-step';
 import type { LeadsConfig } from '../config';
 import type { PlatformDb } from '../db/database';
 import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead, type WithinLeadTransaction } from '../db/lead-store';
-import { BookingTaken, claimBooking, releaseBookings } from '../db/booking-store';
+import { BookingTaken, claimBooking, claimCar, releaseBookings } from '../db/booking-store';
 import { bookingMessages } from '@dealer/rules/booking-slots';
 import { bookingRequestOf, type BookingRequest } from './bookings';
 import { deliveryTargetsOf } from './delivery-config';
@@ -193,7 +193,10 @@ export class LeadService {
         request.mock ? [] : deliveryTargetsOf(site),
         now,
         async (trx, leadId) => {
-          if (takesSeat) await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
+          if (takesSeat) {
+            await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
+            if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
+          }
           if (!files.length) return;
           placedDir = join(uploads, site.slug, String(leadId));
           const placed = await placeLeadFiles(uploads, site.slug, leadId, files);
@@ -289,7 +292,11 @@ export class LeadService {
     const diary: WithinLeadTransaction | undefined = request.mock
       ? undefined
       : booking.kind === 'book' && !stored.suspected_spam
-        ? (trx, leadId) => claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now)
+        ? async (trx, leadId) => {
+            await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
+            if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
+            else await trx.deleteFrom('car_holds').where('lead_id', '=', leadId).execute();
+          }
         : (trx, leadId) => releaseBookings(trx, leadId);
 
     const saved: StoredLead | null | 'taken' = await saveLeadUpdate(

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BookingTimes } from '@dealer/contracts/booking-values';
 import type { BookingKind } from '@dealer/rules/booking-slots';
-import { availabilityAt, bookableLocations } from '../leads/bookings';
+import { availabilityAt, bookableLocations, siteCarId } from '../leads/bookings';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';
@@ -16,13 +16,13 @@ const files: Record<string, BookingKind> = {
  * `GET {api}/dealerships/{id}/available_service_bookings.json` and
  * `.../available_appointment_bookings.json`, optionally `?location_id=`. The dealership must be
  * one of the host's site; the times are the location's, in its own time zone, less the seats
- * already taken. Answers (SPEC shows no shape, so this is ours):
+ * already taken and, with `?car_id=`, less the times that car is out on another test drive. Answers (SPEC shows no shape, so this is ours):
  * `{ dealership_id, location_id, location_name, kind, time_zone, slot_minutes, days: [{ date, label, slots: [{ start, label }] }] }`.
  */
 export async function bookingRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const prefixes = ['/api', ...(ctx.config.leads.mockMode ? ['/mock'] : [])];
   for (const prefix of prefixes) {
-    app.get<{ Params: { id: string; file: string }; Querystring: { location_id?: string } }>(`${prefix}/dealerships/:id/:file`, async (request, reply) => {
+    app.get<{ Params: { id: string; file: string }; Querystring: { location_id?: string; car_id?: string } }>(`${prefix}/dealerships/:id/:file`, async (request, reply) => {
       const resolved = await requireSite(request, reply, siteDeps(ctx));
       if (!resolved) return reply;
       const { site } = resolved;
@@ -45,7 +45,13 @@ export async function bookingRoutes(app: FastifyInstance, ctx: PlatformContext) 
         }
       }
       if (!location) return reply.code(404).send({ message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.` });
-      const availability = await availabilityAt(ctx.db, site, location, kind, Date.now());
+      // A test drive of one car: times it is already out on another test drive are left out.
+      const askedCar = request.query.car_id;
+      const carId = askedCar !== undefined && askedCar !== '' ? await siteCarId(ctx.db, site, askedCar) : undefined;
+      if (askedCar !== undefined && askedCar !== '' && carId === undefined) {
+        return reply.code(400).send({ message: `No car ${askedCar} on this site.`, fields: { car_id: 'Please choose one of the listed cars.' } });
+      }
+      const availability = await availabilityAt(ctx.db, site, location, kind, Date.now(), { carId });
       const answer: BookingTimes = {
         dealership_id: dealershipId,
         location_id: location.id,
