@@ -63,11 +63,16 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
     [def, initial, site.slug],
   );
 
+  // A booking time the shopper cleared is sent as '' so the server gives the seat back (an
+  // absent field would leave the time saved with an earlier step in place).
+  const clearedTimes = (values: FieldValues) =>
+    Object.fromEntries(def.steps.flatMap((s) => s.fields.filter((f) => f.bookingKind && (values[f.name] === undefined || values[f.name] === null)).map((f) => [f.name, ''])));
   const buildLead = (values: FieldValues) => {
     const { category, subcategory } = normaliseStoredCategory(String(values.category ?? def.category));
     return {
       ...context,
       ...values,
+      ...clearedTimes(values),
       category,
       ...(subcategory || def.subcategory ? { subcategory: subcategory ?? def.subcategory } : {}),
       ...pageContext(),

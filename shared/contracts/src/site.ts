@@ -121,6 +121,11 @@ export const leadSettingsSchema = z.object({
   /** Mobile numbers only (SPEC §5); absent: `features.mobile_only_phone`. */
   mobile_only_phone: z.boolean().optional(),
   /** Test drives / service drop-offs one location takes at the same start time (defaults: 2 and 3). */
+  /**
+   * SPEC §7 mock mode for this site (a staging or demo site): its browser sends lead calls to /mock,
+   * stored as mock and never delivered. Only when the platform serves /mock (LEADS_MOCK_MODE).
+   */
+  mock_mode: z.boolean().optional(),
   /** Offer test drive and service times on public holidays too (default: closed on them). */
   bookings_on_public_holidays: z.boolean().optional(),
   booking_capacity: z.object({ appointment: z.number().int().min(1).max(50).optional(), service: z.number().int().min(1).max(50).optional() }).optional(),

@@ -19,12 +19,12 @@ const toId = (value: unknown) => {
 
 /**
  * Where a booking is for: the location the shopper chose (`location`), else the one the lead came
- * with (the car's `location_id`), else the site's first location taking that kind of booking.
+ * with (the car's `location_id`), when it takes that kind of booking; else the site's first that does.
  * The browser asks this location's times; the server books at the same one.
  */
 export function bookingLocationFor<L extends Place>(locations: readonly L[], kind: BookingKind, lead: { location?: unknown; location_id?: unknown }): L | undefined {
   const wanted = toId(lead.location) ?? toId(lead.location_id);
-  return (wanted !== undefined ? locations.find((location) => location.id === wanted && location.visible) : undefined) ?? bookableLocations(locations, kind)[0];
+  return (wanted !== undefined ? locations.find((location) => location.id === wanted && suits(kind, location)) : undefined) ?? bookableLocations(locations, kind)[0];
 }
 
 /** Which booking a lead asks for: service leads book the workshop, test drives the sales team. */

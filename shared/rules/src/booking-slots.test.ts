@@ -170,8 +170,11 @@ describe('where a booking is for', () => {
   });
 
   it.each([
-    [{ location: '4' }, 'appointment', 4],
-    [{ location: 4, location_id: 2 }, 'appointment', 4],
+    [{ location: '4' }, 'service', 4],
+    [{ location: 4, location_id: 2 }, 'service', 4],
+    // A workshop does not take test drives: the site's first showroom does.
+    [{ location: 4 }, 'appointment', 3],
+    [{ location: 1 }, 'service', 3],
     [{ location_id: 2 }, 'appointment', 2],
     [{}, 'appointment', 3],
     [{}, 'service', 3],
@@ -207,6 +210,16 @@ describe('one car, one test drive at a time', () => {
     const start = at('2026-11-23T10:00');
     expect(carBlocksOf(start, bookingPolicies.appointment)).toEqual([start, at('2026-11-23T10:30')]);
     expect(carBlocksOf(start, bookingPolicies.service)).toEqual([]);
+  });
+
+  it('counts blocks on one half-hour grid, so drives starting off the grid still clash', () => {
+    // A showroom opening at 8:45 and another at 9:00: the hour from 8:45 overlaps the one from 9:00.
+    const early = carBlocksOf(at('2026-11-23T08:45'), bookingPolicies.appointment);
+    expect(early).toEqual([at('2026-11-23T08:30'), at('2026-11-23T09:00'), at('2026-11-23T09:30')]);
+    const late = carBlocksOf(at('2026-11-23T09:00'), bookingPolicies.appointment);
+    expect(late.some((block) => early.includes(block))).toBe(true);
+    expect(carBlocksOf(at('2026-11-23T09:45'), bookingPolicies.appointment).some((block) => late.includes(block))).toBe(true);
+    expect(carBlocksOf(at('2026-11-23T10:00'), bookingPolicies.appointment).some((block) => late.includes(block))).toBe(false);
   });
 
   it('leaves out every start whose hour overlaps the car’s other test drive', () => {

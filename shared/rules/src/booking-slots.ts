@@ -94,10 +94,16 @@ export type SlotQuery = {
   carBusy?: ReadonlySet<number>;
 };
 
-/** The slot-long blocks (epoch ms) a car is out for a test drive starting then. */
+/**
+ * The blocks (epoch ms) a car is out for a test drive starting then: every cell of one fixed
+ * half-hour grid that the drive touches, so two drives overlapping in time always share a block,
+ * whichever locations' hours they started on.
+ */
 export function carBlocksOf(start: number, policy: BookingPolicy): number[] {
+  const cell = 30 * 60_000;
+  const end = start + policy.carOutMinutes * 60_000;
   const blocks: number[] = [];
-  for (let minute = 0; minute < policy.carOutMinutes; minute += policy.slotMinutes) blocks.push(start + minute * 60_000);
+  for (let block = Math.floor(start / cell) * cell; block < end; block += cell) blocks.push(block);
   return blocks;
 }
 

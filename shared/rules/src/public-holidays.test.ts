@@ -16,6 +16,11 @@ describe('the public holidays a dealership closes on', () => {
     ['en-NZ', 'Somewhere new', '2026-02-06', true], // Waitangi Day, country-wide, whatever the region.
     ['en-US', 'TX', '2026-07-03', true], // Independence Day on a Saturday: observed on the Friday.
     ['en-US', 'TX', '2026-11-26', true], // Thanksgiving.
+    ['en-US', 'TX', '2026-02-16', false], // Presidents' Day: a sale day, not a closure.
+    ['en-US', 'TX', '2026-11-27', false], // Black Friday.
+    ['en-US', 'TX', '2026-12-24', false],
+    ['en-AU', 'SA', '2026-12-24', false], // Christmas Eve is a holiday in SA only from 7 pm.
+    ['en-AU', 'SA', '2026-12-31', false],
   ] as const)('%s %s on %s: %s', (locale, state, date, closed) => {
     expect(publicHolidayDates(locale, state, '2026-01-01', '2026-12-31').has(date)).toBe(closed);
   });

@@ -31,6 +31,15 @@ function regionOf(locale: SiteLocale, state: string): string | undefined {
   return key.toUpperCase();
 }
 
+/** A holiday from the evening only (Christmas Eve from 7 pm in SA and NT) leaves the day's times open. */
+const closesTheDay = (date: string) => date.slice(11) === '' || date.slice(11) === '00:00:00';
+
+/**
+ * US dealerships trade on most federal holidays (Presidents' Day and Columbus Day are sale days);
+ * these are the days they close. Substitute days count ('Independence Day (substitute day)').
+ */
+const usClosures = ["New Year's Day", 'Memorial Day', 'Independence Day', 'Labor Day', 'Thanksgiving Day', 'Christmas Day'];
+
 /** A year's public holiday dates per country and region: date-holidays takes milliseconds to work a year out. */
 const byYear = new Map<string, readonly string[]>();
 
@@ -40,7 +49,9 @@ function holidaysOf(country: 'AU' | 'NZ' | 'US', region: string | undefined, yea
   if (!dates) {
     const calendar = new Holidays();
     if (!(region && calendar.init(country, region))) calendar.init(country);
-    dates = (calendar.getHolidays(year) ?? []).filter((holiday) => holiday.type === 'public').map((holiday) => holiday.date.slice(0, 10));
+    dates = (calendar.getHolidays(year) ?? [])
+      .filter((holiday) => holiday.type === 'public' && closesTheDay(holiday.date) && (country !== 'US' || usClosures.some((name) => holiday.name.startsWith(name))))
+      .map((holiday) => holiday.date.slice(0, 10));
     byYear.set(key, dates);
   }
   return dates;
@@ -49,7 +60,8 @@ function holidaysOf(country: 'AU' | 'NZ' | 'US', region: string | undefined, yea
 /**
  * The public holidays (ISO dates, local to the state) a location keeps between two dates: the
  * country's and its state's or region's, e.g. Melbourne Cup Day in Victoria only. Observances
- * and bank holidays are not closures.
+ * and bank holidays are not closures, nor holidays that start in the evening; in the US only the
+ * days dealerships close (usClosures).
  */
 export function publicHolidayDates(locale: SiteLocale, state: string, from: string, to: string): Set<string> {
   const country = countries[locale];

@@ -41,6 +41,5 @@ export function tradeInFieldsOf(vehicle: RegisteredVehicle): Record<string, stri
     'Vehicle Year': vehicle.year,
     ...(vehicle.badge ? { 'Vehicle Badge': vehicle.badge } : {}),
     ...(vehicle.colour ? { 'Vehicle Colour': vehicle.colour } : {}),
-    ...(vehicle.vin ? { 'Vehicle VIN': vehicle.vin } : {}),
   };
 }

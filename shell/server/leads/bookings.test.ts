@@ -97,7 +97,9 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const stored = await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', id).executeTakeFirstOrThrow();
     const payload = JSON.parse(stored.payload) as Record<string, unknown>;
     expect(payload.dateTime).toBe(start);
-    expect(payload.booking_time).toMatch(/^\w{3}, \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm) \(Australia\/\w+\)$/);
+    // When and where, in the location's own words.
+    expect(payload.booking_time).toMatch(/^\w{3}, \d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm) \(Australia\/\w+\) at /);
+    expect(String(payload.booking_time).endsWith(` at ${showroom.name}`)).toBe(true);
     expect(payload.booking_location_id).toBe(showroom.id);
     expect(await bookingsOf(id)).toEqual([expect.objectContaining({ location_id: showroom.id, kind: 'appointment', held_until: null })]);
     expect(Number((await bookingsOf(id))[0]!.starts_at)).toBe(Date.parse(start));
@@ -110,6 +112,14 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const res = await create(testDrive({ dateTime: start, location_id: carShowroom.id }));
     expect(res.statusCode).toBe(201);
     expect(await bookingsOf(res.json<Created>().id)).toEqual([expect.objectContaining({ location_id: carShowroom.id })]);
+  });
+
+  it('never lets a browser say a lead is booked: the booking fields are the server’s', async () => {
+    const forged = await create(testDrive({ booking_time: 'Mon, 1 Jan 2030, 9:00 am (Australia/Sydney)', booking_location_id: showroom.id }));
+    expect(forged.statusCode).toBe(201);
+    const stored = await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', forged.json<Created>().id).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.payload)).not.toHaveProperty('booking_time');
+    expect(JSON.parse(stored.payload)).not.toHaveProperty('booking_location_id');
   });
 
   it('refuses a time that is not offered and one it cannot read, with the message beside the field', async () => {
@@ -169,6 +179,9 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
 
       // Completing keeps the time and confirms the seat.
       expect((await update(id, update_token, { message: 'See you then' })).statusCode).toBe(200);
+      expect((await bookingsOf(id))[0]!.held_until).toBeNull();
+      // A later partial save of a completed lead does not turn its booking back into a hold.
+      expect((await update(id, update_token, { message: 'One more thing', lead_status: 'Incomplete', form_completed: false })).statusCode).toBe(200);
       expect((await bookingsOf(id))[0]!.held_until).toBeNull();
 
       // Another shopper's abandoned hold frees its time once it expires.

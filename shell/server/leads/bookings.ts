@@ -64,6 +64,8 @@ export type BookingRequest =
   | { kind: 'refused'; status: 400 | 409; field: string; message: string }
   | {
       kind: 'book';
+      /** The lead field the time came in (its errors go beside it). */
+      field: string;
       booking: { kind: BookingKind; locationId: number; startsAt: number; capacity: number; heldUntil: number | null };
       /** The dealer's car the test drive takes out, block by block. */
       car: { carId: number; blocks: number[] } | null;
@@ -107,6 +109,7 @@ export async function bookingRequestOf(
   }
   return {
     kind: 'book',
+    field,
     booking: {
       kind,
       locationId: location.id,
@@ -115,7 +118,7 @@ export async function bookingRequestOf(
       heldUntil: opts.complete ? null : opts.now + bookingHoldMinutes * 60_000,
     },
     car: carId !== undefined ? { carId, blocks: carBlocksOf(startsAt, policy) } : null,
-    fields: { booking_time: describeBookingTime(startsAt, zone, site.locale), booking_location_id: location.id },
+    fields: { booking_time: `${describeBookingTime(startsAt, zone, site.locale)} at ${location.name}`, booking_location_id: location.id },
   };
 }
 

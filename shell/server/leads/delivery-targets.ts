@@ -228,7 +228,7 @@ async function copyLeadFiles(lead: DeliverableLead, filesDir: string): Promise<s
   const missing: string[] = [];
   for (const [index, file] of lead.files.entries()) {
     const name = names[index]!;
-    const temp = path.join(filesDir, `.${name}.${process.pid}.${randomUUID()}.tmp`);
+    const temp = path.join(filesDir, `.tmp-${randomUUID()}`);
     try {
       await copyFile(file.absolutePath, temp);
     } catch (error) {

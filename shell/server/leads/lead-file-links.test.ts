@@ -76,6 +76,16 @@ describe('leadFileName', () => {
   });
 });
 
+describe('leadFileName on any file system', () => {
+  it('cuts a long name to 150 bytes of whole characters and keeps the real extension', () => {
+    const name = leadFileName(`${'我的车照片'.repeat(20)}.jpg`, '/data/uploads/site/1/abc.jpg');
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(150);
+    expect(name.endsWith('.jpg')).toBe(true);
+    expect(name.startsWith('我的车照片')).toBe(true);
+    expect(leadFileName('short.png', '/data/uploads/site/1/abc.png')).toBe('short.png');
+  });
+});
+
 describe('deliveredFileNames', () => {
   const file = (name: string, stored = 'x.jpg') => ({ name, absolutePath: `/data/uploads/site/1/${stored}` });
 

@@ -72,9 +72,21 @@ export function leadFileName(originalName: string, storedPath: string): string {
     .join('')
     .replace(/^[\s.]+|[\s.]+$/g, '');
   const name = safe || 'file';
-  if (!extension) return name;
+  if (!extension) return withinBytes(name);
   const kept = (sameExtensions[extension] ?? [extension]).some((ext) => name.toLowerCase().endsWith(ext));
-  return kept ? name : `${name}${extension}`;
+  return withinBytes(kept ? name : `${name}${extension}`);
+}
+
+/**
+ * File systems allow 255 bytes per name; 70 Chinese characters are already 210. Names are cut to
+ * 150 bytes (whole characters, extension kept), leaving room for ' (2)' and temporary suffixes.
+ */
+function withinBytes(name: string, max = 150): string {
+  if (Buffer.byteLength(name) <= max) return name;
+  const extension = path.extname(name);
+  const chars = [...name.slice(0, name.length - extension.length)];
+  while (chars.length && Buffer.byteLength(chars.join('') + extension) > max) chars.pop();
+  return `${chars.join('').trimEnd() || 'file'}${extension}`;
 }
 
 /** The names a lead's files go by as attachments and copies, in order, each from `leadFileName`, told apart when alike. */

@@ -543,11 +543,23 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
   });
 
   describe('mock mode', () => {
-    it('tells the browser to send its lead calls to /mock (SPEC §7)', async () => {
-      const res = await request('ridgeline-trucks', 'GET', '/api/site');
-      expect(res.json<{ api_prefix: string }>().api_prefix).toBe('/mock');
-      const page = await request('ridgeline-trucks', 'GET', '/contact');
-      expect(page.body).toContain('"api_prefix":"/mock"');
+    it('tells only a site in mock mode to send its lead calls to /mock (SPEC §7); real sites keep /api', async () => {
+      const prefix = async (slug: string) => (await request(slug, 'GET', '/api/site')).json<{ api_prefix: string }>().api_prefix;
+      expect(await prefix('ridgeline-trucks')).toBe('/api');
+      const row = await platform.ctx.db.selectFrom('sites').select(['id', 'config']).where('slug', '=', 'ridgeline-trucks').executeTakeFirstOrThrow();
+      const config = JSON.parse(row.config) as SiteConfig;
+      await platform.ctx.db
+        .updateTable('sites')
+        .set({ config: JSON.stringify({ ...config, lead_settings: { ...config.lead_settings, mock_mode: true } }) })
+        .where('id', '=', row.id)
+        .execute();
+      try {
+        expect(await prefix('ridgeline-trucks')).toBe('/mock');
+        expect((await request('ridgeline-trucks', 'GET', '/contact')).body).toContain('"api_prefix":"/mock"');
+        expect(await prefix('metro-motor-group')).toBe('/api');
+      } finally {
+        await platform.ctx.db.updateTable('sites').set({ config: row.config }).where('id', '=', row.id).execute();
+      }
     });
 
     it('answers /mock like /api but stores the lead as mock and never delivers it', async () => {

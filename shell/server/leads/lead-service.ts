@@ -57,6 +57,9 @@ export function tokenMatches(given: string, expected: string): boolean {
   return timingSafeEqual(a, b) && given.length === expected.length;
 }
 
+/** What the server writes into a lead that holds a seat (dropped from anything a browser sends). */
+const bookingFields = ['booking_time', 'booking_location_id'] as const;
+
 /** A booking time refused: 400 (not a time offered) or 409 (just taken), the message beside the field. */
 function bookingRefusal(refused: Extract<BookingRequest, { kind: 'refused' }>): LeadReply {
   return { status: refused.status, body: { message: refused.message, fields: { [refused.field]: refused.message } } };
@@ -169,9 +172,11 @@ export class LeadService {
       // The location as the shopper chose it (the assembled lead's may be the site's primary one).
       const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: values.location, location_id: values.location_id }, { now, complete });
       if (booking.kind === 'refused') return (await this.replay(request)) ?? bookingRefusal(booking);
-      if (booking.kind === 'book') Object.assign(assembled, booking.fields);
-      // Mock and suspected-spam leads never take a seat in the dealer's diary.
+      // Mock and suspected-spam leads never take a seat in the dealer's diary. Only a lead holding
+      // a seat says it is booked: the booking fields are the server's, never the shopper's.
       const takesSeat = booking.kind === 'book' && !request.mock && !verdict.spam;
+      for (const field of bookingFields) delete assembled[field];
+      if (takesSeat) Object.assign(assembled, booking.fields);
       const tokenSalt = randomBytes(16).toString('base64url');
       const uploads = uploadsRoot(this.deps.dataDir);
       let placedDir: string | null = null;
@@ -211,7 +216,7 @@ export class LeadService {
         if (error instanceof BookingTaken) return null;
         throw error;
       });
-      if (!result) return bookingRefusal({ kind: 'refused', status: 409, field: 'dateTime', message: bookingMessages.taken });
+      if (!result) return bookingRefusal({ kind: 'refused', status: 409, field: booking.kind === 'book' ? booking.field : 'dateTime', message: bookingMessages.taken });
 
       if (!result.created) {
         if (result.requestHash !== null && result.requestHash !== hash) return this.keyReused();
@@ -285,10 +290,11 @@ export class LeadService {
     const assembled = this.assemble(site, merged, request.userAgent, hasFiles);
     const valid = validateLead(assembled, site, complete);
     if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
-    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete, leadId: stored.id });
+    // A lead completed before keeps its seat confirmed whatever a later partial save says.
+    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete: complete || stored.completed_at !== null, leadId: stored.id });
     if (booking.kind === 'refused') return bookingRefusal(booking);
-    if (booking.kind === 'book') Object.assign(assembled, booking.fields);
-    else for (const field of ['booking_time', 'booking_location_id']) delete assembled[field];
+    for (const field of bookingFields) delete assembled[field];
+    if (booking.kind === 'book' && !request.mock && !stored.suspected_spam) Object.assign(assembled, booking.fields);
     const diary: WithinLeadTransaction | undefined = request.mock
       ? undefined
       : booking.kind === 'book' && !stored.suspected_spam
@@ -317,7 +323,7 @@ export class LeadService {
       if (error instanceof BookingTaken) return 'taken' as const;
       throw error;
     });
-    if (saved === 'taken') return bookingRefusal({ kind: 'refused', status: 409, field: 'dateTime', message: bookingMessages.taken });
+    if (saved === 'taken') return bookingRefusal({ kind: 'refused', status: 409, field: booking.kind === 'book' ? booking.field : 'dateTime', message: bookingMessages.taken });
     if (!saved) return notFound;
     if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock) this.deps.onEnqueued?.();
     return this.reply(saved, stored.token_salt, 200);

@@ -82,8 +82,11 @@ export async function lookupRego(register: RegoRegister, locale: SiteLocale, inp
   if (rule.states.length && !rule.states.includes(state)) fields.regoState = regoLookupMessages.stateMissing;
   if (Object.keys(fields).length) return { status: 400, body: { message: 'Please check the highlighted fields.', fields } };
   try {
-    const vehicle = await register.lookup({ rego, state: rule.states.length ? state : null, country: countries[locale] });
-    return { status: 200, body: vehicle ? { found: true, vehicle } : { found: false, message: regoLookupMessages.notFound } };
+    const found = await register.lookup({ rego, state: rule.states.length ? state : null, country: countries[locale] });
+    if (!found) return { status: 200, body: { found: false, message: regoLookupMessages.notFound } };
+    // Anyone can ask about any plate: the VIN (what cloned plates are made from) stays on the server.
+    const { vin: _vin, ...vehicle } = found;
+    return { status: 200, body: { found: true, vehicle } };
   } catch (error) {
     log?.(error);
     return { status: 502, body: { message: regoLookupMessages.unavailable } };

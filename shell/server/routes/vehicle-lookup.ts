@@ -9,8 +9,8 @@ import { requireSite } from '../tenancy/site-context';
  * SPEC §7 "Rego lookup for trade-in: sends rego and regoState": `POST {api}/rego-lookup` with
  * `{ rego, regoState }` answers `{ found: true, vehicle }` or `{ found: false, message }`; a bad
  * plate or state is a 400 naming the field, a register that cannot answer a 502. The register's
- * key stays on the server. Lookups cost the dealer money with a real register, so each address
- * gets 30 per 10 minutes per site.
+ * key stays on the server, and so does the VIN. Lookups cost the dealer money with a real
+ * register, so each address gets 30 per 10 minutes (across all sites); /mock uses the demo register.
  */
 export async function vehicleLookupRoutes(app: FastifyInstance, ctx: PlatformContext, register?: RegoRegister) {
   const registerInUse = register ?? (ctx.config.regoLookup ? httpRegister(ctx.config.regoLookup.url, ctx.config.regoLookup.key) : demoRegister);
@@ -20,14 +20,16 @@ export async function vehicleLookupRoutes(app: FastifyInstance, ctx: PlatformCon
     app.post(`${prefix}/rego-lookup`, async (request, reply) => {
       const resolved = await requireSite(request, reply, siteDeps(ctx));
       if (!resolved) return reply;
-      const limited = limiter.take(`${resolved.site.id}|${request.ip}`);
+      // Per address across all sites: another Host header does not buy more lookups.
+      const limited = limiter.take(request.ip);
       if (!limited.ok) {
         return reply
           .code(429)
           .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
           .send({ message: `Too many lookups from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or enter your car’s details below.` });
       }
-      const answer = await lookupRego(registerInUse, resolved.site.locale, request.body, (error) => request.log.warn({ err: error, register: registerInUse.name }, 'rego lookup failed'));
+      // Mock calls never spend the dealer's money on a real register.
+      const answer = await lookupRego(prefix === '/mock' ? demoRegister : registerInUse, resolved.site.locale, request.body, (error) => request.log.warn({ err: error, register: registerInUse.name }, 'rego lookup failed'));
       return reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
     });
   }

@@ -19,7 +19,7 @@ type Deps = {
   searchKeySecret: string;
   meilisearch: MeilisearchConfig | null;
   remotesBaseUrl: string | null;
-  /** Lead mock mode (SPEC §7): the browser is told to send its lead calls to /mock. */
+  /** The platform serves /mock (SPEC §7); a site in mock mode (a staging or demo site) is told to use it. */
   leadsMockMode?: boolean;
 };
 
@@ -55,7 +55,7 @@ export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<
   if (!site) return null;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
-  const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps), deps.leadsMockMode ? '/mock' : '/api');
+  const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps), deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api');
   return { site, publicConfig, origin };
 }
 
