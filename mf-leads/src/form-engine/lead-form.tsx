@@ -115,6 +115,9 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
         // SPEC §8: a browser alert and the message inline; the values stay.
         window.alert(submitFailureText);
         dispatch({ type: 'setError', error: result.message });
+        // A refused answer on an earlier step (a booked time gone meanwhile): take the shopper there.
+        const refusedStep = def.steps.findIndex((s) => s.fields.some((f) => result.fields?.[f.name] !== undefined));
+        if (refusedStep >= 0 && refusedStep < state.stepIndex) dispatch({ type: 'fix', target: refusedStep });
         return result.fields;
       }
       saveDetails(site.slug, values);

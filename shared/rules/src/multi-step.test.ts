@@ -148,6 +148,20 @@ describe('skipTo', () => {
   });
 });
 
+describe('fix: back to the step whose answer was refused', () => {
+  it.each<[string, MultiStepState, number, Partial<MultiStepState>]>([
+    ['goes back and keeps the message', state({ stepIndex: 3, error: 'That time has just been booked. Please choose another time.' }), 2, { stepIndex: 2, error: 'That time has just been booked. Please choose another time.' }],
+    ['not forwards', state({ stepIndex: 1 }), 2, { stepIndex: 1 }],
+    ['not to the current step', state({ stepIndex: 2 }), 2, { stepIndex: 2 }],
+    ['not before the first step', state({ stepIndex: 2 }), -1, { stepIndex: 2 }],
+    ['not once complete', state({ stepIndex: 3, complete: true }), 1, { stepIndex: 3 }],
+  ])('%s', (_name, start, target, expected) => {
+    const result = multiStepTransition(start, { type: 'fix', target });
+    expect(result.state).toMatchObject(expected);
+    expect(result.event).toBeNull();
+  });
+});
+
 describe('a walk through a test drive form with a skip and back', () => {
   it('skip 0→2, back to 0, walk forward: back now retraces the walked steps', () => {
     const label = 'Book a Test Drive';

@@ -25,6 +25,8 @@ export type MultiStepAction =
   | { type: 'back' }
   /** Jump forward to a later step, remembering where from so Back returns there. */
   | { type: 'skipTo'; target: number }
+  /** Back to an earlier step whose answer the server refused (a booked time gone), keeping the error. */
+  | { type: 'fix'; target: number }
   /** The current step's partial save succeeded; store the returned id. Dispatch next after it. */
   | { type: 'markSaved'; leadId?: number }
   | { type: 'setError'; error: string | null }
@@ -102,6 +104,9 @@ export function multiStepTransition(state: MultiStepState, action: MultiStepActi
     case 'back':
       if (!canGoBack(state)) return same;
       return { state: { ...state, stepIndex: backTarget(state), error: null }, event: null };
+    case 'fix':
+      if (!Number.isInteger(action.target) || action.target < 0 || action.target >= state.stepIndex || state.complete) return same;
+      return { state: { ...state, stepIndex: action.target }, event: null };
     case 'skipTo': {
       const { target } = action;
       if (!Number.isInteger(target) || target <= state.stepIndex || target >= state.stepCount) return same;
