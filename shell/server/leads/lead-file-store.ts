@@ -7,10 +7,10 @@ import type { PlatformDb } from '../db/database';
 import type { StoredLeadFile } from '../db/lead-store';
 import { uploadsRoot } from './uploads';
 
-const fileColumns = ['id', 'lead_id', 'path', 'content_type', 'size', 'original_name', 'created_at'] as const;
+const fileColumns = ['id', 'lead_id', 'site_id', 'path', 'content_type', 'size', 'original_name', 'created_at'] as const;
 
-type FileRow = { id: number; lead_id: number; path: string; content_type: string; size: number; original_name: string; created_at: number };
-const toFile = (row: FileRow): StoredLeadFile => ({ ...row, id: Number(row.id), lead_id: Number(row.lead_id), size: Number(row.size), created_at: Number(row.created_at) });
+type FileRow = { id: number; lead_id: number; site_id: number; path: string; content_type: string; size: number; original_name: string; created_at: number };
+const toFile = (row: FileRow): StoredLeadFile & { site_id: number } => ({ ...row, id: Number(row.id), lead_id: Number(row.lead_id), site_id: Number(row.site_id), size: Number(row.size), created_at: Number(row.created_at) });
 
 /** The files of each of the leads, by lead id, in upload order (a lead without files is absent). */
 export async function listFilesOfLeads(db: PlatformDb, leadIds: readonly number[]): Promise<Map<number, StoredLeadFile[]>> {
@@ -26,7 +26,7 @@ export async function listFilesOfLeads(db: PlatformDb, leadIds: readonly number[
   return byLead;
 }
 
-export async function findLeadFile(db: PlatformDb, fileId: number): Promise<StoredLeadFile | null> {
+export async function findLeadFile(db: PlatformDb, fileId: number): Promise<(StoredLeadFile & { site_id: number }) | null> {
   const row = await db.selectFrom('lead_files').select(fileColumns).where('id', '=', fileId).executeTakeFirst();
   return row ? toFile(row) : null;
 }

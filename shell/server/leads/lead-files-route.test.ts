@@ -79,9 +79,10 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
     return delivered;
   }
 
-  const download = (url: string) => {
-    const { pathname, search } = new URL(url);
-    return files.inject({ method: 'GET', url: `${pathname}${search}` });
+  /** Opens a link as a browser would: on the host it names (the lead's site). */
+  const download = (url: string, host?: string) => {
+    const { pathname, search, host: linkHost } = new URL(url);
+    return files.inject({ method: 'GET', url: `${pathname}${search}`, headers: { host: host ?? linkHost } });
   };
   const secret = () => platform.ctx.config.leads.tokenSecret;
 
@@ -158,6 +159,9 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json<{ message: string }>().message).toBe('This file does not exist (any more).');
     expect((await files.inject({ method: 'GET', url: '/api/lead-files/abc' })).statusCode).toBe(404);
+
+    // A good link on another dealer's address serves nothing.
+    expect((await download(b!.url!, 'metro-motor-group.localhost:3000')).statusCode).toBe(404);
 
     await rm(b!.absolutePath);
     expect((await download(b!.url!)).statusCode).toBe(404);

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { findLeadFile, storedFilePath } from '../leads/lead-file-store';
 import { leadFileName, verifyLeadFileLink } from '../leads/lead-file-links';
 import type { PlatformContext } from '../platform-context';
+import { siteDeps } from '../platform-context';
+import { resolveSite } from '../tenancy/site-context';
 
 /** `attachment` with a plain ASCII name for old clients and the real one (RFC 5987) for the rest. */
 function attachmentHeader(name: string): string {
@@ -14,7 +16,8 @@ function attachmentHeader(name: string): string {
 
 /**
  * A lead's file through the signed, expiring link its deliveries carry (see leads/lead-file-links.ts):
- * no admin key, so a CRM or a salesperson reading the e-mail can open it. Always a download, never
+ * no admin key, so a CRM or a salesperson reading the e-mail can open it, on the address of the site
+ * the lead came to (another dealer's domain answers 404). Always a download, never
  * shown inline, never cached by a shared cache.
  */
 export async function leadFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
@@ -31,7 +34,10 @@ export async function leadFileRoutes(app: FastifyInstance, ctx: PlatformContext)
           : 'This download link is not valid. Please use the whole link exactly as it was sent.';
       return reply.code(403).send({ message });
     }
-    const file = await findLeadFile(ctx.db, fileId);
+    // Only on the address of the site the lead came to: another dealer's domain does not serve it.
+    const resolved = await resolveSite(request, siteDeps(ctx));
+    const found = await findLeadFile(ctx.db, fileId);
+    const file = found && typeof resolved === 'object' && resolved !== null && resolved.site.id === found.site_id ? found : null;
     const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;
     const size = path ? await stat(path).then((info) => (info.isFile() ? info.size : null), () => null) : null;
     if (!file || !path || size === null) return notFound();
