@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
-import { availableBookingDays, bookingDateRange, bookingPolicies, carBlocksOf, describeBookingTime, isOfferedStart, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import { availableBookingDays, bookingDateRange, bookingPolicies, carBlocksOf, daysOffer, describeBookingTime, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
 
 const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
@@ -108,10 +108,11 @@ describe('reading the time a form sent', () => {
 
   it('accepts only a start the location offers now', () => {
     const q = query({});
-    expect(isOfferedStart(at('2026-11-23T09:00'), q)).toBe(true);
-    expect(isOfferedStart(at('2026-11-23T09:10'), q)).toBe(false);
-    expect(isOfferedStart(at('2026-11-21T10:30'), q)).toBe(false);
-    expect(isOfferedStart(at('2026-11-23T09:00'), query({ taken: new Map([[at('2026-11-23T09:00'), 2]]) }))).toBe(false);
+    const offered = availableBookingDays(q);
+    expect(daysOffer(offered, at('2026-11-23T09:00'))).toBe(true);
+    expect(daysOffer(offered, at('2026-11-23T09:10'))).toBe(false);
+    expect(daysOffer(offered, at('2026-11-21T10:30'))).toBe(false);
+    expect(daysOffer(availableBookingDays(query({ taken: new Map([[at('2026-11-23T09:00'), 2]]) })), at('2026-11-23T09:00'))).toBe(false);
   });
 
   it('describes it for the dealer in the location’s own time', () => {

@@ -168,7 +168,7 @@ export function describeBookingTime(ms: number, zone: string, locale: SiteLocale
   return `${local.toLocaleString({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })}, ${local.toLocaleString({ hour: 'numeric', minute: '2-digit' })} (${zone})`;
 }
 
-/** Whether a start time is one the location offers now (the same rule as the list it showed). */
-export function isOfferedStart(ms: number, query: SlotQuery): boolean {
-  return availableBookingDays(query).some((day) => day.slots.some((slot) => DateTime.fromISO(slot.start).toMillis() === ms));
+/** Whether these days offer a start at this instant (the same list a shopper was shown). */
+export function daysOffer(days: readonly BookingDay[], ms: number): boolean {
+  return days.some((day) => day.slots.some((slot) => DateTime.fromISO(slot.start).toMillis() === ms));
 }

@@ -7,6 +7,7 @@ import {
   bookingDateRange,
   bookingPolicies,
   carBlocksOf,
+  daysOffer,
   describeBookingTime,
   locationTimeZone,
   parseBookingTime,
@@ -42,13 +43,12 @@ export async function availabilityAt(
   now: number,
   opts: { exceptLeadId?: number; carId?: number } = {},
 ): Promise<Availability> {
-  const zone = locationTimeZone(site.locale, location.address.state);
-  const policy = bookingPolicyOf(site, kind);
-  const window = { from: now, to: now + (policy.daysAhead + 1) * 86_400_000, now, exceptLeadId: opts.exceptLeadId };
+  const basis = slotBasis(site, location, kind, now);
+  const window = { from: now, to: now + (basis.policy.daysAhead + 1) * 86_400_000, now, exceptLeadId: opts.exceptLeadId };
   const taken = await takenSeats(db, { locationId: location.id, kind, ...window });
   // A car already out on another test drive over any part of a slot's hour is not offered then.
-  const carBusy = opts.carId !== undefined && policy.carOutMinutes > 0 ? await busyCarBlocks(db, { carId: opts.carId, ...window }) : undefined;
-  return { location, zone, policy, days: availableBookingDays({ ...slotBasis(site, location, kind, now), taken, carBusy }) };
+  const carBusy = opts.carId !== undefined && basis.policy.carOutMinutes > 0 ? await busyCarBlocks(db, { carId: opts.carId, ...window }) : undefined;
+  return { location, zone: basis.zone, policy: basis.policy, days: availableBookingDays({ ...basis, taken, carBusy }) };
 }
 
 /** The car a lead is about when it is this site's own (the only car whose test drives are tracked). */
@@ -101,9 +101,9 @@ export async function bookingRequestOf(
   const keepsItsTime = held !== null && held.locationId === location.id && held.startsAt === startsAt;
   if (!keepsItsTime) {
     const availability = await availabilityAt(db, site, location, kind, opts.now, { exceptLeadId: opts.leadId, carId });
-    const offered = availability.days.some((day) => day.slots.some((slot) => parseBookingTime(slot.start, zone) === startsAt));
-    if (!offered) {
-      const wouldBeOffered = availableBookingDaysIgnoringTaken(site, location, kind, opts.now).some((day) => day.slots.some((slot) => parseBookingTime(slot.start, zone) === startsAt));
+    if (!daysOffer(availability.days, startsAt)) {
+      // Offered to nobody at all, or only taken meanwhile: the shopper is told which.
+      const wouldBeOffered = daysOffer(availableBookingDays(slotBasis(site, location, kind, opts.now)), startsAt);
       return wouldBeOffered ? { kind: 'refused', status: 409, field, message: bookingMessages.taken } : { kind: 'refused', status: 400, field, message: bookingMessages.notOffered };
     }
   }
@@ -120,10 +120,6 @@ export async function bookingRequestOf(
     car: carId !== undefined ? { carId, blocks: carBlocksOf(startsAt, policy) } : null,
     fields: { booking_time: `${describeBookingTime(startsAt, zone, site.locale)} at ${location.name}`, booking_location_id: location.id },
   };
-}
-
-function availableBookingDaysIgnoringTaken(site: SiteConfig, location: Location, kind: BookingKind, now: number): BookingDay[] {
-  return availableBookingDays(slotBasis(site, location, kind, now));
 }
 
 /** What a location's times are made of: its hours, zone, the site's policy and its public holidays (unless the site books on them). */
