@@ -52,8 +52,15 @@ test('a test drive walked through every step with a skip and back saves one lead
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(dialog.getByText('Step 4 of 4')).toBeVisible();
   await dialog.getByLabel('Comments').fill('Saturday suits');
+  await page.evaluate(() => {
+    const seen: number[] = [];
+    (window as unknown as { conversions: number[] }).conversions = seen;
+    window.addEventListener('analytics:track', (event) => seen.push((event as CustomEvent<{ eventId: number }>).detail.eventId));
+  });
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(page).toHaveURL(/\/success\?category=used-vehicle-enquiry$/);
+  // SPEC §9: a used car's test drive converts as event 48.
+  expect(await page.evaluate(() => (window as unknown as { conversions: number[] }).conversions)).toContain(48);
 
   const leads = await leadsFor(email);
   expect(leads).toHaveLength(1);

@@ -30,5 +30,5 @@ export default function VehicleLeadForm({ car, kind, onSubmitted }: { car: Vehic
     'Vehicle Model': car.model,
     vehicle_status: 'in_stock',
   };
-  return <LeadForm def={def} context={context} carType={car.car_type} onSubmitted={onSubmitted} />;
+  return <LeadForm def={def} context={context} carType={car.car_type} car={car} onSubmitted={onSubmitted} />;
 }

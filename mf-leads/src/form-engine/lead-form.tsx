@@ -4,10 +4,10 @@ import { useNavigate } from 'react-router-dom';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
-import { finalSubmitLead, initialMultiStepState, multiStepTransition, partialSavePlan, saveErrorDisplay, conversionEvent, type MultiStepAction, type MultiStepState } from '@dealer/rules/multi-step';
+import { finalSubmitLead, initialMultiStepState, multiStepTransition, partialSavePlan, saveErrorDisplay, type MultiStepAction, type MultiStepState } from '@dealer/rules/multi-step';
 import { initialValues as ruleDefaults, isFieldShown, validateFields } from '@dealer/rules/lead-validation';
 import { phoneRuleFor } from '@dealer/rules/phone';
-import { normaliseStoredCategory, successCategory } from '@dealer/rules/enquiry';
+import { conversionEventId, normaliseStoredCategory, successCategory } from '@dealer/rules/enquiry';
 import { FormCard } from '@dealer/ui/form-card';
 import { FieldRenderer } from './field-renderer';
 import { bookingLocationFor } from '@dealer/rules/booking-locations';
@@ -25,6 +25,8 @@ type Props = {
   /** Sent with the lead but never shown (car id, stock number, dealership). */
   context?: FieldValues;
   carType?: string | null;
+  /** The car the form is about, for the SPEC §9 conversion event (new/used, test drive, Test Drive Only). */
+  car?: { car_type: string; tag: string | null } | null;
   onSubmitted?: (leadId: number) => void;
 };
 
@@ -45,7 +47,7 @@ function progressReducer(current: Progress, action: MultiStepAction | { type: 's
  * A lead form declared as data, one or several steps (SPEC §4): validates each step on submit,
  * saves earlier steps as an Incomplete lead, and the last step completes the same lead.
  */
-export function LeadForm({ def, initial, context, carType, onSubmitted }: Props) {
+export function LeadForm({ def, initial, context, carType, car, onSubmitted }: Props) {
   const site = useAppSelector(selectSite);
   const navigate = useNavigate();
   const [progress, dispatch] = useReducer(progressReducer, undefined, () => ({ state: initialMultiStepState(def.steps.length), leadId: null, updateToken: null }));
@@ -124,7 +126,14 @@ export function LeadForm({ def, initial, context, carType, onSubmitted }: Props)
       const category = normaliseStoredCategory(String(values.category ?? def.category)).category;
       const success = successCategory(category, carType);
       sessionStorage.setItem(`dealer:${site.slug}:success-category`, success);
-      dispatchPlatformEvent('analytics:track', { eventId: conversionEvent(def.conversionEventId), label: def.title });
+      const eventId = conversionEventId({
+        category,
+        subcategory: def.subcategory ?? null,
+        car: car ? { car_type: car.car_type as 'new' | 'used' | 'demo', tag: car.tag } : null,
+        testDrive: def.subcategory === 'Test Drive',
+        customEventId: def.conversionEventId,
+      });
+      dispatchPlatformEvent('analytics:track', { eventId, label: def.title });
       dispatchPlatformEvent('lead:submitted', { leadId: result.leadId, category, successCategory: success });
       onSubmitted?.(result.leadId);
       navigate(`/success?category=${encodeURIComponent(success)}`);

@@ -3,7 +3,6 @@ import {
   backTarget,
   canGoBack,
   canGoNext,
-  conversionEvent,
   finalSubmitLead,
   initialMultiStepState,
   isMultiStep,
@@ -283,14 +282,6 @@ describe('final submit', () => {
     });
   });
 
-  it.each([
-    [undefined, 22],
-    [null, 22],
-    [17, 17],
-    [48, 48],
-  ])('conversionEvent(%j) → %d', (custom, expected) => {
-    expect(conversionEvent(custom)).toBe(expected);
-  });
 });
 
 describe('save error display (SPEC §8)', () => {

@@ -185,7 +185,7 @@ export type FinalLead<V> = Omit<V, 'lead_status'> & { form_completed: true; lead
  * SPEC §4 final submit: the values sent as the last step, updating the partially saved lead
  * when there is one. form_completed is true so the server can tell a finished lead from an
  * Incomplete one it already holds; any lead_status a partial save used is dropped.
- * On success: dispatch complete, fire conversionEvent(customId), go to the success page.
+ * On success: dispatch complete, fire the conversion event (enquiry.ts conversionEventId), go to the success page.
  */
 export function finalSubmitLead<V extends Record<string, unknown>>(values: V, state: MultiStepState): FinalLead<V> {
   const { lead_status: _dropped, ...rest } = values;
@@ -212,9 +212,4 @@ export function saveErrorDisplay(message: string | null | undefined, stepHeading
     text: message || unexpectedSaveError,
     tone: stepHeading === 'User Details' ? 'success' : 'destructive',
   };
-}
-
-/** SPEC §4/§9: the conversion event of a final submit, 22 unless the form has its own. */
-export function conversionEvent(customId?: number | null): number {
-  return customId ?? eventIds.general;
 }
