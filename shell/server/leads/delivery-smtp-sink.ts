@@ -12,6 +12,8 @@ export type SmtpSinkOptions = {
   rcptReply?: string;
   /** Accept connections but never greet (a hanging server). */
   silent?: boolean;
+  /** Refuse a message larger than this many bytes with 552, as a mail server with a size limit does. */
+  maxMessageBytes?: number;
 };
 export type SmtpSink = { url: string; port: number; messages: SinkMessage[]; close: () => Promise<void> };
 
@@ -38,8 +40,14 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         buffer = buffer.slice(end + 2);
         if (dataLines) {
           if (line === '.') {
-            messages.push({ ...envelope, data: dataLines.join('\r\n') });
+            const data = dataLines.join('\r\n');
             dataLines = null;
+            if (options.maxMessageBytes !== undefined && Buffer.byteLength(data) > options.maxMessageBytes) {
+              envelope = { from: '', to: [] };
+              reply('552 5.3.4 Message size exceeds fixed maximum message size');
+              continue;
+            }
+            messages.push({ ...envelope, data });
             envelope = { from: '', to: [] };
             reply(`250 2.0.0 Ok: queued as SINK${++queued}`);
           } else {

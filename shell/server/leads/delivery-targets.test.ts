@@ -561,6 +561,30 @@ describe('a lead with files', () => {
       expect(comments).toContain(`The files (${total} bytes) are over the 40 bytes limit for e-mail and are not attached: download them from the links above.`);
     });
 
+    it('a mail server refusing the size (552) still gets the lead at once, with links instead of files', async () => {
+      sink = await startSmtpSink();
+      await deliverLead(emailTarget(sink.url), withFiles);
+      const fullSize = Buffer.byteLength(sink.messages[0]!.data);
+      await sink.close();
+      sink = await startSmtpSink({ maxMessageBytes: fullSize - 1 });
+      const result = await deliverLead(emailTarget(sink.url), withFiles);
+      expect(result).toMatchObject({ ok: true, status: 'delivered' });
+      expect(result.detail).toContain('files as links: the mail server refused the attachments as too large');
+      expect(sink.messages).toHaveLength(1);
+      const data = sink.messages[0]!.data;
+      expect(attachmentsOf(data).map((attachment) => attachment.filename)).toEqual(['lead-42.adf.xml']);
+      const comments = commentsOf(textOf(data).replace(/\r\n/g, '\n'));
+      listsLinks(comments);
+      expect(comments).toContain('The files were too large for the dealership’s mail server and are not attached: download them from the links above.');
+    });
+
+    it('a 552 for a message without files stays a refusal', async () => {
+      sink = await startSmtpSink({ maxMessageBytes: 10 });
+      const result = await deliverLead(emailTarget(sink.url), { ...withFiles, files: [] });
+      expect(result).toMatchObject({ ok: false, status: 'rejected' });
+      expect(result.detail).toMatch(/^552 /);
+    });
+
     it('a file gone from disk is not attached; the others are', async () => {
       sink = await startSmtpSink();
       await rm(withFiles.files[0]!.absolutePath);

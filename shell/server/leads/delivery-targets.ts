@@ -408,6 +408,12 @@ async function emailAttachments(lead: DeliverableLead, maxBytes: number) {
   return { attachments: present.map(({ size: _size, ...attachment }) => attachment), note };
 }
 
+/** The SMTP reply code nodemailer attached to an error, if any. */
+function smtpCode(error: unknown): number | null {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' ? code : null;
+}
+
 async function deliverAdfByEmail(
   target: Extract<DeliveryTarget, { kind: 'adf-email' }>,
   lead: DeliverableLead,
@@ -416,30 +422,39 @@ async function deliverAdfByEmail(
 ): Promise<DeliveryResult> {
   if (!/^smtps?:\/\//i.test(target.smtpUrl)) return rejected('smtpUrl must start with smtp:// or smtps://');
   const files = await emailAttachments(lead, attachmentMaxBytes);
-  const xml = render(() => leadToAdf(lead, { filesNote: files.note }));
   const transport = nodemailer.createTransport({
     url: target.smtpUrl,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
   });
-  try {
-    const info = await transport.sendMail({
+  const send = (attachments: typeof files.attachments, filesNote: string | undefined) => {
+    const xml = render(() => leadToAdf(lead, { filesNote }));
+    return transport.sendMail({
       from: target.from,
       to: target.to,
       subject: adfEmailSubject(lead),
       // CRMs read the ADF from the plain-text body; the attachment is for people and for CRMs that prefer it.
       text: xml,
-      attachments: [{ filename: `lead-${lead.id}.adf.xml`, content: xml, contentType: 'application/xml' }, ...files.attachments],
+      attachments: [{ filename: `lead-${lead.id}.adf.xml`, content: xml, contentType: 'application/xml' }, ...attachments],
       headers: { 'X-Dealer-Lead-Id': String(lead.id), 'X-Dealer-Site': lead.site.slug },
     });
-    return delivered(info.messageId);
+  };
+  try {
+    try {
+      return delivered((await send(files.attachments, files.note)).messageId);
+    } catch (error) {
+      // A mail server refusing the size (552, 5.3.4) still gets the lead: again at once, with links instead of files.
+      if (!(files.attachments.length > 0 && smtpCode(error) === 552)) throw error;
+      const info = await send([], 'The files were too large for the dealership’s mail server and are not attached: download them from the links above.');
+      return delivered(`${info.messageId} (files as links: the mail server refused the attachments as too large)`);
+    }
   } catch (error) {
-    const responseCode = (error as { responseCode?: unknown }).responseCode;
-    const reply = typeof responseCode === 'number' ? `${responseCode} ` : '';
+    const responseCode = smtpCode(error);
+    const reply = responseCode !== null ? `${responseCode} ` : '';
     const detail = oneLine(`${reply}${errorText(error)}`);
     // SMTP 5xx is a permanent refusal (unknown mailbox, relay denied, bad credentials); 4xx and no reply may pass.
-    return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 ? rejected(detail) : retry(detail);
+    return responseCode !== null && responseCode >= 500 && responseCode < 600 ? rejected(detail) : retry(detail);
   } finally {
     transport.close();
   }
