@@ -1,4 +1,5 @@
 import type { Location } from '@dealer/contracts/location';
+import { positiveId } from './ids';
 
 /** SPEC §7: test drive times come from available_appointment_bookings, service times from available_service_bookings. */
 export type BookingKind = 'appointment' | 'service';
@@ -12,18 +13,13 @@ export function bookableLocations<L extends Place>(locations: readonly L[], kind
   return locations.filter((location) => (dealershipId === undefined || location.dealership_id === dealershipId) && suits(kind, location)).sort((a, b) => Number(b.primary) - Number(a.primary));
 }
 
-const toId = (value: unknown) => {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-};
-
 /**
  * Where a booking is for: the location the shopper chose (`location`), else the one the lead came
  * with (the car's `location_id`), when it takes that kind of booking; else the site's first that does.
  * The browser asks this location's times; the server books at the same one.
  */
 export function bookingLocationFor<L extends Place>(locations: readonly L[], kind: BookingKind, lead: { location?: unknown; location_id?: unknown }): L | undefined {
-  const wanted = toId(lead.location) ?? toId(lead.location_id);
+  const wanted = positiveId(lead.location) ?? positiveId(lead.location_id);
   return (wanted !== undefined ? locations.find((location) => location.id === wanted && suits(kind, location)) : undefined) ?? bookableLocations(locations, kind)[0];
 }
 

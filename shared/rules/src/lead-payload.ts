@@ -3,6 +3,7 @@
 import { normaliseStoredCategory } from './enquiry';
 import { capVisitedPages } from './first-page-tracking';
 import type { StepSkip } from './multi-step';
+import { positiveId as toId } from './ids';
 
 /**
  * Per-site lead settings (optional on the site config until the contract carries them).
@@ -97,11 +98,6 @@ const toBoolean = (value: unknown): boolean | undefined => {
   return undefined;
 };
 
-/** A whole positive id from a number or a numeric string (select values and form fields are often text). */
-const toId = (value: unknown): number | undefined => {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
-};
 
 /** The site's own dealership slug: the one matching dealership_id, else the first listed. */
 export function siteDealershipSlug(site: Pick<LeadSite, 'dealership_id' | 'dealerships'>): string | undefined {

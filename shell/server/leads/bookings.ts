@@ -15,6 +15,7 @@ import {
   type BookingKind,
   type BookingPolicy,
 } from '@dealer/rules/booking-slots';
+import { positiveId } from '@dealer/rules/ids';
 import { publicHolidayDates } from '@dealer/rules/public-holidays';
 import { bookableLocations as bookableOf, bookingKindOf, bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { PlatformDb } from '../db/database';
@@ -53,8 +54,8 @@ export async function availabilityAt(
 
 /** The car a lead is about when it is this site's own (the only car whose test drives are tracked). */
 export async function siteCarId(db: PlatformDb, site: SiteConfig, value: unknown): Promise<number | undefined> {
-  const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const id = positiveId(value);
+  if (id === undefined) return undefined;
   const found = await findCarById(db, id);
   return found?.siteId === site.id ? id : undefined;
 }

@@ -38,16 +38,7 @@ export function hasBit(words: Uint32Array, i: number): boolean {
 }
 
 function listHas(ids: Int32Array, i: number): boolean {
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = ids[mid]!;
-    if (v === i) return true;
-    if (v < i) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
+  return ids[lowerBound(ids, i)] === i;
 }
 
 export const setHas = (set: DocSet, i: number): boolean => (set.kind === 'list' ? listHas(set.ids, i) : hasBit(set.words, i));
@@ -259,13 +250,7 @@ export class Posting {
     const list = this.list!;
     if (list.length === 0 || list[list.length - 1]! < i) list.push(i);
     else {
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (list[mid]! < i) lo = mid + 1;
-        else hi = mid;
-      }
+      const lo = lowerBound(list, i);
       if (list[lo] === i) return;
       list.splice(lo, 0, i);
     }
@@ -291,13 +276,7 @@ export class Posting {
       return;
     }
     const list = this.list!;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (list[mid]! < i) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(list, i);
     if (list[lo] === i) {
       list.splice(lo, 1);
       this.count--;
@@ -466,4 +445,16 @@ export class ListArena {
   bytes(): number {
     return this.data.byteLength + this.offsets.byteLength + this.lengths.byteLength;
   }
+}
+
+/** The first index of a sorted list whose value is not below `value` (binary search). */
+function lowerBound(list: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
