@@ -75,18 +75,18 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString('en-CA', { timeZone: answer.time_zone });
     expect(answer.days[0]!.date >= tomorrow).toBe(true);
     const parts = site.locations.find((location) => location.location_type === 'parts');
-    if (parts) expect((await get(`/api/dealerships/${parts.dealership_id}/available_service_bookings.json?location_id=${parts.id}`)).statusCode).toBe(400);
+    expect(parts, 'the demo group has a parts-only location').toBeDefined();
+    expect((await get(`/api/dealerships/${parts!.dealership_id}/available_service_bookings.json?location_id=${parts!.id}`)).statusCode).toBe(400);
   });
 
   it('refuses another site’s dealership, an unknown file and a location of another dealership', async () => {
     expect((await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json`, 'ridgeline-trucks')).statusCode).toBe(404);
     expect((await get(`/api/dealerships/${showroom.dealership_id}/available_dinner_bookings.json`)).statusCode).toBe(404);
     const other = site.locations.find((location) => location.dealership_id !== showroom.dealership_id && location.location_type === 'sales');
-    if (other) {
-      const res = await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${other.id}`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json<{ fields: Record<string, string> }>().fields.location_id).toBe('Please choose one of the listed locations.');
-    }
+    expect(other, 'the demo group has showrooms of several dealerships').toBeDefined();
+    const res = await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${other!.id}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ fields: Record<string, string> }>().fields.location_id).toBe('Please choose one of the listed locations.');
   });
 
   it('books an offered time: the lead says when for the dealer, the seat is confirmed', async () => {
@@ -146,7 +146,9 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
       expect(late.json()).toEqual({ message: bookingMessages.taken, fields: { dateTime: bookingMessages.taken } });
       // The same time at another showroom is free.
       const elsewhere = site.locations.find((location) => location.visible && location.location_type === 'sales' && location.id !== showroom.id && location.address.state === showroom.address.state);
-      if (elsewhere && starts(await times(elsewhere)).includes(start)) expect((await create(testDrive({ dateTime: start, location: elsewhere.id }))).statusCode).toBe(201);
+      expect(elsewhere, 'the demo group has two showrooms in one state').toBeDefined();
+      expect(starts(await times(elsewhere!))).toContain(start);
+      expect((await create(testDrive({ dateTime: start, location: elsewhere!.id }))).statusCode).toBe(201);
     } finally {
       await setCapacity(2);
     }
