@@ -45,6 +45,8 @@ export default defineConfig({
       // Playwright fills a form in well under the spam time trap and sends many leads from one address.
       LEADS_MIN_FILL_MS: '0',
       LEADS_RATE_LIMIT: '0',
+      EVENTS_RATE_LIMIT: '0',
+      SEARCH_RATE_LIMIT: '0',
     },
   },
 });

@@ -209,7 +209,8 @@ export function remoteConfig({ dir, name, exposes, port, outDir = process.env.RE
     port,
     headers: { 'Access-Control-Allow-Origin': '*' },
     historyApiFallback: true,
-    proxy: [{ context: ['/api', '/meili', '/img'], target: platform, headers: { host: siteHost } }],
+    // As the site's own pages: its host, and its origin (the platform refuses form posts from other origins).
+    proxy: [{ context: ['/api', '/meili', '/img'], target: platform, headers: { host: siteHost, origin: `http://${siteHost}` } }],
   };
   return config;
 }

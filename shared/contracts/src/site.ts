@@ -3,6 +3,7 @@ import { locationSchema } from './location';
 import { remoteNames } from './remote-modules';
 import { remoteRefSchema } from './remotes';
 import { vehicleCategories } from './car';
+import { searchFacetNames } from './car-values';
 
 export const siteTemplates = [
   'dealer-group',
@@ -173,7 +174,7 @@ export const siteConfigSchema = z.object({
   search_filters: z.array(z.string()),
   /** SPEC §9: which per-site stock search filter applies (0 to 14; 0 or absent: none). */
   stock_filter_code: z.number().int().min(0).max(14).optional(),
-  search_facets: z.array(z.string()),
+  search_facets: z.array(z.enum(searchFacetNames, { error: `A search facet must be one of SPEC §3's: ${searchFacetNames.join(', ')}` })),
   default_sort: z.string(),
   promo_positions: z.array(z.number().int()),
   dealership_websites: z.array(z.object({ name: z.string(), url: z.string() })),

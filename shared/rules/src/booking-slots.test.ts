@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
-import { availableBookingDays, bookingDateRange, bookingPolicies, carBlocksOf, daysOffer, describeBookingTime, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import { availableBookingDays, bookingDateRange, bookingPolicies, carBlocksOf, daysOffer, describeBookingTime, heldUntilOf, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
 
 const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
@@ -236,5 +236,23 @@ describe('one car, one test drive at a time', () => {
   it('asks for the car’s times on test drives only', () => {
     expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 }, 99)).toBe('/api/dealerships/3/available_appointment_bookings.json?location_id=7&car_id=99');
     expect(bookingTimesPath('/api', 'service', { id: 7, dealership_id: 3 }, 99)).toBe('/api/dealerships/3/available_service_bookings.json?location_id=7');
+  });
+});
+
+describe('how long a partly filled form holds its time', () => {
+  const minute = 60_000;
+  const began = Date.UTC(2026, 10, 23, 9, 0);
+  it.each([
+    [0, began + 30 * minute],
+    [60, began + 90 * minute],
+    [100, began + 120 * minute],
+    [119, began + 120 * minute],
+  ])('saved %d minutes after the lead began, it holds until the renewal or the two-hour mark', (after, until) => {
+    expect(heldUntilOf(began + after * minute, began)).toBe(until);
+  });
+
+  it('holds nothing once two hours have passed', () => {
+    expect(heldUntilOf(began + 120 * minute, began)).toBeNull();
+    expect(heldUntilOf(began + 500 * minute, began)).toBeNull();
   });
 });

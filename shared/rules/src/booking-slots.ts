@@ -40,6 +40,14 @@ export function bookingDateRange(now: number, zone: string, policy: BookingPolic
 
 /** A held (not yet completed) booking keeps its time this long; an abandoned form then frees it. */
 export const bookingHoldMinutes = 30;
+/** Saving a partly filled form renews its hold, but never past this long after the lead began: a form left open (or a script saving it) cannot keep a time forever. */
+export const bookingHoldLifetimeMinutes = 120;
+
+/** Until when a partly filled form's time is held, or null once its lifetime is over (it then holds no seat). */
+export function heldUntilOf(now: number, leadStartedAt: number): number | null {
+  const until = Math.min(now + bookingHoldMinutes * 60_000, leadStartedAt + bookingHoldLifetimeMinutes * 60_000);
+  return until > now ? until : null;
+}
 
 export const bookingMessages = {
   taken: 'That time has just been booked. Please choose another time.',

@@ -23,12 +23,25 @@ export function vehiclePhotoPath(photo: { category: VehicleCategory; body: strin
   return `/img/vehicle/${photo.category}/${slug(photo.body)}/${slug(photo.colour)}/${photo.variant}.jpg`;
 }
 
-/** URL of an image at one width and quality, through the image endpoint. */
-export function imageUrl(path: string, width: number, quality: number = imageQuality.standard): string {
-  const w = Math.min(Math.round(width), 3840);
-  return `${path}?w=${w}&q=${quality}`;
+/**
+ * The only widths the image endpoint draws (anything else is refused, so nobody can make it
+ * render every width there is): the ladders above, thumbnails (160) and the gallery's src (960).
+ */
+export const servedImageWidths: readonly number[] = [...new Set([160, 960, fixedLoaderMaxWidth, ...cardWidths, ...deviceWidths])].sort((a, b) => a - b);
+/** The only qualities the image endpoint draws. */
+export const servedImageQualities: readonly number[] = [...new Set(Object.values(imageQuality))].sort((a, b) => a - b);
+
+/** The smallest served width at least this wide (the largest for anything wider): a sharp picture, never a refused one. */
+export function servedImageWidth(width: number): number {
+  return servedImageWidths.find((served) => served >= width) ?? servedImageWidths[servedImageWidths.length - 1]!;
 }
 
+/** URL of an image at one width and quality, through the image endpoint. */
+export function imageUrl(path: string, width: number, quality: number = imageQuality.standard): string {
+  return `${path}?w=${servedImageWidth(width)}&q=${quality}`;
+}
+
+/** A srcset over served widths; a width the endpoint does not serve is taken up to the next one it does. */
 export function imageSrcSet(path: string, widths: readonly number[] = cardWidths, quality: number = imageQuality.standard): string {
-  return widths.map((w) => `${imageUrl(path, w, quality)} ${w}w`).join(', ');
+  return [...new Set(widths.map(servedImageWidth))].map((w) => `${imageUrl(path, w, quality)} ${w}w`).join(', ');
 }

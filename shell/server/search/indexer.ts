@@ -2,7 +2,7 @@ import type { EnqueuedTask, EnqueuedTaskPromise, Meilisearch, Task } from 'meili
 import type { Car } from '@dealer/contracts/car';
 import type { PlatformDb } from '../db/database';
 import { listSiteCars } from '../db/car-store';
-import { listSiteSlugs } from '../db/site-store';
+import { listSiteSlugs, loadSiteConfig } from '../db/site-store';
 import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-search';
 
 export class IndexingError extends Error {}
@@ -17,6 +17,15 @@ export type IndexerOptions = {
 };
 
 const defaults: IndexerOptions = { batchSize: 500, bulkTimeoutMs: 120_000, carTimeoutMs: 10_000 };
+
+/**
+ * The cars index's `pagination` setting. No search reaches past `maxTotalHits` hits (Meilisearch's
+ * default is 1000), so it must exceed the biggest site's listed stock or that site's last search
+ * pages go empty and its count stops at the cap: the metropolitan group of SPEC §1 lists 1147 cars
+ * (24 a page, 48 pages). 5000 leaves room for a few such groups' growth while bounding how deep a
+ * browser can page.
+ */
+export const carsPagination = { maxTotalHits: 5000 };
 
 /**
  * Keeps the `cars` search index in step with the store, through the official Meilisearch client.
@@ -64,6 +73,7 @@ export class StockIndexer {
         filterableAttributes: carsIndexSettings.filterableAttributes,
         sortableAttributes: carsIndexSettings.sortableAttributes,
         searchableAttributes: carsIndexSettings.searchableAttributes,
+        pagination: carsPagination,
       }),
       `Pushing the ${carsIndexUid} index settings`,
     );
@@ -80,7 +90,8 @@ export class StockIndexer {
 
   /** Puts a site's cars into the index and takes out the ones that left its stock. Returns how many it holds. */
   async indexSite(siteId: number): Promise<number> {
-    const docs = (await listSiteCars(this.db, siteId)).map((car) => carSearchDocument(car, siteId));
+    const locations = (await loadSiteConfig(this.db, siteId))?.locations;
+    const docs = (await listSiteCars(this.db, siteId)).map((car) => carSearchDocument(car, siteId, locations));
     const tasks: EnqueuedTask[] = [];
     for (let start = 0; start < docs.length; start += this.options.batchSize) {
       tasks.push(await this.cars.addDocuments(docs.slice(start, start + this.options.batchSize), { primaryKey: 'id' }));
@@ -94,7 +105,8 @@ export class StockIndexer {
 
   /** One car as it now is in the store (added or replaced). */
   async indexCar(siteId: number, car: Car): Promise<void> {
-    await this.settle(this.cars.addDocuments([carSearchDocument(car, siteId)], { primaryKey: 'id' }), `Indexing car ${car.id}`, this.options.carTimeoutMs);
+    const locations = (await loadSiteConfig(this.db, siteId))?.locations;
+    await this.settle(this.cars.addDocuments([carSearchDocument(car, siteId, locations)], { primaryKey: 'id' }), `Indexing car ${car.id}`, this.options.carTimeoutMs);
   }
 
   /** Takes one car out of search. */

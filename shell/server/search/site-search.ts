@@ -1,15 +1,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Car } from '@dealer/contracts/car';
+import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { parseFilter, type FilterNode } from './filter-parser';
+import { priceBand } from '@dealer/rules/price-bands';
+import { parseFilterExpression, type FilterNode } from './filter-parser';
 import type { Doc, IndexSettings } from './search-index';
 import { stockFilterFor } from './stock-filters';
 import { matchesFilter } from './filter-evaluator';
 
 export const carsIndexUid = 'cars';
 
-/** What the platform indexes about a car: the car plus the facet names of SPEC §3. */
-export function carSearchDocument(car: Car, siteId: number): Doc {
+/**
+ * What the platform indexes about a car: the car plus the facet names of SPEC §3, and (given the
+ * site's locations) its location's point as Meilisearch's `_geo`, for "cars near me".
+ */
+export function carSearchDocument(car: Car, siteId: number, locations: readonly Location[] = []): Doc {
+  const address = locations.find((location) => location.id === car.location_id)?.address;
   return {
     ...car,
     site_id: siteId,
@@ -20,6 +26,9 @@ export function carSearchDocument(car: Car, siteId: number): Doc {
     make_model: `${car.make}:${car.model}`,
     dealership_name: car.location.name,
     item_type: car.category,
+    price_range: priceBand('price_range', car.price),
+    weekly_price_range: priceBand('weekly_price_range', car.subscription_price),
+    ...(address ? { _geo: { lat: address.lat, lng: address.long } } : {}),
   };
 }
 
@@ -28,9 +37,9 @@ export const carsIndexSettings: IndexSettings = {
     'site_id', 'id', 'slug', 'status', 'badge', 'car_type', 'categories', 'city', 'colour', 'dealership_name', 'dealership_id',
     'filtered_features', 'item_type', 'km', 'location_name', 'location_id', 'make', 'make_model', 'model', 'price', 'subscription_price',
     'seats', 'body', 'drive', 'fuel', 'transmission', 'state', 'tag', 'year', 'certified', 'created_at_timestamp', 'sold_date_timestamp',
-    'show_on_dealer_website', 'stocknum', 'photos_count', 'simple_body', 'simple_drive', 'reserved', 'sold',
+    'show_on_dealer_website', 'stocknum', 'photos_count', 'simple_body', 'simple_drive', 'reserved', 'sold', 'price_range', 'weekly_price_range', '_geo',
   ],
-  sortableAttributes: ['custom_rank', 'created_at_timestamp', 'price', 'km', 'year', 'subscription_price'],
+  sortableAttributes: ['custom_rank', 'created_at_timestamp', 'price', 'km', 'year', 'subscription_price', '_geo'],
   searchableAttributes: ['name', 'make', 'model', 'badge', 'series', 'stocknum', 'vin', 'colour', 'simple_body', 'simple_fuel', 'location_name', 'categories'],
 };
 
@@ -85,7 +94,8 @@ export function siteBaseFilter(site: SiteSearchScope, nowSeconds: number): SiteB
   if (site.manufacturer) rules.push(`make = ${filterValue(site.manufacturer)}`);
   // Each rule in brackets: an OR inside one must not leak out of it.
   const filter = rules.map((rule) => `(${rule})`).join(' AND ');
-  return { filter, node: parseFilter(filter) };
+  // The platform's own rules: not held to the size limits of a caller's filter.
+  return { filter, node: parseFilterExpression(filter) };
 }
 
 /**

@@ -43,7 +43,7 @@ type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
   detail_path: SiteConfig['detail_path'];
   finance_path: string;
   default_sort: string;
-  search_facets: string[];
+  search_facets: SiteConfig['search_facets'];
   search_filters: string[];
   /** SPEC §9 stock search filter code (see search/stock-filters.ts); absent: none. */
   stock_filter_code?: number;
@@ -65,7 +65,7 @@ type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
   disabledRemotes: RemoteName[];
 };
 
-const carFacets = ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'drive', 'colour', 'location_name'];
+const carFacets: SiteConfig['search_facets'] = ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'drive', 'colour', 'location_name'];
 
 const bodySearchCategories: SiteConfig['search_categories'] = [
   { label: 'Ute', path: '/search/ute' },
