@@ -7,7 +7,7 @@ import { listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
 import { demoSiteSlugs } from './seed/demo-sites';
 import { carsIndexUid, searchKeyForSite } from './search/site-search';
 import { skipPostgres } from './testing/postgres';
-import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testSearchKeySecret, writeFakeRemotes, type TestPlatform } from './testing/test-platform';
+import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testSearchAdminKey, testSearchKeySecret, writeFakeRemotes, type TestPlatform } from './testing/test-platform';
 
 type Engine = 'sqlite' | 'postgres';
 const day = 86_400;
@@ -405,7 +405,7 @@ describe('the platform server', () => {
 
     it('records a remote failure the browser reports by beacon, for that dealer', async () => {
       const res = await siteRequest(platform.app, 'harbour-used-cars', 'POST', '/api/events', {
-        headers: { 'content-type': 'text/plain' },
+        headers: { 'content-type': 'application/json' },
         payload: JSON.stringify({ category: 'remote-error', url: '/cars/x', error_message: 'mf-vehicle did not load' }),
       });
       expect(res.statusCode).toBe(202);
@@ -468,11 +468,12 @@ describe('the platform server', () => {
       expect(res.json()).toMatchObject({ code: 'invalid_search_filter' });
     });
 
-    it('answers 404 for an index that does not exist', async () => {
-      const res = await search([{ indexUid: 'trucks' }]);
-      expect(res.statusCode).toBe(404);
+    it('answers 400 for an index that does not exist, inside a multi-search (a site key is refused any index but cars)', async () => {
+      const res = await search([{ indexUid: 'trucks' }], `Bearer ${testSearchAdminKey}`);
+      expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'index_not_found' });
       expect(res.json<{ message: string }>().message.startsWith('Inside `.queries[0]`:')).toBe(true);
+      expect((await search([{ indexUid: 'trucks' }])).json()).toMatchObject({ code: 'invalid_api_key' });
     });
 
     it('also scopes the single-index search to the dealer', async () => {

@@ -5,8 +5,12 @@ import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { PlatformContext } from './platform-context';
+import { siteDeps } from './platform-context';
 import type { SiteConfig } from '@dealer/contracts/site';
+import { limitJsonDepth } from './http/json-depth';
+import { refuseForeignOrigins } from './http/origin-check';
 import { imageRoutes } from './images/image-routes';
+import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
@@ -17,15 +21,23 @@ import { leadFileRoutes } from './routes/lead-files';
 import { searchRoutes } from './routes/search';
 import { seoRoutes } from './routes/seo';
 import { siteRoutes } from './routes/site';
+import { resolveSite } from './tenancy/site-context';
 
 const oneYear = 'public, max-age=31536000, immutable';
 
 /** The platform server: tenant documents, `/api/*`, the search contract, images, shell and remote assets. */
 export async function buildApp(ctx: PlatformContext, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const { http } = ctx.config;
   const app = Fastify({
     logger: options.logger === false ? false : { level: ctx.config.logLevel },
-    trustProxy: true,
+    // Only a listed proxy may say who the client is (request.ip, every per-IP limit) and how it connected.
+    trustProxy: http.trustedProxies.length > 0 ? http.trustedProxies : false,
     bodyLimit: 1_048_576,
+    connectionTimeout: http.idleTimeoutMs,
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    // Node checks the headers and request timeouts on this interval (30 s by default), so a slow client is cut off close to its limit.
+    http: { headersTimeout: http.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.ceil(http.headersTimeoutMs / 2)) },
   });
 
   const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
@@ -52,6 +64,15 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     strictTransportSecurity: false,
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+
+  limitJsonDepth(app);
+  refuseForeignOrigins(app, {
+    siteOf: async (request) => {
+      const resolved = await resolveSite(request, siteDeps(ctx));
+      return typeof resolved === 'object' && resolved ? resolved.site : null;
+    },
+    publicOriginSuffix: ctx.config.publicOriginSuffix,
+  });
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
@@ -88,8 +109,15 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     const config = JSON.parse(row.config) as Pick<SiteConfig, 'name' | 'branding'>;
     siteLogos.set(row.slug, { name: config.name, colour: config.branding.primary });
   }
+  const { images } = ctx.config;
+  const imageCache = await openImageCache(join(ctx.config.dataDir, 'image-cache'), images.cacheMaxBytes, app.log);
   await app.register(async (scope) =>
-    imageRoutes(scope, { cacheDir: join(ctx.config.dataDir, 'image-cache'), siteLogo: (slug) => siteLogos.get(slug) ?? null }),
+    imageRoutes(scope, {
+      cache: imageCache,
+      siteLogo: (slug) => siteLogos.get(slug) ?? null,
+      renderConcurrency: images.renderConcurrency,
+      renderQueue: images.renderQueue,
+    }),
   );
 
   // The outbox worker is started by main.ts; whoever started it, closing the app stops it.

@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, keepGeneratedKeys, loadConfig } from './config';
@@ -31,7 +31,12 @@ describe('platform configuration', () => {
       shellClientDir: '/srv/platform/shell/dist/client',
       logLevel: 'info',
       searchAdminKeyGenerated: true,
+      searchKeySecretGenerated: true,
       meilisearch: null,
+      http: { trustedProxies: [], headersTimeoutMs: 15_000, requestTimeoutMs: 90_000, idleTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000 },
+      events: { ratePerMinute: 120 },
+      search: { ratePerMinute: 600 },
+      images: { cacheMaxBytes: 1024 * 1024 * 1024, renderConcurrency: Math.max(1, availableParallelism() - 1), renderQueue: 32 },
     });
     expect(config.adminKey.length).toBeGreaterThanOrEqual(16);
     expect(config.searchKeySecret.length).toBeGreaterThanOrEqual(16);
@@ -66,6 +71,16 @@ describe('platform configuration', () => {
         MEILISEARCH_SEARCH_KEY: 'a-meilisearch-search-key',
         MEILISEARCH_SEARCH_KEY_UID: '6062abda-a5aa-4414-ac91-ecd7944c0f8d',
         LOG_LEVEL: 'warn',
+        TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16,fd00::/8 ,loopback',
+        HTTP_HEADERS_TIMEOUT_MS: '5000',
+        HTTP_REQUEST_TIMEOUT_MS: '60000',
+        HTTP_IDLE_TIMEOUT_MS: '20000',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+        EVENTS_RATE_LIMIT: '30',
+        SEARCH_RATE_LIMIT: '0',
+        IMAGE_CACHE_MAX_MB: '256',
+        IMAGE_RENDER_CONCURRENCY: '4',
+        IMAGE_RENDER_QUEUE: '8',
       },
       cwd,
     );
@@ -81,6 +96,7 @@ describe('platform configuration', () => {
       remotesBaseUrl: 'https://cdn.example.com/mf',
       shellClientDir: '/srv/platform/client',
       searchKeySecret: 'a-search-secret-of-enough-length',
+      searchKeySecretGenerated: false,
       searchAdminKey: 'a-search-admin-key-of-enough-length',
       searchAdminKeyGenerated: false,
       meilisearch: {
@@ -90,6 +106,10 @@ describe('platform configuration', () => {
         searchKeyUid: '6062abda-a5aa-4414-ac91-ecd7944c0f8d',
       },
       logLevel: 'warn',
+      http: { trustedProxies: ['10.0.0.1', '10.1.0.0/16', 'fd00::/8', 'loopback'], headersTimeoutMs: 5000, requestTimeoutMs: 60_000, idleTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000 },
+      events: { ratePerMinute: 30 },
+      search: { ratePerMinute: 0 },
+      images: { cacheMaxBytes: 256 * 1024 * 1024, renderConcurrency: 4, renderQueue: 8 },
       leads: {
         mockMode: false,
         tokenSecret: expect.any(String),
@@ -144,6 +164,19 @@ describe('platform configuration', () => {
     ['PUBLIC_ORIGIN_SUFFIX', { PUBLIC_ORIGIN_SUFFIX: 'https://sites.example.com' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
     ['DATA_DIR', { DATA_DIR: '' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: 'proxy.example.com' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.0/33' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.1/8/8' }],
+    ['TRUSTED_PROXIES', { TRUSTED_PROXIES: '10.0.0.1,*' }],
+    ['HTTP_HEADERS_TIMEOUT_MS', { HTTP_HEADERS_TIMEOUT_MS: 'soon' }],
+    ['HTTP_REQUEST_TIMEOUT_MS', { HTTP_REQUEST_TIMEOUT_MS: '0' }],
+    ['HTTP_IDLE_TIMEOUT_MS', { HTTP_IDLE_TIMEOUT_MS: '1.5' }],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '-1' }],
+    ['EVENTS_RATE_LIMIT', { EVENTS_RATE_LIMIT: 'many' }],
+    ['SEARCH_RATE_LIMIT', { SEARCH_RATE_LIMIT: '-1' }],
+    ['IMAGE_CACHE_MAX_MB', { IMAGE_CACHE_MAX_MB: '0' }],
+    ['IMAGE_RENDER_CONCURRENCY', { IMAGE_RENDER_CONCURRENCY: '0' }],
+    ['IMAGE_RENDER_QUEUE', { IMAGE_RENDER_QUEUE: '-1' }],
   ])('refuses to start with a bad %s (%j), naming it', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.message).toContain(`${variable}:`);
@@ -157,6 +190,22 @@ describe('platform configuration', () => {
   it('explains the rule a value broke', () => {
     expect(configErrorOf({ DATABASE_URL: 'mysql://x' }).message).toContain('DATABASE_URL must be a postgres:// or postgresql:// URL');
     expect(configErrorOf({ PLATFORM_ADMIN_KEY: 'short' }).message).toContain('PLATFORM_ADMIN_KEY must be at least 16 characters');
+    expect(configErrorOf({ TRUSTED_PROXIES: 'proxy.example.com' }).message).toContain(
+      'TRUSTED_PROXIES: TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
+    );
+    expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: 'soon' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS: HTTP_HEADERS_TIMEOUT_MS must be a number of milliseconds');
+  });
+
+  it('trusts no proxy unless told to: an empty TRUSTED_PROXIES is none', () => {
+    expect(loadConfig({}, cwd).http.trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: ' , ' }, cwd).http.trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '::1,2001:db8::/32' }, cwd).http.trustedProxies).toEqual(['::1', '2001:db8::/32']);
+  });
+
+  it('refuses headers allowed to take longer than the whole request (Node would not start)', () => {
+    expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }).message).toContain(
+      'HTTP_HEADERS_TIMEOUT_MS: HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS',
+    );
   });
 
   describe('generated keys kept under DATA_DIR', () => {
@@ -180,6 +229,34 @@ describe('platform configuration', () => {
         keepGeneratedKeys(second);
         expect(second.adminKey).toBe(first.adminKey);
         expect(second.searchAdminKey).toBe(first.searchAdminKey);
+      });
+    });
+
+    it('keeps a generated search key secret, so the search keys of open tabs still work after a restart', () => {
+      withDataDir((dataDir) => {
+        const first = loadConfig({ DATA_DIR: dataDir }, cwd);
+        keepGeneratedKeys(first);
+        expect(readFileSync(join(dataDir, 'search-key-secret'), 'utf8')).toBe(first.searchKeySecret);
+        expect(statSync(join(dataDir, 'search-key-secret')).mode & 0o077).toBe(0);
+        const second = loadConfig({ DATA_DIR: dataDir }, cwd);
+        expect(second.searchKeySecret).not.toBe(first.searchKeySecret);
+        keepGeneratedKeys(second);
+        expect(second.searchKeySecret).toBe(first.searchKeySecret);
+      });
+    });
+
+    it('never writes a search key secret it was given, nor lets a kept one override it', () => {
+      withDataDir((dataDir) => {
+        keepGeneratedKeys(loadConfig({ DATA_DIR: dataDir }, cwd));
+        const kept = readFileSync(join(dataDir, 'search-key-secret'), 'utf8');
+        const given = loadConfig({ DATA_DIR: dataDir, SEARCH_KEY_SECRET: 'a-search-secret-of-enough-length' }, cwd);
+        keepGeneratedKeys(given);
+        expect(given.searchKeySecret).toBe('a-search-secret-of-enough-length');
+        expect(readFileSync(join(dataDir, 'search-key-secret'), 'utf8')).toBe(kept);
+      });
+      withDataDir((dataDir) => {
+        keepGeneratedKeys(loadConfig({ DATA_DIR: dataDir, SEARCH_KEY_SECRET: 'a-search-secret-of-enough-length' }, cwd));
+        expect(existsSync(join(dataDir, 'search-key-secret'))).toBe(false);
       });
     });
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -11,8 +13,32 @@ const flag = (name: string, fallback = false) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : /^(1|true|yes|on)$/i.test(value)));
 
+/** A whole number of milliseconds from the environment, at least `min`. */
+const milliseconds = (name: string, fallback: number, min: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number of milliseconds` })
+    .int(`${name} must be a whole number of milliseconds`)
+    .min(min, `${name} must be at least ${min}`)
+    .default(fallback);
+
+/** Names proxy-addr understands for the loopback, link-local and private (unique local) ranges. */
+const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP address, an address with a CIDR prefix length, or one of proxy-addr's range names. */
+function isProxyAddress(entry: string): boolean {
+  if (proxyRangeNames.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
 // The form Meilisearch gives API key uids in, and the only one generateTenantToken accepts.
 const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** Image renders at once: every core but one, so drawing photos never takes the whole machine from pages and leads. */
+const defaultRenderConcurrency = Math.max(1, availableParallelism() - 1);
 
 const baseEnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -41,6 +67,24 @@ const baseEnvSchema = z.object({
   MEILISEARCH_SEARCH_KEY: z.string().min(1).optional(),
   MEILISEARCH_SEARCH_KEY_UID: z.string().regex(uuidV4, 'MEILISEARCH_SEARCH_KEY_UID must be the uid (a UUID v4) of the MEILISEARCH_SEARCH_KEY key').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The HTTP edge: who may say where a request came from, and how long a client may take.
+  TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every(isProxyAddress), {
+      error: 'TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
+    }),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 90_000, 100),
+  HTTP_IDLE_TIMEOUT_MS: milliseconds('HTTP_IDLE_TIMEOUT_MS', 30_000, 100),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100),
+  EVENTS_RATE_LIMIT: z.coerce.number({ error: 'EVENTS_RATE_LIMIT must be a whole number' }).int('EVENTS_RATE_LIMIT must be a whole number').min(0, 'EVENTS_RATE_LIMIT must be 0 (off) or more').default(120),
+  SEARCH_RATE_LIMIT: z.coerce.number({ error: 'SEARCH_RATE_LIMIT must be a whole number' }).int('SEARCH_RATE_LIMIT must be a whole number').min(0, 'SEARCH_RATE_LIMIT must be 0 (off) or more').default(600),
+  // The image endpoint draws photos on demand: bound the work and the disk it may take.
+  IMAGE_CACHE_MAX_MB: z.coerce.number({ error: 'IMAGE_CACHE_MAX_MB must be a number of megabytes' }).int('IMAGE_CACHE_MAX_MB must be a whole number of megabytes').min(1, 'IMAGE_CACHE_MAX_MB must be at least 1').default(1024),
+  IMAGE_RENDER_CONCURRENCY: z.coerce.number({ error: 'IMAGE_RENDER_CONCURRENCY must be a whole number' }).int('IMAGE_RENDER_CONCURRENCY must be a whole number').min(1, 'IMAGE_RENDER_CONCURRENCY must be at least 1').max(64).default(defaultRenderConcurrency),
+  IMAGE_RENDER_QUEUE: z.coerce.number({ error: 'IMAGE_RENDER_QUEUE must be a whole number' }).int('IMAGE_RENDER_QUEUE must be a whole number').min(0, 'IMAGE_RENDER_QUEUE must be 0 or more').default(32),
   // The lead pipeline (issue 5).
   LEADS_MOCK_MODE: flag('LEADS_MOCK_MODE'),
   LEAD_TOKEN_SECRET: z.string().min(16, 'LEAD_TOKEN_SECRET must be at least 16 characters').optional(),
@@ -64,8 +108,15 @@ const baseEnvSchema = z.object({
   LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
 });
 
-/** A real Meilisearch needs all of its settings: the indexer writes with the master key, browsers search with tenant tokens signed by the search key. */
+/**
+ * Rules across variables. The headers are part of the request, so their limit cannot be the longer.
+ * A real Meilisearch needs all of its settings: the indexer writes with the master key, browsers
+ * search with tenant tokens signed by the search key.
+ */
 const envSchema = baseEnvSchema.superRefine((env, ctx) => {
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+    ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS' });
+  }
   if (!env.MEILISEARCH_URL) return;
   for (const name of ['MEILISEARCH_MASTER_KEY', 'MEILISEARCH_SEARCH_KEY', 'MEILISEARCH_SEARCH_KEY_UID'] as const) {
     if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when MEILISEARCH_URL is set` });
@@ -87,15 +138,49 @@ export type PlatformConfig = {
   remotesBaseUrl: string | null;
   shellClientDir: string;
   searchKeySecret: string;
+  searchKeySecretGenerated: boolean;
   /** The key the indexer uses on the embedded engine's /meili API. Never handed to a browser. */
   searchAdminKey: string;
   searchAdminKeyGenerated: boolean;
   /** Set: search runs on this Meilisearch and browsers get tenant tokens. Null: the embedded engine. */
   meilisearch: MeilisearchConfig | null;
   logLevel: z.infer<typeof baseEnvSchema>['LOG_LEVEL'];
+  http: HttpConfig;
+  /** Analytics and remote-failure events the browser posts: per IP and site per minute before a 429 (0: no limit). */
+  events: { ratePerMinute: number };
+  /** Searches a site's browser key makes at `/meili`: per IP and site per minute before a 429 (0: no limit). A shopper typing fast makes two or three a second. */
+  search: { ratePerMinute: number };
+  images: ImagesConfig;
   leads: LeadsConfig;
   /** Trade-in rego lookup: a register's HTTP API (key kept on the server), or null for the demo register. */
   regoLookup: { url: string; key: string | null } | null;
+};
+
+/** The HTTP edge (issue 9). */
+export type HttpConfig = {
+  /**
+   * Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (addresses or CIDR ranges).
+   * Empty: none, so the client is the socket's peer and nobody can pick their own address.
+   */
+  trustedProxies: string[];
+  /** A client must have sent all its headers within this time (slow headers: slowloris). */
+  headersTimeoutMs: number;
+  /** …and its whole request, body included (slow bodies); long enough for a lead's uploads on a slow phone. */
+  requestTimeoutMs: number;
+  /** A connection with no bytes either way for this long is closed. */
+  idleTimeoutMs: number;
+  /** How long a kept-alive connection waits for its next request; longer than a load balancer's usual 60 s idle. */
+  keepAliveTimeoutMs: number;
+};
+
+/** The image endpoint's bounds (issue 9). */
+export type ImagesConfig = {
+  /** Rendered photos kept on disk, least recently used dropped beyond this. */
+  cacheMaxBytes: number;
+  /** Photos drawn at once… */
+  renderConcurrency: number;
+  /** …and drawings that may wait for a turn; beyond that a 503 with Retry-After. */
+  renderQueue: number;
 };
 
 /** The lead pipeline's settings (issue 5). */
@@ -148,12 +233,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     remotesBaseUrl: e.REMOTES_BASE_URL?.replace(/\/$/, '') ?? null,
     shellClientDir: resolve(cwd, e.SHELL_CLIENT_DIR),
     searchKeySecret: e.SEARCH_KEY_SECRET ?? randomBytes(24).toString('base64url'),
+    searchKeySecretGenerated: !e.SEARCH_KEY_SECRET,
     searchAdminKey: e.SEARCH_ADMIN_KEY ?? randomBytes(24).toString('base64url'),
     searchAdminKeyGenerated: !e.SEARCH_ADMIN_KEY,
     meilisearch: e.MEILISEARCH_URL
       ? { url: e.MEILISEARCH_URL.replace(/\/$/, ''), masterKey: e.MEILISEARCH_MASTER_KEY!, searchKey: e.MEILISEARCH_SEARCH_KEY!, searchKeyUid: e.MEILISEARCH_SEARCH_KEY_UID! }
       : null,
     logLevel: e.LOG_LEVEL,
+    http: {
+      trustedProxies: e.TRUSTED_PROXIES,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    events: { ratePerMinute: e.EVENTS_RATE_LIMIT },
+    search: { ratePerMinute: e.SEARCH_RATE_LIMIT },
+    images: { cacheMaxBytes: e.IMAGE_CACHE_MAX_MB * 1024 * 1024, renderConcurrency: e.IMAGE_RENDER_CONCURRENCY, renderQueue: e.IMAGE_RENDER_QUEUE },
     regoLookup: e.REGO_LOOKUP_URL ? { url: e.REGO_LOOKUP_URL, key: e.REGO_LOOKUP_KEY ?? null } : null,
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
@@ -191,6 +287,8 @@ function keptKey(dataDir: string, file: string, generated: string): string {
  */
 export function keepGeneratedKeys(config: PlatformConfig): void {
   if (config.adminKeyGenerated) config.adminKey = keptKey(config.dataDir, 'admin-key', config.adminKey);
+  // Search keys handed to open tabs are signed with this: a restart must not make them invalid.
+  if (config.searchKeySecretGenerated) config.searchKeySecret = keptKey(config.dataDir, 'search-key-secret', config.searchKeySecret);
   if (config.searchAdminKeyGenerated) config.searchAdminKey = keptKey(config.dataDir, 'search-admin-key', config.searchAdminKey);
   if (config.leads.tokenSecretGenerated) config.leads.tokenSecret = keptKey(config.dataDir, 'lead-token-secret', config.leads.tokenSecret);
 }

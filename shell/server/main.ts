@@ -66,6 +66,10 @@ async function main() {
     '',
     `Dealer platform on http://localhost:${config.port} (${engine}${seeded ? ', demo data seeded' : ''})`,
     ...sites.map((site) => `  http://${site.slug}.localhost:${config.port}/`),
+    // Behind a proxy that is not listed, every shopper shares the proxy's address and its per-IP limits.
+    config.http.trustedProxies.length > 0
+      ? `Client addresses: X-Forwarded-For and X-Forwarded-Proto believed from ${config.http.trustedProxies.join(', ')} (TRUSTED_PROXIES)`
+      : 'Client addresses: the connection’s own (no TRUSTED_PROXIES; set it behind a load balancer or reverse proxy)',
     config.adminKeyGenerated ? `Admin key (generated, kept in ${join(config.dataDir, 'admin-key')}): ${config.adminKey}` : 'Admin key: from PLATFORM_ADMIN_KEY',
     `Leads: delivered through the outbox${config.leads.delivery.worker ? '' : ' (worker off in this process: LEAD_DELIVERY_WORKER)'}; ADF files of adf-file sites in ${outboxDir(config.dataDir)}${config.leads.mockMode ? '; mock mode on (/mock/leads)' : ''}`,
     `Search: ${config.meilisearch ? `Meilisearch at ${config.meilisearch.url}` : 'embedded engine at /meili'}, ${indexed}`,

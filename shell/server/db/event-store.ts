@@ -9,9 +9,3 @@ export async function recordEvent(db: PlatformDb, event: PlatformEventRecord, no
     .values({ site_id: event.siteId, category: event.category, url: event.url, error_message: event.errorMessage, payload: JSON.stringify(event.payload), created_at: now })
     .execute();
 }
-
-export async function listEvents(db: PlatformDb, siteId: number, category?: string) {
-  let query = db.selectFrom('events').select(['id', 'category', 'url', 'error_message', 'created_at']).where('site_id', '=', siteId);
-  if (category) query = query.where('category', '=', category);
-  return query.orderBy('id').execute();
-}

@@ -251,6 +251,10 @@ const bodyAliases: Record<string, BodyShape> = {
   trailer: 'caravan',
 };
 
+/** Colour and body slugs the drawing knows by name (anything else gets a hashed colour or a fallback shape). */
+export const namedColourSlugs: readonly string[] = Object.keys(namedColours);
+export const namedBodySlugs: readonly string[] = Object.keys(bodyAliases);
+
 /**
  * Silhouette for a category and body slug. The body decides when it is known; otherwise the
  * category (motorcycle, truck, camper) gives a fitting default; everything else draws a sedan.

@@ -9,37 +9,45 @@
  *   GET /img/logo/:slug.svg
  *       Site wordmark.
  *
- * Width: `w` is any integer, rounded and clamped to 16..3840 (default 640). No ladder snapping:
- * the callers (`imageUrl`/`imageSrcSet`) already ask for ladder widths, and a srcset entry must
- * get exactly the width it declares. Quality: `q` rounded and clamped to 1..100 (default 75).
- * A `w` or `q` that is not a number is a 400.
+ * Only what the pages link to is drawn (photo-vocabulary.ts): a category, body or colour the demo
+ * stock and the drawing do not know is a 404; a width outside the pages' ladders or a quality
+ * outside SPEC §9's is a 400 naming the allowed values (default 640 wide, quality 75).
  *
- * Rendered bytes are cached on disk forever (the picture is a pure function of the URL) under
- * `cacheDir/vehicle/<category>/<body>/<colour>/<variant>-w<w>-q<q>.<ext>`, written atomically
- * (temp file + rename). Concurrent identical requests share one render (in-flight map), and at
- * most `renderConcurrency` renders (default: number of CPUs) run at once.
+ * Rendered bytes are cached on disk (the picture is a pure function of the URL), capped in size
+ * with the least recently used dropped (image-cache.ts), under
+ * `<renderVersion>/vehicle/<category>/<body>/<colour>/<variant>-w<w>-q<q>.<ext>`. Concurrent
+ * identical requests share one render (in-flight map); at most `renderConcurrency` renders run at
+ * once and `renderQueue` wait; a render beyond those is a 503 with Retry-After, not a longer queue.
  */
-import { randomBytes, createHash } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import { carPhotoSvg } from './car-photo';
+import type { ImageCache } from './image-cache';
 import { logoSvg } from './logo';
+import { demoPhotoVocabulary, photoQualities, photoWidths } from './photo-vocabulary';
 
 export type ImageFormat = 'avif' | 'webp' | 'jpeg';
 
+type VehiclePhoto = { category: string; body: string; colour: string; variant: number };
+
 export interface ImageRoutesOptions {
-  cacheDir: string;
+  cache: ImageCache;
   siteLogo: (slug: string) => { name: string; colour: string } | null;
   /** Called once per actual render (not for cache hits); for tests and metrics. */
   onRender?: (info: { key: string; format: ImageFormat; width: number; quality: number; ms: number }) => void;
-  /** Renders allowed at once; default the number of CPUs. */
+  /** Renders allowed at once (default 2: a big AVIF takes seconds of a core)… */
   renderConcurrency?: number;
+  /** …and renders that may wait for one of them (default 32). */
+  renderQueue?: number;
+  /** Draws a photo; `renderVehiclePhoto` by default (tests hold it to fill the queue). */
+  draw?: (photo: VehiclePhoto, width: number, quality: number, format: ImageFormat) => Promise<Buffer>;
 }
 
-export const imageLimits = { minWidth: 16, maxWidth: 3840, defaultWidth: 640, defaultQuality: 75 } as const;
+const photoDefaults = { width: 640, quality: 75 } as const;
+
+/** Seconds a client is asked to wait when every render slot and queue place is taken. */
+export const busyRetryAfterSeconds = 2;
 
 /** Bump when the drawing or encoder settings change: it is part of the cache path and the ETag. */
 export const renderVersion = 'v1';
@@ -61,8 +69,9 @@ const immutable = 'public, max-age=31536000, immutable';
 export const webpFromWidth = 640;
 
 /**
- * Output format from an Accept header: AVIF if image/avif is accepted (below `webpFromWidth`
- * when WebP is accepted too), else WebP if image/webp is, else JPEG. Wildcards do not count (a
+ * Output format from an Accept header: AVIF if image/avif is accepted and the picture is narrower
+ * than `webpFromWidth`; else WebP if image/webp is accepted, else JPEG. Large AVIFs take seconds
+ * of CPU each (5.8 s at 3840 px), so no Accept header can ask for one. Wildcards do not count (a
  * client sending only *∕* may not decode AVIF), and a type listed with q=0 is refused.
  */
 export function negotiateFormat(accept: string | undefined, width = 0): ImageFormat {
@@ -74,7 +83,7 @@ export function negotiateFormat(accept: string | undefined, width = 0): ImageFor
     if (q && !(Number(q.slice(2)) > 0)) continue;
     accepted.add(type);
   }
-  if (accepted.has('image/avif') && !(width >= webpFromWidth && accepted.has('image/webp'))) return 'avif';
+  if (accepted.has('image/avif') && width < webpFromWidth) return 'avif';
   if (accepted.has('image/webp')) return 'webp';
   return 'jpeg';
 }
@@ -87,44 +96,43 @@ function intParam(value: unknown): number | undefined {
   return Math.round(Number(raw));
 }
 
-const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
-
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-/** A counting semaphore: `run` waits for a free slot. */
-function limiter(max: number) {
+/** All render slots are busy and the queue is full. */
+export class RenderQueueFull extends Error {
+  constructor() {
+    super('Every render slot and queue place is taken.');
+  }
+}
+
+/**
+ * At most `max` tasks run at once and at most `queue` wait for a turn; a task beyond those is
+ * refused at once with RenderQueueFull. A finished task hands its slot straight to the next in
+ * line, so a newcomer can never slip in between and run a task too many.
+ */
+export function renderSlots(max: number, queue: number) {
   let active = 0;
-  const queue: (() => void)[] = [];
+  const waiting: (() => void)[] = [];
   return async function run<T>(task: () => Promise<T>): Promise<T> {
-    if (active >= max) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
+    if (active < max) active++;
+    else if (waiting.length < queue) await new Promise<void>((resolve) => waiting.push(resolve));
+    else throw new RenderQueueFull();
     try {
       return await task();
     } finally {
-      active--;
-      queue.shift()?.();
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
     }
   };
 }
 
-async function writeAtomic(file: string, bytes: Buffer): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, bytes);
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
 export async function renderVehiclePhoto(
-  photo: { category: string; body: string; colour: string; variant: number },
+  photo: VehiclePhoto,
   width: number,
   quality: number,
   format: ImageFormat,
@@ -148,24 +156,19 @@ function badRequest(reply: FastifyReply, message: string) {
 
 export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions): Promise<void> {
   const inFlight = new Map<string, Promise<{ bytes: Buffer; cache: 'hit' | 'miss' }>>();
-  const run = limiter(Math.max(1, opts.renderConcurrency ?? availableParallelism()));
+  const run = renderSlots(Math.max(1, opts.renderConcurrency ?? 2), Math.max(0, opts.renderQueue ?? 32));
+  const vocabulary = demoPhotoVocabulary();
+  const draw = opts.draw ?? renderVehiclePhoto;
 
   /** Cached bytes, or one shared render that is then written to the cache. */
-  function load(key: string, file: string, render: () => Promise<Buffer>) {
+  function load(key: string, render: () => Promise<Buffer>) {
     const pending = inFlight.get(key);
     if (pending) return pending;
     const task = (async () => {
-      try {
-        return { bytes: await readFile(file), cache: 'hit' as const };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') app.log.warn({ err: error, file }, 'image cache read failed');
-      }
+      const cached = await opts.cache.read(key);
+      if (cached) return { bytes: cached, cache: 'hit' as const };
       const bytes = await run(render);
-      try {
-        await writeAtomic(file, bytes);
-      } catch (error) {
-        app.log.warn({ err: error, file }, 'image cache write failed');
-      }
+      await opts.cache.write(key, bytes);
       return { bytes, cache: 'miss' as const };
     })().finally(() => inFlight.delete(key));
     inFlight.set(key, task);
@@ -179,23 +182,27 @@ export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions
       reply,
     ) => {
       const { category = '', body = '', colour = '', variant: variantParam = '' } = request.params;
-      for (const [name, value] of [
-        ['category', category],
-        ['body', body],
-        ['colour', colour],
-      ] as const) {
+      const parts = [
+        ['category', category, vocabulary.categories],
+        ['body', body, vocabulary.bodies],
+        ['colour', colour, vocabulary.colours],
+      ] as const;
+      for (const [name, value] of parts) {
         if (!slugPattern.test(value)) return badRequest(reply, `Invalid ${name}: use lowercase letters, digits and dashes (max 64)`);
       }
       const variantMatch = variantPattern.exec(variantParam);
       if (!variantMatch) return badRequest(reply, 'Invalid variant: expected 0 to 7, e.g. 3.jpg');
       const variant = Number(variantMatch[1]);
+      for (const [name, value, known] of parts) {
+        if (!known.has(value)) return reply.code(404).header('cache-control', 'no-store').send({ message: `No photo is drawn for the ${name} "${value}".` });
+      }
 
       const w = intParam(request.query.w);
       const q = intParam(request.query.q);
-      if (Number.isNaN(w)) return badRequest(reply, 'Invalid w: expected a width in pixels');
-      if (Number.isNaN(q)) return badRequest(reply, 'Invalid q: expected a quality from 1 to 100');
-      const width = clamp(w ?? imageLimits.defaultWidth, imageLimits.minWidth, imageLimits.maxWidth);
-      const quality = clamp(q ?? imageLimits.defaultQuality, 1, 100);
+      const width = w ?? photoDefaults.width;
+      const quality = q ?? photoDefaults.quality;
+      if (!photoWidths.includes(width)) return badRequest(reply, `Invalid w: use one of the widths ${photoWidths.join(', ')}`);
+      if (!photoQualities.includes(quality)) return badRequest(reply, `Invalid q: use one of the qualities ${photoQualities.join(', ')}`);
       const format = negotiateFormat(request.headers.accept, width);
 
       const name = `${variant}-w${width}-q${quality}.${extensions[format]}`;
@@ -210,14 +217,22 @@ export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions
           .header('content-type', contentTypes[format]);
       if (etagMatches(request.headers['if-none-match'], etag)) return success().code(304).send();
 
-      const file = join(opts.cacheDir, key);
-      const { bytes, cache } = await load(key, file, async () => {
-        const started = performance.now();
-        const out = await renderVehiclePhoto({ category, body, colour, variant }, width, quality, format);
-        opts.onRender?.({ key, format, width, quality, ms: performance.now() - started });
-        return out;
-      });
-      return success().header('x-image-cache', cache).send(bytes);
+      try {
+        const { bytes, cache } = await load(key, async () => {
+          const started = performance.now();
+          const out = await draw({ category, body, colour, variant }, width, quality, format);
+          opts.onRender?.({ key, format, width, quality, ms: performance.now() - started });
+          return out;
+        });
+        return success().header('x-image-cache', cache).send(bytes);
+      } catch (error) {
+        if (!(error instanceof RenderQueueFull)) throw error;
+        return reply
+          .code(503)
+          .header('retry-after', String(busyRetryAfterSeconds))
+          .header('cache-control', 'no-store')
+          .send({ message: 'Too many photos are being drawn right now. Please try again in a moment.' });
+      }
     },
   );
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { recordEvent } from '../db/event-store';
+import { RateLimiter, retryAfterText } from '../leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';
+import { clientAddressKey } from '../http/client-address';
 
 /** SPEC §3 analytics event (the fields the browser may send). */
 const eventSchema = z.object({
@@ -16,29 +18,52 @@ const eventSchema = z.object({
   event_properties: z.record(z.string(), z.unknown()).optional(),
 });
 
-export async function eventRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  // sendBeacon posts text/plain or a Blob's type; accept JSON in either.
-  app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => {
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(null, body);
-    }
-  });
+/** An event is a few hundred bytes; this leaves room for its properties and nothing like a flood. */
+export const eventBodyLimit = 8 * 1024;
 
-  app.post('/api/events', async (request, reply) => {
-    const resolved = await requireSite(request, reply, siteDeps(ctx));
-    if (!resolved) return reply;
-    const parsed = eventSchema.safeParse(request.body);
-    if (!parsed.success) return reply.code(400).send({ message: `Invalid event: ${parsed.error.issues[0]?.message ?? 'bad body'}` });
-    const event = parsed.data;
-    await recordEvent(ctx.db, {
-      siteId: resolved.site.id,
-      category: event.category,
-      url: event.url ?? null,
-      errorMessage: event.error_message ?? null,
-      payload: { ...event, website_slug: resolved.site.slug },
-    });
-    return reply.code(202).send({ ok: true });
-  });
+/** Addresses (with their site) the events limit keeps count of at once. */
+const trackedSenders = 10_000;
+
+/**
+ * `POST /api/events`: the browser's analytics and remote-failure reports (sent with
+ * `navigator.sendBeacon` and a JSON Blob, or `fetch`), into the platform's event log. JSON only,
+ * at most 8 KB, and per IP and site at most `EVENTS_RATE_LIMIT` a minute.
+ */
+export async function eventRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  const limiter = new RateLimiter(ctx.config.events.ratePerMinute, 60_000, trackedSenders);
+
+  app.post(
+    '/api/events',
+    {
+      bodyLimit: eventBodyLimit,
+      // Before the body is read: anything but JSON is refused unread.
+      onRequest: async (request, reply) => {
+        if (request.mediaType !== 'application/json') {
+          return reply.code(415).send({ message: 'Events must be sent as JSON (Content-Type: application/json).' });
+        }
+      },
+    },
+    async (request, reply) => {
+      const resolved = await requireSite(request, reply, siteDeps(ctx));
+      if (!resolved) return reply;
+      const limited = limiter.take(`${resolved.site.id}|${clientAddressKey(request.ip)}`);
+      if (!limited.ok) {
+        return reply
+          .code(429)
+          .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
+          .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
+      }
+      const parsed = eventSchema.safeParse(request.body);
+      if (!parsed.success) return reply.code(400).send({ message: `Invalid event: ${parsed.error.issues[0]?.message ?? 'bad body'}` });
+      const event = parsed.data;
+      await recordEvent(ctx.db, {
+        siteId: resolved.site.id,
+        category: event.category,
+        url: event.url ?? null,
+        errorMessage: event.error_message ?? null,
+        payload: { ...event, website_slug: resolved.site.slug },
+      });
+      return reply.code(202).send({ ok: true });
+    },
+  );
 }

@@ -4,6 +4,7 @@ import { RateLimiter, retryAfterText } from '../leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';
+import { clientAddressKey } from '../http/client-address';
 
 /**
  * SPEC §7 "Rego lookup for trade-in: sends rego and regoState": `POST {api}/rego-lookup` with
@@ -21,7 +22,7 @@ export async function vehicleLookupRoutes(app: FastifyInstance, ctx: PlatformCon
       const resolved = await requireSite(request, reply, siteDeps(ctx));
       if (!resolved) return reply;
       // Per address across all sites: another Host header does not buy more lookups.
-      const limited = limiter.take(request.ip);
+      const limited = limiter.take(clientAddressKey(request.ip));
       if (!limited.ok) {
         return reply
           .code(429)

@@ -1,3 +1,4 @@
+import type { TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
@@ -35,8 +36,14 @@ async function searchAccess(site: SiteConfig, origin: string, deps: Deps): Promi
   return { host: `${origin}/meili`, apiKey: searchKeyForSite(site.id, deps.searchKeySecret), indexUid: carsIndexUid };
 }
 
+/**
+ * The address the shopper asked for. Fastify takes the scheme from X-Forwarded-Proto only when a
+ * trusted proxy (TRUSTED_PROXIES) sent it; even then only http or https is believed, anything else
+ * is the connection's own scheme (it ends up in canonical links, the sitemap and the search host).
+ */
 export function requestOrigin(request: FastifyRequest): string {
-  const proto = (request.headers['x-forwarded-proto'] as string | undefined)?.split(',')[0]?.trim() || request.protocol;
+  const said = String(request.protocol).toLowerCase();
+  const proto = said === 'http' || said === 'https' ? said : (request.socket as TLSSocket).encrypted ? 'https' : 'http';
   return `${proto}://${request.headers.host ?? 'localhost'}`;
 }
 

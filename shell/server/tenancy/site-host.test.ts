@@ -26,6 +26,10 @@ describe('finding the dealer site a request is for', () => {
     ['a.b.localhost:3000', domain('a.b.localhost')],
     ['under_score.localhost:3000', { kind: 'invalid' }],
     ['metro-motor-group.localhost:abc', { kind: 'invalid' }],
+    ['metro-motor-group.localhost:65535', slug('metro-motor-group')],
+    // No such port: an address built on it would not parse (every page a 500).
+    ['metro-motor-group.localhost:65536', { kind: 'invalid' }],
+    ['metro-motor-group.localhost:99999', { kind: 'invalid' }],
   ])('reads Host %j as %j', (host, target) => {
     expect(parseHost(host, null)).toEqual(target);
   });

@@ -6,7 +6,8 @@ export type HostTarget = { kind: 'invalid' } | { kind: 'index' } | { kind: 'slug
 
 export function parseHost(hostHeader: string | undefined, publicOriginSuffix: string | null): HostTarget {
   const host = (hostHeader ?? '').toLowerCase().trim();
-  if (host && !/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/.test(host)) return { kind: 'invalid' };
+  const shape = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/.exec(host);
+  if (host && (!shape || Number(shape[2] ?? 0) > 65535)) return { kind: 'invalid' };
   const hostname = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
   if (hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '') return { kind: 'index' };
   const suffixes = ['localhost', ...(publicOriginSuffix ? [publicOriginSuffix.split(':')[0]!.toLowerCase()] : [])];

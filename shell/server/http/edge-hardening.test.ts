@@ -1,0 +1,355 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { eventBodyLimit } from '../routes/events';
+import { freePort } from '../testing/free-port';
+import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
+import { requestOrigin } from '../tenancy/site-context';
+import { jsonTooDeepMessage, maxJsonDepth } from './json-depth';
+
+/** The proxy this platform trusts; app.inject's own 127.0.0.1 is an ordinary client here. */
+const proxy = '10.0.0.1';
+const eventsPerMinute = 5;
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await createTestPlatform({
+    env: {
+      TRUSTED_PROXIES: proxy,
+      EVENTS_RATE_LIMIT: String(eventsPerMinute),
+      LEADS_MOCK_MODE: '1',
+      // Short enough for a test to see a slow client cut off.
+      HTTP_HEADERS_TIMEOUT_MS: '300',
+      HTTP_REQUEST_TIMEOUT_MS: '600',
+      HTTP_IDLE_TIMEOUT_MS: '1000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '300',
+    },
+  });
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+const host = (slug: string) => `${slug}.localhost:3000`;
+const event = { category: 'remote_load_failed', url: '/cars/x', error_message: 'mf-vehicle did not load' };
+
+function postEvent(slug: string, opts: { ip?: string; via?: string; headers?: Record<string, string>; payload?: string } = {}) {
+  return platform.app.inject({
+    method: 'POST',
+    url: '/api/events',
+    remoteAddress: opts.via,
+    headers: { host: host(slug), 'content-type': 'application/json', ...(opts.ip ? { 'x-forwarded-for': opts.ip } : {}), ...opts.headers },
+    payload: opts.payload ?? JSON.stringify(event),
+  });
+}
+
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
+  /** The platform's app with a route that says what the request looks like, under the given TRUSTED_PROXIES. */
+  async function appTrusting(trustedProxies: string[]): Promise<FastifyInstance> {
+    const app = await buildApp({ ...platform.ctx, config: { ...platform.ctx.config, http: { ...platform.ctx.config.http, trustedProxies } } }, { logger: false });
+    app.get('/test/client', async (request) => ({ ip: request.ip, origin: requestOrigin(request) }));
+    await app.ready();
+    return app;
+  }
+
+  it('takes the socket address, and the socket scheme, when no proxy is trusted', async () => {
+    const app = await appTrusting([]);
+    try {
+      const res = await app.inject({ url: '/test/client', headers: { host: host('citi-rentals'), 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' } });
+      expect(res.json()).toEqual({ ip: '127.0.0.1', origin: 'http://citi-rentals.localhost:3000' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('takes the forwarded address and scheme from a trusted proxy', async () => {
+    const app = await appTrusting(['127.0.0.1']);
+    try {
+      const res = await app.inject({ url: '/test/client', headers: { host: host('citi-rentals'), 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' } });
+      expect(res.json()).toEqual({ ip: '203.0.113.9', origin: 'https://citi-rentals.localhost:3000' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('counts events from one socket in one bucket, whatever X-Forwarded-For it makes up', async () => {
+    for (let i = 0; i < eventsPerMinute; i++) expect((await postEvent('harbour-used-cars', { ip: `198.51.100.${i}` })).statusCode).toBe(202);
+    const limited = await postEvent('harbour-used-cars', { ip: '198.51.100.200' });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().message).toMatch(/^Too many events from your connection\. Please try again in (\d+ seconds?|1 minute)\.$/);
+  });
+
+  it('gives each client behind a trusted proxy its own bucket, and one client one bucket', async () => {
+    for (let i = 0; i < eventsPerMinute + 2; i++) expect((await postEvent('ridgeline-trucks', { via: proxy, ip: `198.51.100.${i}` })).statusCode).toBe(202);
+    for (let i = 0; i < eventsPerMinute; i++) expect((await postEvent('ridgeline-trucks', { via: proxy, ip: '192.0.2.7' })).statusCode).toBe(202);
+    expect((await postEvent('ridgeline-trucks', { via: proxy, ip: '192.0.2.7' })).statusCode).toBe(429);
+  });
+
+  it('holds the rego lookup limit per socket too: made-up addresses buy no more lookups', async () => {
+    const lookup = (ip: string) =>
+      platform.app.inject({ method: 'POST', url: '/api/rego-lookup', headers: { host: host('metro-motor-group'), 'x-forwarded-for': ip }, payload: { rego: 'TEST01', regoState: 'NSW' } });
+    for (let i = 0; i < 30; i++) expect((await lookup(`198.51.100.${i}`)).statusCode).toBe(200);
+    expect((await lookup('198.51.100.99')).statusCode).toBe(429);
+  });
+
+  it('counts an IPv6 client by its /64, so stepping through its addresses buys no more lookups', async () => {
+    const lookup = (ip: string) =>
+      platform.app.inject({ method: 'POST', url: '/api/rego-lookup', remoteAddress: ip, headers: { host: host('harbour-used-cars') }, payload: { rego: 'TEST01', regoState: 'NSW' } });
+    for (let i = 0; i < 30; i++) expect((await lookup(`2001:db8:77:1:${i.toString(16)}::1`)).statusCode).not.toBe(429);
+    expect((await lookup('2001:db8:77:1:ffff::2')).statusCode).toBe(429);
+    // Another household keeps its own lookups.
+    expect((await lookup('2001:db8:77:2::1')).statusCode).not.toBe(429);
+  });
+});
+
+describe('the scheme in canonical addresses: X-Forwarded-Proto only from a trusted proxy, only http or https', () => {
+  const slug = 'flexi-subscriptions';
+  const get = (url: string, proto: string, via?: string) => platform.app.inject({ url, remoteAddress: via, headers: { host: host(slug), 'x-forwarded-proto': proto } });
+  const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+
+  it.each<[string, string, string | undefined, string]>([
+    ['https from a client', 'https', undefined, 'http'],
+    ['a made-up scheme from a client', 'javascript', undefined, 'http'],
+    ['an unreadable value from a client', 'a b:/', undefined, 'http'],
+    ['https from the trusted proxy', 'https', proxy, 'https'],
+    ['HTTPS from the trusted proxy', 'HTTPS', proxy, 'https'],
+    ['a made-up scheme from the trusted proxy', 'gopher', proxy, 'http'],
+    ['an unreadable value from the trusted proxy', 'a b:/', proxy, 'http'],
+  ])('%s gives %s… in robots.txt, the sitemap, the canonical link and the search host', async (_case, proto, via, scheme) => {
+    const origin = `${scheme}://${host(slug)}`;
+    const robots = await get('/robots.txt', proto, via);
+    expect(robots.statusCode).toBe(200);
+    expect(robots.body).toContain(`Sitemap: ${origin}/sitemap.xml`);
+
+    const sitemap = await get('/sitemap.xml', proto, via);
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.body).toContain(`<loc>${origin}/</loc>`);
+
+    const home = await get('/', proto, via);
+    expect(home.statusCode).toBe(200);
+    expect(canonicalOf(home.body)).toBe(`${origin}/`);
+
+    const config = await get('/api/site', proto, via);
+    expect(config.statusCode).toBe(200);
+    expect(config.json().search.host).toBe(`${origin}/meili`);
+  });
+
+  it('answers a Host with a port that cannot exist with a 400, not a 500', async () => {
+    const res = await platform.app.inject({ url: '/', headers: { host: `${slug}.localhost:99999` } });
+    expect(res.statusCode).toBe(400);
+    const api = await platform.app.inject({ url: '/api/site', headers: { host: `${slug}.localhost:99999` } });
+    expect(api.statusCode).toBe(400);
+    expect(api.json()).toEqual({ message: 'The Host header is not a valid host name.' });
+  });
+});
+
+describe('cross-site writes: a foreign Origin is refused', () => {
+  const slug = 'ridgeline-trucks';
+  const own = `http://${host(slug)}`;
+  const lead = { category: 'General Enquiry', name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333', message: 'Is it still available?' };
+  const foreign = 'https://evil.example';
+  const refusal = { message: `This dealer site only accepts forms sent from its own pages, not from ${foreign}.` };
+
+  let addressCounter = 0;
+  /** From the trusted proxy with a client address of its own, so the lead limit of one test never trips another. */
+  const post = (url: string, contentType: string, payload: string | Buffer, origin?: string) => {
+    addressCounter += 1;
+    return platform.app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: proxy,
+      headers: { host: host(slug), 'content-type': contentType, 'x-forwarded-for': `192.0.2.${addressCounter}`, ...(origin ? { origin } : {}) },
+      payload,
+    });
+  };
+
+  function multipart(fields: Record<string, string>) {
+    const boundary = `----origin-${randomBytes(8).toString('hex')}`;
+    const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    return { payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), contentType: `multipart/form-data; boundary=${boundary}` };
+  }
+
+  it.each<[string, string, () => { contentType: string; payload: string | Buffer }]>([
+    ['a multipart lead', '/api/leads/with-files', () => multipart({ lead: JSON.stringify(lead) })],
+    ['a text/plain lead', '/api/leads', () => ({ contentType: 'text/plain', payload: JSON.stringify({ lead }) })],
+    ['a JSON lead', '/api/leads', () => ({ contentType: 'application/json', payload: JSON.stringify({ lead }) })],
+    ['a mock-mode lead', '/mock/leads', () => ({ contentType: 'application/json', payload: JSON.stringify({ lead }) })],
+    ['an event', '/api/events', () => ({ contentType: 'application/json', payload: JSON.stringify(event) })],
+    ['a rego lookup', '/api/rego-lookup', () => ({ contentType: 'application/x-www-form-urlencoded', payload: 'rego=TEST01&regoState=NSW' })],
+  ])('refuses %s posted from another website with 403', async (_case, url, body) => {
+    const { contentType, payload } = body();
+    const res = await post(url, contentType, payload, foreign);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual(refusal);
+  });
+
+  it('refuses a PUT to a lead and an Origin of "null" (a sandboxed frame) too', async () => {
+    const put = await platform.app.inject({ method: 'PUT', url: '/api/leads/1', headers: { host: host(slug), origin: foreign, 'content-type': 'application/json' }, payload: '{}' });
+    expect(put.statusCode).toBe(403);
+    const sandboxed = await post('/api/leads', 'application/json', JSON.stringify({ lead }), 'null');
+    expect(sandboxed.statusCode).toBe(403);
+    expect(sandboxed.json()).toEqual({ message: 'This dealer site only accepts forms sent from its own pages, not from null.' });
+  });
+
+  it('refuses a look-alike of the site on another domain', async () => {
+    const res = await post('/api/leads', 'application/json', JSON.stringify({ lead }), `http://${slug}.localhost.evil.example:3000`);
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('accepts a multipart lead, a JSON lead and an event from the site’s own pages', async () => {
+    const { contentType, payload } = multipart({ lead: JSON.stringify(lead) });
+    const withFiles = await post('/api/leads/with-files', contentType, payload, own);
+    expect(withFiles.statusCode, withFiles.body).toBe(201);
+    const json = await post('/api/leads', 'application/json', JSON.stringify({ lead }), own);
+    expect(json.statusCode, json.body).toBe(201);
+    const beacon = await post('/api/events', 'application/json', JSON.stringify(event), own);
+    expect(beacon.statusCode).toBe(202);
+  });
+
+  it('accepts the site’s other addresses: its own domain over https, its slug host under another port', async () => {
+    const fromDomain = await post('/api/leads', 'application/json', JSON.stringify({ lead }), 'https://www.ridgelinetrucks.com.au');
+    expect(fromDomain.statusCode, fromDomain.body).toBe(201);
+    const fromSlug = await post('/api/leads', 'application/json', JSON.stringify({ lead }), `http://${slug}.localhost`);
+    expect(fromSlug.statusCode, fromSlug.body).toBe(201);
+  });
+
+  it('lets requests without an Origin through (servers, curl)', async () => {
+    const res = await post('/api/leads', 'application/json', JSON.stringify({ lead }));
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('leaves reads, the admin API and the /meili search API to their own rules', async () => {
+    const read = await platform.app.inject({ url: '/api/site', headers: { host: host(slug), origin: foreign } });
+    expect(read.statusCode).toBe(200);
+    const admin = await platform.app.inject({ method: 'POST', url: '/api/admin/cars/1', headers: { host: host(slug), origin: foreign } });
+    expect(admin.statusCode).not.toBe(403);
+    const withKey = await platform.app.inject({
+      url: `/api/admin/events?site=${slug}`,
+      headers: { host: host(slug), origin: foreign, authorization: `Bearer ${testAdminKey}` },
+    });
+    expect(withKey.statusCode).toBe(200);
+    const search = await platform.app.inject({ method: 'POST', url: '/meili/multi-search', headers: { host: host(slug), origin: foreign }, payload: { queries: [] } });
+    expect(search.statusCode).not.toBe(403);
+  });
+});
+
+describe('POST /api/events: JSON, small, limited', () => {
+  const slug = 'outback-campers';
+
+  it('records a small JSON event', async () => {
+    expect((await postEvent(slug, { via: proxy, ip: '192.0.2.50' })).statusCode).toBe(202);
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
+    ['multipart', { 'content-type': 'multipart/form-data; boundary=x' }],
+  ])('refuses %s with 415', async (_case, headers) => {
+    const res = await postEvent(slug, { via: proxy, ip: '192.0.2.51', headers });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ message: 'Events must be sent as JSON (Content-Type: application/json).' });
+  });
+
+  it('refuses a body without a content type with 415', async () => {
+    const res = await platform.app.inject({ method: 'POST', url: '/api/events', headers: { host: host(slug) }, payload: Buffer.from(JSON.stringify(event)) });
+    expect(res.statusCode).toBe(415);
+  });
+
+  it(`refuses a body over ${eventBodyLimit} bytes with 413`, async () => {
+    const payload = JSON.stringify({ ...event, error_message: 'x'.repeat(eventBodyLimit) });
+    const res = await postEvent(slug, { via: proxy, ip: '192.0.2.52', payload });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toMatch(/too large/i);
+  });
+
+  it('refuses an event nested thousands deep with 400 (it would overflow the stack when stored)', async () => {
+    const res = await postEvent(slug, { via: proxy, ip: '192.0.2.53', payload: `{"category":"x","event_properties":{"a":${nested(4000)}}}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: jsonTooDeepMessage });
+  });
+
+  it('refuses 10,000 levels of nesting with a 4xx, never a 500', async () => {
+    const res = await postEvent(slug, { via: proxy, ip: '192.0.2.54', payload: nested(10_000) });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('counts each site on its own: one site’s flood leaves another’s budget whole', async () => {
+    for (let i = 0; i < eventsPerMinute; i++) expect((await postEvent('kiwi-motors', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(202);
+    expect((await postEvent('kiwi-motors', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(429);
+    expect((await postEvent('lone-star-auto', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(202);
+  });
+});
+
+describe('deep JSON anywhere in the public API is a 400', () => {
+  it.each([
+    ['a lead with arrays 10,000 deep', '/api/leads', `{"lead":{"name":${nested(10_000)}}}`],
+    ['a rego lookup with arrays 10,000 deep', '/api/rego-lookup', `{"rego":${nested(10_000)}}`],
+    ['a lead of objects 10,000 deep', '/api/leads', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
+  ])('refuses %s', async (_case, url, payload) => {
+    const res = await siteRequest(platform.app, 'toyota-demo', 'POST', url, { headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.70' }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: jsonTooDeepMessage });
+  });
+
+  it(`still reads JSON nested ${maxJsonDepth} deep, and brackets inside strings do not count`, async () => {
+    const res = await siteRequest(platform.app, 'toyota-demo', 'POST', '/api/events', {
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.71' },
+      payload: JSON.stringify({ category: 'deep-enough', error_message: '[[[[{{{{\\"'.repeat(20), event_properties: { a: JSON.parse(nested(maxJsonDepth - 2)) } }),
+    });
+    expect(res.statusCode).toBe(202);
+  });
+});
+
+describe('slow clients are cut off (real sockets)', () => {
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    await platform.app.listen({ port, host: '127.0.0.1' });
+  });
+
+  /** Opens a raw connection, sends `start`, then `drip` every 50 ms while it stays open; resolves with what came back once the server closes it. */
+  function slowClient(start: string, drip?: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      let timer: NodeJS.Timeout | undefined;
+      socket.setEncoding('utf8');
+      socket.on('connect', () => {
+        if (start) socket.write(start);
+        if (drip) timer = setInterval(() => socket.writable && socket.write(drip), 50);
+      });
+      socket.on('data', (chunk: string) => (received += chunk));
+      socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+      socket.on('close', () => {
+        clearInterval(timer);
+        resolve(received);
+      });
+    });
+  }
+
+  it('answers 408 and closes a connection whose headers never end (slowloris)', async () => {
+    const answer = await slowClient(`GET / HTTP/1.1\r\nHost: ${host('metro-motor-group')}\r\n`, 'X-Slow: 1\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  });
+
+  it('answers 408 and closes a connection whose body never ends', async () => {
+    const head = `POST /api/leads HTTP/1.1\r\nHost: ${host('metro-motor-group')}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{`;
+    const answer = await slowClient(head, ' ');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  });
+
+  it('answers 408 and closes a connection that sends nothing', async () => {
+    expect(await slowClient('')).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  });
+
+  it('closes a kept-alive connection that sends no next request', async () => {
+    const answer = await slowClient(`GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(answer).toContain('{"status":"ok"}');
+  });
+});
