@@ -4,8 +4,9 @@ import { keepGeneratedKeys, loadConfig, type PlatformConfig } from './config';
 import { CarChangeConflict, carChangeFields, carChangeSchema, findCarBySlug, updateCar } from './db/car-store';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database';
 import { findSiteIdBySlug, listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
-import { leadsCsv } from './leads/lead-csv';
-import { listLeadsWithDelivery } from './leads/lead-listing';
+import { createDealerKey, findDealerKeyById, listDealerKeys, revokeDealerKey } from './db/dealer-key-store';
+import { leadsCsvPages } from './leads/lead-csv';
+import { eachLeadPage } from './leads/lead-listing';
 import { RemoteRegistry, isRemoteName } from './remotes/remote-registry';
 import { StockIndexer } from './search/indexer';
 import { loopbackSearchHost, meiliClient } from './search/meili-client';
@@ -16,8 +17,12 @@ const usage = `Usage:
   platform versions <remote>                           list the published versions of a remote
   platform remote <site|all> <remote> <version|latest|off|on>
                                                        pin a site to a version, follow the latest, or switch the remote off/on
-  platform leads <site> [--csv]                        print a site's leads as JSON lines (or CSV), each with
-                                                       where its delivery stands
+  platform leads <site> [--csv]                        print all of a site's leads, newest first, as JSON lines
+                                                       (or CSV), each with where its delivery stands
+  platform dealer-key <site> [list]                    list a site's dealer keys (revoked ones with when)
+  platform dealer-key <site> create [label ...]        make a key that opens only this site's leads, files,
+                                                       bookings and events; it is printed once
+  platform dealer-key <site> revoke <id>               revoke one of the site's dealer keys
   platform car <site> <slug> key=value ...             change a car and push it to search, e.g.
                                                        price=28990 status=sold reserved=true tag=null
                                                        (${carChangeFields.join(', ')}; sold_date_timestamp=now)
@@ -87,6 +92,40 @@ async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, s
   }
 }
 
+const when = (ms: number) => new Date(ms).toISOString();
+
+async function dealerKeyCommand(db: PlatformDb, site: { id: number; slug: string }, action: string, words: string[], out: (line: string) => void) {
+  switch (action) {
+    case 'list': {
+      if (words.length) throw new UsageError(usage);
+      const keys = await listDealerKeys(db, site.id);
+      if (keys.length === 0) out(`${site.slug} has no dealer keys. Make one with "platform dealer-key ${site.slug} create <label>".`);
+      for (const key of keys) out(`${key.id}\t${key.label || '-'}\tcreated ${when(key.created_at)}\t${key.revoked_at === null ? 'active' : `revoked ${when(key.revoked_at)}`}`);
+      return;
+    }
+    case 'create': {
+      const label = words.join(' ').trim();
+      if (label.length > 100) throw new UsageError('The label must be at most 100 characters.');
+      const { key, dealerKey } = await createDealerKey(db, site, label);
+      out(`Dealer key ${dealerKey.id} for ${site.slug}${label ? ` (${label})` : ''}:`);
+      out(key);
+      out('It is shown this once (only its hash is kept): hand it to the dealer now. It opens only this site\'s leads, files, bookings and events.');
+      return;
+    }
+    case 'revoke': {
+      const [id, ...extra] = words;
+      if (!id || extra.length || !/^[1-9]\d{0,15}$/.test(id)) throw new UsageError(usage);
+      const found = await findDealerKeyById(db, Number(id));
+      if (found?.site_id !== site.id) throw new UsageError(`${site.slug} has no dealer key ${id}. Run "platform dealer-key ${site.slug} list".`);
+      const revoked = (await revokeDealerKey(db, Number(id)))!;
+      out(`Dealer key ${id} of ${site.slug} revoked ${when(revoked.revoked_at!)}: it opens nothing from now on.`);
+      return;
+    }
+    default:
+      throw new UsageError(usage);
+  }
+}
+
 export async function runPlatformCli(args: string[], out: (line: string) => void = console.log): Promise<void> {
   const config = loadConfig();
   mkdirSync(config.dataDir, { recursive: true });
@@ -132,9 +171,17 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         const [site, ...extra] = rest.filter((word) => word !== '--csv');
         if (!site || site === 'all' || extra.length) throw new UsageError(usage);
         const [id] = await siteIds(db, site);
-        const leads = await listLeadsWithDelivery(db, id!);
-        if (csv) out(leadsCsv(leads).replace(/\r\n$/, ''));
-        else for (const lead of leads) out(JSON.stringify(lead));
+        const pages = eachLeadPage(db, id!);
+        // out() ends each chunk with a newline: dropping the chunk's own keeps CRLF line ends.
+        if (csv) for await (const chunk of leadsCsvPages(pages)) out(chunk.replace(/\n$/, ''));
+        else for await (const page of pages) for (const lead of page) out(JSON.stringify(lead));
+        return;
+      }
+      case 'dealer-key': {
+        const [site, action = 'list', ...words] = rest;
+        if (!site || site === 'all') throw new UsageError(usage);
+        const [siteId] = await siteIds(db, site);
+        await dealerKeyCommand(db, { id: siteId!, slug: site }, action, words, out);
         return;
       }
       case 'car': {

@@ -42,6 +42,13 @@ export async function bookingOfLead(db: PlatformDb | Trx, leadId: number, kind: 
   return row ? { locationId: Number(row.location_id), startsAt: Number(row.starts_at), heldUntil: row.held_until === null ? null : Number(row.held_until) } : null;
 }
 
+/** Which of the leads still hold a seat that is not confirmed (an unexpired hold of a partial lead). */
+export async function leadsHoldingSeats(db: PlatformDb | Trx, leadIds: readonly number[], now: number): Promise<Set<number>> {
+  if (leadIds.length === 0) return new Set();
+  const rows = await db.selectFrom('bookings').select('lead_id').distinct().where('lead_id', 'in', [...leadIds]).where('held_until', '>', now).execute();
+  return new Set(rows.map((row) => Number(row.lead_id)));
+}
+
 /**
  * Takes a seat at the start time for the lead, inside the lead's own transaction: its earlier
  * booking of that kind is given up first, expired holds at that time are cleared, then the first
@@ -129,24 +136,4 @@ export async function claimCar(
       .executeTakeFirst();
     if (!inserted) throw new BookingTaken();
   }
-}
-
-/** A dealer's view: the bookings of a location between two times, with their leads. */
-export async function listBookings(db: PlatformDb, siteId: number, where: { from: number; to: number; now: number }) {
-  const rows = await db
-    .selectFrom('bookings')
-    .select(['lead_id', 'location_id', 'kind', 'starts_at', 'held_until'])
-    .where('site_id', '=', siteId)
-    .where('starts_at', '>=', where.from)
-    .where('starts_at', '<=', where.to)
-    .where((eb) => eb.or([eb('held_until', 'is', null), eb('held_until', '>', where.now)]))
-    .orderBy('starts_at')
-    .execute();
-  return rows.map((row) => ({
-    lead_id: Number(row.lead_id),
-    location_id: Number(row.location_id),
-    kind: row.kind,
-    starts_at: Number(row.starts_at),
-    confirmed: row.held_until === null,
-  }));
 }

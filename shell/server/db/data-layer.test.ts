@@ -7,12 +7,17 @@ import { skipPostgres } from '../testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
 import { carCount, findCarBySlug } from './car-store';
 import { migrateToLatest } from './database';
-import { listEvents, recordEvent } from './event-store';
-import { createLead, listLeads } from './lead-store';
+import { eventPage, leadPage, type LeadListFilter } from './admin-pages';
+import { recordEvent } from './event-store';
+import { createLead } from './lead-store';
 import { listSiteSlugs, loadSiteConfig, setSiteRemote, siteCount } from './site-store';
 
 // A fixed instant (2025-06-02T00:00:00Z): the seeded store must equal the generator's output for it.
 const now = 1_748_822_400;
+
+/** Every lead (up to one admin page) or event of a site, newest first, as the admin API lists them. */
+const listLeads = async (db: TestStore['db'], siteId: number, filter: LeadListFilter = {}) => (await leadPage(db, siteId, filter, { after: null, limit: 500 })).leads;
+const listEvents = async (db: TestStore['db'], siteId: number, category?: string) => (await eventPage(db, siteId, category, { after: null, limit: 500 })).events;
 const demo = generateDemoData(now);
 const siteOf = (slug: string): SiteConfig => {
   const site = demo.sites.find((entry) => entry.slug === slug);
@@ -191,8 +196,8 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
 
       const events = await listEvents(store.db, metro.id);
       expect(events).toEqual([
-        { id: expect.any(Number), category: 'remote-error', url: '/cars/x', error_message: 'mf-vehicle failed', created_at: at },
         { id: expect.any(Number), category: 'page-view', url: '/', error_message: null, created_at: at + 1 },
+        { id: expect.any(Number), category: 'remote-error', url: '/cars/x', error_message: 'mf-vehicle failed', created_at: at },
       ]);
       const errors = await listEvents(store.db, metro.id, 'remote-error');
       expect(errors.map((event) => event.error_message)).toEqual(['mf-vehicle failed']);

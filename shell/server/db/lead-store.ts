@@ -55,7 +55,7 @@ export const toLead = (row: LeadRow): StoredLead => ({
   completed_at: row.completed_at == null ? null : Number(row.completed_at),
 });
 
-const leadColumns = [
+export const leadColumns = [
   'id',
   'site_id',
   'category',
@@ -306,17 +306,6 @@ export type LeadFilter = {
   /** Only mock leads (true), only real ones (false, the default), or both ('all'). */
   mock?: boolean | 'all';
 };
-
-export async function listLeads(db: PlatformDb, siteId: number, filter: LeadFilter = {}): Promise<StoredLead[]> {
-  let query = db.selectFrom('leads').select(leadColumns).where('site_id', '=', siteId);
-  if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
-  if (filter.status === 'suspected_spam') query = query.where('spam_reason', 'is not', null);
-  else if (filter.status) query = query.where('lead_status', '=', filter.status);
-  const mock = filter.mock ?? false;
-  if (mock !== 'all') query = query.where('mock', '=', mock ? 1 : 0);
-  const rows = await query.orderBy('id').execute();
-  return rows.map(toLead);
-}
 
 export type StoredLeadFile = { id: number; lead_id: number; path: string; content_type: string; size: number; original_name: string; created_at: number };
 

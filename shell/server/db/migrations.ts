@@ -191,6 +191,27 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('car_holds_lead').on('car_holds').columns(['lead_id']).execute();
       },
     },
+    '0005_dealer_keys': {
+      async up(db: Kysely<unknown>) {
+        // A dealer's own key to its site's leads: only its SHA-256 is kept, the key is shown once.
+        await db.schema
+          .createTable('dealer_keys')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('label', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('revoked_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('dealer_keys_site').on('dealer_keys').columns(['site_id']).execute();
+        // The admin listings page newest first by (created_at, id): these indexes walk a page without
+        // sorting, and replace the (site_id, created_at) ones they start with.
+        for (const table of ['leads', 'events']) {
+          await db.schema.createIndex(`${table}_site_created_id`).on(table).columns(['site_id', 'created_at', 'id']).execute();
+          await db.schema.dropIndex(`${table}_site_created`).execute();
+        }
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

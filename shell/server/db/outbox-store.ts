@@ -1,4 +1,4 @@
-import type { Selectable, Transaction } from 'kysely';
+import type { Expression, ExpressionBuilder, Selectable, SqlBool, Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';
 import type { DeliveryJobStatus, LeadDeliveryLogTable, PlatformDatabase } from './schema';
@@ -102,78 +102,67 @@ export type AttemptResult = {
 };
 
 /**
- * Records the attempts of one claimed batch in one transaction: each job's new state (only if
- * this worker still holds its claim) and one log row per attempt. Returns how many were recorded.
+ * Records one attempt as soon as it is over: the job's new state and its log row, in one
+ * transaction, only if this worker still holds the job's claim. A worker whose lease lapsed and
+ * whose job another worker claimed records nothing, so no attempt is recorded twice. Returns
+ * whether it was recorded.
  */
-export async function recordAttempts(db: PlatformDb, token: string, results: readonly AttemptResult[], now = Date.now()): Promise<number> {
-  if (results.length === 0) return 0;
+export async function recordAttempt(db: PlatformDb, token: string, result: AttemptResult, now = Date.now()): Promise<boolean> {
+  const { job } = result;
   return db.transaction().execute(async (trx) => {
-    const kept = new Set<number>();
-    // Deliveries, the common case, in one statement; failures each with their own next attempt.
-    const delivered = results.filter((result) => result.outcome === 'delivered');
-    for (let start = 0; start < delivered.length; start += 500) {
-      const rows = await trx
-        .updateTable('lead_delivery_jobs')
-        .set((eb) => ({
-          status: 'delivered' as const,
-          attempts: eb('attempts', '+', 1),
-          last_error: null,
-          delivered_at: now,
-          claim_token: null,
-          claimed_until: null,
-          updated_at: now,
-        }))
-        .where(
-          'id',
-          'in',
-          delivered.slice(start, start + 500).map((result) => result.job.id),
-        )
-        .where('claim_token', '=', token)
-        .returning('id')
-        .execute();
-      for (const row of rows) kept.add(Number(row.id));
-    }
-    for (const result of results) {
-      if (result.outcome === 'delivered') continue;
-      const updated = await trx
-        .updateTable('lead_delivery_jobs')
-        .set({
-          status: result.outcome,
-          attempts: result.job.attempts + 1,
-          next_attempt_at: result.nextAttemptAt ?? result.job.next_attempt_at,
-          last_error: `${result.status}: ${result.detail}`.slice(0, 2000),
-          claim_token: null,
-          claimed_until: null,
-          updated_at: now,
-        })
-        .where('id', '=', result.job.id)
-        .where('claim_token', '=', token)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1) kept.add(result.job.id);
-    }
-    // Only attempts whose job this worker still held are logged (a lapsed lease may have passed it on).
-    const logged = results.filter((result) => kept.has(result.job.id));
-    for (let start = 0; start < logged.length; start += 200) {
-      await trx
-        .insertInto('lead_delivery_log')
-        .values(
-          logged.slice(start, start + 200).map((result) => ({
-            job_id: result.job.id,
-            lead_id: result.job.lead_id,
-            site_id: result.job.site_id,
-            attempt: result.job.attempts + 1,
-            target_kind: result.job.target.kind,
-            outcome: result.outcome,
-            status: result.status.slice(0, 200),
-            detail: result.detail.slice(0, 4000),
-            duration_ms: Math.round(result.durationMs),
-            created_at: now,
-          })),
-        )
-        .execute();
-    }
-    return logged.length;
+    const updated = await trx
+      .updateTable('lead_delivery_jobs')
+      .set({
+        status: result.outcome,
+        attempts: job.attempts + 1,
+        next_attempt_at: result.nextAttemptAt ?? job.next_attempt_at,
+        last_error: result.outcome === 'delivered' ? null : `${result.status}: ${result.detail}`.slice(0, 2000),
+        delivered_at: result.outcome === 'delivered' ? now : null,
+        claim_token: null,
+        claimed_until: null,
+        updated_at: now,
+      })
+      .where('id', '=', job.id)
+      .where('claim_token', '=', token)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    await trx
+      .insertInto('lead_delivery_log')
+      .values({
+        job_id: job.id,
+        lead_id: job.lead_id,
+        site_id: job.site_id,
+        attempt: job.attempts + 1,
+        target_kind: job.target.kind,
+        outcome: result.outcome,
+        status: result.status.slice(0, 200),
+        detail: result.detail.slice(0, 4000),
+        duration_ms: Math.round(result.durationMs),
+        created_at: now,
+      })
+      .execute();
+    return true;
   });
+}
+
+/**
+ * Extends this worker's lease on the jobs it still holds (waiting in its batch or being
+ * delivered) to `until`. Returns the ids it still holds: one missing was recorded meanwhile or,
+ * after a lapsed lease, claimed by another worker.
+ */
+export async function renewClaims(db: PlatformDb, token: string, jobIds: readonly number[], until: number): Promise<Set<number>> {
+  const held = new Set<number>();
+  for (let start = 0; start < jobIds.length; start += 500) {
+    const rows = await db
+      .updateTable('lead_delivery_jobs')
+      .set({ claimed_until: until })
+      .where('id', 'in', jobIds.slice(start, start + 500))
+      .where('claim_token', '=', token)
+      .returning('id')
+      .execute();
+    for (const row of rows) held.add(Number(row.id));
+  }
+  return held;
 }
 
 /** Gives claimed jobs back untried (a worker stopping mid-batch), so another can take them at once. */
@@ -244,10 +233,39 @@ export function summariseDelivery(
   return { state, targets };
 }
 
-/** Dead letters of a site: jobs that ran out of attempts, newest first. */
-export async function listDeadJobs(db: PlatformDb, siteId: number): Promise<DeliveryJob[]> {
-  const rows = await db.selectFrom('lead_delivery_jobs').select(jobColumns).where('site_id', '=', siteId).where('status', '=', 'dead').orderBy('id', 'desc').execute();
-  return rows.map(toJob);
+/**
+ * `summariseDelivery`'s state as a condition on a lead row, so a listing filtered by it pages in
+ * the database. Keep the two in step (admin-pages.test.ts checks every state against it).
+ */
+export function deliveryStateIs(state: DeliveryState) {
+  return (eb: ExpressionBuilder<PlatformDatabase, 'leads'>): Expression<SqlBool> => {
+    const hasJobs = (status?: DeliveryJobStatus) => {
+      let jobs = eb.selectFrom('lead_delivery_jobs').select('lead_delivery_jobs.id').whereRef('lead_delivery_jobs.lead_id', '=', 'leads.id');
+      if (status) jobs = jobs.where('lead_delivery_jobs.status', '=', status);
+      return eb.exists(jobs);
+    };
+    const real = eb('leads.mock', '=', 0);
+    const genuine = eb('leads.spam_reason', 'is', null);
+    const due = [real, genuine, eb('leads.completed_at', 'is not', null)];
+    switch (state) {
+      case 'mock':
+        return eb('leads.mock', '=', 1);
+      case 'held_as_spam':
+        return eb.and([real, eb('leads.spam_reason', 'is not', null)]);
+      case 'incomplete':
+        return eb.and([real, genuine, eb('leads.completed_at', 'is', null)]);
+      case 'not_configured':
+        return eb.and([...due, eb.not(hasJobs())]);
+      case 'dead':
+        return eb.and([...due, hasJobs('dead')]);
+      case 'retrying':
+        return eb.and([...due, eb.not(hasJobs('dead')), hasJobs('failed')]);
+      case 'pending':
+        return eb.and([...due, eb.not(hasJobs('dead')), eb.not(hasJobs('failed')), hasJobs('pending')]);
+      case 'delivered':
+        return eb.and([...due, hasJobs(), eb.not(hasJobs('dead')), eb.not(hasJobs('failed')), eb.not(hasJobs('pending'))]);
+    }
+  };
 }
 
 /** Gives a dead job another round of attempts (a dealer fixed the target). */

@@ -142,6 +142,18 @@ export interface CarHoldsTable {
   created_at: number;
 }
 
+/** A dealer's key to its own site's admin routes; the key itself is never stored, only its SHA-256. */
+export interface DealerKeysTable {
+  id: Generated<number>;
+  site_id: number;
+  /** Who holds it, in the dealer's words ('Sales manager', 'CRM import'). */
+  label: string;
+  /** Hex SHA-256 of the whole key. */
+  key_hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -163,5 +175,6 @@ export interface PlatformDatabase {
   lead_files: LeadFilesTable;
   bookings: BookingsTable;
   car_holds: CarHoldsTable;
+  dealer_keys: DealerKeysTable;
   events: EventsTable;
 }

@@ -205,6 +205,30 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     }
   });
 
+  it('stops renewing a partly filled form’s hold two hours after the lead began, and still books it on completion', async () => {
+    const start = starts(await times(showroom))[15]!;
+    const partial = { dateTime: start, location: showroom.id, lead_status: 'Incomplete', form_completed: false };
+    const { id, update_token } = (await create(testDrive(partial))).json<Created>();
+    expect(await bookingsOf(id)).toHaveLength(1);
+
+    // Saved again 100 minutes in: renewed, but only to the two-hour mark.
+    await platform.ctx.db.updateTable('leads').set({ created_at: Date.now() - 100 * 60_000 }).where('id', '=', id).execute();
+    expect((await update(id, update_token, { ...partial, message: 'still deciding' })).statusCode).toBe(200);
+    const [renewed] = await bookingsOf(id);
+    expect(Number(renewed!.held_until)).toBeLessThanOrEqual(Date.now() + 20 * 60_000 + 1000);
+    expect(Number(renewed!.held_until)).toBeGreaterThan(Date.now() + 19 * 60_000);
+
+    // Saved again past two hours: the time stays on the lead as asked, the seat goes back.
+    await platform.ctx.db.updateTable('leads').set({ created_at: Date.now() - 121 * 60_000 }).where('id', '=', id).execute();
+    expect((await update(id, update_token, { ...partial, message: 'any minute now' })).statusCode).toBe(200);
+    expect(await bookingsOf(id)).toEqual([]);
+    expect(starts(await times(showroom))).toContain(start);
+
+    // Completing books the time if it is still free.
+    expect((await update(id, update_token, { message: 'See you then' })).statusCode).toBe(200);
+    expect((await bookingsOf(id))[0]!.held_until).toBeNull();
+  });
+
   it('books a service drop-off at the chosen service centre', async () => {
     const start = starts(await times(workshop, 'available_service_bookings.json'))[0]!;
     const res = await create(service({ dateTime: start, location: workshop.id, serviceInterval: 'Logbook service' }));

@@ -2,7 +2,7 @@ import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig } from '@dealer/contracts/site';
 import {
   availableBookingDays,
-  bookingHoldMinutes,
+  heldUntilOf,
   bookingMessages,
   bookingDateRange,
   bookingPolicies,
@@ -85,7 +85,7 @@ export async function bookingRequestOf(
   db: PlatformDb,
   site: SiteConfig,
   lead: Record<string, unknown>,
-  opts: { now: number; leadId?: number; complete: boolean },
+  opts: { now: number; leadId?: number; complete: boolean; leadStartedAt?: number },
 ): Promise<BookingRequest> {
   const kind = bookingKindOf(lead);
   const field = timeFields.find((name) => typeof lead[name] === 'string' && (lead[name] as string).trim() !== '');
@@ -108,16 +108,13 @@ export async function bookingRequestOf(
       return wouldBeOffered ? { kind: 'refused', status: 409, field, message: bookingMessages.taken } : { kind: 'refused', status: 400, field, message: bookingMessages.notOffered };
     }
   }
+  // A partial lead saved past its hold's lifetime keeps its time as asked, with no seat, until it completes.
+  const heldUntil = opts.complete ? null : heldUntilOf(opts.now, opts.leadStartedAt ?? opts.now);
+  if (!opts.complete && heldUntil === null) return { kind: 'none' };
   return {
     kind: 'book',
     field,
-    booking: {
-      kind,
-      locationId: location.id,
-      startsAt,
-      capacity: policy.capacity,
-      heldUntil: opts.complete ? null : opts.now + bookingHoldMinutes * 60_000,
-    },
+    booking: { kind, locationId: location.id, startsAt, capacity: policy.capacity, heldUntil },
     car: carId !== undefined ? { carId, blocks: carBlocksOf(startsAt, policy) } : null,
     fields: { booking_time: `${describeBookingTime(startsAt, zone, site.locale)} at ${location.name}`, booking_location_id: location.id },
   };

@@ -41,10 +41,11 @@ const payloadColumns = [
 
 const known = new Set<string>([...payloadColumns, 'category', 'lead_status', 'website_slug', 'source', 'user_agent', 'visited_pages', 'linked_query_params']);
 
-/** The CSV export of a site's leads: a header row then one row per lead, CRLF line ends. */
-export function leadsCsv(leads: readonly (StoredLead & { delivery: DeliverySummary })[]): string {
-  const header = ['id', 'created_at', 'updated_at', 'category', 'lead_status', ...payloadColumns, 'has_files', 'suspected_spam', 'spam_reason', 'delivery', 'other_fields'];
-  const lines = [csvRow(header)];
+const header = ['id', 'created_at', 'updated_at', 'category', 'lead_status', ...payloadColumns, 'has_files', 'suspected_spam', 'spam_reason', 'delivery', 'other_fields'];
+
+/** Leads as CSV: the header row (unless told not to) then one row per lead, each line ending CRLF. */
+export function leadsCsv(leads: readonly (StoredLead & { delivery: DeliverySummary })[], opts: { header?: boolean } = {}): string {
+  const lines = opts.header === false ? [] : [csvRow(header)];
   for (const lead of leads) {
     const other = Object.fromEntries(Object.entries(lead.payload).filter(([key]) => !known.has(key)));
     lines.push(
@@ -63,5 +64,15 @@ export function leadsCsv(leads: readonly (StoredLead & { delivery: DeliverySumma
       ]),
     );
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return lines.length ? `${lines.join('\r\n')}\r\n` : '';
+}
+
+/** The CSV export of a site's leads as it is read: the header with the first page, then each page's rows. */
+export async function* leadsCsvPages(pages: AsyncIterable<readonly (StoredLead & { delivery: DeliverySummary })[]>): AsyncGenerator<string> {
+  let first = true;
+  for await (const page of pages) {
+    yield leadsCsv(page, { header: first });
+    first = false;
+  }
+  if (first) yield leadsCsv([]);
 }

@@ -66,11 +66,13 @@ describe('leadFileName', () => {
     ['photo', 'ab12.jpg', 'photo.jpg'],
     ['invoice.exe', 'ab12.jpg', 'invoice.exe.jpg'],
     ['rego: "copy" <1>?.pdf', 'ab12.pdf', 'rego_ _copy_ _1__.pdf'],
-    ['tab\there.png', 'ab12.png', 'tab_here.png'],
+    ['tab\there.png', 'ab12.png', 'tabhere.png'],
     ['  .hidden.png  ', 'ab12.png', 'hidden.png'],
     ['...', 'ab12.png', 'file.png'],
     ['', 'ab12.webp', 'file.webp'],
     ['Wagen für Händler.png', 'ab12.png', 'Wagen für Händler.png'],
+    // A name stored before uploads were cleaned: its direction override would show `invoiceexe.jpg` as `invoicegpj.exe`.
+    ['invoice\u202Egpj.exe', 'ab12.jpg', 'invoicegpj.exe.jpg'],
   ])('%j stored as %s → %j', (original, stored, expected) => {
     expect(leadFileName(original, `/data/uploads/site/1/${stored}`)).toBe(expected);
   });

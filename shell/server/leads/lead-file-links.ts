@@ -10,6 +10,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
+import { cleanFileName } from './uploads';
 
 export const LEAD_FILE_LINK_TTL_SECONDS = 30 * 24 * 60 * 60;
 
@@ -67,7 +68,8 @@ const sameExtensions: Record<string, readonly string[]> = {
  */
 export function leadFileName(originalName: string, storedPath: string): string {
   const extension = path.extname(storedPath).toLowerCase();
-  const safe = [...originalName]
+  // Names stored before uploads were cleaned may still carry direction overrides and other invisible controls.
+  const safe = [...cleanFileName(originalName)]
     .map((ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f || '<>:"/\\|?*'.includes(ch) ? '_' : ch))
     .join('')
     .replace(/^[\s.]+|[\s.]+$/g, '');

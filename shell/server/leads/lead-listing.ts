@@ -1,17 +1,28 @@
+import { leadPage, type LeadListFilter } from '../db/admin-pages';
 import type { PlatformDb } from '../db/database';
-import { listLeads, type LeadFilter, type StoredLead } from '../db/lead-store';
-import { jobsOfLeads, summariseDelivery, type DeliveryState, type DeliverySummary } from '../db/outbox-store';
+import type { StoredLead } from '../db/lead-store';
+import { jobsOfLeads, summariseDelivery, type DeliverySummary } from '../db/outbox-store';
+import { pageSizes, type Page, type PagePosition } from '../db/page-cursor';
 
 export type ListedLead = StoredLead & { delivery: DeliverySummary };
 
-/** A site's leads with where each one's delivery stands (the dealer's list, the CSV and the CLI). */
-export async function listLeadsWithDelivery(db: PlatformDb, siteId: number, filter: LeadFilter & { delivery?: DeliveryState } = {}): Promise<ListedLead[]> {
-  const leads = await listLeads(db, siteId, filter);
+/** One page of a site's leads, newest first, each with where its delivery stands (the dealer's list). */
+export async function listLeadPage(db: PlatformDb, siteId: number, filter: LeadListFilter, page: Page): Promise<{ leads: ListedLead[]; next: PagePosition | null }> {
+  const { leads, next } = await leadPage(db, siteId, filter, page);
   const jobs = await jobsOfLeads(
     db,
     siteId,
     leads.map((lead) => lead.id),
   );
-  const listed = leads.map((lead) => ({ ...lead, delivery: summariseDelivery(lead, jobs.get(lead.id) ?? []) }));
-  return filter.delivery ? listed.filter((lead) => lead.delivery.state === filter.delivery) : listed;
+  return { leads: leads.map((lead) => ({ ...lead, delivery: summariseDelivery(lead, jobs.get(lead.id) ?? []) })), next };
+}
+
+/** All of a site's leads, a page at a time (the CSV and the CLI): never more than one page in memory. */
+export async function* eachLeadPage(db: PlatformDb, siteId: number, filter: LeadListFilter = {}, limit: number = pageSizes.max): AsyncGenerator<ListedLead[]> {
+  let after: PagePosition | null = null;
+  do {
+    const page = await listLeadPage(db, siteId, filter, { after, limit });
+    if (page.leads.length > 0) yield page.leads;
+    after = page.next;
+  } while (after);
 }

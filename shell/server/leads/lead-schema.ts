@@ -48,6 +48,36 @@ export function ruleErrors(values: Record<string, unknown>, site: Pick<SiteConfi
   return fields;
 }
 
+const contactRules: FieldRule[] = [
+  { name: 'email', type: 'email' },
+  { name: 'phone', type: 'phone' },
+];
+
+/**
+ * Whether the shopper gave a way to reach them: an email or a phone that passes the same rules as
+ * the form's own fields. Only such a lead may hold a booking seat (decision record 0004).
+ */
+export function hasContactDetails(values: Record<string, unknown>, site: Pick<SiteConfig, 'locale' | 'features' | 'lead_settings'>): boolean {
+  const errors = validateFields(contactRules, values, { phoneRule: phoneRuleOfSite(site), locale: site.locale });
+  return !errors.email || !errors.phone;
+}
+
+/** Deeper than any form nests its answers; a deeper lead is refused before anything walks it recursively. */
+export const maxLeadNesting = 32;
+export const tooDeepMessage = `The enquiry is nested too deeply (more than ${maxLeadNesting} levels of objects and lists).`;
+
+/** Whether objects and lists inside the value go more than `limit` levels deep, checked without recursion. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [next, depth] = pending.pop()!;
+    if (typeof next !== 'object' || next === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(next)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 const notAnObject = 'The enquiry must be sent as { "lead": { ... } }.';
 
 /** The shape of a lead's known fields; anything else the forms send passes through as it is. */

@@ -7,13 +7,14 @@ import type { StepSkip } from '@dealer/rules/multi-step';
 import type { LeadsConfig } from '../config';
 import type { PlatformDb } from '../db/database';
 import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead, type WithinLeadTransaction } from '../db/lead-store';
-import { BookingTaken, claimBooking, claimCar, releaseBookings } from '../db/booking-store';
+import { BookingTaken, claimBooking, claimCar, leadsHoldingSeats, releaseBookings } from '../db/booking-store';
 import { bookingMessages } from '@dealer/rules/booking-slots';
 import { bookingRequestOf, type BookingRequest } from './bookings';
+import { ClientHolds } from './client-holds';
 import { deliveryTargetsOf } from './delivery-config';
-import { checkLeadShape, validateLead } from './lead-schema';
+import { checkLeadShape, hasContactDetails, maxLeadNesting, nestedDeeperThan, tooDeepMessage, validateLead } from './lead-schema';
 import { RateLimiter, retryAfterText, spamVerdict, withoutTrapFields } from './spam';
-import { discardReceived, placeLeadFiles, uploadsRoot, type ReceivedFile } from './uploads';
+import { diskFileOps, discardReceived, placeLeadFiles, syncReceived, uploadsRoot, type DurableFileOps, type ReceivedFile } from './uploads';
 
 /** What a lead call answers: SPEC §7 "reads id or error message". */
 export type LeadReply =
@@ -67,6 +68,34 @@ function bookingRefusal(refused: Extract<BookingRequest, { kind: 'refused' }>): 
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The body's lead when it is one object no deeper than any form nests its answers, checked before
+ * anything walks it recursively (hashing, assembling, storing); otherwise the 400 to answer.
+ */
+function leadOfBody(lead: unknown): { ok: true; lead: Record<string, unknown> } | { ok: false; reply: LeadReply } {
+  if (!isRecord(lead)) return { ok: false, reply: { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } } };
+  if (nestedDeeperThan(lead, maxLeadNesting)) return { ok: false, reply: { status: 400, body: { message: checkFieldsMessage, fields: { lead: tooDeepMessage } } } };
+  return { ok: true, lead };
+}
+
+/**
+ * Saves of existing leads per client and site. A multi-step form saves once per step; a person
+ * does not save 60 times in 10 minutes, while each save renews a held booking time.
+ */
+export const updateRateLimit = { max: 60, windowMs: 10 * 60_000 } as const;
+
+/** Booking times one client (IP and site) may hold at once with partial leads. */
+export const maxHoldsPerClient = 3;
+
+/** A client already holds `maxHoldsPerClient` times: the lead's transaction is rolled back. */
+class HoldLimitReached extends Error {
+  constructor(readonly retryAfterMs: number) {
+    super('booking hold limit reached');
+  }
+}
+
+type Trx = Parameters<WithinLeadTransaction>[0];
+
 /** A partial save (SPEC §4): lead_status 'Incomplete' or form_completed false. Everything else completes the lead. */
 export const isPartialSave = (values: Record<string, unknown>) => values.lead_status === 'Incomplete' || values.form_completed === false;
 
@@ -77,6 +106,7 @@ export type CreateRequest = {
   files?: readonly ReceivedFile[];
   idempotencyKey: string | null;
   userAgent: string;
+  /** The client as per-address limits count it (`clientAddressKey`: an IPv6 client is its /64). */
   ip: string;
   mock: boolean;
   now?: number;
@@ -88,6 +118,8 @@ export type UpdateRequest = {
   lead: unknown;
   token: string | null;
   userAgent: string;
+  /** The client as per-address limits count it (`clientAddressKey`: an IPv6 client is its /64). */
+  ip: string;
   mock: boolean;
   now?: number;
 };
@@ -98,6 +130,8 @@ export type UpdateRequest = {
  */
 export class LeadService {
   readonly rateLimiter: RateLimiter;
+  readonly updateRateLimiter: RateLimiter;
+  readonly holds: ClientHolds;
 
   constructor(
     private readonly deps: {
@@ -106,9 +140,33 @@ export class LeadService {
       leads: LeadsConfig;
       /** Told when deliveries were enqueued, so the worker need not wait for its next poll. */
       onEnqueued?: () => void;
+      /** How uploads are made durable (the disk; a test records the order of the calls). */
+      fileOps?: DurableFileOps;
     },
   ) {
     this.rateLimiter = new RateLimiter(deps.leads.rateLimit.max, deps.leads.rateLimit.windowMs);
+    // LEADS_RATE_LIMIT=0 trusts every client (a benchmark, a test run from one address): all per-client limits are off.
+    const perClient = deps.leads.rateLimit.max > 0;
+    this.updateRateLimiter = new RateLimiter(perClient ? updateRateLimit.max : 0, updateRateLimit.windowMs);
+    this.holds = new ClientHolds(perClient ? maxHoldsPerClient : 0);
+  }
+
+  /**
+   * Counts a partial lead's hold against its client, inside the lead's transaction. At the cap the
+   * diary is asked which of the client's counted leads still hold a time (others were completed,
+   * dropped or ran out) before the lead is refused.
+   */
+  private async countHold(trx: Trx, client: string, leadId: number, heldUntil: number, now: number) {
+    if (this.holds.tryHold(client, leadId, heldUntil, now).ok) return;
+    const counted = this.holds.leadsOf(client, now);
+    this.holds.keepOnly(client, await leadsHoldingSeats(trx, counted, now));
+    const retried = this.holds.tryHold(client, leadId, heldUntil, now);
+    if (!retried.ok) throw new HoldLimitReached(retried.retryAfterMs);
+  }
+
+  private tooManyHolds(field: string, retryAfterMs: number): LeadReply {
+    const message = `Your connection is already holding ${maxHoldsPerClient} booking times on this site. Please finish one of those bookings, try again in ${retryAfterText(retryAfterMs)}, or call the dealership.`;
+    return { status: 429, body: { message, fields: { [field]: message } }, headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) } };
   }
 
   private reply(lead: { id: number }, salt: string | null, status: 200 | 201): LeadReply {
@@ -142,24 +200,26 @@ export class LeadService {
     const { site } = request;
     let keep = false;
     try {
-      if (!isRecord(request.lead)) return { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } };
-      const hash = requestHash(request.lead, files);
+      const body = leadOfBody(request.lead);
+      if (!body.ok) return body.reply;
+      // A retry of a saved create is answered as before, whatever the checks below say now, and
+      // is not counted against the rate limit: only new leads are.
+      const replayed = await this.replay(request);
+      if (replayed) return replayed;
+      const hash = requestHash(body.lead, files);
 
-      const shape = checkLeadShape(request.lead);
-      if (!shape.ok) return (await this.replay(request)) ?? { status: 400, body: { message: checkFieldsMessage, fields: shape.fields } };
+      const shape = checkLeadShape(body.lead);
+      if (!shape.ok) return { status: 400, body: { message: checkFieldsMessage, fields: shape.fields } };
       const values = shape.values;
       const complete = !isPartialSave(values);
       const hasFiles = files.length > 0 || values.has_files === true;
       const assembled = this.assemble(site, values, request.userAgent, hasFiles);
       if (files.length) assembled.files = files.map((file) => ({ name: file.originalName, content_type: file.type.mime, size: file.size }));
       const valid = validateLead(assembled, site, complete);
-      // A retry of a create that was saved is answered as before, whatever these checks say now.
-      if (!valid.ok) return (await this.replay(request)) ?? { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
+      if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
 
       const limited = this.rateLimiter.take(`${request.mock ? 'mock' : 'api'}|${site.id}|${request.ip}`, now);
       if (!limited.ok) {
-        const replayed = await this.replay(request);
-        if (replayed) return replayed;
         const seconds = Math.ceil(limited.retryAfterMs / 1000);
         return {
           status: 429,
@@ -171,14 +231,18 @@ export class LeadService {
       const verdict = spamVerdict(values, now, this.deps.leads.minFillMs);
       // The location as the shopper chose it (the assembled lead's may be the site's primary one).
       const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: values.location, location_id: values.location_id }, { now, complete });
-      if (booking.kind === 'refused') return (await this.replay(request)) ?? bookingRefusal(booking);
-      // Mock and suspected-spam leads never take a seat in the dealer's diary. Only a lead holding
-      // a seat says it is booked: the booking fields are the server's, never the shopper's.
-      const takesSeat = booking.kind === 'book' && !request.mock && !verdict.spam;
+      if (booking.kind === 'refused') return bookingRefusal(booking);
+      // Mock and suspected-spam leads never take a seat in the dealer's diary, nor does a lead the
+      // dealer could not answer: without an email or phone the time is kept as asked, and taken
+      // when a later step brings them. Only a lead holding a seat says it is booked: the booking
+      // fields are the server's, never the shopper's.
+      const takesSeat = booking.kind === 'book' && !request.mock && !verdict.spam && hasContactDetails(assembled, site);
       for (const field of bookingFields) delete assembled[field];
       if (takesSeat) Object.assign(assembled, booking.fields);
       const tokenSalt = randomBytes(16).toString('base64url');
       const uploads = uploadsRoot(this.deps.dataDir);
+      const fileOps = this.deps.fileOps ?? diskFileOps;
+      await syncReceived(files, fileOps);
       let placedDir: string | null = null;
       const result = await insertLead(
         this.deps.db,
@@ -199,12 +263,13 @@ export class LeadService {
         now,
         async (trx, leadId) => {
           if (takesSeat) {
+            if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
             await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
             if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
           }
           if (!files.length) return;
           placedDir = join(uploads, site.slug, String(leadId));
-          const placed = await placeLeadFiles(uploads, site.slug, leadId, files);
+          const placed = await placeLeadFiles(uploads, site.slug, leadId, files, fileOps);
           await insertLeadFiles(
             trx,
             placed.map(({ path, file }) => ({ leadId, siteId: site.id, path, contentType: file.type.mime, size: file.size, originalName: file.originalName })),
@@ -213,10 +278,12 @@ export class LeadService {
         },
       ).catch(async (error: unknown) => {
         if (placedDir) await rm(placedDir, { recursive: true, force: true });
-        if (error instanceof BookingTaken) return null;
+        if (error instanceof BookingTaken || error instanceof HoldLimitReached) return error;
         throw error;
       });
-      if (!result) return bookingRefusal({ kind: 'refused', status: 409, field: booking.kind === 'book' ? booking.field : 'dateTime', message: bookingMessages.taken });
+      const field = booking.kind === 'book' ? booking.field : 'dateTime';
+      if (result instanceof BookingTaken) return bookingRefusal({ kind: 'refused', status: 409, field, message: bookingMessages.taken });
+      if (result instanceof HoldLimitReached) return this.tooManyHolds(field, result.retryAfterMs);
 
       if (!result.created) {
         if (result.requestHash !== null && result.requestHash !== hash) return this.keyReused();
@@ -232,9 +299,9 @@ export class LeadService {
 
   /**
    * The answer to a retried create (the first result, or a 422 for another body under its key),
-   * looked up when a create would otherwise be refused, so a shopper's retry is never refused by
-   * the rate limit or a rule changed since. Null: not a retry. (An accepted create finds its
-   * retry through the insert itself.)
+   * looked up before any other check, so a shopper's retry is never refused by the rate limit or a
+   * rule changed since, nor counted. Null: not a retry. (Two creates racing with one key find
+   * each other through the insert itself.)
    */
   private async replay(request: Pick<CreateRequest, 'site' | 'lead' | 'files' | 'idempotencyKey' | 'mock'>): Promise<LeadReply | null> {
     if (!request.idempotencyKey) return null;
@@ -269,8 +336,18 @@ export class LeadService {
   async update(request: UpdateRequest): Promise<LeadReply> {
     const now = request.now ?? Date.now();
     const { site } = request;
+    // Counted first: every save renews a held time, so an unlimited stream of them would hold it for ever.
+    const limited = this.updateRateLimiter.take(`${request.mock ? 'mock' : 'api'}|${site.id}|${request.ip}`, now);
+    if (!limited.ok) {
+      return {
+        status: 429,
+        body: { message: `Too many changes to enquiries have been sent from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or call the dealership.` },
+        headers: { 'Retry-After': String(Math.ceil(limited.retryAfterMs / 1000)) },
+      };
+    }
     const notFound: LeadReply = { status: 404, body: { message: `No lead ${request.id} was found on this site.` } };
-    if (!isRecord(request.lead)) return { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } };
+    const body = leadOfBody(request.lead);
+    if (!body.ok) return body.reply;
     const stored = await findLeadForUpdate(this.deps.db, request.id);
     if (!stored || stored.site_id !== site.id || stored.mock !== request.mock) return notFound;
     if (!request.token) return { status: 403, body: { message: 'This lead can only be changed with the update token returned when it was created.' } };
@@ -278,7 +355,7 @@ export class LeadService {
       return { status: 403, body: { message: 'The update token does not match this lead.' } };
     }
 
-    const shape = checkLeadShape(request.lead);
+    const shape = checkLeadShape(body.lead);
     if (!shape.ok) return { status: 400, body: { message: checkFieldsMessage, fields: shape.fields } };
     const values = shape.values;
     const complete = !isPartialSave(values);
@@ -291,21 +368,24 @@ export class LeadService {
     const valid = validateLead(assembled, site, complete);
     if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
     // A lead completed before keeps its seat confirmed whatever a later partial save says.
-    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete: complete || stored.completed_at !== null, leadId: stored.id });
+    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete: complete || stored.completed_at !== null, leadId: stored.id, leadStartedAt: stored.created_at });
     if (booking.kind === 'refused') return bookingRefusal(booking);
     for (const field of bookingFields) delete assembled[field];
-    if (booking.kind === 'book' && !request.mock && !stored.suspected_spam) Object.assign(assembled, booking.fields);
+    // As on create: a seat only for a lead the dealer could answer; one that loses its email and phone gives its seat back.
+    const holdsSeat = booking.kind === 'book' && !stored.suspected_spam && hasContactDetails(assembled, site);
+    if (holdsSeat && !request.mock) Object.assign(assembled, booking.fields);
     const diary: WithinLeadTransaction | undefined = request.mock
       ? undefined
-      : booking.kind === 'book' && !stored.suspected_spam
+      : holdsSeat
         ? async (trx, leadId) => {
+            if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
             await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
             if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
             else await trx.deleteFrom('car_holds').where('lead_id', '=', leadId).execute();
           }
         : (trx, leadId) => releaseBookings(trx, leadId);
 
-    const saved: StoredLead | null | 'taken' = await saveLeadUpdate(
+    const saved: StoredLead | null | BookingTaken | HoldLimitReached = await saveLeadUpdate(
       this.deps.db,
       {
         id: stored.id,
@@ -320,10 +400,12 @@ export class LeadService {
       now,
       diary,
     ).catch((error: unknown) => {
-      if (error instanceof BookingTaken) return 'taken' as const;
+      if (error instanceof BookingTaken || error instanceof HoldLimitReached) return error;
       throw error;
     });
-    if (saved === 'taken') return bookingRefusal({ kind: 'refused', status: 409, field: booking.kind === 'book' ? booking.field : 'dateTime', message: bookingMessages.taken });
+    const field = booking.kind === 'book' ? booking.field : 'dateTime';
+    if (saved instanceof BookingTaken) return bookingRefusal({ kind: 'refused', status: 409, field, message: bookingMessages.taken });
+    if (saved instanceof HoldLimitReached) return this.tooManyHolds(field, saved.retryAfterMs);
     if (!saved) return notFound;
     if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock) this.deps.onEnqueued?.();
     return this.reply(saved, stored.token_salt, 200);

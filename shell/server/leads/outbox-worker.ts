@@ -4,7 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { findCarById } from '../db/car-store';
 import type { PlatformDb } from '../db/database';
 import type { StoredLeadFile } from '../db/lead-store';
-import { claimDueJobs, recordAttempts, releaseClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
+import { claimDueJobs, recordAttempt, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
 import type { LeadsConfig } from '../config';
 import { resolveDeliveryTarget } from './delivery-config';
 import { deliverLead as defaultDeliver, type DeliverableFile, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
@@ -24,7 +24,7 @@ export type OutboxWorkerOptions = {
   deliver?: Deliver;
   /** Jobs claimed at once, delivered side by side. */
   batchSize?: number;
-  /** One attempt may take this long before it counts as failed (the lease is longer). */
+  /** One attempt may take this long before it counts as failed. */
   attemptTimeoutMs?: number;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   now?: () => number;
@@ -45,11 +45,13 @@ const deliveryLanes = 8;
 const nudgeDelayMs = 20;
 
 /**
- * The outbox worker: polls for due delivery jobs, claims a batch with its own token (so two
- * workers, in one process or two, never deliver the same job at once), delivers each through
- * `deliverLead`, and records every attempt in the log. A failure is retried after the backoff;
- * after `maxAttempts` the job is dead (a dead letter the dealer sees). Stopping waits for the
- * batch in hand; a worker killed mid-batch leaves leases that expire, and the jobs are retried.
+ * The outbox worker: polls for due delivery jobs, claims a batch with its own token and a lease
+ * (so two workers, in one process or two, never deliver the same job at once), delivers each
+ * through `deliverLead`, and records every attempt in the log as soon as it is over. The leases
+ * of the jobs it still holds are renewed every third of a lease, so a batch may take longer than
+ * one lease. A failure is retried after the backoff; after `maxAttempts` the job is dead (a dead
+ * letter the dealer sees). Stopping waits for the batch in hand; a worker killed mid-batch stops
+ * renewing, its leases run out, and the jobs it had not recorded are retried.
  */
 export class OutboxWorker {
   private timer: NodeJS.Timeout | null = null;
@@ -92,8 +94,8 @@ export class OutboxWorker {
 
   /**
    * New jobs were enqueued: look soon rather than at the next poll. Nudges within a few ms are
-   * gathered into one run, so a busy server delivers in batches (two commits per batch) rather
-   * than one run per lead.
+   * gathered into one run, so a busy server claims its leads in batches (one claim and one
+   * lead read per batch) rather than one run per lead.
    */
   nudge() {
     if (this.stopped) return;
@@ -138,24 +140,59 @@ export class OutboxWorker {
     this.schedule(full ? 0 : nudged ? nudgeDelayMs : this.opts.delivery.pollMs);
   }
 
-  /** Claims and delivers one batch of due jobs; returns how many were attempted. */
+  /** Claims and delivers one batch of due jobs; returns how many were claimed. */
   async runOnce(): Promise<number> {
     const token = randomBytes(12).toString('base64url');
-    const now = this.now();
-    const jobs = await claimDueJobs(this.opts.db, { token, now, leaseMs: this.opts.delivery.leaseMs, limit: this.opts.batchSize ?? 50 });
+    const { leaseMs } = this.opts.delivery;
+    const jobs = await claimDueJobs(this.opts.db, { token, now: this.now(), leaseMs, limit: this.opts.batchSize ?? 50 });
     if (jobs.length === 0) return 0;
-    let results: AttemptResult[];
+    // The jobs this worker still holds (waiting or being delivered, not yet recorded).
+    const held = new Set(jobs.map((job) => job.id));
+    const lease = this.keepLeases(token, held);
     try {
-      results = await this.attemptAll(jobs);
-    } catch (error) {
-      await releaseClaims(this.opts.db, token, jobs.map((job) => job.id)).catch(() => undefined);
-      throw error;
+      await this.attemptAll(jobs, token, held);
+    } finally {
+      await lease.stop();
+      // What is still held was never recorded (an error on the way): given back to be tried again at once.
+      await releaseClaims(this.opts.db, token, [...held]).catch(() => undefined);
     }
-    await recordAttempts(this.opts.db, token, results, this.now());
     return jobs.length;
   }
 
-  private async attemptAll(jobs: DeliveryJob[]): Promise<AttemptResult[]> {
+  /**
+   * Renews the lease of the held jobs every third of a lease. A job missing from a renewal was
+   * taken by another worker after this one's lease lapsed (a stalled process): it is dropped
+   * from `held`, so it is not started here, and its result would not be recorded anyway.
+   */
+  private keepLeases(token: string, held: Set<number>) {
+    const { leaseMs } = this.opts.delivery;
+    let renewing: Promise<void> = Promise.resolve();
+    let busy = false;
+    const renew = () => {
+      if (busy || held.size === 0) return;
+      busy = true;
+      const asked = [...held];
+      renewing = renewClaims(this.opts.db, token, asked, this.now() + leaseMs)
+        .then((kept) => {
+          for (const id of asked) if (!kept.has(id)) held.delete(id);
+        })
+        .catch((error: unknown) => this.log.warn({ err: error }, 'lead outbox: could not renew the lease of a batch; trying again shortly'))
+        .finally(() => {
+          busy = false;
+        });
+    };
+    const timer = setInterval(renew, Math.max(1, Math.floor(leaseMs / 3)));
+    timer.unref?.();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await renewing;
+      },
+    };
+  }
+
+  /** Delivers the jobs a few side by side, recording each as it finishes; throws the first recording error after all are done. */
+  private async attemptAll(jobs: DeliveryJob[], token: string, held: Set<number>): Promise<void> {
     const leadIds = [...new Set(jobs.map((job) => job.lead_id))];
     const [rows, files] = await Promise.all([
       this.opts.db.selectFrom('leads').select(['id', 'site_id', 'payload', 'created_at']).where('id', 'in', leadIds).execute(),
@@ -164,17 +201,23 @@ export class OutboxWorker {
     const leads = new Map(rows.map((row) => [Number(row.id), row]));
     // A few deliveries side by side, not the whole batch: each one's rendering then runs between
     // the server's other work instead of a whole batch of renders back to back holding up the creates.
-    const results: AttemptResult[] = new Array(jobs.length);
+    const failures: unknown[] = [];
     let next = 0;
     const lane = async () => {
       while (next < jobs.length) {
-        const job = jobs[next]!;
-        const index = next++;
-        results[index] = await this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? []);
+        const job = jobs[next++]!;
+        if (!held.has(job.id)) continue;
+        const result = await this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? []);
+        try {
+          await recordAttempt(this.opts.db, token, result, this.now());
+          held.delete(job.id);
+        } catch (error) {
+          failures.push(error);
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(deliveryLanes, jobs.length) }, lane));
-    return results;
+    if (failures.length > 0) throw failures[0];
   }
 
   private async attempt(

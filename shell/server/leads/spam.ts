@@ -54,6 +54,8 @@ export class RateLimiter {
   constructor(
     readonly max: number,
     readonly windowMs: number,
+    /** Keys tracked at most; a new key beyond it pushes out the longest-tracked one, so memory stays bounded however many addresses call. */
+    readonly maxKeys = 50_000,
   ) {}
 
   /** Counts a hit if allowed; otherwise says how long until the oldest hit leaves the window. */
@@ -62,7 +64,10 @@ export class RateLimiter {
     this.sweep(now);
     const since = now - this.windowMs;
     let entry = this.hits.get(key);
-    if (!entry) this.hits.set(key, (entry = { times: [], head: 0 }));
+    if (!entry) {
+      if (this.hits.size >= this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
+      this.hits.set(key, (entry = { times: [], head: 0 }));
+    }
     while (entry.head < entry.times.length && entry.times[entry.head]! <= since) entry.head += 1;
     if (entry.head > 64 && entry.head * 2 > entry.times.length) {
       entry.times = entry.times.slice(entry.head);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -55,15 +55,19 @@ export function sniffFileType(head: Buffer): Sniffed {
   return { ok: false, kind: 'unknown', what: 'not a file type we accept' };
 }
 
-/** The shopper's file name, for the dealer's eyes only: no path, no control characters, at most 120 characters. */
+/**
+ * Characters dropped from a shopper's file name: controls (C0, DEL, C1), invisible format
+ * characters (the bidi overrides and isolates that make "invoice\u202Egpj.exe" read as
+ * "invoiceexe.jpg", marks, zero-width spaces, the BOM), line and paragraph separators and halves
+ * of broken surrogate pairs. The zero-width (non-)joiners stay: Persian and Indic names and emoji
+ * need them, and they reorder nothing.
+ */
+const unsafeInFileName = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/** The shopper's file name, for the dealer's eyes only: no path, nothing invisible or reordering, at most 120 characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // Control characters (C0 and DEL) are dropped: they have no place in a name shown to the dealer.
-  const clean = [...base]
-    .filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f)
-    .join('')
-    .trim()
-    .slice(0, 120);
+  const clean = [...base.replace(unsafeInFileName, '').trim()].slice(0, 120).join('').trim();
   return clean || 'file';
 }
 
@@ -155,21 +159,58 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** What making uploads durable asks of the file system (a test passes a recorder to see the order). */
+export type DurableFileOps = {
+  /** fsync of a file's contents. */
+  syncFile(path: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** fsync of a folder, which is what makes the names created, renamed or removed in it durable. */
+  syncDir(path: string): Promise<void>;
+};
+
+async function fsyncPath(path: string, flags: 'r' | 'r+') {
+  const handle = await open(path, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export const diskFileOps: DurableFileOps = {
+  syncFile: (path) => fsyncPath(path, 'r+'),
+  rename,
+  syncDir: (path) => fsyncPath(path, 'r'),
+};
+
 /**
- * Moves a lead's received files to DATA_DIR/uploads/<site>/<lead>/<random>.<ext> (never the
- * shopper's name) and says where they went, relative to the uploads root. Runs inside the lead's
- * transaction, so the files are in place before its deliveries can be claimed.
+ * Flushes received files' contents to disk. Called before the lead's transaction begins, so that
+ * syncing a large photo never holds the database (the renames inside it are cheap to sync).
  */
-export async function placeLeadFiles(uploadsDir: string, siteSlug: string, leadId: number, files: readonly ReceivedFile[]) {
+export async function syncReceived(files: readonly ReceivedFile[], ops: DurableFileOps = diskFileOps) {
+  for (const file of files) await ops.syncFile(file.tempPath);
+}
+
+/**
+ * Moves a lead's received files (already synced by `syncReceived`) to
+ * DATA_DIR/uploads/<site>/<lead>/<random>.<ext> (never the shopper's name) and says where they
+ * went, relative to the uploads root. Runs inside the lead's transaction and syncs the folders
+ * before returning, so files the committed lead lists survive a crash and are in place before its
+ * deliveries can be claimed.
+ */
+export async function placeLeadFiles(uploadsDir: string, siteSlug: string, leadId: number, files: readonly ReceivedFile[], ops: DurableFileOps = diskFileOps) {
   if (files.length === 0) return [];
-  const dir = join(uploadsDir, siteSlug, String(leadId));
+  const siteDir = join(uploadsDir, siteSlug);
+  const dir = join(siteDir, String(leadId));
   await mkdir(dir, { recursive: true });
   const placed: { path: string; file: ReceivedFile }[] = [];
   for (const file of files) {
     const target = join(dir, `${randomBytes(12).toString('hex')}.${file.type.ext}`);
-    await rename(file.tempPath, target);
+    await ops.rename(file.tempPath, target);
     placed.push({ path: relative(uploadsDir, target), file });
   }
+  // The files' new names are entries of the lead's folder, which is itself new in the site's (new in the uploads folder on a site's first upload).
+  for (const folder of [dir, siteDir, uploadsDir]) await ops.syncDir(folder);
   return placed;
 }
 

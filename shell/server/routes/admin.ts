@@ -1,22 +1,47 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { bookingPage, eventPage } from '../db/admin-pages';
 import { CarChangeConflict, carChangeSchema, updateCar } from '../db/car-store';
-import { listEvents } from '../db/event-store';
-import { listBookings } from '../db/booking-store';
-import { createReadStream } from 'node:fs';
+import { createDealerKey, listDealerKeys, revokeDealerKey } from '../db/dealer-key-store';
 import { findLead, listLeadFiles, releaseLead } from '../db/lead-store';
 import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '../db/outbox-store';
+import { decodeCursor, encodeCursor, pageSizes, type PagePosition } from '../db/page-cursor';
 import { findSiteIdBySlug, listSiteSlugs } from '../db/site-store';
 import { deliveryTargetsOf } from '../leads/delivery-config';
-import { leadsCsv } from '../leads/lead-csv';
-import { listLeadsWithDelivery } from '../leads/lead-listing';
+import { leadsCsvPages } from '../leads/lead-csv';
+import { leadFileName } from '../leads/lead-file-links';
+import { eachLeadPage, listLeadPage } from '../leads/lead-listing';
 import { storedFilePath } from '../leads/lead-file-store';
 import type { PlatformContext } from '../platform-context';
+import { adminAccessChecker, type AdminAccess } from './admin-access';
+import { attachmentHeader } from './lead-files';
 
 const deliveryStates = ['delivered', 'pending', 'retrying', 'dead', 'held_as_spam', 'incomplete', 'mock', 'not_configured'] as const;
-const leadQuerySchema = z.object({
-  site: z.string().min(1, 'site is required'),
+/** The site a listing is of: required with the platform key, a dealer key's own site when absent. */
+const siteParam = z.string({ error: 'site must be given once' }).min(1, 'site is required').optional();
+/** A page of a listing: `limit` rows after the `cursor` the previous page ended with (see db/page-cursor.ts). */
+const pageParams = {
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(pageSizes.max, `limit must be at most ${pageSizes.max}`)
+    .default(pageSizes.default),
+  cursor: z
+    .string({ error: 'cursor must be given once' })
+    .optional()
+    .transform((cursor, context): PagePosition | null => {
+      if (cursor === undefined) return null;
+      const position = decodeCursor(cursor);
+      if (!position) context.addIssue({ code: 'custom', message: 'is not a cursor this listing handed out; start again from the first page (no cursor)' });
+      return position;
+    }),
+};
+const leadFilterSchema = z.object({
+  site: siteParam,
   since: z.coerce.number().int().nonnegative().optional(),
   /** A lead status ('New', 'Incomplete'...) or 'suspected_spam'. */
   status: z.string().optional(),
@@ -25,13 +50,23 @@ const leadQuerySchema = z.object({
   /** Mock-mode leads: left out by default, 'only' or 'include'. */
   mock: z.enum(['only', 'include'], { error: 'mock must be only or include' }).optional(),
 });
+const leadQuerySchema = leadFilterSchema.extend(pageParams);
 const leadParamsSchema = z.object({ id: z.coerce.number({ error: 'the lead id must be a number' }).int('the lead id must be a whole number').positive('the lead id must be positive') });
 const bookingQuerySchema = z.object({
-  site: z.string().min(1, 'site is required'),
+  site: siteParam,
   from: z.coerce.number().int().nonnegative().optional(),
   to: z.coerce.number().int().nonnegative().optional(),
+  ...pageParams,
 });
-const eventQuerySchema = z.object({ site: z.string().min(1, 'site is required'), category: z.string().optional() });
+const eventQuerySchema = z.object({ site: siteParam, category: z.string().optional(), ...pageParams });
+const dealerKeyBodySchema = z.object({
+  site: z.string({ error: 'site is required' }).min(1, 'site is required'),
+  label: z.string({ error: 'label must be text' }).trim().max(100, 'label must be at most 100 characters').default(''),
+});
+const dealerKeyQuerySchema = z.object({ site: siteParam });
+const dealerKeyParamsSchema = z.object({
+  id: z.coerce.number({ error: 'the dealer key id must be a number' }).int('the dealer key id must be a whole number').positive('the dealer key id must be positive'),
+});
 const carParamsSchema = z.object({ id: z.coerce.number({ error: 'the car id must be a number' }).int('the car id must be a whole number').positive('the car id must be positive') });
 
 /** Field → message, for the dealer's screen to show each next to its field; unknown fields are named too. */
@@ -47,72 +82,102 @@ function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-/** Dealer and operator access, behind the platform admin bearer key. */
-export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  const expected = Buffer.from(ctx.config.adminKey);
-  const authorised = (request: FastifyRequest) => {
-    const given = Buffer.from((request.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  };
+const dealerKeyRefusal = 'This needs the platform admin key: a dealer key opens only its own site\'s leads, files, bookings and events.';
 
-  async function refuseUnlessAdmin(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    if (authorised(request)) return false;
-    await reply.code(401).header('WWW-Authenticate', 'Bearer').send({ message: 'A valid admin key is required (Authorization: Bearer <PLATFORM_ADMIN_KEY>).' });
+/** A query's problems in one line: `field: message; field: message`. */
+const queryMessage = (error: z.ZodError) => error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+
+const nextCursor = (next: PagePosition | null) => (next ? encodeCursor(next) : null);
+
+/**
+ * Dealer and operator access. The platform admin key opens every route; a dealer key opens the
+ * routes of its own site only (another site's listing is a 403, another site's lead a 404, as if
+ * it did not exist), and none of the platform's own (car changes, dealer keys).
+ */
+export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
+  const checkAccess = adminAccessChecker(ctx.db, ctx.config.adminKey);
+
+  async function accessOrRefuse(request: FastifyRequest, reply: FastifyReply): Promise<AdminAccess | null> {
+    const check = await checkAccess(request);
+    if (check.ok) return check.access;
+    await reply.code(401).header('WWW-Authenticate', 'Bearer').send({ message: check.message });
+    return null;
+  }
+
+  /** True (answered) unless the platform key was given. */
+  async function refuseUnlessPlatform(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+    const access = await accessOrRefuse(request, reply);
+    if (!access) return true;
+    if (access.kind === 'platform') return false;
+    await reply.code(403).send({ message: dealerKeyRefusal });
     return true;
   }
 
-  async function siteFromQuery<T extends { site: string }>(request: FastifyRequest, reply: FastifyReply, schema: z.ZodType<T>) {
-    if (await refuseUnlessAdmin(request, reply)) return null;
+  async function siteFromQuery<T extends { site?: string }>(request: FastifyRequest, reply: FastifyReply, schema: z.ZodType<T>) {
+    const access = await accessOrRefuse(request, reply);
+    if (!access) return null;
     const parsed = schema.safeParse(request.query);
     if (!parsed.success) {
-      await reply.code(400).send({ message: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') });
+      await reply.code(400).send({ message: queryMessage(parsed.error) });
       return null;
     }
-    const siteId = await findSiteIdBySlug(ctx.db, parsed.data.site);
+    const slug = parsed.data.site;
+    if (access.kind === 'dealer') {
+      if (slug === undefined || slug === access.site) return { siteId: access.siteId, slug: access.site, query: parsed.data };
+      await reply.code(403).send({ message: `This dealer key opens ${access.site} only, not ${slug}.` });
+      return null;
+    }
+    if (slug === undefined) {
+      await reply.code(400).send({ message: 'site: site is required' });
+      return null;
+    }
+    const siteId = await findSiteIdBySlug(ctx.db, slug);
     if (siteId === null) {
-      await reply.code(404).send({ message: `No site with slug ${parsed.data.site}.` });
+      await reply.code(404).send({ message: `No site with slug ${slug}.` });
       return null;
     }
-    return { siteId, query: parsed.data };
+    return { siteId, slug, query: parsed.data };
   }
 
-  const leadFilter = (query: z.infer<typeof leadQuerySchema>) => ({
+  const leadFilter = (query: z.infer<typeof leadFilterSchema>) => ({
     since: query.since,
     status: query.status,
     delivery: query.delivery,
     mock: query.mock === 'only' ? true : query.mock === 'include' ? ('all' as const) : false,
   });
 
-  /** A site's leads, each with where its delivery stands. Update tokens are never stored, so never listed. */
+  /** A page of a site's leads, newest first, each with where its delivery stands. Update tokens are never stored, so never listed. */
   app.get('/api/admin/leads', async (request, reply) => {
     const found = await siteFromQuery(request, reply, leadQuerySchema);
     if (!found) return reply;
-    const leads = await listLeadsWithDelivery(ctx.db, found.siteId, leadFilter(found.query));
-    return reply.header('Cache-Control', 'no-store').send({ leads });
+    const { limit, cursor } = found.query;
+    const page = await listLeadPage(ctx.db, found.siteId, leadFilter(found.query), { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ leads: page.leads, next_cursor: nextCursor(page.next) });
   });
 
+  /** Every lead of the filter as CSV, written a page at a time as it is read. */
   app.get('/api/admin/leads.csv', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, leadQuerySchema);
+    const found = await siteFromQuery(request, reply, leadFilterSchema);
     if (!found) return reply;
-    const leads = await listLeadsWithDelivery(ctx.db, found.siteId, leadFilter(found.query));
     const day = new Date().toISOString().slice(0, 10);
     return reply
       .header('Cache-Control', 'no-store')
       .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="leads-${found.query.site.replace(/[^a-z0-9-]/gi, '')}-${day}.csv"`)
-      .send(leadsCsv(leads));
+      .header('Content-Disposition', `attachment; filename="leads-${found.slug.replace(/[^a-z0-9-]/gi, '')}-${day}.csv"`)
+      .send(Readable.from(leadsCsvPages(eachLeadPage(ctx.db, found.siteId, leadFilter(found.query)))));
   });
 
-  /** One lead by id from the path, for the admin key holder; 404 if it does not exist. */
+  /** One lead by id from the path, if the key opens its site; 404 if it does not exist (or is another dealer's). */
   async function leadFromParams(request: FastifyRequest, reply: FastifyReply) {
-    if (await refuseUnlessAdmin(request, reply)) return null;
+    const access = await accessOrRefuse(request, reply);
+    if (!access) return null;
     const params = leadParamsSchema.safeParse(request.params);
     if (!params.success) {
       await reply.code(400).send({ message: 'Please check the lead id.', fields: { id: params.error.issues[0]!.message } });
       return null;
     }
     const lead = await findLead(ctx.db, params.data.id);
-    if (!lead) {
+    if (!lead || (access.kind === 'dealer' && lead.site_id !== access.siteId)) {
       await reply.code(404).send({ message: `No lead with id ${params.data.id}.` });
       return null;
     }
@@ -167,36 +232,75 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return reply.header('Cache-Control', 'no-store').send({ files: files.map(({ path: _path, ...file }) => file) });
   });
 
+  /**
+   * The download goes by the stored name's extension, the type the upload sniffed, never the
+   * shopper's own: a PDF sent as `invoice.html` is saved as `invoice.html.pdf`, not opened as a page.
+   */
   app.get<{ Params: { id: string; fileId: string } }>('/api/admin/leads/:id/files/:fileId', async (request, reply) => {
     const lead = await leadFromParams(request, reply);
     if (!lead) return reply;
     const file = (await listLeadFiles(ctx.db, lead.id)).find((entry) => String(entry.id) === request.params.fileId);
-    if (!file) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
-    const path = storedFilePath(ctx.config.dataDir, file.path);
-    if (!path) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
-    const name = file.original_name.replace(/[^\w.\- ]/g, '_');
+    const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;
+    const size = path ? await stat(path).then((info) => (info.isFile() ? info.size : null), () => null) : null;
+    if (!file || !path || size === null) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
     return reply
       .header('Cache-Control', 'no-store')
       .header('Content-Type', file.content_type)
+      .header('Content-Length', size)
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', `attachment; filename="${name}"`)
+      .header('Content-Disposition', attachmentHeader(leadFileName(file.original_name, path)))
       .send(createReadStream(path));
   });
 
-  /** The site's diary: confirmed test drives and service drop-offs and live holds, from now (or `from`) for 30 days (or to `to`), epoch ms. */
+  /** The site's diary, soonest first: confirmed test drives and service drop-offs and live holds, from now (or `from`) for 30 days (or to `to`), epoch ms. */
   app.get('/api/admin/bookings', async (request, reply) => {
     const found = await siteFromQuery(request, reply, bookingQuerySchema);
     if (!found) return reply;
     const now = Date.now();
     const from = found.query.from ?? now;
-    const bookings = await listBookings(ctx.db, found.siteId, { from, to: found.query.to ?? from + 30 * 86_400_000, now });
-    return reply.header('Cache-Control', 'no-store').send({ bookings });
+    const { limit, cursor } = found.query;
+    const page = await bookingPage(ctx.db, found.siteId, { from, to: found.query.to ?? from + 30 * 86_400_000, now }, { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ bookings: page.bookings, next_cursor: nextCursor(page.next) });
   });
 
+  /** A page of the site's event log (remote failures, analytics), newest first. */
   app.get('/api/admin/events', async (request, reply) => {
     const found = await siteFromQuery(request, reply, eventQuerySchema);
     if (!found) return reply;
-    return reply.header('Cache-Control', 'no-store').send({ events: await listEvents(ctx.db, found.siteId, found.query.category) });
+    const { limit, cursor, category } = found.query;
+    const page = await eventPage(ctx.db, found.siteId, category, { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ events: page.events, next_cursor: nextCursor(page.next) });
+  });
+
+  /** Makes a dealer key for a site; the key is in this answer only (only its hash is kept). */
+  app.post('/api/admin/dealer-keys', async (request, reply) => {
+    if (await refuseUnlessPlatform(request, reply)) return reply;
+    const body = dealerKeyBodySchema.safeParse(request.body ?? {});
+    if (!body.success) return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: fieldErrors(body.error) });
+    const siteId = await findSiteIdBySlug(ctx.db, body.data.site);
+    if (siteId === null) return reply.code(404).send({ message: `No site with slug ${body.data.site}.` });
+    const created = await createDealerKey(ctx.db, { id: siteId, slug: body.data.site }, body.data.label);
+    return reply.code(201).header('Cache-Control', 'no-store').send({ dealer_key: created.dealerKey, key: created.key });
+  });
+
+  /** The dealer keys of a site (or of every site), revoked ones with when; never the keys themselves. */
+  app.get('/api/admin/dealer-keys', async (request, reply) => {
+    if (await refuseUnlessPlatform(request, reply)) return reply;
+    const query = dealerKeyQuerySchema.safeParse(request.query);
+    if (!query.success) return reply.code(400).send({ message: queryMessage(query.error) });
+    const siteId = query.data.site === undefined ? null : await findSiteIdBySlug(ctx.db, query.data.site);
+    if (query.data.site !== undefined && siteId === null) return reply.code(404).send({ message: `No site with slug ${query.data.site}.` });
+    return reply.header('Cache-Control', 'no-store').send({ dealer_keys: await listDealerKeys(ctx.db, siteId) });
+  });
+
+  /** Revokes a dealer key: it opens nothing from the next request on. */
+  app.delete('/api/admin/dealer-keys/:id', async (request, reply) => {
+    if (await refuseUnlessPlatform(request, reply)) return reply;
+    const params = dealerKeyParamsSchema.safeParse(request.params);
+    if (!params.success) return reply.code(400).send({ message: 'Please check the dealer key id.', fields: { id: params.error.issues[0]!.message } });
+    const revoked = await revokeDealerKey(ctx.db, params.data.id);
+    if (!revoked) return reply.code(404).send({ message: `No dealer key with id ${params.data.id}.` });
+    return reply.header('Cache-Control', 'no-store').send({ dealer_key: revoked });
   });
 
   /**
@@ -204,7 +308,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
    * pushed to search before the answer, so the next search on the site shows it.
    */
   app.patch<{ Params: { id: string } }>('/api/admin/cars/:id', async (request, reply) => {
-    if (await refuseUnlessAdmin(request, reply)) return reply;
+    if (await refuseUnlessPlatform(request, reply)) return reply;
     const params = carParamsSchema.safeParse(request.params);
     if (!params.success) return reply.code(400).send({ message: 'Please check the car id.', fields: { id: params.error.issues[0]!.message } });
     const change = carChangeSchema.safeParse(request.body ?? {});

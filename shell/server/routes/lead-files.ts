@@ -8,7 +8,7 @@ import { siteDeps } from '../platform-context';
 import { resolveSite } from '../tenancy/site-context';
 
 /** `attachment` with a plain ASCII name for old clients and the real one (RFC 5987) for the rest. */
-function attachmentHeader(name: string): string {
+export function attachmentHeader(name: string): string {
   const ascii = name.replace(/[^\w.\- ()]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;

@@ -6,6 +6,7 @@ import type { LeadReply } from '../leads/lead-service';
 import { checkFieldsMessage } from '../leads/lead-service';
 import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '../leads/uploads';
 import type { PlatformContext } from '../platform-context';
+import { clientAddressKey } from '../http/client-address';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,6 +21,18 @@ declare module 'fastify' {
 
 const maxKeyLength = 200;
 
+/**
+ * A multipart lead's text besides its files: far more than any form sends (a 20,000-character
+ * message, 50 visited pages, a few dozen answers), and a bound on what one request can make the
+ * server hold in memory. Form-serialised leads send one field per answer, hence the field count.
+ */
+export const maxLeadFields = 200;
+export const maxLeadFieldBytes = 256 * 1024;
+
+const tooManyFieldsMessage = `The enquiry has too many fields: at most ${maxLeadFields} can be sent besides the files.`;
+const unnamedFieldMessage = 'Every field of the enquiry needs a name (Content-Disposition: form-data; name="...").';
+const fieldsTooLargeMessage = `The enquiry's fields are too large: at most ${maxLeadFieldBytes / 1024} KB of text can be sent besides the files.`;
+
 /** Fields a form-serialised (multipart) lead sends as text that the lead contract holds as numbers or booleans. */
 const numberFields = new Set(['lead_id', 'car_id', 'location_id', 'step_number', 'form_started_at']);
 const booleanFields = new Set(['opt_in', 'form_completed', 'has_files']);
@@ -27,11 +40,15 @@ const booleanFields = new Set(['opt_in', 'form_completed', 'has_files']);
 /**
  * A multipart body's text fields as a lead. The browser may send the lead as one JSON field named
  * `lead`, as `lead[field]` pairs (with `[]` lists and `[key]` objects), or as plain field names.
+ * Null when the `lead` field is not one JSON object, or comes twice (which one would be meant?).
  */
 export function formFieldsToLead(fields: readonly [string, string][]): Record<string, unknown> | null {
   const lead: Record<string, unknown> = {};
+  let sawLeadField = false;
   for (const [name, value] of fields) {
     if (name === 'lead') {
+      if (sawLeadField) return null;
+      sawLeadField = true;
       try {
         const parsed: unknown = JSON.parse(value);
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
@@ -69,6 +86,33 @@ function coerceFormValue(name: string, value: string): unknown {
   return value;
 }
 
+/**
+ * The answer to a multipart body the parser could not read: its own limit errors, and the plain
+ * errors busboy raises for a body that is not well-formed multipart (no or a wrong boundary, cut
+ * short, a part without headers' end). Null for a failure on the server's side (the disk), which
+ * stays a 500, as does a bug.
+ */
+function unreadableMultipart(error: unknown, uploads: { maxBytes: number; maxFiles: number }): { status: 400 | 413; message: string } | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: string }).code;
+  // A disk error (it names its syscall) or a bug (a TypeError...) is the server's, not the body's.
+  if (!code?.startsWith('FST_') && (error.constructor !== Error || 'syscall' in error)) return null;
+  switch (code) {
+    case 'FST_FILES_LIMIT':
+      return { status: 400, message: `At most ${uploads.maxFiles} files can be sent with one enquiry.` };
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return { status: 413, message: `Each file must be at most ${formatBytes(uploads.maxBytes)}.` };
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return { status: 413, message: tooManyFieldsMessage };
+    case 'FST_PROTO_VIOLATION':
+      return { status: 400, message: 'A field of the enquiry has a name that is not allowed.' };
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return { status: 400, message: 'A field of the enquiry sent as JSON is not valid JSON.' };
+  }
+  return { status: 400, message: `The enquiry could not be read (${error.message}). Send it and its files (${acceptedFilesText}) as multipart/form-data.` };
+}
+
 async function send(reply: FastifyReply, result: LeadReply) {
   reply.header('Cache-Control', 'no-store');
   if ('headers' in result && result.headers) for (const [name, value] of Object.entries(result.headers)) reply.header(name, value);
@@ -86,7 +130,14 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const incomingDir = join(uploadsRoot(ctx.config.dataDir), '.incoming');
 
   await app.register(multipart, {
-    limits: { fileSize: uploads.maxBytes, files: uploads.maxFiles + 1, fields: 500, fieldSize: 1_048_576, parts: uploads.maxFiles + 501, headerPairs: 200 },
+    limits: {
+      fileSize: uploads.maxBytes,
+      files: uploads.maxFiles + 1,
+      fields: maxLeadFields,
+      fieldSize: maxLeadFieldBytes,
+      parts: uploads.maxFiles + 1 + maxLeadFields,
+      headerPairs: 20,
+    },
   });
 
   async function siteOf(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
@@ -120,7 +171,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
     if (!site) return void (await discardReceived(files));
     const key = idempotencyKeyOf(request, reply);
     if (key === false) return void (await discardReceived(files));
-    return send(reply, await service.create({ site, lead, files, idempotencyKey: key, userAgent: userAgentOf(request), ip: request.ip, mock }));
+    return send(reply, await service.create({ site, lead, files, idempotencyKey: key, userAgent: userAgentOf(request), ip: clientAddressKey(request.ip), mock }));
   }
 
   const prefixes = [{ prefix: '/api', mock: false }, ...(ctx.config.leads.mockMode ? [{ prefix: '/mock', mock: true }] : [])];
@@ -141,6 +192,8 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
       if (!site) return reply;
       const fields: [string, string][] = [];
       const files: ReceivedFile[] = [];
+      // busboy bounds each field, not their sum: the running total is ours.
+      let fieldBytes = 0;
       try {
         for await (const part of request.parts()) {
           if (part.type === 'file') {
@@ -150,24 +203,27 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
             }
             files.push(await receiveFile(part.file, { incomingDir, maxBytes: uploads.maxBytes, originalName: part.filename }));
           } else {
-            if (part.valueTruncated || part.fieldnameTruncated) throw new UploadError(413, `The field "${part.fieldname}" is too long.`);
-            fields.push([part.fieldname, String(part.value ?? '')]);
+            // busboy hands on a part whose Content-Disposition names no field with no name at all.
+            if (typeof part.fieldname !== 'string' || part.fieldname === '') throw new UploadError(400, unnamedFieldMessage);
+            const value = String(part.value ?? '');
+            fieldBytes += Buffer.byteLength(part.fieldname) + Buffer.byteLength(value);
+            if (part.valueTruncated || fieldBytes > maxLeadFieldBytes) throw new UploadError(413, fieldsTooLargeMessage);
+            fields.push([part.fieldname, value]);
           }
         }
       } catch (error) {
         await discardReceived(files);
-        if (error instanceof UploadError) return reply.code(error.statusCode).header('Cache-Control', 'no-store').send({ message: error.message });
-        const code = (error as { code?: string }).code;
-        if (code === 'FST_FILES_LIMIT') return reply.code(400).send({ message: `At most ${uploads.maxFiles} files can be sent with one enquiry.` });
-        if (code === 'FST_REQ_FILE_TOO_LARGE') return reply.code(413).send({ message: `Each file must be at most ${formatBytes(uploads.maxBytes)}.` });
-        if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return reply.code(413).send({ message: 'The enquiry has too many fields.' });
-        if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_NO_FORM_DATA') return reply.code(400).send({ message: `Send the enquiry and its files (${acceptedFilesText}) as multipart/form-data.` });
-        throw error;
+        const refused = error instanceof UploadError ? { status: error.statusCode, message: error.message } : unreadableMultipart(error, uploads);
+        if (!refused) throw error;
+        // The rest of the body is not read into memory: a refused request may still be sending.
+        request.raw.unpipe();
+        request.raw.resume();
+        return reply.code(refused.status).header('Cache-Control', 'no-store').header('Connection', 'close').send({ message: refused.message });
       }
       const lead = formFieldsToLead(fields);
       if (lead === null) {
         await discardReceived(files);
-        return reply.code(400).send({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be the enquiry as a JSON object.' } });
+        return reply.code(400).send({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' } });
       }
       return create(request, reply, mock, lead, files);
     });
@@ -180,7 +236,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
       const body = (request.body ?? {}) as { lead?: unknown; update_token?: unknown };
       const header = request.headers['x-lead-update-token'];
       const token = (Array.isArray(header) ? header[0] : header) ?? (typeof body.update_token === 'string' ? body.update_token : null);
-      return send(reply, await service.update({ site, id, lead: body.lead, token: token || null, userAgent: userAgentOf(request), mock }));
+      return send(reply, await service.update({ site, id, lead: body.lead, token: token || null, userAgent: userAgentOf(request), ip: clientAddressKey(request.ip), mock }));
     });
   }
 }

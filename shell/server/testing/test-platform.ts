@@ -105,6 +105,8 @@ export async function createTestPlatform(
         REMOTES_DIR: remotesDir,
         SHELL_CLIENT_DIR: shellClientDir,
         LOG_LEVEL: 'silent',
+        // app.inject comes from 127.0.0.1: trusted as a proxy, so a test gives each shopper an address with X-Forwarded-For.
+        TRUSTED_PROXIES: '127.0.0.1',
         ...(schema ? { DATABASE_URL: schema.databaseUrl } : {}),
         ...opts.env,
       },

@@ -1,0 +1,423 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BookingTimes } from '@dealer/contracts/booking-values';
+import type { Location } from '@dealer/contracts/location';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
+import { jsonTooDeepMessage } from '../http/json-depth';
+import { maxLeadFieldBytes, maxLeadFields } from '../routes/leads';
+import { skipPostgres } from '../testing/postgres';
+import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
+import { leadToAdf } from './adf';
+import { webhookBody, type DeliverableLead } from './delivery-targets';
+import { signedLeadFileUrl } from './lead-file-links';
+import { tooDeepMessage } from './lead-schema';
+import { checkFieldsMessage, LeadService, maxHoldsPerClient, updateRateLimit } from './lead-service';
+import { diskFileOps, receiveFile, uploadsRoot, type DurableFileOps } from './uploads';
+
+type Created = { id: number; lead_id: number; update_token: string };
+type Refused = { message: string; fields?: Record<string, string> };
+
+const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const contact = { name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333' };
+const enquiry = (extra: Record<string, unknown> = {}) => ({ category: 'General Enquiry', ...contact, message: 'Is it still available?', ...extra });
+const testDrive = (extra: Record<string, unknown>) => ({ category: 'New Vehicle Enquiry', subcategory: 'Test Drive', ...extra });
+const partial = { lead_status: 'Incomplete', form_completed: false };
+
+/** A new client address per call: the platform runs with LEADS_RATE_LIMIT=2, so most tests spread their creates. */
+let addressCounter = 0;
+const freshAddress = () => {
+  addressCounter += 1;
+  return `10.${(addressCounter >> 16) & 255}.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+};
+
+/** `depth` objects inside one another, as JSON text (built as text: a value that deep cannot be stringified). */
+const nestedJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+const boundary = 'lead-abuse-boundary';
+const multipartType = `multipart/form-data; boundary=${boundary}`;
+const fieldPart = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+const filePart = (name: string, data: Buffer) =>
+  Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), data, Buffer.from('\r\n')]);
+const closing = `--${boundary}--\r\n`;
+const leadJson = JSON.stringify(enquiry());
+
+describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under abuse on %s', (engine) => {
+  if (engine === 'postgres' && skipPostgres) {
+    it.skip('needs PostgreSQL (skipped: SKIP_POSTGRES=1)', () => {});
+    return;
+  }
+
+  const slug = 'metro-motor-group';
+  const delivered: DeliverableLead[] = [];
+  let platform: TestPlatform;
+  let site: SiteConfig;
+  let showroom: Location;
+  beforeAll(async () => {
+    platform = await createTestPlatform({
+      engine,
+      env: { LEADS_RATE_LIMIT: '2' },
+      deliver: async (_target, lead) => {
+        delivered.push(lead);
+        return { ok: true, status: 'delivered', detail: 'kept by the test' };
+      },
+    });
+    site = (await loadSiteConfig(platform.ctx.db, (await findSiteIdBySlug(platform.ctx.db, slug))!))!;
+    showroom = site.locations.find((location) => location.visible && location.location_type === 'sales')!;
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  /** One request from one client address (the socket's: no proxy header). */
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, opts: { address?: string; payload?: unknown; headers?: Record<string, string>; host?: string } = {}) =>
+    platform.app.inject({
+      method,
+      url,
+      remoteAddress: opts.address ?? freshAddress(),
+      headers: { host: `${opts.host ?? slug}.localhost:3000`, ...opts.headers },
+      payload: opts.payload as string,
+    });
+  const create = (lead: Record<string, unknown>, opts: { address?: string; key?: string } = {}) =>
+    call('POST', '/api/leads', { address: opts.address, payload: { lead }, headers: opts.key ? { 'idempotency-key': opts.key } : {} });
+  const update = (created: Created, lead: Record<string, unknown>, address?: string) =>
+    call('PUT', `/api/leads/${created.id}`, { address, payload: { lead }, headers: { 'x-lead-update-token': created.update_token } });
+  const offeredStarts = async () => {
+    const res = await call('GET', `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}`);
+    expect(res.statusCode).toBe(200);
+    return res.json<BookingTimes>().days.flatMap((day) => day.slots.map((slot) => slot.start));
+  };
+  const seatsOf = (leadId: number) => platform.ctx.db.selectFrom('bookings').select(['held_until', 'starts_at']).where('lead_id', '=', leadId).execute();
+  const payloadOf = async (leadId: number) =>
+    JSON.parse((await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', leadId).executeTakeFirstOrThrow()).payload) as Record<string, unknown>;
+
+  describe('booking seats', () => {
+    it('gives no seat to 400 partial leads without contact details: every time they ask for stays offered', async () => {
+      const starts = (await offeredStarts()).slice(0, 200);
+      expect(starts.length, 'the demo showroom offers 200 test drive times').toBe(200);
+      const ids: number[] = [];
+      for (let index = 0; index < 400; index += 1) {
+        const res = await create(testDrive({ name: 'Bot', dateTime: starts[index % starts.length], location: showroom.id, ...partial }));
+        expect(res.statusCode, res.body).toBe(201);
+        ids.push(res.json<Created>().id);
+      }
+      expect(await platform.ctx.db.selectFrom('bookings').select('id').where('lead_id', 'in', ids).execute()).toEqual([]);
+      expect(await offeredStarts()).toEqual(expect.arrayContaining(starts));
+      // The time is kept on the lead as asked; only a lead holding a seat says it is booked.
+      const kept = await payloadOf(ids[0]!);
+      expect(kept.dateTime).toBe(starts[0]);
+      expect(kept).not.toHaveProperty('booking_time');
+    });
+
+    it('holds the time of a multi-step walk once its contact details are in, and confirms it on completion', async () => {
+      const address = freshAddress();
+      const start = (await offeredStarts())[30]!;
+      // The test drive form: User Details (saved as Incomplete), then the vehicle, then when, then the rest.
+      const details = await create(testDrive({ ...contact, step_number: 1, ...partial }), { address });
+      expect(details.statusCode).toBe(201);
+      const lead = details.json<Created>();
+      expect((await update(lead, { location: showroom.id, step_number: 2, ...partial }, address)).statusCode).toBe(200);
+      expect((await update(lead, { dateTime: start, step_number: 3, ...partial }, address)).statusCode).toBe(200);
+      const [hold] = await seatsOf(lead.id);
+      expect(Number(hold!.starts_at)).toBe(Date.parse(start));
+      expect(Number(hold!.held_until)).toBeGreaterThan(Date.now() + 29 * 60_000);
+      expect((await update(lead, { message: 'Saturday suits', opt_in: true }, address)).statusCode).toBe(200);
+      expect(await seatsOf(lead.id)).toEqual([expect.objectContaining({ held_until: null })]);
+      expect(await payloadOf(lead.id)).toMatchObject({ dateTime: start, booking_location_id: showroom.id });
+    });
+
+    it('takes the seat of a time asked before the contact step when the contact step is saved', async () => {
+      const address = freshAddress();
+      const start = (await offeredStarts())[31]!;
+      const timeFirst = await create(testDrive({ name: 'Jane', dateTime: start, location: showroom.id, ...partial }), { address });
+      expect(timeFirst.statusCode).toBe(201);
+      const lead = timeFirst.json<Created>();
+      expect(await seatsOf(lead.id)).toEqual([]);
+      expect((await update(lead, { email: 'jane@example.com', ...partial }, address)).statusCode).toBe(200);
+      expect((await seatsOf(lead.id)).map((seat) => Number(seat.starts_at))).toEqual([Date.parse(start)]);
+      // Taking the email away again gives the seat back.
+      expect((await update(lead, { email: '', ...partial }, address)).statusCode).toBe(200);
+      expect(await seatsOf(lead.id)).toEqual([]);
+    });
+
+    it(`refuses a ${maxHoldsPerClient + 1}th hold from one address with a 429, and counts only holds still live`, async () => {
+      const starts = (await offeredStarts()).slice(40, 46);
+      const leads: Created[] = [];
+      for (let index = 0; index < 6; index += 1) leads.push((await create(testDrive({ ...contact, ...partial }))).json<Created>());
+      const address = freshAddress();
+      for (const [index, lead] of leads.slice(0, 3).entries()) {
+        expect((await update(lead, { dateTime: starts[index], location: showroom.id, ...partial }, address)).statusCode).toBe(200);
+      }
+
+      const fourth = await update(leads[3]!, { dateTime: starts[3], location: showroom.id, ...partial }, address);
+      expect(fourth.statusCode).toBe(429);
+      const message = `Your connection is already holding ${maxHoldsPerClient} booking times on this site. Please finish one of those bookings, try again in 30 minutes, or call the dealership.`;
+      expect(fourth.json()).toEqual({ message, fields: { dateTime: message } });
+      expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(29 * 60);
+      expect(Number(fourth.headers['retry-after'])).toBeLessThanOrEqual(30 * 60);
+      expect(await seatsOf(leads[3]!.id)).toEqual([]);
+      expect(await payloadOf(leads[3]!.id)).not.toHaveProperty('dateTime');
+      // A create asking for a fourth hold is refused alike; one without contact details holds nothing and is taken.
+      const created = await create(testDrive({ ...contact, dateTime: starts[4], location: showroom.id, ...partial }), { address });
+      expect(created.statusCode).toBe(429);
+      expect(created.json<Refused>().message).toBe(message);
+      expect((await create(testDrive({ name: 'Jane', dateTime: starts[4], location: showroom.id, ...partial }), { address })).statusCode).toBe(201);
+      // Renewing a hold it has is no new hold; another address is counted on its own.
+      expect((await update(leads[1]!, { message: 'still deciding', ...partial }, address)).statusCode).toBe(200);
+      expect((await update(leads[4]!, { dateTime: starts[4], location: showroom.id, ...partial }, freshAddress())).statusCode).toBe(200);
+
+      // A completed lead's seat is confirmed, not held, and a hold that ran out no longer counts.
+      expect((await update(leads[0]!, { message: 'See you then' }, address)).statusCode).toBe(200);
+      expect((await update(leads[3]!, { dateTime: starts[3], location: showroom.id, ...partial }, address)).statusCode).toBe(200);
+      await platform.ctx.db.updateTable('bookings').set({ held_until: Date.now() - 1 }).where('lead_id', '=', leads[1]!.id).execute();
+      expect((await update(leads[5]!, { dateTime: starts[5], location: showroom.id, ...partial }, address)).statusCode).toBe(200);
+      expect(await seatsOf(leads[5]!.id)).toHaveLength(1);
+    });
+
+    it(`limits saves of leads to ${updateRateLimit.max} per address and site in 10 minutes, with a 429 that says when to retry`, async () => {
+      const lead = (await create(testDrive({ ...contact, ...partial }))).json<Created>();
+      const address = freshAddress();
+      for (let index = 0; index < updateRateLimit.max; index += 1) {
+        expect((await update(lead, { message: `step ${index}`, ...partial }, address)).statusCode).toBe(200);
+      }
+      const limited = await update(lead, { message: 'one more', ...partial }, address);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ message: 'Too many changes to enquiries have been sent from your connection. Please try again in 10 minutes, or call the dealership.' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(590);
+      expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(600);
+      // Counted before anything else: a save of a lead that does not exist counts and is refused too.
+      expect((await call('PUT', '/api/leads/999999999', { address, payload: { lead: {} } })).statusCode).toBe(429);
+      expect((await payloadOf(lead.id)).message).toBe(`step ${updateRateLimit.max - 1}`);
+      expect((await update(lead, { message: 'from the shopper’s phone', ...partial }, freshAddress())).statusCode).toBe(200);
+    });
+  });
+
+  describe('idempotent retries', () => {
+    it('counts only new leads against the rate limit: three replays of one key and a new lead all succeed', async () => {
+      const address = freshAddress();
+      const key = `replay-${randomBytes(6).toString('hex')}`;
+      const first = await create(enquiry({ name: 'Retry' }), { address, key });
+      expect(first.statusCode).toBe(201);
+      for (let index = 0; index < 3; index += 1) {
+        const replay = await create(enquiry({ name: 'Retry' }), { address, key });
+        expect(replay.statusCode).toBe(200);
+        expect(replay.json()).toEqual(first.json());
+      }
+      expect((await create(enquiry({ name: 'Second' }), { address })).statusCode).toBe(201);
+      // The limit (2) is still there for a third new lead.
+      expect((await create(enquiry({ name: 'Third' }), { address })).statusCode).toBe(429);
+      expect(await platform.ctx.db.selectFrom('leads').select('id').where('idempotency_key', '=', key).execute()).toHaveLength(1);
+    });
+  });
+
+  describe('deeply nested leads', () => {
+    const tooDeep = { message: checkFieldsMessage, fields: { lead: tooDeepMessage } };
+    /** A lead with `depth` objects inside one another under `extra`, built without recursion. */
+    const deepLead = (depth: number) => {
+      let extra: unknown = 1;
+      for (let level = 0; level < depth; level += 1) extra = { a: extra };
+      return enquiry({ extra });
+    };
+    const upload = (lead: string, headers: Record<string, string> = {}) =>
+      call('POST', '/api/leads/with-files', { payload: fieldPart('lead', lead) + closing, headers: { 'content-type': multipartType, ...headers } });
+
+    it('refuses a lead 10,000 levels deep with a 400 however it comes: JSON, multipart, under a used key, on update', async () => {
+      const json = await call('POST', '/api/leads', { payload: `{"lead":{"category":"General Enquiry","extra":${nestedJson(10_000)}}}`, headers: { 'content-type': 'application/json' } });
+      expect(json.statusCode).toBe(400);
+      expect(json.json()).toEqual({ message: jsonTooDeepMessage });
+
+      const uploaded = await upload(`{"category":"General Enquiry","extra":${nestedJson(10_000)}}`);
+      expect(uploaded.statusCode).toBe(400);
+      expect(uploaded.json()).toEqual(tooDeep);
+      // A retry is looked up first, and its body hashed: the depth is checked before that.
+      const key = `deep-${randomBytes(6).toString('hex')}`;
+      expect((await create(enquiry(), { key })).statusCode).toBe(201);
+      const underKey = await upload(`{"category":"General Enquiry","extra":${nestedJson(10_000)}}`, { 'idempotency-key': key });
+      expect(underKey.statusCode).toBe(400);
+      expect(underKey.json()).toEqual(tooDeep);
+
+      // The service holds without the HTTP layer's own check.
+      const { service } = platform.ctx.leads;
+      const request = { site, userAgent: 'test', ip: freshAddress(), mock: false };
+      expect(await service.create({ ...request, lead: deepLead(10_000), idempotencyKey: key })).toEqual({ status: 400, body: tooDeep });
+      const lead = (await create(enquiry())).json<Created>();
+      expect(await service.update({ ...request, id: lead.id, token: lead.update_token, lead: deepLead(10_000) })).toEqual({ status: 400, body: tooDeep });
+    });
+
+    it('takes a lead 32 levels deep and refuses one 33 deep', async () => {
+      // The lead object is the first level.
+      const atLimit = await upload(JSON.stringify(deepLead(31)));
+      expect(atLimit.statusCode, atLimit.body).toBe(201);
+      const over = await upload(JSON.stringify(deepLead(32)));
+      expect(over.statusCode).toBe(400);
+      expect(over.json()).toEqual(tooDeep);
+    });
+  });
+
+  describe('multipart bodies', () => {
+    const upload = (payload: string | Buffer, contentType = multipartType) => call('POST', '/api/leads/with-files', { payload, headers: { 'content-type': contentType } });
+    const incoming = () => join(uploadsRoot(platform.ctx.config.dataDir), '.incoming');
+    const fieldsTooLarge = `The enquiry's fields are too large: at most ${maxLeadFieldBytes / 1024} KB of text can be sent besides the files.`;
+
+    it('refuses a 1 MB field with a 413', async () => {
+      const res = await upload(fieldPart('lead', JSON.stringify(enquiry({ message: 'x'.repeat(1_048_576) }))) + closing);
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ message: fieldsTooLarge });
+    });
+
+    it(`refuses 1,000 small fields with a 413 (at most ${maxLeadFields})`, async () => {
+      const res = await upload(Array.from({ length: 1000 }, (_, index) => fieldPart(`lead[answer_${index}]`, 'x')).join('') + closing);
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ message: `The enquiry has too many fields: at most ${maxLeadFields} can be sent besides the files.` });
+    });
+
+    it('refuses fields that are each small enough but together pass the total, keeping no file', async () => {
+      const chunk = 'y'.repeat(60 * 1024);
+      const res = await upload(
+        Buffer.concat([filePart('photo.png', png), Buffer.from(Array.from({ length: 5 }, (_, index) => fieldPart(`lead[note_${index}]`, chunk)).join('') + closing)]),
+      );
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ message: fieldsTooLarge });
+      expect(res.headers.connection).toBe('close');
+      expect(readdirSync(incoming())).toEqual([]);
+    });
+
+    const cut = (text: string, length: number) => text.slice(0, length);
+    const leadPart = fieldPart('lead', leadJson);
+    it.each([
+      ['no boundary parameter', 'multipart/form-data', leadPart + closing, 400, /^The enquiry could not be read \(Multipart: Boundary not found\)/],
+      ['an empty boundary', 'multipart/form-data; boundary=', leadPart + closing, 400, /^The enquiry could not be read/],
+      ['a boundary over 256 characters', `multipart/form-data; boundary=${'b'.repeat(300)}`, `--${'b'.repeat(300)}\r\n${leadPart.slice(boundary.length + 4)}--${'b'.repeat(300)}--\r\n`, 400, /^The enquiry could not be read/],
+      ['a body with another boundary', 'multipart/form-data; boundary=another', leadPart + closing, 400, /^The enquiry could not be read \(Unexpected end of multipart data\)/],
+      ['a body cut short inside a part', multipartType, cut(leadPart, 80), 400, /^The enquiry could not be read \(Unexpected end of multipart data\)/],
+      ['no closing boundary', multipartType, leadPart, 400, /^The enquiry could not be read \(Unexpected end of multipart data\)/],
+      ['part headers that never end', multipartType, `--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\n${leadJson}`, 400, /^The enquiry could not be read/],
+      ['bare LF line ends', multipartType, leadPart.replaceAll('\r\n', '\n') + closing.replaceAll('\r\n', '\n'), 400, /^The enquiry could not be read/],
+      ['a file cut short', multipartType, Buffer.concat([Buffer.from(leadPart), filePart('photo.png', png).subarray(0, 120)]), 400, /^The enquiry could not be read/],
+      ['a JSON body', multipartType, leadJson, 400, /^The enquiry could not be read/],
+      ['a header line without a colon', multipartType, `--${boundary}\r\nContent-Disposition form-data; name="lead"\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Please check the highlighted fields\.$/],
+      ['a 100 KB Content-Disposition', multipartType, `--${boundary}\r\nContent-Disposition: form-data; name="${'n'.repeat(100_000)}"\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Please check the highlighted fields\.$/],
+      ['a part without a name', multipartType, `--${boundary}\r\nContent-Disposition: form-data\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Every field of the enquiry needs a name/],
+      ['a Content-Disposition that is not form-data', multipartType, `--${boundary}\r\nContent-Disposition: attachment; name="lead"\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Please check the highlighted fields\.$/],
+      [
+        'a field name that is not UTF-8',
+        multipartType,
+        Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`"\r\n\r\n${leadJson}\r\n${closing}`)]),
+        400,
+        /^Please check the highlighted fields\.$/,
+      ],
+      ['the lead field twice', multipartType, leadPart + leadPart + closing, 400, /^Please check the highlighted fields\.$/],
+      ['a lead field that is not JSON', multipartType, fieldPart('lead', '{"name": "Jane"') + closing, 400, /^Please check the highlighted fields\.$/],
+      ['a lead field that is a JSON list', multipartType, fieldPart('lead', '[1, 2]') + closing, 400, /^Please check the highlighted fields\.$/],
+      ['a field declared JSON that is not', multipartType, `--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\nContent-Type: application/json\r\n\r\n{nope\r\n${closing}`, 400, /^A field of the enquiry sent as JSON is not valid JSON\.$/],
+      ['a field named __proto__', multipartType, fieldPart('__proto__', 'x') + leadPart + closing, 400, /^A field of the enquiry has a name that is not allowed\.$/],
+      ['an empty body', multipartType, '', 400, /^Please check the highlighted fields\.$/],
+      ['another multipart type', `multipart/mixed; boundary=${boundary}`, leadPart + closing, 415, /\S/],
+    ])('answers %s with a 4xx and its message, never a 500', async (_label, contentType, payload, status, message) => {
+      const res = await upload(payload, contentType);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(res.json<Refused>().message).toMatch(message);
+      expect(readdirSync(incoming())).toEqual([]);
+    });
+
+    it('refuses the lead field sent twice (which one would be meant?), saying which field', async () => {
+      const twice = await upload(fieldPart('lead', leadJson) + fieldPart('lead', JSON.stringify(enquiry({ name: 'Other' }))) + closing);
+      expect(twice.statusCode).toBe(400);
+      expect(twice.json()).toEqual({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' } });
+    });
+
+    it('takes a file sent before the lead field', async () => {
+      const res = await upload(Buffer.concat([filePart('photo.png', png), Buffer.from(leadPart + closing)]));
+      expect(res.statusCode, res.body).toBe(201);
+    });
+  });
+
+  describe('uploaded files', () => {
+    it('strips bidi controls from a file name: stored, listed in the webhook and ADF, and in the download’s name', async () => {
+      const res = await call('POST', '/api/leads/with-files', {
+        payload: Buffer.concat([Buffer.from(fieldPart('lead', leadJson)), filePart('invoice\u202Egpj.exe\u2066\u200F', png), Buffer.from(closing)]),
+        headers: { 'content-type': multipartType },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { id } = res.json<Created>();
+      const stored = await platform.ctx.db.selectFrom('lead_files').select(['id', 'original_name']).where('lead_id', '=', id).executeTakeFirstOrThrow();
+      expect(stored.original_name).toBe('invoicegpj.exe');
+      expect((await payloadOf(id)).files).toEqual([expect.objectContaining({ name: 'invoicegpj.exe' })]);
+
+      await platform.ctx.leads.worker.runOnce();
+      const lead = delivered.find((entry) => entry.id === id);
+      expect(lead, 'the worker delivered the lead').toBeDefined();
+      const webhook = webhookBody(lead!);
+      const adf = leadToAdf(lead!);
+      for (const listing of [webhook, adf]) {
+        expect(listing).toContain('invoicegpj.exe');
+        expect(listing).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]|\\u202e/i);
+      }
+
+      const link = new URL(signedLeadFileUrl({ siteUrl: 'http://x.localhost', fileId: Number(stored.id), expires: Math.floor(Date.now() / 1000) + 60, secret: platform.ctx.config.leads.tokenSecret }));
+      const download = await call('GET', `${link.pathname}${link.search}`);
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-disposition']).toBe(`attachment; filename="invoicegpj.exe.png"; filename*=UTF-8''invoicegpj.exe.png`);
+    });
+
+    it('syncs the files, renames them into place and syncs their folders before the lead commits', async () => {
+      const steps: string[] = [];
+      const recording: DurableFileOps = {
+        syncFile: async (path) => {
+          steps.push(`sync file ${path}`);
+          await diskFileOps.syncFile(path);
+        },
+        rename: async (from, to) => {
+          steps.push(`rename ${from}`);
+          await diskFileOps.rename(from, to);
+        },
+        syncDir: async (path) => {
+          steps.push(`sync folder ${path}`);
+          await diskFileOps.syncDir(path);
+        },
+      };
+      const { db, config } = platform.ctx;
+      const service = new LeadService({ db, dataDir: config.dataDir, leads: config.leads, fileOps: recording });
+      const uploads = uploadsRoot(config.dataDir);
+      const files = [];
+      for (const name of ['a.png', 'b.png']) files.push(await receiveFile(Readable.from([png]), { incomingDir: join(uploads, '.incoming'), maxBytes: 65_536, originalName: name }));
+
+      const transaction = db.transaction.bind(db);
+      // The transaction's end, as the test sees it: after execute resolved, the commit has happened.
+      const spy = vi.spyOn(db, 'transaction').mockImplementation(() => {
+        const builder = transaction();
+        const execute: typeof builder.execute = async (callback) => {
+          steps.push('begin');
+          const result = await builder.execute(callback);
+          steps.push('commit');
+          return result;
+        };
+        return Object.assign(Object.create(builder) as typeof builder, { execute });
+      });
+      try {
+        const res = await service.create({ site, lead: enquiry(), files, idempotencyKey: null, userAgent: 'test', ip: freshAddress(), mock: false });
+        expect(res.status).toBe(201);
+        const leadId = (res.body as Created).id;
+        const leadDir = join(uploads, slug, String(leadId));
+        expect(steps).toEqual([
+          `sync file ${files[0]!.tempPath}`,
+          `sync file ${files[1]!.tempPath}`,
+          'begin',
+          `rename ${files[0]!.tempPath}`,
+          `rename ${files[1]!.tempPath}`,
+          `sync folder ${leadDir}`,
+          `sync folder ${join(uploads, slug)}`,
+          `sync folder ${uploads}`,
+          'commit',
+        ]);
+        expect(readdirSync(leadDir)).toHaveLength(2);
+        expect(existsSync(files[0]!.tempPath)).toBe(false);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+  });
+});
