@@ -1,31 +1,36 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { loadSiteConfig } from '../db/site-store';
+import { clientAddressKey } from '../http/client-address';
+import { jsonNestsDeeperThan, maxJsonDepth } from '../http/json-depth';
+import { RateLimiter } from '../leads/spam';
 import type { PlatformContext } from '../platform-context';
+import { csvDocuments, documentsMaxDepth, jsonDocuments, ndjsonDocuments } from '../search/document-formats';
+import { federatedSearch, type FederatedQuery } from '../search/federated-search';
+import { isFilterableBy } from '../search/filter-evaluator';
 import { FilterSyntaxError, parseFilter, type FilterNode } from '../search/filter-parser';
-import { MeiliError } from '../search/search-errors';
-import type { Doc, SearchParams } from '../search/search-index';
-import { checkIndexUid, settingNames, type MeiliSettings, type SettingName, type TaskQuery } from '../search/search-engine';
+import {
+  invalidType,
+  isPlainObject,
+  parseBoolean,
+  parseList,
+  parsePositiveInteger,
+  queryParameters,
+  readBoolean,
+  readList,
+  readObject,
+  readPositiveInteger,
+  readStrings,
+  unknownField,
+  type Field,
+  type Read,
+} from '../search/meili-values';
+import { inside, MeiliError } from '../search/search-errors';
+import type { SearchParams } from '../search/search-index';
+import { checkIndexUid, settingNames, type EmbeddedIndex, type MeiliSettings, type SettingName } from '../search/search-engine';
+import { checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '../search/search-request';
 import { carsIndexUid, siteBaseFilter, siteIdFromSearchKey } from '../search/site-search';
-
-const searchParamsSchema = z
-  .object({
-    q: z.string().nullish(),
-    filter: z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))]).nullish(),
-    facets: z.array(z.string()).nullish(),
-    sort: z.array(z.string()).nullish(),
-    limit: z.number().int().min(0).optional(),
-    offset: z.number().int().min(0).optional(),
-    page: z.number().int().min(1).optional(),
-    hitsPerPage: z.number().int().min(0).optional(),
-    attributesToHighlight: z.array(z.string()).nullish(),
-    highlightPreTag: z.string().optional(),
-    highlightPostTag: z.string().optional(),
-  })
-  .passthrough();
-
-const multiSearchSchema = z.object({ queries: z.array(searchParamsSchema.extend({ indexUid: z.string() })) });
+import { readTaskFilter, readTaskQuery } from '../search/task-query';
 
 /**
  * Who may call a route: anyone (`public`), a site's search key or the search admin key
@@ -33,38 +38,28 @@ const multiSearchSchema = z.object({ queries: z.array(searchParamsSchema.extend(
  */
 type Access = 'public' | 'search' | 'admin';
 type Caller = { kind: 'admin' } | { kind: 'site'; siteId: number };
+/** A route's options: who may call it, and whether it takes documents as NDJSON and CSV besides JSON. */
+type RouteConfig = { access?: Access; documents?: boolean };
 
 /** Meilisearch accepts up to 100 MB of documents; the indexer sends far smaller batches. */
 const documentsBodyLimit = 50 * 1024 * 1024;
+const documentContentTypes = ['application/json', 'application/x-ndjson', 'text/csv'];
 
 const invalidKey = () => new MeiliError('invalid_api_key', 'The provided API key is invalid.', 403, 'auth');
+
+/** Addresses (with their site) the search limit keeps count of at once. */
+const trackedSearchers = 10_000;
+
+/**
+ * Meilisearch's code for too many searches (its own is a 503 when its search queue is full); a
+ * 429 here, as the limit is the caller's, not the server's.
+ */
+const tooManySearches = (perMinute: number, retryAfterSeconds: number) =>
+  new MeiliError('too_many_search_requests', `Too many search requests from your connection: at most ${perMinute} a minute. Retry after ${retryAfterSeconds}s.`, 429, 'system');
 
 // ---------------------------------------------------------------------------------------------
 // Reading parameters and bodies, with Meilisearch's error codes
 // ---------------------------------------------------------------------------------------------
-
-function integerParam(value: unknown, code: string, name: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const number = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(number) || number < 0) {
-    throw new MeiliError(code, `Invalid value in parameter \`${name}\`: could not parse \`${String(value)}\` as a positive integer`, 400);
-  }
-  return number;
-}
-
-const listParam = (value: unknown): string[] | undefined =>
-  typeof value === 'string' && value !== '' ? value.split(',').map((item) => item.trim()).filter(Boolean) : Array.isArray(value) ? value.map(String) : undefined;
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'boolean') return 'a boolean';
-  return 'a number';
-}
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 const kebabToCamel = (name: string) => name.replace(/-([a-z])/g, (_, ch: string) => ch.toUpperCase());
@@ -98,7 +93,10 @@ const settingChecks: Record<SettingName, { expected: string; ok: (value: unknown
         (v.maxValuesPerFacet === undefined || v.maxValuesPerFacet === null || (Number.isInteger(v.maxValuesPerFacet) && (v.maxValuesPerFacet as number) >= 0)) &&
         (v.sortFacetValuesBy === undefined || v.sortFacetValuesBy === null || (isPlainObject(v.sortFacetValuesBy) && Object.values(v.sortFacetValuesBy).every((order) => order === 'alpha' || order === 'count'))),
     },
-    pagination: { expected: 'an object with `maxTotalHits` (a positive integer)', ok: (v) => isPlainObject(v) && (v.maxTotalHits === undefined || (Number.isInteger(v.maxTotalHits) && (v.maxTotalHits as number) >= 0)) },
+    pagination: {
+      expected: 'an object with `maxTotalHits` (a positive integer)',
+      ok: (v) => isPlainObject(v) && (v.maxTotalHits === undefined || v.maxTotalHits === null || (Number.isInteger(v.maxTotalHits) && (v.maxTotalHits as number) >= 0)),
+    },
     embedders: object,
     searchCutoffMs: { expected: 'a positive integer', ok: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 },
     localizedAttributes: { expected: 'an array of objects', ok: (v) => Array.isArray(v) && v.every(isPlainObject) },
@@ -110,18 +108,14 @@ const settingChecks: Record<SettingName, { expected: string; ok: (value: unknown
 function checkSetting(name: SettingName, value: unknown, path: string) {
   if (value === null) return;
   const check = settingChecks[name];
-  if (!check.ok(value)) {
-    throw new MeiliError(`invalid_settings_${snakeCase(name)}`, `Invalid value type at \`${path}\`: expected ${check.expected}, but found ${describeType(value)}: \`${JSON.stringify(value)}\``, 400);
-  }
+  if (!check.ok(value)) throw invalidType(`invalid_settings_${snakeCase(name)}`, path, check.expected, value);
 }
 
 function settingsBody(body: unknown): Partial<MeiliSettings> {
-  if (!isPlainObject(body)) throw new MeiliError('bad_request', `Invalid value type: expected an object, but found ${describeType(body)}: \`${JSON.stringify(body ?? null)}\``, 400);
+  if (!isPlainObject(body)) throw invalidType('bad_request', '', 'an object', body ?? null);
   const settings: Partial<MeiliSettings> = {};
   for (const [name, value] of Object.entries(body)) {
-    if (!(settingNames as string[]).includes(name)) {
-      throw new MeiliError('bad_request', `Unknown field \`${name}\`: expected one of ${settingNames.map((known) => `\`${known}\``).join(', ')}`, 400);
-    }
+    if (!(settingNames as string[]).includes(name)) throw unknownField('bad_request', '', name, settingNames);
     checkSetting(name as SettingName, value, `.${name}`);
     settings[name as SettingName] = value;
   }
@@ -134,29 +128,91 @@ function settingFromRoute(route: string): SettingName {
   return name as SettingName;
 }
 
-function documentsBody(body: unknown): Doc[] {
-  const docs = Array.isArray(body) ? body : isPlainObject(body) ? [body] : null;
-  if (!docs || !docs.every(isPlainObject)) {
-    throw new MeiliError('malformed_payload', "The `json` payload provided is malformed. `Couldn't serialize document value: data are neither an object nor a list of objects`.", 400);
-  }
-  return docs as Doc[];
-}
-
-function documentFilter(filter: unknown): SearchParams['filter'] {
-  if (filter === undefined || filter === null) return undefined;
-  const valid = typeof filter === 'string' || (Array.isArray(filter) && filter.every((item) => typeof item === 'string' || (Array.isArray(item) && item.every((inner) => typeof inner === 'string'))));
-  if (!valid) throw new MeiliError('invalid_document_filter', `Invalid value type: expected a string or an array, but found ${describeType(filter)}`, 400);
+/** A documents filter: the search filter's forms, its syntax checked, errors coded `invalid_document_filter`. */
+const readDocumentFilter: Read<SearchParams['filter']> = (value, path, code) => {
+  const filter = readFilter(value, path, code);
   try {
-    parseFilter(filter as SearchParams['filter']);
+    parseFilter(filter);
   } catch (error) {
-    if (error instanceof FilterSyntaxError) throw new MeiliError('invalid_document_filter', error.message, 400);
+    if (error instanceof FilterSyntaxError) throw new MeiliError(code, error.message, 400);
     throw error;
   }
-  return filter as SearchParams['filter'];
+  return filter;
+};
+
+const readDocumentIds: Read<string[]> = (value, path, code) =>
+  readList((id, idPath, idCode) => {
+    if (typeof id !== 'string' && typeof id !== 'number') throw invalidType(idCode, idPath, 'a string', id);
+    return String(id);
+  })(value, path, code);
+
+/** `POST /documents/fetch`, in Meilisearch's order. */
+const fetchFields: Field[] = [
+  { name: 'offset', code: 'invalid_document_offset', read: readPositiveInteger },
+  { name: 'limit', code: 'invalid_document_limit', read: readPositiveInteger },
+  { name: 'fields', code: 'invalid_document_fields', read: readStrings, nullable: true },
+  { name: 'retrieveVectors', code: 'invalid_document_retrieve_vectors', read: readBoolean },
+  { name: 'ids', code: 'invalid_document_ids', read: readDocumentIds, nullable: true },
+  { name: 'filter', code: 'invalid_document_filter', read: readDocumentFilter, nullable: true },
+];
+
+type DocumentsQuery = { offset?: number; limit?: number; fields?: string[]; ids?: string[]; filter?: SearchParams['filter'] };
+
+/** `GET /documents`: the same as `POST /documents/fetch`, in a query string. */
+function documentsQuery(query: unknown): DocumentsQuery {
+  const given = queryParameters(query, fetchFields.map((field) => field.name));
+  const read: DocumentsQuery = {};
+  if (given.has('offset')) read.offset = parsePositiveInteger(given.get('offset')!, 'offset', 'invalid_document_offset');
+  if (given.has('limit')) read.limit = parsePositiveInteger(given.get('limit')!, 'limit', 'invalid_document_limit');
+  if (given.has('fields')) read.fields = parseList(given.get('fields')!);
+  if (given.has('retrieveVectors')) parseBoolean(given.get('retrieveVectors')!, 'retrieveVectors', 'invalid_document_retrieve_vectors');
+  if (given.has('ids')) read.ids = parseList(given.get('ids')!);
+  if (given.has('filter')) read.filter = readDocumentFilter(given.get('filter')!, '', 'invalid_document_filter');
+  return read;
 }
 
-const pick = (doc: Doc, fields: string[] | undefined): Record<string, unknown> =>
-  !fields || fields.includes('*') ? doc : Object.fromEntries(fields.filter((field) => field in doc).map((field) => [field, doc[field]]));
+/** The `csvDelimiter` parameter: one ASCII character. */
+function csvDelimiter(text: string): string {
+  const characters = [...text];
+  if (characters.length !== 1) {
+    throw new MeiliError(
+      'invalid_document_csv_delimiter',
+      `Invalid value in parameter \`csvDelimiter\`: expected a string of one character, but found the following string of ${characters.length} characters: \`${text}\``,
+      400,
+    );
+  }
+  if (text.charCodeAt(0) > 127) throw new MeiliError('invalid_document_csv_delimiter', `Invalid value in parameter \`csvDelimiter\`: csv delimiter must be an ascii character. Found: \`${text}\``, 400);
+  return text;
+}
+
+const invalidContentType = (given: string, accepted: string[]) =>
+  new MeiliError('invalid_content_type', `The Content-Type \`${given}\` is invalid. Accepted values for the Content-Type header are: ${accepted.map((type) => `\`${type}\``).join(', ')}`, 415);
+const missingContentType = (accepted: string[]) =>
+  new MeiliError('missing_content_type', `A Content-Type header is missing. Accepted values for the Content-Type header are: ${accepted.map((type) => `\`${type}\``).join(', ')}`, 415);
+
+/** The documents of an addition, in whichever of Meilisearch's formats the request says it sends. */
+function documentsOf(request: FastifyRequest): { docs: ReturnType<typeof jsonDocuments>; primaryKey: string | null } {
+  const given = queryParameters(request.query, ['primaryKey', 'csvDelimiter']);
+  const type = request.mediaType;
+  const header = request.headers['content-type'];
+  if (type === undefined || !documentContentTypes.includes(type)) throw header === undefined ? missingContentType(documentContentTypes) : invalidContentType(header, documentContentTypes);
+  const delimiter = given.has('csvDelimiter') ? csvDelimiter(given.get('csvDelimiter')!) : undefined;
+  if (delimiter !== undefined && type !== 'text/csv') {
+    throw new MeiliError('invalid_content_type', `The Content-Type \`${type}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`, 415);
+  }
+  const body = request.body;
+  const docs = type === 'text/csv' ? csvDocuments((body as string | undefined) ?? '', delimiter ?? ',') : type === 'application/x-ndjson' ? ndjsonDocuments((body as string | undefined) ?? '') : jsonDocuments(body);
+  return { docs, primaryKey: given.get('primaryKey') || null };
+}
+
+/** Errors about one of the index's attributes that Meilisearch's engine raises, and its HTTP layer prefixes with the index. */
+const indexAttributeErrors = new Set(['invalid_search_filter', 'invalid_search_sort', 'invalid_search_distinct', 'invalid_search_attributes_to_search_on']);
+
+/** `Index \`cars\`: Attribute \`vin\` is not sortable…`, as Meilisearch words an index's attribute errors (syntax errors stay bare). */
+function namingIndex(index: EmbeddedIndex, error: unknown): unknown {
+  if (!(error instanceof MeiliError) || !indexAttributeErrors.has(error.code) || !error.message.startsWith('Attribute `')) return error;
+  return new MeiliError(error.code, `Index \`${index.uid}\`: ${error.message}`, error.status, error.type);
+}
 
 /** Any error on a `/meili` route, in Meilisearch's shape, so the official client raises its MeilisearchApiError with the right code. */
 function asMeiliError(error: FastifyError | Error, request: FastifyRequest): MeiliError {
@@ -168,7 +224,9 @@ function asMeiliError(error: FastifyError | Error, request: FastifyRequest): Mei
   }
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new MeiliError('payload_too_large', `The provided payload reached the size limit. The maximum accepted payload size is ${documentsBodyLimit / 1024 / 1024} MiB.`, 413);
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new MeiliError('invalid_content_type', `The Content-Type \`${request.headers['content-type'] ?? ''}\` is invalid. Accepted values for the Content-Type header are: \`application/json\``, 415);
+    const accepted = (request.routeOptions.config as RouteConfig).documents ? documentContentTypes : ['application/json'];
+    const given = request.headers['content-type'];
+    return given === undefined ? missingContentType(accepted) : invalidContentType(given, accepted);
   }
   const status = (error as FastifyError).statusCode;
   if (status && status >= 400 && status < 500) return new MeiliError('bad_request', error.message, status);
@@ -177,9 +235,10 @@ function asMeiliError(error: FastifyError | Error, request: FastifyRequest): Mei
 
 /**
  * Meilisearch's API at `/meili`, served by the embedded engine.
- * - Search (`/multi-search`, `/indexes/:uid/search`): a site's search key, scoped to the site's
- *   listed stock whatever the browser asks; or the search admin key, unscoped.
- * - Everything the indexer uses (indexes, settings, documents, tasks): the search admin key only.
+ * - Search (`/multi-search`, federated or not, `/indexes/:uid/search` by POST or GET,
+ *   `/indexes/:uid/facet-search`): a site's search key, scoped to the site's listed stock whatever
+ *   the browser asks; or the search admin key, unscoped.
+ * - Everything the indexer uses (indexes, settings, documents, tasks, batches): the search admin key only.
  */
 export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const adminKey = Buffer.from(ctx.config.searchAdminKey);
@@ -188,7 +247,8 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return given.length === adminKey.length && timingSafeEqual(given, adminKey);
   };
   const callers = new WeakMap<FastifyRequest, Caller>();
-  const accessOf = (request: FastifyRequest): Access => (request.routeOptions.config as { access?: Access }).access ?? 'public';
+  const searchLimit = new RateLimiter(ctx.config.search.ratePerMinute, 60_000, trackedSearchers);
+  const accessOf = (request: FastifyRequest): Access => (request.routeOptions.config as RouteConfig).access ?? 'public';
 
   const cors = (reply: FastifyReply) =>
     reply
@@ -200,11 +260,23 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // No search, setting or task body nests deeply; documents may, within reason.
+    const documents = (request.routeOptions.config as RouteConfig).documents === true;
+    const limit = documents ? documentsMaxDepth : maxJsonDepth;
     if (body === '') done(null, undefined);
-    else json(request, body as string, done);
+    else if (jsonNestsDeeperThan(body as string, limit)) {
+      done(new MeiliError(documents ? 'malformed_payload' : 'bad_request', `The json payload provided is malformed: it nests arrays or objects more than ${limit} levels deep.`, 400), undefined);
+    } else json(request, body as string, done);
+  });
+  // Meilisearch reads JSON, and NDJSON and CSV documents; nothing as plain text.
+  app.removeContentTypeParser('text/plain');
+  // NDJSON and CSV are document payloads only; read as text here, as documents by the route.
+  app.addContentTypeParser(['application/x-ndjson', 'text/csv'], { parseAs: 'string' }, (request, body, done) => {
+    if ((request.routeOptions.config as RouteConfig).documents) done(null, body);
+    else done(invalidContentType(request.headers['content-type'] ?? '', ['application/json']), undefined);
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const access = accessOf(request);
     if (access === 'public') return;
     const header = request.headers.authorization;
@@ -216,6 +288,13 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     }
     const siteId = access === 'search' ? siteIdFromSearchKey(key, ctx.config.searchKeySecret) : null;
     if (siteId === null) throw invalidKey();
+    // A site's key is public (every shopper's browser holds it): its searches are counted per address, before the body is read.
+    const limited = searchLimit.take(`${siteId}|${clientAddressKey(request.ip)}`);
+    if (!limited.ok) {
+      const seconds = Math.ceil(limited.retryAfterMs / 1000);
+      void reply.header('Retry-After', String(seconds));
+      throw tooManySearches(searchLimit.max, seconds);
+    }
     callers.set(request, { kind: 'site', siteId });
   });
 
@@ -226,9 +305,9 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     void reply.code(meili.status).send(meili.toJSON());
   });
 
-  const search = { config: { access: 'search' as Access } };
-  const admin = { config: { access: 'admin' as Access } };
-  const adminDocuments = { ...admin, bodyLimit: documentsBodyLimit };
+  const search = { config: { access: 'search' } satisfies RouteConfig };
+  const admin = { config: { access: 'admin' } satisfies RouteConfig };
+  const adminDocuments = { config: { access: 'admin', documents: true } satisfies RouteConfig, bodyLimit: documentsBodyLimit };
 
   // -------------------------------------------------------------------------------------------
   // Search
@@ -244,37 +323,97 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return siteBaseFilter(site, Math.floor(Date.now() / 1000)).node;
   }
 
-  function runSearch(request: FastifyRequest, indexUid: string, params: SearchParams, base: FilterNode | undefined) {
-    const index = ctx.search.index(indexUid);
-    if (!index) throw new MeiliError('index_not_found', `Index \`${indexUid}\` not found.`, 404);
-    // A site's key searches its cars and nothing else, as a tenant token whose rules name only `cars`.
-    if (callers.get(request)?.kind === 'site' && indexUid !== carsIndexUid) throw invalidKey();
-    return { indexUid, ...index.search(params, base) };
+  /**
+   * The index a search runs on. A site's key searches its cars and nothing else, as a tenant
+   * token whose rules name only `cars` (checked first, so it learns nothing of other indexes).
+   * A missing index is a 404 on its own route, a 400 inside a multi-search (as in Meilisearch).
+   */
+  function indexToSearch(request: FastifyRequest, uid: string, notFoundStatus: 400 | 404): EmbeddedIndex {
+    if (callers.get(request)?.kind === 'site' && uid !== carsIndexUid) throw invalidKey();
+    const index = ctx.search.index(uid);
+    if (!index) throw new MeiliError('index_not_found', `Index \`${uid}\` not found.`, notFoundStatus);
+    return index;
+  }
+
+  function runSearch(index: EmbeddedIndex, request: SearchRequest, base: FilterNode | undefined) {
+    try {
+      checkSearchAgainstIndex(index, request);
+      return index.search(request.params, base);
+    } catch (error) {
+      throw namingIndex(index, error);
+    }
+  }
+
+  /** Runs `run`, an error in it said of `where` in the request. */
+  function within<T>(where: string, run: () => T): T {
+    try {
+      return run();
+    } catch (error) {
+      throw inside(where, error);
+    }
   }
 
   app.options('/meili/*', async (_request, reply) => cors(reply).code(204).send());
 
   app.post('/meili/multi-search', search, async (request, reply) => {
     const base = await baseFilterOf(request);
-    const parsed = multiSearchSchema.safeParse(request.body);
-    if (!parsed.success) throw new MeiliError('bad_request', `Invalid multi-search request: ${parsed.error.issues[0]?.message ?? 'bad body'}`, 400);
-    const results = parsed.data.queries.map((query, i) => {
-      try {
-        const { indexUid, ...params } = query;
-        return runSearch(request, indexUid, params as SearchParams, base);
-      } catch (error) {
-        if (error instanceof MeiliError) throw new MeiliError(error.code, `Inside \`.queries[${i}]\`: ${error.message}`, error.status, error.type);
-        throw error;
-      }
-    });
-    return cors(reply).send({ results });
+    const { queries, federation } = readMultiSearch(request.body);
+    if (!federation) {
+      const results = queries.map((query, i) =>
+        within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexToSearch(request, query.indexUid, 400), query, base) })),
+      );
+      return cors(reply).send({ results });
+    }
+    const federated = queries.map((query, i): FederatedQuery =>
+      within(`.queries[${i}]`, () => {
+        const index = indexToSearch(request, query.indexUid, 400);
+        checkSearchAgainstIndex(index, query);
+        return { index, request: query, weight: query.federationOptions?.weight ?? 1 };
+      }),
+    );
+    const facetIndexes = new Map(
+      Object.keys(federation.facetsByIndex ?? {}).map((uid) => [uid, within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(request, uid, 400))]),
+    );
+    return cors(reply).send(federatedSearch(federated, federation, facetIndexes, base));
   });
 
   app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/search', search, async (request, reply) => {
     const base = await baseFilterOf(request);
-    const parsed = searchParamsSchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw new MeiliError('bad_request', `Invalid search request: ${parsed.error.issues[0]?.message ?? 'bad body'}`, 400);
-    return cors(reply).send(runSearch(request, request.params.uid, parsed.data as SearchParams, base));
+    const index = indexToSearch(request, request.params.uid, 404);
+    return cors(reply).send(runSearch(index, readSearchBody(request.body), base));
+  });
+
+  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid/search', search, async (request, reply) => {
+    const base = await baseFilterOf(request);
+    const index = indexToSearch(request, request.params.uid, 404);
+    return cors(reply).send(runSearch(index, readSearchQuery(request.query), base));
+  });
+
+  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/facet-search', search, async (request, reply) => {
+    const started = performance.now();
+    const base = await baseFilterOf(request);
+    const index = indexToSearch(request, request.params.uid, 404);
+    const facetSearch = readFacetSearch(request.body);
+    if (index.allSettings().facetSearch === false) throw new MeiliError('facet_search_disabled', 'The facet search is disabled for this index', 400);
+    const { filterableAttributes } = index.settings;
+    if (!isFilterableBy(facetSearch.facetName, filterableAttributes)) {
+      const available = filterableAttributes.length
+        ? `Available facet-searchable attributes patterns are: \`${[...filterableAttributes].sort().join(', ')}\`.`
+        : 'This index does not have configured facet-searchable attributes.';
+      throw new MeiliError(
+        'invalid_facet_search_facet_name',
+        `Attribute \`${facetSearch.facetName}\` is not facet-searchable. ${available} To make it facet-searchable add it to the \`filterableAttributes\` index settings.`,
+        400,
+      );
+    }
+    let facetHits: { value: string; count: number }[];
+    try {
+      checkSearchAgainstIndex(index, facetSearch);
+      facetHits = index.facetSearch(facetSearch.facetName, facetSearch.facetQuery ?? '', facetSearch.params, base);
+    } catch (error) {
+      throw namingIndex(index, error);
+    }
+    return cors(reply).send({ facetHits, facetQuery: facetSearch.facetQuery, processingTimeMs: Math.round(performance.now() - started) });
   });
 
   // -------------------------------------------------------------------------------------------
@@ -296,21 +435,24 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   // Indexes
   // -------------------------------------------------------------------------------------------
 
-  app.get<{ Querystring: Record<string, string> }>('/meili/indexes', admin, async (request) =>
-    ctx.search.listIndexes(integerParam(request.query.offset, 'invalid_index_offset', 'offset', 0), integerParam(request.query.limit, 'invalid_index_limit', 'limit', 20)),
-  );
+  app.get('/meili/indexes', admin, async (request) => {
+    const given = queryParameters(request.query, ['offset', 'limit']);
+    const offset = given.has('offset') ? parsePositiveInteger(given.get('offset')!, 'offset', 'invalid_index_offset') : 0;
+    const limit = given.has('limit') ? parsePositiveInteger(given.get('limit')!, 'limit', 'invalid_index_limit') : 20;
+    return ctx.search.listIndexes(offset, limit);
+  });
 
   app.post('/meili/indexes', admin, async (request, reply) => {
     const body = request.body;
-    if (!isPlainObject(body)) throw new MeiliError('bad_request', `Invalid value type: expected an object, but found ${describeType(body)}`, 400);
+    if (!isPlainObject(body)) throw invalidType('bad_request', '', 'an object', body ?? null);
     for (const field of Object.keys(body)) {
       if (field !== 'uid' && field !== 'primaryKey') throw new MeiliError('bad_request', `Unknown field \`${field}\`: expected one of \`uid\`, \`primaryKey\``, 400);
     }
     if (body.uid === undefined) throw new MeiliError('missing_index_uid', 'Missing field `uid`', 400);
-    if (typeof body.uid !== 'string') throw new MeiliError('invalid_index_uid', `Invalid value type at \`.uid\`: expected a string, but found ${describeType(body.uid)}`, 400);
+    if (typeof body.uid !== 'string') throw invalidType('invalid_index_uid', '.uid', 'a string', body.uid);
     checkIndexUid(body.uid);
     if (body.primaryKey !== undefined && body.primaryKey !== null && typeof body.primaryKey !== 'string') {
-      throw new MeiliError('invalid_index_primary_key', `Invalid value type at \`.primaryKey\`: expected a string, but found ${describeType(body.primaryKey)}`, 400);
+      throw invalidType('invalid_index_primary_key', '.primaryKey', 'a string', body.primaryKey);
     }
     return reply.code(202).send(ctx.search.createIndex(body.uid, (body.primaryKey as string | undefined) ?? null));
   });
@@ -343,9 +485,10 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     reply.code(202).send(ctx.search.updateSettings(request.params.uid, Object.fromEntries(settingNames.map((name) => [name, null])))),
   );
 
-  app.get<{ Params: { uid: string; setting: string } }>('/meili/indexes/:uid/settings/:setting', admin, async (request) => {
+  app.get<{ Params: { uid: string; setting: string } }>('/meili/indexes/:uid/settings/:setting', admin, async (request, reply) => {
     const name = settingFromRoute(request.params.setting);
-    return ctx.search.existingIndex(request.params.uid).allSettings()[name];
+    // Serialised here: Fastify would send a bare string (`byWord`) as text/plain, and null as nothing.
+    return reply.type('application/json').send(JSON.stringify(ctx.search.existingIndex(request.params.uid).allSettings()[name]));
   });
 
   const updateOneSetting = async (request: FastifyRequest<{ Params: { uid: string; setting: string } }>, reply: FastifyReply) => {
@@ -366,52 +509,48 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   // Documents
   // -------------------------------------------------------------------------------------------
 
-  type DocumentsQuery = { offset?: unknown; limit?: unknown; fields?: unknown; filter?: unknown; ids?: unknown };
   function browseDocuments(uid: string, query: DocumentsQuery) {
     const index = ctx.search.existingIndex(uid);
-    const offset = integerParam(query.offset, 'invalid_document_offset', 'offset', 0);
-    const limit = integerParam(query.limit, 'invalid_document_limit', 'limit', 20);
-    const fields = listParam(query.fields);
-    const ids = listParam(query.ids);
-    let docs = index.matching(documentFilter(query.filter));
+    const { offset = 0, limit = 20, fields, ids } = query;
+    let docs = index.matching(query.filter);
     if (ids) {
       const wanted = new Set(ids);
       docs = docs.filter((doc) => wanted.has(String(doc[index.primaryKey ?? 'id'])));
     }
-    return { results: docs.slice(offset, offset + limit).map((doc) => pick(doc, fields)), offset, limit, total: docs.length };
+    return { results: docs.slice(offset, offset + limit).map((doc) => index.shown(doc, fields)), offset, limit, total: docs.length };
   }
 
-  app.get<{ Params: { uid: string }; Querystring: DocumentsQuery }>('/meili/indexes/:uid/documents', admin, async (request) => browseDocuments(request.params.uid, request.query));
+  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', admin, async (request) => browseDocuments(request.params.uid, documentsQuery(request.query)));
 
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/fetch', admin, async (request) => {
-    const body = request.body ?? {};
-    if (!isPlainObject(body)) throw new MeiliError('bad_request', `Invalid value type: expected an object, but found ${describeType(body)}`, 400);
-    return browseDocuments(request.params.uid, body);
-  });
+  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/fetch', admin, async (request) =>
+    browseDocuments(request.params.uid, readObject(request.body ?? {}, fetchFields, '', 'bad_request') as DocumentsQuery),
+  );
 
-  app.get<{ Params: { uid: string; id: string }; Querystring: { fields?: string } }>('/meili/indexes/:uid/documents/:id', admin, async (request) => {
-    const doc = ctx.search.existingIndex(request.params.uid).get(request.params.id);
+  app.get<{ Params: { uid: string; id: string } }>('/meili/indexes/:uid/documents/:id', admin, async (request) => {
+    const given = queryParameters(request.query, ['fields', 'retrieveVectors']);
+    if (given.has('retrieveVectors')) parseBoolean(given.get('retrieveVectors')!, 'retrieveVectors', 'invalid_document_retrieve_vectors');
+    const index = ctx.search.existingIndex(request.params.uid);
+    const doc = index.get(request.params.id);
     if (!doc) throw new MeiliError('document_not_found', `Document \`${request.params.id}\` not found.`, 404);
-    return pick(doc, listParam(request.query.fields));
+    return index.shown(doc, given.has('fields') ? parseList(given.get('fields')!) : undefined);
   });
 
-  const addDocuments = (merge: boolean) => async (request: FastifyRequest<{ Params: { uid: string }; Querystring: { primaryKey?: string } }>, reply: FastifyReply) =>
-    reply.code(202).send(ctx.search.addDocuments(request.params.uid, documentsBody(request.body), { primaryKey: request.query.primaryKey || null, merge }));
-  app.post<{ Params: { uid: string }; Querystring: { primaryKey?: string } }>('/meili/indexes/:uid/documents', adminDocuments, addDocuments(false));
-  app.put<{ Params: { uid: string }; Querystring: { primaryKey?: string } }>('/meili/indexes/:uid/documents', adminDocuments, addDocuments(true));
+  const addDocuments = (merge: boolean) => async (request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) => {
+    const { docs, primaryKey } = documentsOf(request);
+    return reply.code(202).send(ctx.search.addDocuments(request.params.uid, docs, { primaryKey, merge }));
+  };
+  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', adminDocuments, addDocuments(false));
+  app.put<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', adminDocuments, addDocuments(true));
 
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/delete-batch', adminDocuments, async (request, reply) => {
+  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/delete-batch', { ...admin, bodyLimit: documentsBodyLimit }, async (request, reply) => {
     const ids = request.body;
-    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' || typeof id === 'number')) {
-      throw new MeiliError('bad_request', `Invalid value type: expected an array of document ids, but found ${describeType(ids)}`, 400);
-    }
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' || typeof id === 'number')) throw invalidType('bad_request', '', 'an array of document ids', ids ?? null);
     return reply.code(202).send(ctx.search.deleteDocuments(request.params.uid, ids as (string | number)[]));
   });
 
   app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/delete', admin, async (request, reply) => {
-    const body = request.body;
-    if (!isPlainObject(body) || body.filter === undefined || body.filter === null) throw new MeiliError('missing_document_filter', 'Missing field `filter`', 400);
-    return reply.code(202).send(ctx.search.deleteDocumentsByFilter(request.params.uid, documentFilter(body.filter)));
+    const { filter } = readObject(request.body ?? {}, [{ name: 'filter', code: 'invalid_document_filter', read: readDocumentFilter, required: { code: 'missing_document_filter' } }], '', 'bad_request');
+    return reply.code(202).send(ctx.search.deleteDocumentsByFilter(request.params.uid, filter as SearchParams['filter']));
   });
 
   app.delete<{ Params: { uid: string; id: string } }>('/meili/indexes/:uid/documents/:id', admin, async (request, reply) =>
@@ -421,28 +560,30 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   app.delete<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', admin, async (request, reply) => reply.code(202).send(ctx.search.deleteAllDocuments(request.params.uid)));
 
   // -------------------------------------------------------------------------------------------
-  // Tasks
+  // Tasks and batches
   // -------------------------------------------------------------------------------------------
 
-  app.get<{ Querystring: Record<string, string> }>('/meili/tasks', admin, async (request) => {
-    const q = request.query;
-    const uids = listParam(q.uids)?.map((uid) => integerParam(uid, 'invalid_task_uids', 'uids', 0));
-    const query: TaskQuery = {
-      limit: integerParam(q.limit, 'invalid_task_limit', 'limit', 20),
-      ...(q.from !== undefined ? { from: integerParam(q.from, 'invalid_task_from', 'from', 0) } : {}),
-      reverse: q.reverse === 'true',
-      ...(uids ? { uids } : {}),
-      ...(listParam(q.statuses) ? { statuses: listParam(q.statuses) } : {}),
-      ...(listParam(q.types) ? { types: listParam(q.types) } : {}),
-      ...(listParam(q.indexUids) ? { indexUids: listParam(q.indexUids) } : {}),
-    };
-    return ctx.search.listTasks(query);
-  });
+  /** What a cancelation or deletion task records as its filter: the query string as sent. */
+  const originalFilter = (request: FastifyRequest) => `?${request.url.split('?')[1] ?? ''}`;
+
+  app.get('/meili/tasks', admin, async (request) => ctx.search.listTasks(readTaskQuery(request.query)));
 
   app.get<{ Params: { taskUid: string } }>('/meili/tasks/:taskUid', admin, async (request) => {
     const { taskUid } = request.params;
     if (!/^\d+$/.test(taskUid)) throw new MeiliError('invalid_task_uids', `Task uid \`${taskUid}\` is invalid. It should only contain numeric characters.`, 400);
     return ctx.search.task(Number(taskUid));
+  });
+
+  app.post('/meili/tasks/cancel', admin, async (request) => ctx.search.cancelTasks(readTaskFilter(request.query, 'cancel'), originalFilter(request)));
+
+  app.delete('/meili/tasks', admin, async (request) => ctx.search.deleteTasks(readTaskFilter(request.query, 'delete'), originalFilter(request)));
+
+  app.get('/meili/batches', admin, async (request) => ctx.search.listBatches(readTaskQuery(request.query)));
+
+  app.get<{ Params: { batchUid: string } }>('/meili/batches/:batchUid', admin, async (request) => {
+    const { batchUid } = request.params;
+    if (!/^\d+$/.test(batchUid)) throw new MeiliError('invalid_batch_uids', `Batch uid \`${batchUid}\` is invalid. It should only contain numeric characters.`, 400);
+    return ctx.search.batch(Number(batchUid));
   });
 
   // Anything else under /meili is not part of the API (rather than a page of the site).

@@ -1,23 +1,11 @@
 import { ListArena, PostingTable, union, type DocSet } from './bitset';
-import { valueAt } from './filter-evaluator';
-
-/** What a document holds at an attribute, for EXISTS, IS NULL and IS EMPTY. */
-export const Presence = { Missing: 0, Null: 1, Empty: 2, Present: 3 } as const;
-type PresenceValue = (typeof Presence)[keyof typeof Presence];
+import { geoPointOf, readAttribute, type Scalar } from './filter-evaluator';
 
 /** Column cell: a value id (≥ 0), no scalar value, or several (in the arena). */
 export const noValue = -1;
 export const manyValues = -2;
 
 const normalise = (value: string) => value.trim().toLowerCase();
-
-function presenceOf(value: unknown): PresenceValue {
-  if (value === undefined) return Presence.Missing;
-  if (value === null) return Presence.Null;
-  if (value === '' || (Array.isArray(value) && value.length === 0)) return Presence.Empty;
-  if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) return Presence.Empty;
-  return Presence.Present;
-}
 
 /**
  * One filterable attribute: its distinct values (strings normalised as the filter compares them,
@@ -44,14 +32,30 @@ export class FacetIndex {
 
   /** Per document: value id, noValue or manyValues. */
   cells = new Int32Array(0);
+  /** Per document: Presence flags. */
   presence = new Uint8Array(0);
   private multi: ListArena | null = null;
+  /** For `_geo`, per document: the point's latitude and longitude, NaN without one (for `_geoRadius` and `_geoBoundingBox`). */
+  lat: Float64Array | null = null;
+  lng: Float64Array | null = null;
 
   constructor(
     readonly attribute: string,
     universe: { words: number },
   ) {
     this.postings = new PostingTable(universe);
+    if (attribute === '_geo') {
+      this.lat = new Float64Array(0);
+      this.lng = new Float64Array(0);
+    }
+  }
+
+  /** A throwaway index of an attribute over some documents, numbered 0..n-1 in the order given. */
+  static over(attribute: string, docs: readonly Record<string, unknown>[]): FacetIndex {
+    const facet = new FacetIndex(attribute, { words: Math.ceil(docs.length / 32) });
+    facet.ensureDocs(docs.length);
+    docs.forEach((doc, slot) => facet.add(slot, doc));
+    return facet;
   }
 
   ensureDocs(capacity: number) {
@@ -63,6 +67,14 @@ export class FacetIndex {
     presence.set(this.presence);
     this.presence = presence;
     this.multi?.ensureDocs(capacity);
+    if (this.lat && this.lng) {
+      const lat = new Float64Array(capacity).fill(Number.NaN);
+      lat.set(this.lat);
+      this.lat = lat;
+      const lng = new Float64Array(capacity).fill(Number.NaN);
+      lng.set(this.lng);
+      this.lng = lng;
+    }
   }
 
   /** Values held by a document with several (cell manyValues); empty for others. */
@@ -125,17 +137,18 @@ export class FacetIndex {
   }
 
   add(doc: number, source: Record<string, unknown>) {
-    const value = valueAt(source, this.attribute);
-    this.presence[doc] = presenceOf(value);
+    const values: Scalar[] = [];
+    this.presence[doc] = readAttribute(source, this.attribute, values);
     const ids: number[] = [];
-    const collect = (item: unknown) => {
-      if (Array.isArray(item)) item.forEach(collect);
-      else if (typeof item === 'string' || typeof item === 'boolean' || typeof item === 'number') {
-        const id = this.valueId(item, true);
-        if (id >= 0 && !ids.includes(id)) ids.push(id);
-      }
-    };
-    collect(value);
+    for (const value of values) {
+      const id = this.valueId(value, true);
+      if (id >= 0 && !ids.includes(id)) ids.push(id);
+    }
+    if (this.lat && this.lng) {
+      const point = geoPointOf(source);
+      this.lat[doc] = point ? point[0] : Number.NaN;
+      this.lng[doc] = point ? point[1] : Number.NaN;
+    }
     for (const id of ids) this.postings.add(id, doc);
     if (ids.length === 0) this.cells[doc] = noValue;
     else if (ids.length === 1) this.cells[doc] = ids[0]!;
@@ -161,7 +174,11 @@ export class FacetIndex {
       this.multi!.clear(doc);
     }
     this.cells[doc] = noValue;
-    this.presence[doc] = Presence.Missing;
+    this.presence[doc] = 0;
+    if (this.lat && this.lng) {
+      this.lat[doc] = Number.NaN;
+      this.lng[doc] = Number.NaN;
+    }
   }
 
   /**
@@ -294,7 +311,8 @@ export class FacetIndex {
       this.postings.bytes() +
       this.cells.byteLength +
       this.presence.byteLength +
-      (this.multi?.bytes() ?? 0)
+      (this.multi?.bytes() ?? 0) +
+      (this.lat?.byteLength ?? 0) * 2
     );
   }
 }

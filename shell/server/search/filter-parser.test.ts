@@ -75,7 +75,7 @@ describe('reading a search filter', () => {
     expect(parseFilter(['car_type = used', ['make = Toyota', 'make = Mazda'], 'price < 30000'])).toEqual(
       and(eq('car_type', 'used'), or(eq('make', 'Toyota'), eq('make', 'Mazda')), cmp('price', '<', '30000')),
     );
-    expect(parseFilter([])).toEqual(and());
+    expect(parseFilter([])).toEqual({ type: 'true' });
     expect(parseFilter('make = Kia')).toEqual(eq('make', 'Kia'));
     expect(parseFilter(null)).toEqual({ type: 'true' });
     expect(parseFilter(undefined)).toEqual({ type: 'true' });
@@ -106,8 +106,8 @@ describe('pointing at the mistake in a filter', () => {
     ['a keyword where a value goes', 'make = AND', 'Was expecting a value but instead got `AND`', 7, 10],
     ['an unclosed double quote', 'make = "Land Rover', 'is missing the following closing delimiter: `"`', 7, 18],
     ["an unclosed single quote", "make = 'Kia", "is missing the following closing delimiter: `'`", 7, 11],
-    ['an unclosed parenthesis', '(make = Kia OR make = Mazda', 'is missing the following closing delimiter: `)`', 0, 1],
-    ['an unclosed parenthesis further in', 'year > 2019 AND (make = Kia', 'is missing the following closing delimiter: `)`', 16, 17],
+    ['an unclosed parenthesis', '(make = Kia OR make = Mazda', 'is missing the following closing delimiter: `)`', 0, 27],
+    ['an unclosed parenthesis further in', 'year > 2019 AND (make = Kia', 'is missing the following closing delimiter: `)`', 16, 27],
     ['trailing words', 'make = Toyota Camry', 'Found unexpected characters at the end of the filter: `Camry`', 14, 19],
     ['a stray closing parenthesis', 'make = Kia)', 'Found unexpected characters at the end of the filter: `)`', 10, 11],
     ['IN without a list', 'make IN Kia', 'Expected `[` after `IN` keyword', 8, 11],
@@ -118,8 +118,8 @@ describe('pointing at the mistake in a filter', () => {
     const error = errorOf(source);
     expect(error.message).toContain(message);
     expect([error.start, error.end]).toEqual([start, end]);
-    // Meilisearch's last line: 1-based start column, end column, then the filter.
-    expect(error.message.endsWith(`\n${start + 1}:${Math.max(end, start + 1)} ${source}`)).toBe(true);
+    // Meilisearch's last line: the 1-based column where the mistake starts, that column plus its length, then the filter.
+    expect(error.message.endsWith(`\n${start + 1}:${end + 1} ${source}`)).toBe(true);
   });
 
   it('reports a mistake inside the array form', () => {

@@ -54,8 +54,8 @@ function randomDoc(rng: Rng, id: number): Doc {
 const filterValues = ['red', 'Red ', 'BLUE', '5', '5.0', ' 5 ', '', 'true', 'FALSE', '10', '-3', '0', '1e6', 'abc', '0x5', 'land rover', 'élan', 'ÉLAN', 'Infinity'];
 const indexedAttributes = [...attributes, 'site_id', 'listed'];
 
-function randomLeaf(rng: Rng): FilterNode {
-  const attribute = rng.pick(indexedAttributes);
+function randomLeaf(rng: Rng, attributes: readonly string[] = indexedAttributes): FilterNode {
+  const attribute = rng.pick(attributes);
   const roll = rng.int(0, 7);
   switch (roll) {
     case 0:
@@ -96,7 +96,7 @@ describe('filtering with the index means what filtering each car means', () => {
   ])('%s: random filters agree with a full scan', (_case, seed, count) => {
     const rng = createRng(seed);
     const docs = Array.from({ length: count }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [] });
+    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
     index.upsert(docs);
     for (let round = 0; round < 400; round++) {
       const filter = randomFilter(rng);
@@ -107,7 +107,7 @@ describe('filtering with the index means what filtering each car means', () => {
   it('agrees under a site filter, where few candidates are tested one by one', () => {
     const rng = createRng(7);
     const docs = Array.from({ length: 3000 }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [] });
+    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
     index.upsert(docs);
     for (let round = 0; round < 300; round++) {
       const base: FilterNode = { type: 'and', children: [{ type: 'compare', attribute: 'site_id', op: '=', value: String(rng.int(2, 9)) }, randomLeaf(rng)] };
@@ -120,7 +120,7 @@ describe('filtering with the index means what filtering each car means', () => {
   it('agrees with filters written as text, the way shoppers send them', () => {
     const rng = createRng(11);
     const docs = Array.from({ length: 1500 }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [] });
+    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
     index.upsert(docs);
     const filters = [
       'colour = red',
@@ -145,7 +145,7 @@ describe('filtering with the index means what filtering each car means', () => {
   it('stays in agreement while cars are added, changed and sold', () => {
     const rng = createRng(23);
     let docs = Array.from({ length: 2500 }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [] });
+    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
     index.upsert(docs);
     let nextId = docs.length + 1;
     for (let round = 0; round < 150; round++) {
@@ -161,6 +161,84 @@ describe('filtering with the index means what filtering each car means', () => {
       const filter = randomFilter(rng);
       // Slots are reused, so compare as sets.
       expect(new Set(indexedIds(index, filter)), JSON.stringify(filter)).toEqual(new Set(scan(docs, filter)));
+    }
+  });
+});
+
+/*
+ * Nested fields and geo points: arrays of objects, a flat `doggos.age` key beside a `doggos` object,
+ * null and empty values at every level, `_geo` as numbers, numeric strings or nonsense, some across
+ * the antimeridian. `doggos.age` and `_geo` are indexed; `doggos.name` is read through its
+ * filterable parent.
+ */
+const nestedAttributes = ['doggos', 'doggos.age', 'doggos.name'];
+
+function randomDog(rng: Rng): unknown {
+  const roll = rng.next();
+  if (roll < 0.1) return null;
+  if (roll < 0.15) return {};
+  if (roll < 0.2) return randomScalar(rng);
+  const dog: Record<string, unknown> = {};
+  if (rng.chance(0.8)) dog.age = randomValue(rng);
+  if (rng.chance(0.7)) dog.name = randomValue(rng);
+  return dog;
+}
+
+function randomPoint(rng: Rng): unknown {
+  const roll = rng.next();
+  if (roll < 0.15) return undefined;
+  if (roll < 0.2) return null;
+  if (roll < 0.25) return { lat: 'north', lng: 151 };
+  const [lat, lng] = rng.chance(0.8) ? [rng.float(-34, -33.5), rng.float(150.8, 151.4)] : [rng.float(-20, -10), rng.pick([rng.float(179.5, 180), rng.float(-180, -179.5)])];
+  return rng.chance(0.3) ? { lat: String(lat), lng: String(lng) } : { lat, lng };
+}
+
+function randomNestedDoc(rng: Rng, id: number): Doc {
+  const doc: Doc = { id, site_id: rng.chance(0.7) ? 1 : 2 };
+  const roll = rng.next();
+  if (roll < 0.5) doc.doggos = Array.from({ length: rng.int(0, 3) }, () => (rng.chance(0.1) ? [randomDog(rng)] : randomDog(rng)));
+  else if (roll < 0.65) doc.doggos = randomDog(rng);
+  else if (roll < 0.75) doc.doggos = randomValue(rng, 2);
+  if (rng.chance(0.15)) doc['doggos.age'] = randomValue(rng);
+  const point = randomPoint(rng);
+  if (point !== undefined) doc._geo = point;
+  return doc;
+}
+
+function randomNestedLeaf(rng: Rng): FilterNode {
+  const roll = rng.next();
+  if (roll < 0.12) return { type: 'geoRadius', lat: rng.float(-34, -33.5), lng: rng.float(150.8, 151.4), radius: rng.pick([0, 500, 5_000, 20_000, 60_000, -1]) };
+  if (roll < 0.16) return { type: 'geoRadius', lat: rng.float(-20, -10), lng: rng.pick([180, -180, 179.9]), radius: rng.pick([50_000, 500_000]) };
+  if (roll < 0.25) {
+    const [bottom, top] = [rng.float(-35, -10), rng.float(-35, -10)].sort((a, b) => a - b) as [number, number];
+    const [left, right] = rng.chance(0.3) ? [rng.float(179, 180), rng.float(-180, -179)] : [rng.float(150.8, 151.4), rng.float(150.8, 151.4)];
+    return { type: 'geoBoundingBox', top, right, bottom, left };
+  }
+  return randomLeaf(rng, nestedAttributes);
+}
+
+function randomNestedFilter(rng: Rng, depth = 0): FilterNode {
+  const roll = rng.next();
+  if (depth >= 3 || roll < 0.4) return randomNestedLeaf(rng);
+  if (roll < 0.55) return { type: 'not', child: randomNestedFilter(rng, depth + 1) };
+  const children = Array.from({ length: rng.int(0, 4) }, () => randomNestedFilter(rng, depth + 1));
+  return { type: roll < 0.8 ? 'and' : 'or', children };
+}
+
+describe('filtering nested fields and geo points with the index means what filtering each document means', () => {
+  it.each([
+    ['a few documents', 3, 400],
+    ['a thousand documents', 5, 1000],
+  ])('%s: random filters agree with a full scan', (_case, seed, count) => {
+    const rng = createRng(seed);
+    const docs = Array.from({ length: count }, (_, i) => randomNestedDoc(rng, i + 1));
+    const index = new SearchIndex('nested', { filterableAttributes: ['doggos', 'doggos.age', '_geo', 'site_id'], sortableAttributes: [], searchableAttributes: [] });
+    index.upsert(docs);
+    for (let round = 0; round < 400; round++) {
+      const filter = randomNestedFilter(rng);
+      expect(indexedIds(index, filter), JSON.stringify(filter)).toEqual(scan(docs, filter));
+      const scoped: FilterNode = { type: 'and', children: [{ type: 'compare', attribute: 'site_id', op: '=', value: '2' }, filter] };
+      expect(indexedIds(index, scoped), JSON.stringify(scoped)).toEqual(scan(docs, scoped));
     }
   });
 });

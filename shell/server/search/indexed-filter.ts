@@ -1,7 +1,7 @@
 import { emptySet, filterSet, intersect, minus, sizeOf, union, type DocSet } from './bitset';
-import { manyValues, Presence, type FacetIndex } from './facet-index';
-import { matchesFilter } from './filter-evaluator';
-import type { FilterNode } from './filter-parser';
+import { manyValues, type FacetIndex } from './facet-index';
+import { geoHolds, matchesFilter, Presence } from './filter-evaluator';
+import type { FilterNode, GeoFilterNode } from './filter-parser';
 
 /** What the evaluator reads from the index. */
 export type FilterContext = {
@@ -78,15 +78,29 @@ function holdsAny(field: FacetIndex, ids: number[]): Test {
   };
 }
 
+const asLimit = (expected: string) => (expected.trim() === '' ? Number.NaN : Number(expected));
+
 /** The evaluator's `compareNumber`: a number (or any number of an array) against a number. */
 function numberTest(field: FacetIndex, op: '>' | '>=' | '<' | '<=', expected: string): Test {
-  const limit = Number(expected);
-  if (expected.trim() === '' || Number.isNaN(limit)) return never;
+  const limit = asLimit(expected);
+  if (Number.isNaN(limit)) return never;
+  const holds =
+    op === '>' ? (x: number) => x > limit : op === '>=' ? (x: number) => x >= limit : op === '<' ? (x: number) => x < limit : (x: number) => x <= limit;
+  return anyNumber(field, holds);
+}
+
+/** The evaluator's range: one number (of an array) within both bounds. */
+function rangeTest(field: FacetIndex, from: string, to: string): Test {
+  const low = asLimit(from);
+  const high = asLimit(to);
+  if (Number.isNaN(low) || Number.isNaN(high)) return never;
+  return anyNumber(field, (x) => x >= low && x <= high);
+}
+
+function anyNumber(field: FacetIndex, holds: (x: number) => boolean): Test {
   const cells = field.cells;
   const numbers = field.numbers;
   const arena = field.arena;
-  const holds =
-    op === '>' ? (x: number) => x > limit : op === '>=' ? (x: number) => x >= limit : op === '<' ? (x: number) => x < limit : (x: number) => x <= limit;
   return (i) => {
     const cell = cells[i]!;
     // Strings have NaN, which no comparison holds for.
@@ -116,7 +130,28 @@ export function compileFilter(node: FilterNode, ctx: FilterContext): Test {
   }
 }
 
+/** A geo condition on the `_geo` columns of the index, or on the documents when `_geo` is not indexed. */
+function geoTest(node: GeoFilterNode, ctx: FilterContext): Test {
+  const field = ctx.facets.get('_geo');
+  if (!field?.lat || !field.lng) {
+    const docs = ctx.docs;
+    return (i) => matchesFilter(node, docs[i]!);
+  }
+  const lats = field.lat;
+  const lngs = field.lng;
+  if (node.type === 'geoBoundingBox' || node.invalid) return (i) => geoHolds(node, lats[i]!, lngs[i]!);
+  // Points further north or south than the radius reaches are out without the trigonometry.
+  const reach = (node.radius / 6_371_000) * (180 / Math.PI) + 1e-7;
+  const north = node.lat + reach;
+  const south = node.lat - reach;
+  return (i) => {
+    const lat = lats[i]!;
+    return lat >= south && lat <= north && geoHolds(node, lat, lngs[i]!);
+  };
+}
+
 function compileLeaf(node: Leaf, ctx: FilterContext): Test {
+  if (node.type === 'geoRadius' || node.type === 'geoBoundingBox') return geoTest(node, ctx);
   const field = ctx.facets.get(node.attribute);
   if (!field) {
     // Not indexed (a base filter may name any attribute): read the document.
@@ -133,16 +168,15 @@ function compileLeaf(node: Leaf, ctx: FilterContext): Test {
       }
       return numberTest(field, node.op, node.value);
     case 'range':
-      // Like the evaluator: some value ≥ from and some value ≤ to (one each, for arrays).
-      return all([numberTest(field, '>=', node.from), numberTest(field, '<=', node.to)]);
+      return rangeTest(field, node.from, node.to);
     case 'in':
       return holdsAny(field, equalIds(field, node.values));
     case 'exists':
-      return (i) => presence[i] !== Presence.Missing;
+      return (i) => (presence[i]! & Presence.Exists) !== 0;
     case 'null':
-      return (i) => presence[i] === Presence.Null;
+      return (i) => (presence[i]! & Presence.Null) !== 0;
     case 'empty':
-      return (i) => presence[i] === Presence.Empty;
+      return (i) => (presence[i]! & Presence.Empty) !== 0;
   }
 }
 

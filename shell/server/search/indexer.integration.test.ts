@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Meilisearch, MeilisearchApiError, type RecordAny } from 'meilisearch';
+import { Meilisearch, type RecordAny } from 'meilisearch';
 import type { Car } from '@dealer/contracts/car';
 import type { PublicSiteConfig, SiteConfig } from '@dealer/contracts/site';
 import { isListedInSearch } from '@dealer/rules/tags';
@@ -9,6 +9,7 @@ import { insertCars, listSiteCars } from '../db/car-store';
 import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
 import { createTestPlatform, testAdminKey, testSearchAdminKey, type TestPlatform } from '../testing/test-platform';
 import { carsIndexUid } from './site-search';
+import { apiError } from '../testing/meili-api-error';
 
 /**
  * The platform's search, driven only through the official Meilisearch client over HTTP, as the
@@ -34,17 +35,6 @@ const day = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 type CarHit = Car & { site_id: number };
 
-/** The rejection of a client call, as the client reports it: its MeilisearchApiError, with Meilisearch's code. */
-async function apiError(call: Promise<unknown>): Promise<{ status: number; code: string | undefined; type: string | undefined; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(MeilisearchApiError);
-    const apiErr = error as MeilisearchApiError;
-    return { status: apiErr.response.status, code: apiErr.cause?.code, type: apiErr.cause?.type, message: apiErr.message };
-  }
-  throw new Error('expected the call to be refused');
-}
 
 const countBy = (cars: Car[], field: keyof Car) =>
   cars.reduce<Record<string, number>>((counts, car) => ({ ...counts, [String(car[field])]: (counts[String(car[field])] ?? 0) + 1 }), {});

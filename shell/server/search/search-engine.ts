@@ -1,9 +1,11 @@
 import type { PlatformDb } from '../db/database';
 import { listSiteCars } from '../db/car-store';
-import { listSiteSlugs } from '../db/site-store';
+import { listSiteSlugs, loadSiteConfig } from '../db/site-store';
 import type { FilterNode } from './filter-parser';
 import { MeiliError } from './search-errors';
+import { selectAttributes } from './select-attributes';
 import { SearchIndex, type Doc, type IndexSettings, type SearchParams, type SearchResponse } from './search-index';
+import { carsPagination } from './indexer';
 import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-search';
 
 /**
@@ -12,7 +14,13 @@ import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-searc
  * task is already `succeeded` (or `failed`) when its uid is first asked for.
  */
 
-export type TaskType = 'indexCreation' | 'indexUpdate' | 'indexDeletion' | 'documentAdditionOrUpdate' | 'documentDeletion' | 'settingsUpdate';
+/** Every task type Meilisearch names (the ones this engine never runs are still valid filters). */
+export const taskTypes = [
+  'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexDeletion', 'indexUpdate',
+  'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'upgradeDatabase',
+] as const;
+export type TaskType = (typeof taskTypes)[number];
+export const taskStatuses = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const;
 export type TaskError = ReturnType<MeiliError['toJSON']>;
 export type TaskView = {
   uid: number;
@@ -20,7 +28,7 @@ export type TaskView = {
   indexUid: string | null;
   status: 'succeeded' | 'failed';
   type: TaskType;
-  canceledBy: null;
+  canceledBy: number | null;
   details: Record<string, unknown>;
   error: TaskError | null;
   duration: string;
@@ -31,7 +39,65 @@ export type TaskView = {
 /** What a write answers with (HTTP 202), as Meilisearch's summarized task. */
 export type EnqueuedTaskView = { taskUid: number; indexUid: string | null; status: 'enqueued'; type: TaskType; enqueuedAt: string };
 
-export type TaskQuery = { limit?: number; from?: number; reverse?: boolean; uids?: number[]; statuses?: string[]; types?: string[]; indexUids?: string[] };
+/** Which tasks a list, a cancelation or a deletion is about (all given filters must match; dates in ms, bounds excluded). */
+export type TaskFilter = {
+  uids?: number[];
+  batchUids?: number[];
+  canceledBy?: number[];
+  statuses?: string[];
+  types?: string[];
+  indexUids?: string[];
+  afterEnqueuedAt?: number;
+  beforeEnqueuedAt?: number;
+  afterStartedAt?: number;
+  beforeStartedAt?: number;
+  afterFinishedAt?: number;
+  beforeFinishedAt?: number;
+};
+export type TaskQuery = TaskFilter & { limit?: number; from?: number; reverse?: boolean };
+
+/** Meilisearch's batch of tasks. Tasks run the moment they are enqueued here, so each is a batch of its own. */
+export type BatchView = {
+  uid: number;
+  progress: null;
+  details: Record<string, unknown>;
+  stats: { totalNbTasks: number; status: Record<string, number>; types: Record<string, number>; indexUids: Record<string, number> };
+  duration: string;
+  startedAt: string;
+  finishedAt: string;
+  batchStrategy: string;
+};
+
+function between(date: string, after: number | undefined, before: number | undefined): boolean {
+  const time = Date.parse(date);
+  return (after === undefined || time > after) && (before === undefined || time < before);
+}
+
+function taskMatches(task: TaskView, filter: TaskFilter): boolean {
+  return (
+    (!filter.uids || filter.uids.includes(task.uid)) &&
+    (!filter.batchUids || filter.batchUids.includes(task.batchUid)) &&
+    (!filter.canceledBy || (task.canceledBy !== null && filter.canceledBy.includes(task.canceledBy))) &&
+    (!filter.statuses || filter.statuses.includes(task.status)) &&
+    (!filter.types || filter.types.includes(task.type)) &&
+    (!filter.indexUids || (task.indexUid !== null && filter.indexUids.includes(task.indexUid))) &&
+    between(task.enqueuedAt, filter.afterEnqueuedAt, filter.beforeEnqueuedAt) &&
+    between(task.startedAt, filter.afterStartedAt, filter.beforeStartedAt) &&
+    between(task.finishedAt, filter.afterFinishedAt, filter.beforeFinishedAt)
+  );
+}
+
+/** A page of tasks (or batches) by uid: newest first unless reversed, from a uid on. */
+function pageByUid<T extends { uid: number }>(selected: T[], query: TaskQuery) {
+  const limit = query.limit ?? 20;
+  const ordered = query.reverse ? selected : [...selected].reverse();
+  const start = query.from === undefined ? 0 : ordered.findIndex((item) => (query.reverse ? item.uid >= query.from! : item.uid <= query.from!));
+  const page = start < 0 ? [] : ordered.slice(start, start + limit);
+  const next = start < 0 ? undefined : ordered[start + limit];
+  return { results: page, total: selected.length, limit, from: page[0]?.uid ?? null, next: next?.uid ?? null };
+}
+
+const defaultMaxTotalHits = 1000;
 
 /** Meilisearch's settings object with its defaults. Only the attribute lists change how the embedded engine searches; the rest is kept and given back. */
 export const defaultIndexSettings = {
@@ -55,7 +121,7 @@ export const defaultIndexSettings = {
     disableOnNumbers: false,
   } as unknown,
   faceting: { maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha' } } as unknown,
-  pagination: { maxTotalHits: 1000 } as unknown,
+  pagination: { maxTotalHits: defaultMaxTotalHits } as unknown,
   embedders: {} as unknown,
   searchCutoffMs: null as unknown,
   localizedAttributes: null as unknown,
@@ -67,6 +133,25 @@ export type MeiliSettings = { [K in SettingName]: unknown };
 export const settingNames = Object.keys(defaultIndexSettings) as SettingName[];
 /** Settings whose value is an object: a PATCH merges into them rather than replacing them. */
 const objectSettings = new Set<SettingName>(['typoTolerance', 'faceting', 'pagination', 'embedders']);
+
+/**
+ * An object setting patched as Meilisearch patches it: the fields given replace those there,
+ * objects within merge the same way (`sortFacetValuesBy: { make: 'count' }` keeps `'*': 'alpha'`),
+ * and null puts a field back to its default (or takes it out when it has none).
+ */
+function patchObject(current: Record<string, unknown>, patch: Record<string, unknown>, defaults: unknown): Record<string, unknown> {
+  const merged = { ...current };
+  const defaultOf = (key: string) => (isPlainObject(defaults) ? defaults[key] : undefined);
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) {
+      if (defaultOf(key) === undefined) delete merged[key];
+      else merged[key] = clone(defaultOf(key));
+    } else if (isPlainObject(value) && isPlainObject(merged[key])) merged[key] = patchObject(merged[key] as Record<string, unknown>, value, defaultOf(key));
+    else merged[key] = clone(value);
+  }
+  return merged;
+}
 
 const indexUidPattern = /^[a-zA-Z0-9_-]{1,400}$/;
 const documentIdPattern = /^[a-zA-Z0-9_-]{1,511}$/;
@@ -84,6 +169,76 @@ export function checkIndexUid(uid: string) {
 const indexNotFound = (uid: string) => new MeiliError('index_not_found', `Index \`${uid}\` not found.`, 404);
 const clone = <T>(value: T): T => structuredClone(value);
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const defaultMaxValuesPerFacet = 100;
+
+/** A facet value or facet query as facet search compares them: trimmed, lower case, accents removed. */
+const facetText = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().trim();
+
+/**
+ * Meilisearch keeps no facet value longer than 468 bytes (`MAX_FACET_VALUE_LENGTH`), so a facet
+ * query much longer matches nothing there, typos and all; here it is not compared with any value.
+ */
+const maxFacetQueryLength = 512;
+
+/** The first `count` characters (code points) of a text, without reading the rest of it. */
+function firstCharacters(text: string, count: number): string[] {
+  const characters: string[] = [];
+  for (const character of text) {
+    if (characters.length === count) break;
+    characters.push(character);
+  }
+  return characters;
+}
+
+/**
+ * The fewest edits (an adjacent swap is one) that turn `query` into the start of `value`, or
+ * `limit + 1` beyond `limit`. Only the start of `value` a match could use is read, and only the
+ * cells within `limit` of the diagonal are computed (any other is more than `limit` edits), so a
+ * long query costs its length times the band, whatever the value.
+ */
+function prefixDistance(query: readonly string[], value: string, limit: number): number {
+  const over = limit + 1;
+  const b = firstCharacters(value, query.length + limit);
+  if (b.length < query.length - limit) return over;
+  // Row i holds the cells j = i - limit … i + limit, at k = j - i + limit.
+  const width = 2 * limit + 1;
+  const cell = (row: Int32Array, k: number) => (k >= 0 && k < width ? row[k]! : over);
+  let before = new Int32Array(width).fill(over);
+  let previous = new Int32Array(width);
+  let current = new Int32Array(width);
+  for (let k = 0; k < width; k++) previous[k] = k - limit >= 0 && k - limit <= b.length ? k - limit : over;
+  for (let i = 1; i <= query.length; i++) {
+    let rowMin = over;
+    for (let k = 0; k < width; k++) {
+      const j = i + k - limit;
+      let best = over;
+      if (j === 0) best = Math.min(i, over);
+      else if (j > 0 && j <= b.length) {
+        best = Math.min(cell(previous, k + 1) + 1, cell(current, k - 1) + 1, previous[k]! + (query[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && query[i - 1] === b[j - 2] && query[i - 2] === b[j - 1]) best = Math.min(best, before[k]! + 1);
+        best = Math.min(best, over);
+      }
+      current[k] = best;
+      if (best < rowMin) rowMin = best;
+    }
+    if (rowMin > limit) return over;
+    [before, previous, current] = [previous, current, before];
+  }
+  let best = over;
+  for (let k = 0; k < width; k++) {
+    const j = query.length + k - limit;
+    if (j >= 0 && j <= b.length) best = Math.min(best, previous[k]!);
+  }
+  return best;
+}
+
+/** A filter that says nothing: no expression anywhere in it. */
+export function isEmptyFilter(filter: SearchParams['filter']): boolean {
+  if (filter === undefined || filter === null) return true;
+  if (typeof filter === 'string') return filter.trim() === '';
+  return filter.every((item) => isEmptyFilter(item as SearchParams['filter']));
+}
 
 /** The attribute names an attribute-list setting gives (granular filterable entries give their patterns). */
 function attributeNames(value: unknown): string[] {
@@ -132,12 +287,16 @@ export class EmbeddedIndex {
   }
 
   private searchSettings(): IndexSettings {
-    const searchable = this.meiliSettings.searchableAttributes;
+    const { searchableAttributes: searchable, displayedAttributes: displayed, distinctAttribute } = this.meiliSettings;
     const faceting = this.meiliSettings.faceting as IndexSettings['faceting'];
+    const pagination = this.meiliSettings.pagination as { maxTotalHits?: number };
     return {
       filterableAttributes: attributeNames(this.meiliSettings.filterableAttributes),
       sortableAttributes: attributeNames(this.meiliSettings.sortableAttributes),
       searchableAttributes: Array.isArray(searchable) ? attributeNames(searchable) : ['*'],
+      displayedAttributes: Array.isArray(displayed) ? attributeNames(displayed) : ['*'],
+      distinctAttribute: typeof distinctAttribute === 'string' ? distinctAttribute : null,
+      maxTotalHits: pagination.maxTotalHits ?? defaultMaxTotalHits,
       ...(faceting ? { faceting: { maxValuesPerFacet: faceting.maxValuesPerFacet, sortFacetValuesBy: faceting.sortFacetValuesBy } } : {}),
     };
   }
@@ -149,7 +308,7 @@ export class EmbeddedIndex {
       const value = partial[name];
       if (value === null || value === undefined) this.meiliSettings[name] = clone(defaultIndexSettings[name]);
       else if (objectSettings.has(name) && isPlainObject(value) && isPlainObject(this.meiliSettings[name])) {
-        this.meiliSettings[name] = { ...(this.meiliSettings[name] as Record<string, unknown>), ...clone(value) };
+        this.meiliSettings[name] = patchObject(this.meiliSettings[name] as Record<string, unknown>, value, defaultIndexSettings[name]);
       } else this.meiliSettings[name] = clone(value);
     }
     this.engine.updateSettings(this.searchSettings());
@@ -199,6 +358,13 @@ export class EmbeddedIndex {
     return this.docs.get(String(id));
   }
 
+  /** A document as the documents API gives it: its displayed fields only, and of those the `fields` asked for. */
+  shown(doc: Doc, fields?: readonly string[]): Record<string, unknown> {
+    const pick = (from: Record<string, unknown>, names: readonly string[]) => (names.includes('*') ? from : selectAttributes(from, names));
+    const displayed = pick(doc, attributeNames(this.meiliSettings.displayedAttributes));
+    return fields ? pick(displayed, fields) : displayed;
+  }
+
   private keyOf(doc: Doc): string {
     return String(doc[this.primaryKey ?? 'id']);
   }
@@ -209,7 +375,7 @@ export class EmbeddedIndex {
     let hits: Doc[];
     try {
       // The search structure's hits carry the primary key as `id` (see searchDocs).
-      hits = this.engine.search({ filter, limit: this.docs.size }).hits;
+      hits = this.engine.filterDocuments(filter);
     } catch (error) {
       if (error instanceof MeiliError && error.code === 'invalid_search_filter') {
         throw new MeiliError('invalid_document_filter', error.message.replace('Available filterable attributes', 'Available filterable attributes patterns'), 400);
@@ -233,6 +399,33 @@ export class EmbeddedIndex {
       });
     }
     return response;
+  }
+
+  /**
+   * Meilisearch's facet search: the values of `facetName` held by the documents the search
+   * matches that start like `facetQuery` (with the typos a query word of its length may have),
+   * with how many hold each; in the order the index gives that facet's values, at most
+   * `maxValuesPerFacet` of them.
+   */
+  facetSearch(facetName: string, facetQuery: string, params: SearchParams, baseFilter?: FilterNode): { value: string; count: number }[] {
+    // No value is searched for by a query this long; say so before counting any.
+    if (facetQuery.length > maxFacetQueryLength) return [];
+    const values = this.engine.facetValues(params, facetName, baseFilter);
+    // Read once per search, not once per value.
+    const query = [...facetText(facetQuery)];
+    const typos = this.typosFor(query.length, facetName);
+    const found = values.map((hit) => ({ ...hit, key: facetText(hit.value) })).filter((hit) => query.length === 0 || prefixDistance(query, hit.key, typos) <= typos);
+    const faceting = this.settings.faceting;
+    const byCount = (faceting?.sortFacetValuesBy?.[facetName] ?? faceting?.sortFacetValuesBy?.['*']) === 'count';
+    found.sort((a, b) => (byCount ? b.count - a.count : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return found.slice(0, faceting?.maxValuesPerFacet ?? defaultMaxValuesPerFacet).map(({ value, count }) => ({ value, count }));
+  }
+
+  /** The typos a facet query of this many characters may have: none when typo tolerance is off (or off for the attribute), else by its length, as for a query word. */
+  private typosFor(length: number, attribute: string): number {
+    const tolerance = this.meiliSettings.typoTolerance as { enabled?: boolean; minWordSizeForTypos?: { oneTypo?: number; twoTypos?: number }; disableOnAttributes?: string[] };
+    if (tolerance.enabled === false || tolerance.disableOnAttributes?.includes(attribute)) return 0;
+    return length >= (tolerance.minWordSizeForTypos?.twoTypos ?? 9) ? 2 : length >= (tolerance.minWordSizeForTypos?.oneTypo ?? 5) ? 1 : 0;
   }
 
   info() {
@@ -351,19 +544,57 @@ export class EmbeddedSearchEngine {
   }
 
   listTasks(query: TaskQuery = {}) {
-    const limit = query.limit ?? 20;
-    const matches = (task: TaskView) =>
-      (!query.uids || query.uids.includes(task.uid)) &&
-      (!query.statuses || query.statuses.includes('*') || query.statuses.includes(task.status)) &&
-      (!query.types || query.types.includes('*') || query.types.includes(task.type)) &&
-      (!query.indexUids || query.indexUids.includes('*') || (task.indexUid !== null && query.indexUids.includes(task.indexUid)));
-    const selected = this.tasks.filter(matches);
-    // Newest first unless reversed; `from` is the uid to start at.
-    const ordered = query.reverse ? selected : [...selected].reverse();
-    const start = query.from === undefined ? 0 : ordered.findIndex((task) => (query.reverse ? task.uid >= query.from! : task.uid <= query.from!));
-    const page = start < 0 ? [] : ordered.slice(start, start + limit);
-    const next = start < 0 ? undefined : ordered[start + limit];
-    return { results: page, total: selected.length, limit, from: page[0]?.uid ?? null, next: next?.uid ?? null };
+    return pageByUid(
+      this.tasks.filter((task) => taskMatches(task, query)),
+      query,
+    );
+  }
+
+  /**
+   * Meilisearch's `POST /tasks/cancel`: a `taskCancelation` task over the tasks the filter
+   * matches. Every task here has finished by the time it can be named, so none is canceled.
+   */
+  cancelTasks(filter: TaskFilter, originalFilter: string): EnqueuedTaskView {
+    const matchedTasks = this.tasks.filter((task) => taskMatches(task, filter)).length;
+    return this.enqueue('taskCancelation', null, { matchedTasks, canceledTasks: null, originalFilter }, () => ({ canceledTasks: 0 }));
+  }
+
+  /** Meilisearch's `DELETE /tasks`: a `taskDeletion` task that takes the finished tasks the filter matches out of the log. */
+  deleteTasks(filter: TaskFilter, originalFilter: string): EnqueuedTaskView {
+    const matched = new Set(this.tasks.filter((task) => taskMatches(task, filter)).map((task) => task.uid));
+    return this.enqueue('taskDeletion', null, { matchedTasks: matched.size, deletedTasks: null, originalFilter }, () => {
+      const kept = this.tasks.filter((task) => !matched.has(task.uid));
+      const deletedTasks = this.tasks.length - kept.length;
+      this.tasks.splice(0, this.tasks.length, ...kept);
+      return { deletedTasks };
+    });
+  }
+
+  private batchOf(task: TaskView): BatchView {
+    return {
+      uid: task.batchUid,
+      progress: null,
+      details: task.details,
+      stats: { totalNbTasks: 1, status: { [task.status]: 1 }, types: { [task.type]: 1 }, indexUids: task.indexUid === null ? {} : { [task.indexUid]: 1 } },
+      duration: task.duration,
+      startedAt: task.startedAt,
+      finishedAt: task.finishedAt,
+      batchStrategy: 'batched all enqueued tasks',
+    };
+  }
+
+  batch(uid: number): BatchView {
+    const task = this.tasks.find((entry) => entry.batchUid === uid);
+    if (!task) throw new MeiliError('batch_not_found', `Batch \`${uid}\` not found.`, 404);
+    return this.batchOf(task);
+  }
+
+  /** Batches filtered by what their tasks are (a batch's task uid is its own uid here). */
+  listBatches(query: TaskQuery = {}) {
+    return pageByUid(
+      this.tasks.filter((task) => taskMatches(task, query)).map((task) => this.batchOf(task)),
+      query,
+    );
   }
 
   // -------------------------------------------------------------------------------------------
@@ -426,7 +657,9 @@ export class EmbeddedSearchEngine {
     }));
   }
 
+  /** Refuses an empty filter (`""`, `"  "`, `[]`, `[[]]`) as Meilisearch does: it would match, and delete, every document. */
   deleteDocumentsByFilter(uid: string, filter: SearchParams['filter']): EnqueuedTaskView {
+    if (isEmptyFilter(filter)) throw new MeiliError('invalid_document_filter', 'Sending an empty filter is forbidden.', 400);
     return this.enqueue('documentDeletion', uid, { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(filter) }, () => {
       const index = this.existingIndex(uid);
       const matched = index.matching(filter);
@@ -455,13 +688,14 @@ export class EmbeddedSearchEngine {
   /** Puts a site's cars from the store into the cars index, creating it when missing. */
   async reindexSite(db: PlatformDb, siteId: number) {
     const cars = await listSiteCars(db, siteId);
+    const locations = (await loadSiteConfig(db, siteId))?.locations;
     let index = this.indexes.get(carsIndexUid);
     if (!index) {
       index = new EmbeddedIndex(carsIndexUid, 'id');
-      index.updateSettings(carsIndexSettings);
+      index.updateSettings({ ...carsIndexSettings, pagination: carsPagination });
       this.indexes.set(carsIndexUid, index);
     }
-    index.upsert(cars.map((car) => carSearchDocument(car, siteId)));
+    index.upsert(cars.map((car) => carSearchDocument(car, siteId, locations)));
   }
 
   async reindexAll(db: PlatformDb) {

@@ -1,11 +1,13 @@
 import { bitsSet, emptySet, sizeOf, toList, wordsFor, type DocSet } from './bitset';
-import { FacetIndex } from './facet-index';
-import { valueAt } from './filter-evaluator';
-import { filterAttributes, FilterSyntaxError, parseFilter, type FilterNode } from './filter-parser';
-import { formatHit } from './highlight';
+import { FacetIndex, manyValues } from './facet-index';
+import { geoDistanceMeters, geoPointOf, isFilterableBy, valueAt } from './filter-evaluator';
+import { filterAttributes, FilterSyntaxError, geoConditions, parseFilter, type FilterNode } from './filter-parser';
+import { formatHit, type FormatRequest } from './highlight';
 import { evaluateFilter, type FilterContext } from './indexed-filter';
 import { MeiliError } from './search-errors';
-import { parseQuery, TextIndex, type TextMatcher, type TextRank } from './text-index';
+import { rankingScore, rankingScoreDetails, type SortPlace } from './ranking-score';
+import { selectAttributes } from './select-attributes';
+import { parseQuery, TextIndex, type TextMatcher, type TextRank, type TextScore } from './text-index';
 
 export type Doc = Record<string, unknown> & { id: number | string };
 export type FacetOrder = 'alpha' | 'count';
@@ -15,7 +17,16 @@ export type IndexSettings = {
   searchableAttributes: string[];
   /** Meilisearch's faceting settings: at most 100 values per facet, in alphanumeric order, unless set. */
   faceting?: { maxValuesPerFacet?: number; sortFacetValuesBy?: Record<string, FacetOrder> };
+  /** Fields a search or document read may return (`['*']`: all). */
+  displayedAttributes?: string[];
+  /** At most one hit per value of this attribute (Meilisearch's `distinctAttribute`). */
+  distinctAttribute?: string | null;
+  /** Meilisearch's `pagination.maxTotalHits`: no search reaches past this many hits (default 1000). */
+  maxTotalHits?: number;
 };
+
+/** Meilisearch's `matchingStrategy`. */
+export type MatchingStrategy = 'last' | 'all' | 'frequency';
 
 export type SearchParams = {
   q?: string | null;
@@ -29,6 +40,17 @@ export type SearchParams = {
   attributesToHighlight?: string[] | null;
   highlightPreTag?: string;
   highlightPostTag?: string;
+  attributesToRetrieve?: string[] | null;
+  attributesToCrop?: string[] | null;
+  cropLength?: number;
+  cropMarker?: string;
+  showMatchesPosition?: boolean;
+  showRankingScore?: boolean;
+  showRankingScoreDetails?: boolean;
+  rankingScoreThreshold?: number | null;
+  matchingStrategy?: MatchingStrategy;
+  distinct?: string | null;
+  attributesToSearchOn?: string[] | null;
 };
 
 export type SearchResponse = {
@@ -50,8 +72,25 @@ export type DocumentsPage = { results: Doc[]; offset: number; limit: number; tot
 
 const defaultSettings = (): IndexSettings => ({ filterableAttributes: [], sortableAttributes: [], searchableAttributes: ['*'] });
 const defaultMaxValuesPerFacet = 100;
+const defaultMaxTotalHits = 1000;
+const defaultCropLength = 10;
 
-type SortKey = { attribute: string; descending: boolean };
+/** A sort rule: an attribute, or (`_geoPoint(lat, lng)`) the distance from a point to each document's `_geo`. */
+type SortKey = { rule: string; attribute: string; point: [lat: number, lng: number] | null; descending: boolean };
+
+/** What a hit shows besides the stored document: chosen only when the search asks for any of it. */
+type Presentation = {
+  /** The attributes a hit shows; null: all of them. */
+  retrieve: string[] | null;
+  format: FormatRequest | null;
+  /** The first `_geoPoint` sorted by: each hit with a `_geo` gets its `_geoDistance`. */
+  geoPoint: [lat: number, lng: number] | null;
+  score: boolean;
+  details: boolean;
+};
+
+/** Meilisearch's reserved attribute names, which no sort rule may name. */
+const reservedSortNames = ['_geo', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox'];
 
 /** Sort values of the matching documents: numbers before strings, documents without a value last. */
 type SortColumn = { descending: boolean; kinds: Uint8Array; numbers: Float64Array; strings: string[] };
@@ -254,8 +293,10 @@ export class SearchIndex {
       if (error instanceof FilterSyntaxError) throw new MeiliError('invalid_search_filter', error.message, 400);
       throw error;
     }
-    for (const attribute of filterAttributes(node)) {
-      if (!this.current.filterableAttributes.includes(attribute)) {
+    // As Meilisearch: the attributes first, then each geo condition needs `_geo`, then its coordinates.
+    const geo = geoConditions(node);
+    for (const attribute of geo.length ? [...filterAttributes(node), '_geo'] : filterAttributes(node)) {
+      if (!isFilterableBy(attribute, this.current.filterableAttributes)) {
         throw new MeiliError(
           'invalid_search_filter',
           `Attribute \`${attribute}\` is not filterable. Available filterable attributes are: \`${this.current.filterableAttributes.join(', ')}\`.`,
@@ -263,23 +304,94 @@ export class SearchIndex {
         );
       }
     }
+    const invalid = geo.find((condition) => condition.invalid)?.invalid;
+    if (invalid) throw new MeiliError('invalid_search_filter', invalid, 400);
     return node;
   }
 
+  /** Sort rules as Meilisearch reads them (milli's `AscDesc`), with its error for each way one can be wrong. */
   private sortKeys(sort: string[]): SortKey[] {
-    return sort.map((rule) => {
-      const match = /^([\w.]+):(asc|desc)$/.exec(rule.trim());
-      if (!match) throw new MeiliError('invalid_search_sort', `Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${rule}\`.`, 400);
-      const [, attribute, direction] = match;
-      if (!this.current.sortableAttributes.includes(attribute!)) {
-        throw new MeiliError(
-          'invalid_search_sort',
-          `Attribute \`${attribute}\` is not sortable. Available sortable attributes are: \`${this.current.sortableAttributes.join(', ')}\`.`,
-          400,
-        );
+    const invalid = (message: string) => new MeiliError('invalid_search_sort', message, 400);
+    const keys = sort.map((rule): SortKey => {
+      const colon = rule.lastIndexOf(':');
+      const direction = colon < 0 ? '' : rule.slice(colon + 1);
+      if (direction !== 'asc' && direction !== 'desc') {
+        throw invalid(`Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${rule}\`.`);
       }
-      return { attribute: attribute!, descending: direction === 'desc' };
+      const member = rule.slice(0, colon);
+      const descending = direction === 'desc';
+      if (member.startsWith('_geoPoint(') && member.endsWith(')')) {
+        const point = geoPointArguments(member.slice('_geoPoint('.length, -1));
+        if (!point) {
+          throw invalid(`Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`);
+        }
+        const [lat, lng] = point;
+        if (lat < -90 || lat > 90) throw invalid(`Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees. `);
+        if (lng < -180 || lng > 180) throw invalid(`Bad longitude \`${lng}\`. Longitude must be contained between -180 and 180 degrees. `);
+        this.mustBeSortable('_geo');
+        return { rule: `_geoPoint(${lat}, ${lng}):${direction}`, attribute: '_geo', point, descending };
+      }
+      const reserved = reservedSortNames.includes(member) || ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('].some((start) => member.startsWith(start));
+      if (reserved) {
+        if (member.startsWith('_geoPoint')) {
+          throw invalid(`Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`);
+        }
+        const geoName = member === '_geo' ? member : ['_geoRadius', '_geoBoundingBox'].find((name) => member.startsWith(name));
+        if (geoName) {
+          throw invalid(`\`${geoName}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`);
+        }
+        throw invalid(`\`${member}\` is a reserved keyword and thus can't be used as a sort expression.`);
+      }
+      this.mustBeSortable(member);
+      return { rule, attribute: member, point: null, descending };
     });
+    // As Meilisearch (milli's `resolve_sort_criteria`): an attribute sorts by its first rule only, a
+    // later one on it could never break a tie; so a thousand `price:asc` cost one.
+    const sorted = new Set<string>();
+    return keys.filter((key) => {
+      if (key.point) return true;
+      if (sorted.has(key.attribute)) return false;
+      sorted.add(key.attribute);
+      return true;
+    });
+  }
+
+  private mustBeSortable(attribute: string) {
+    const sortable = this.current.sortableAttributes;
+    if (sortable.includes(attribute)) return;
+    throw new MeiliError(
+      'invalid_search_sort',
+      sortable.length
+        ? `Attribute \`${attribute}\` is not sortable. Available sortable attributes are: \`${sortable.join(', ')}\`.`
+        : `Attribute \`${attribute}\` is not sortable. This index does not have configured sortable attributes.`,
+      400,
+    );
+  }
+
+  /**
+   * The attribute numbers `attributesToSearchOn` restricts the words to; null for all. Unknown
+   * names are Meilisearch's error when the searchable attributes are set, and ignored when all are.
+   */
+  private searchOnFields(names: readonly string[]): Uint8Array | null {
+    const searchable = this.current.searchableAttributes;
+    const everySearchable = searchable.includes('*');
+    const fields = new Uint8Array(Math.max(1, this.text.fieldCount));
+    for (const name of names) {
+      if (name === '*') continue;
+      const matching = name.includes('*') ? searchable.filter((attribute) => attributePattern(name).test(attribute)) : [name];
+      const numbers = matching.map((attribute) => this.text.fieldNumber(attribute)).filter((field) => field !== undefined);
+      for (const field of numbers) fields[field] = 1;
+      if (numbers.length || everySearchable || searchable.includes(name)) continue;
+      const displayed = this.current.displayedAttributes ?? ['*'];
+      const shown = searchable.filter((attribute) => displayed.includes('*') || displayed.includes(attribute)).sort();
+      const hidden = shown.length < searchable.length ? ', <..hidden-attributes>' : '';
+      throw new MeiliError(
+        'invalid_search_attributes_to_search_on',
+        `Attribute \`${name}\` is not searchable. Available searchable attributes are: \`${shown.join(', ')}${hidden}\`.`,
+        400,
+      );
+    }
+    return names.includes('*') ? null : fields;
   }
 
   private filterContext(): FilterContext {
@@ -309,11 +421,14 @@ export class SearchIndex {
     return entry.set;
   }
 
-  search(params: SearchParams, baseFilter: FilterNode = { type: 'true' }): SearchResponse {
+  /** `matched` (facet search) is handed every slot the search matches, before any is paged out. */
+  search(params: SearchParams, baseFilter: FilterNode = { type: 'true' }, matched?: (slots: Int32Array) => void): SearchResponse {
     const started = performance.now();
     const userFilter = this.parseFilterChecked(params.filter);
-    for (const facet of params.facets ?? []) {
-      if (facet !== '*' && !this.current.filterableAttributes.includes(facet)) {
+    // A facet asked for twice is counted once (its distribution is one entry either way).
+    const facets = params.facets ? [...new Set(params.facets)] : null;
+    for (const facet of facets ?? []) {
+      if (facet !== '*' && !isFilterableBy(facet, this.current.filterableAttributes)) {
         throw new MeiliError(
           'invalid_search_facets',
           `Invalid facet distribution, attribute \`${facet}\` is not filterable. The available filterable attributes are \`${this.current.filterableAttributes.join(', ')}\`.`,
@@ -323,6 +438,7 @@ export class SearchIndex {
     }
     const sortKeys = params.sort?.length ? this.sortKeys(params.sort) : [];
     const words = parseQuery(params.q);
+    const fields = params.attributesToSearchOn ? this.searchOnFields(params.attributesToSearchOn) : null;
 
     const ctx = this.filterContext();
     let set = this.liveCount ? this.baseSet(baseFilter, ctx) : emptySet;
@@ -332,13 +448,13 @@ export class SearchIndex {
     let slots: Int32Array;
     let ranks: TextRank[] | null = null;
     if (words.length) {
-      matcher = this.text.matcher(words);
+      matcher = this.text.matcher(words, { strategy: params.matchingStrategy ?? 'last', fields });
       if (sizeOf(set) > textPostingsAbove) set = matcher.candidates(set, this.universe.words);
       const candidates = toList(set);
       const kept = new Int32Array(candidates.length);
       ranks = [];
       let n = 0;
-      const rank: TextRank = { typos: 0, proximity: 0, attribute: 0, position: 0, exactness: 0 };
+      const rank: TextRank = { dropped: 0, typos: 0, proximity: 0, attribute: 0, position: 0, exactness: 0 };
       for (let k = 0; k < candidates.length; k++) {
         if (!matcher.rank(candidates[k]!, rank)) continue;
         kept[n++] = candidates[k]!;
@@ -347,32 +463,129 @@ export class SearchIndex {
       slots = kept.subarray(0, n);
     } else slots = toList(set);
 
-    const response: SearchResponse = { hits: [], query: params.q ?? '', processingTimeMs: 0 };
-    if (params.facets?.length) Object.assign(response, this.facetCounts(params.facets.includes('*') ? this.current.filterableAttributes : params.facets, slots));
+    // Below the threshold a hit is left out, and out of every count (Meilisearch's rankingScoreThreshold).
+    const threshold = params.rankingScoreThreshold ?? null;
+    if (threshold !== null && matcher && ranks) {
+      let n = 0;
+      for (let k = 0; k < slots.length; k++) {
+        if (rankingScore(this.textScore(matcher, slots[k]!)) < threshold) continue;
+        slots[n] = slots[k]!;
+        ranks[n++] = ranks[k]!;
+      }
+      slots = slots.subarray(0, n);
+      ranks.length = n;
+    }
+    matched?.(slots);
+    // With a distinct attribute, every match is ordered to keep the best of each value; counts are of those kept.
+    const distinct = params.distinct ?? this.current.distinctAttribute ?? null;
+    let ordered: number[] | null = null;
+    if (distinct) {
+      ordered = this.distinctHits(this.orderedPage(slots, ranks, sortKeys, 0, slots.length), distinct);
+      slots = Int32Array.from(ordered);
+    }
 
-    const total = slots.length;
+    const response: SearchResponse = { hits: [], query: params.q ?? '', processingTimeMs: 0 };
+    if (facets?.length) Object.assign(response, this.facetCounts(facets.includes('*') ? this.current.filterableAttributes : facets, slots));
+
+    // No search reaches past maxTotalHits: its hits, offset and counts stop there (Meilisearch's pagination setting).
+    const maxTotalHits = this.current.maxTotalHits ?? defaultMaxTotalHits;
+    const total = Math.min(slots.length, maxTotalHits);
     const usePages = params.page !== undefined || params.hitsPerPage !== undefined;
     const hitsPerPage = params.hitsPerPage ?? 20;
     const page = params.page ?? 1;
-    const start = usePages ? (page - 1) * hitsPerPage : (params.offset ?? 0);
-    const count = usePages ? hitsPerPage : (params.limit ?? 20);
-    const chosen = this.orderedPage(slots, ranks, sortKeys, start, count);
-    const highlight = params.attributesToHighlight?.length
-      ? {
-          attributes: params.attributesToHighlight,
-          searchable: this.current.searchableAttributes,
-          preTag: params.highlightPreTag ?? '<em>',
-          postTag: params.highlightPostTag ?? '</em>',
-        }
-      : null;
-    response.hits = chosen.map((slot) => {
-      const doc = this.docs[slot]!;
-      return highlight ? ({ ...doc, _formatted: formatHit(doc, matcher, highlight) } as Doc) : doc;
-    });
+    const limit = params.limit ?? 20;
+    // Page 0 asks for no hit, only the counts.
+    const [wantedStart, wanted] = usePages ? (page === 0 ? [0, 0] : [(page - 1) * hitsPerPage, hitsPerPage]) : [params.offset ?? 0, limit];
+    const start = Math.min(wantedStart, maxTotalHits);
+    const count = Math.min(wanted, maxTotalHits - start);
+    const chosen = ordered ? ordered.slice(start, start + count) : this.orderedPage(slots, ranks, sortKeys, start, count);
+    const presentation = this.presentation(params, sortKeys);
+    response.hits = presentation ? chosen.map((slot) => this.present(slot, presentation, matcher, sortKeys)) : chosen.map((slot) => this.docs[slot]!);
     if (usePages) Object.assign(response, { page, hitsPerPage, totalHits: total, totalPages: hitsPerPage ? Math.ceil(total / hitsPerPage) : 0 });
-    else Object.assign(response, { limit: count, offset: start, estimatedTotalHits: total });
+    else Object.assign(response, { limit, offset: start, estimatedTotalHits: total });
     response.processingTimeMs = Math.round(performance.now() - started);
     return response;
+  }
+
+  /** Every document a filter matches, however many: the documents API's filter, not a search. */
+  filterDocuments(filter: SearchParams['filter']): Doc[] {
+    const node = this.parseFilterChecked(filter);
+    if (!this.liveCount) return [];
+    return Array.from(toList(evaluateFilter(node, this.liveSet(), this.filterContext())), (slot) => this.docs[slot]!);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Hits
+
+  private textScore(matcher: TextMatcher, slot: number): TextScore {
+    matcher.rank(slot, scratchRank);
+    return matcher.score();
+  }
+
+  /** What the hits show besides the stored documents; null when they are the documents as stored. */
+  private presentation(params: SearchParams, sortKeys: SortKey[]): Presentation | null {
+    const plain =
+      !params.attributesToRetrieve && !params.attributesToHighlight?.length && !params.attributesToCrop?.length && !params.showMatchesPosition && !params.showRankingScore && !params.showRankingScoreDetails;
+    const displayed = this.current.displayedAttributes ?? ['*'];
+    if (plain && displayed.includes('*') && !sortKeys.some((key) => key.point)) return null;
+    const everyDisplayed = displayed.includes('*');
+    const isDisplayed = (attribute: string) => everyDisplayed || displayed.some((name) => attribute === name || attribute.startsWith(`${name}.`));
+    const asked = params.attributesToRetrieve ?? ['*'];
+    const retrieve = asked.includes('*') ? (everyDisplayed ? null : displayed) : asked.filter(isDisplayed);
+    const highlight = params.attributesToHighlight ?? [];
+    const crop = params.attributesToCrop ?? [];
+    const format: FormatRequest | null =
+      highlight.length || crop.length || params.showMatchesPosition
+        ? {
+            highlight,
+            crop,
+            cropLength: params.cropLength ?? defaultCropLength,
+            cropMarker: params.cropMarker ?? '…',
+            preTag: params.highlightPreTag ?? '<em>',
+            postTag: params.highlightPostTag ?? '</em>',
+            matchesPosition: params.showMatchesPosition === true,
+            displayed: isDisplayed,
+            retrieved: retrieve,
+          }
+        : null;
+    const geoPoint = sortKeys.find((key) => key.point)?.point ?? null;
+    const score = params.showRankingScore === true;
+    const details = params.showRankingScoreDetails === true;
+    if (!retrieve && !format && !geoPoint && !score && !details) return null;
+    return { retrieve, format, geoPoint, score, details };
+  }
+
+  /** A hit as Meilisearch returns it: the attributes shown, `_geoDistance`, then `_formatted`, `_matchesPosition` and the ranking score. */
+  private present(slot: number, presentation: Presentation, matcher: TextMatcher | null, sortKeys: SortKey[]): Doc {
+    const doc = this.docs[slot]!;
+    const hit: Record<string, unknown> = presentation.retrieve ? selectAttributes(doc, presentation.retrieve) : { ...doc };
+    const point = presentation.geoPoint && geoPointOf(hit);
+    if (presentation.geoPoint && point) hit._geoDistance = Math.round(geoDistanceMeters(presentation.geoPoint, point));
+    if (presentation.format) {
+      const { formatted, matchesPosition } = formatHit(doc, matcher, presentation.format);
+      if (formatted) hit._formatted = formatted;
+      if (matchesPosition) hit._matchesPosition = matchesPosition;
+    }
+    if (presentation.score || presentation.details) {
+      const score = matcher ? this.textScore(matcher, slot) : null;
+      if (presentation.score) hit._rankingScore = rankingScore(score);
+      if (presentation.details) hit._rankingScoreDetails = rankingScoreDetails(score, sortKeys.map((key) => sortPlace(doc, key)));
+    }
+    return hit as Doc;
+  }
+
+  /** Of the ordered slots, the first holding each value of the attribute; documents without it all stay. */
+  private distinctHits(ordered: number[], attribute: string): number[] {
+    const facet = this.facets.get(attribute);
+    const seen = new Set<string | number>();
+    const kept: number[] = [];
+    for (const slot of ordered) {
+      const values: (string | number)[] = facet ? facetValueIds(facet, slot) : distinctValues(valueAt(this.docs[slot]!, attribute));
+      if (values.some((value) => seen.has(value))) continue;
+      for (const value of values) seen.add(value);
+      kept.push(slot);
+    }
+    return kept;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -383,6 +596,15 @@ export class SearchIndex {
     const kinds = new Uint8Array(n);
     const numbers = new Float64Array(n);
     const strings: string[] = [];
+    if (key.point) {
+      // By distance from the point; documents without a `_geo` come last either way.
+      for (let k = 0; k < n; k++) {
+        const point = geoPointOf(this.docs[slots[k]!]!);
+        kinds[k] = point ? sortNumber : sortMissing;
+        if (point) numbers[k] = geoDistanceMeters(key.point, point);
+      }
+      return { descending: key.descending, kinds, numbers, strings };
+    }
     const pick = (value: unknown): { kind: number; number?: number; string?: string } => {
       if (typeof value === 'number' && !Number.isNaN(value)) return { kind: sortNumber, number: value };
       if (typeof value === 'string') return { kind: sortString, string: value.toLowerCase() };
@@ -441,7 +663,7 @@ export class SearchIndex {
       if (ranks) {
         const x = ranks[a]!;
         const y = ranks[b]!;
-        const relevance = x.typos - y.typos || x.proximity - y.proximity || x.attribute - y.attribute || x.position - y.position;
+        const relevance = x.dropped - y.dropped || x.typos - y.typos || x.proximity - y.proximity || x.attribute - y.attribute || x.position - y.position;
         if (relevance) return relevance;
       }
       for (const column of columns) {
@@ -471,14 +693,37 @@ export class SearchIndex {
   // -------------------------------------------------------------------------------------------
   // Facets
 
+  /**
+   * The string values a filterable attribute, or a field nested in one, holds among the documents
+   * a search matches, each with how many hold it, in no order: what Meilisearch's facet search
+   * picks from (it skips numbers).
+   */
+  facetValues(params: SearchParams, attribute: string, baseFilter?: FilterNode): { value: string; count: number }[] {
+    const values: { value: string; count: number }[] = [];
+    this.search({ ...params, facets: null, limit: 0, offset: 0, page: undefined, hitsPerPage: undefined }, baseFilter, (slots) => {
+      const { facet, of } = this.facetOf(attribute, slots);
+      const { ids, counts } = facet.count(of);
+      for (const id of ids) if (facet.kinds[id] === 1) values.push({ value: facet.labels[id]!, count: counts[id]! });
+      facet.doneCounting(ids);
+    });
+    return values;
+  }
+
+  /** A facet's index and the slots to count in it: for a field nested in a filterable one (`doggos.age`), one built over the matches. */
+  private facetOf(name: string, slots: Int32Array): { facet: FacetIndex; of: Int32Array } {
+    const facet = this.facets.get(name);
+    if (facet) return { facet, of: slots };
+    return { facet: FacetIndex.over(name, Array.from(slots, (slot) => this.docs[slot]!)), of: Int32Array.from(slots.keys()) };
+  }
+
   private facetCounts(names: readonly string[], slots: Int32Array) {
     const facetDistribution: Record<string, Record<string, number>> = {};
     const facetStats: Record<string, { min: number; max: number }> = {};
     const faceting = this.current.faceting ?? {};
     const maxValues = faceting.maxValuesPerFacet ?? defaultMaxValuesPerFacet;
     for (const name of names) {
-      const facet = this.facets.get(name)!;
-      const { ids, counts } = facet.count(slots);
+      const { facet, of } = this.facetOf(name, slots);
+      const { ids, counts } = facet.count(of);
       let min = Infinity;
       let max = -Infinity;
       for (let k = 0; k < ids.length; k++) {
@@ -562,7 +807,53 @@ function copySettings(settings: IndexSettings): IndexSettings {
     copy.faceting = { ...settings.faceting };
     if (settings.faceting.sortFacetValuesBy) copy.faceting.sortFacetValuesBy = { ...settings.faceting.sortFacetValuesBy };
   }
+  if (settings.displayedAttributes) copy.displayedAttributes = [...settings.displayedAttributes];
+  if (settings.distinctAttribute !== undefined) copy.distinctAttribute = settings.distinctAttribute;
+  if (settings.maxTotalHits !== undefined) copy.maxTotalHits = settings.maxTotalHits;
   return copy;
+}
+
+/** Scratch for re-ranking one document when its score is wanted. */
+const scratchRank: TextRank = { dropped: 0, typos: 0, proximity: 0, attribute: 0, position: 0, exactness: 0 };
+
+/** The value ids a document holds in a facet (one, several, or none). */
+function facetValueIds(facet: FacetIndex, slot: number): number[] {
+  const cell = facet.cells[slot]!;
+  if (cell >= 0) return [cell];
+  return cell === manyValues ? Array.from(facet.manyOf(slot)) : [];
+}
+
+/** A value's distinct keys when its attribute is not filterable: numbers as themselves, text without case. */
+function distinctValues(value: unknown): (string | number)[] {
+  if (Array.isArray(value)) return value.flatMap(distinctValues);
+  if (typeof value === 'number') return [value];
+  if (typeof value === 'string' || typeof value === 'boolean') return [`${String(value).trim().toLowerCase()}`];
+  return [];
+}
+
+/** Where a document sits on a sort rule, for `_rankingScoreDetails`. */
+function sortPlace(doc: Doc, key: SortKey): SortPlace {
+  if (key.point) {
+    const point = geoPointOf(doc);
+    return { rule: key.rule, point: point && { lat: point[0], lng: point[1] }, distance: point && geoDistanceMeters(key.point, point) };
+  }
+  const value = valueAt(doc, key.attribute);
+  return { rule: key.rule, value: typeof value === 'number' || typeof value === 'string' ? value : null };
+}
+
+/** `lat, lng` of a `_geoPoint(…)` as Rust reads two floats, or null. */
+function geoPointArguments(text: string): [lat: number, lng: number] | null {
+  const comma = text.indexOf(',');
+  if (comma < 0) return null;
+  const float = (part: string) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(part) ? Number(part) : null);
+  const lat = float(text.slice(0, comma).trim());
+  const lng = float(text.slice(comma + 1).trim());
+  return lat === null || lng === null ? null : [lat, lng];
+}
+
+/** An attribute pattern (`doggos.*`, `*_name`) as a regular expression. */
+function attributePattern(pattern: string): RegExp {
+  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);

@@ -1,11 +1,13 @@
 import { intersect, ListArena, PostingTable, sizeOf, union, type DocSet } from './bitset';
 import { valueAt } from './filter-evaluator';
+import type { MatchingStrategy } from './search-index';
 
 /*
  * Full-text search over the searchable attributes, in Meilisearch's manner: words are runs of
- * letters and digits, compared without case or accents; every query word must match; the last
- * one may be the start of a longer word; words of 5+ characters allow one typo, 9+ two (none in a
- * word with a digit, such as a stock number); a quoted "phrase" matches exactly.
+ * letters and digits, compared without case or accents; the matching strategy says which query
+ * words may be missing (`last`: from the end, `frequency`: the commonest first, `all`: none); the
+ * last one may be the start of a longer word; words of 5+ characters allow one typo, 9+ two (none
+ * in a word with a digit, such as a stock number); a quoted "phrase" matches exactly and always.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -31,8 +33,11 @@ export function normaliseWord(word: string): string {
 
 export type Token = { term: string; start: number; end: number };
 
-/** Walks the words of a text, normalised, with where each sits in it; one loop for indexing and highlighting. */
-function scanWords(text: string, visit: (term: string, start: number, end: number) => void) {
+/**
+ * Walks the words of a text, normalised, with where each sits in it; one loop for indexing,
+ * highlighting and reading queries. A visit answering false stops the walk.
+ */
+function scanWords(text: string, visit: (term: string, start: number, end: number) => boolean | void) {
   let i = 0;
   while (i < text.length) {
     if (!isWordChar(text, i)) {
@@ -42,14 +47,16 @@ function scanWords(text: string, visit: (term: string, start: number, end: numbe
     const start = i;
     while (i < text.length && isWordChar(text, i)) i++;
     const term = normaliseWord(text.slice(start, i));
-    if (term) visit(term, start, i);
+    if (term && visit(term, start, i) === false) return;
   }
 }
 
 /** The words of a text with where each sits in it (for highlighting). */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  scanWords(text, (term, start, end) => tokens.push({ term, start, end }));
+  scanWords(text, (term, start, end) => {
+    tokens.push({ term, start, end });
+  });
   return tokens;
 }
 
@@ -68,34 +75,69 @@ export type QueryWord = {
   phrase: number;
   /** At most this many typos (two query words joined allow one). */
   typoCap?: number;
+  /** Longer than any word Meilisearch keeps: it matches nothing, in no form. */
+  tooLong?: boolean;
 };
 
-/** Meilisearch reads at most 10 query words. */
+/** Meilisearch reads at most 10 query terms (a quoted phrase is one). */
 export const maxQueryWords = 10;
+/**
+ * Meilisearch reads no more than a query's first 1,000 tokens, its words and the separators
+ * between them: some 500 words, which only a long quoted phrase reaches.
+ */
+const maxQueryWordsRead = 500;
+/** Meilisearch's longest word (`MAX_WORD_LENGTH`, in UTF-8 bytes): it never indexes a longer one, nor looks one up. */
+const maxWordBytes = 250;
 
+/** Whether a word is longer than Meilisearch's longest (UTF-8 never takes fewer bytes than UTF-16 units, so long text is not measured). */
+const isTooLongWord = (text: string) => text.length > maxWordBytes || Buffer.byteLength(text) > maxWordBytes;
+
+/**
+ * The query's words, as Meilisearch reads them: plain words, and quoted phrases (a phrase
+ * without its closing quote is plain words). Reading stops at the first term past the tenth (or
+ * past the 500th word): the rest of a long query is never looked at.
+ */
 export function parseQuery(q: string | null | undefined): QueryWord[] {
   const text = q ?? '';
   const words: QueryWord[] = [];
+  let terms = 0;
   let phrase = 0;
   let i = 0;
-  while (i < text.length) {
+  const more = () => terms <= maxQueryWords && words.length < maxQueryWordsRead;
+  const push = (term: string, quoted: boolean) => {
+    words.push({ text: term, prefix: false, quoted, phrase: quoted ? phrase : -1, ...(isTooLongWord(term) ? { tooLong: true } : {}) });
+    return more();
+  };
+  while (i < text.length && more()) {
     const open = text.indexOf('"', i);
     const close = open < 0 ? -1 : text.indexOf('"', open + 1);
     const plainEnd = open < 0 || close < 0 ? text.length : open;
-    for (const token of tokenize(text.slice(i, plainEnd))) words.push({ text: token.term, prefix: false, quoted: false, phrase: -1 });
-    if (plainEnd === text.length) break;
-    const quoted = tokenize(text.slice(open + 1, close));
-    for (const token of quoted) words.push({ text: token.term, prefix: false, quoted: true, phrase });
+    scanWords(text.slice(i, plainEnd), (term) => {
+      terms++;
+      return push(term, false);
+    });
+    if (plainEnd === text.length || !more()) break;
+    let opened = false;
+    scanWords(text.slice(open + 1, close), (term) => {
+      if (!opened) terms++;
+      opened = true;
+      return push(term, true);
+    });
     phrase++;
     i = close + 1;
   }
   const last = words[words.length - 1];
   if (last && !last.quoted && isWordChar(text, text.length - 1)) last.prefix = true;
-  return words.slice(0, maxQueryWords);
+  let counted = 0;
+  const kept = words.findIndex((word, w) => {
+    if (word.phrase < 0 || w === 0 || words[w - 1]!.phrase !== word.phrase) counted++;
+    return counted > maxQueryWords;
+  });
+  return kept < 0 ? words : words.slice(0, kept);
 }
 
 export function typoBudget(word: QueryWord): number {
-  if (word.quoted || hasDigit(word.text)) return 0;
+  if (word.quoted || word.tooLong || hasDigit(word.text)) return 0;
   const length = [...word.text].length;
   return Math.min(length >= 9 ? 2 : length >= 5 ? 1 : 0, word.typoCap ?? 2);
 }
@@ -138,6 +180,7 @@ export type Match = { typos: number; exact: boolean };
 const infoOf = (typos: number, exact: boolean) => typos | (exact ? 4 : 0);
 
 export type Derivation = { readonly terms: Int32Array; readonly info: Uint8Array };
+const noDerivation: Derivation = { terms: new Int32Array(0), info: new Uint8Array(0) };
 
 // ---------------------------------------------------------------------------------------------
 // Index
@@ -147,8 +190,33 @@ const arrayGap = 8;
 /** Attribute numbers must fit 14 bits: places are packed with a flag into one int32. */
 const maxAttributes = 0x3fff;
 
-/** Ranking of one matching document, best first on each: Meilisearch's words, typo, proximity, attribute, exactness. */
-export type TextRank = { typos: number; proximity: number; attribute: number; position: number; exactness: number };
+/**
+ * Ranking of one matching document, best (lowest) first on each but exactness: Meilisearch's
+ * words (how many groups of query words the matching strategy dropped), typo, proximity,
+ * attribute, exactness.
+ */
+export type TextRank = { dropped: number; typos: number; proximity: number; attribute: number; position: number; exactness: number };
+
+export type MatcherOptions = {
+  strategy: MatchingStrategy;
+  /** Only these attribute numbers are searched (`attributesToSearchOn`); null: every searchable one. */
+  fields: Uint8Array | null;
+};
+
+/** One ranking rule's verdict on a document, as Meilisearch scores it: `rank` out of `max`, `max` best. */
+export type Rank = { rank: number; max: number };
+
+/** Meilisearch's ranking rules for one document, for `_rankingScore` and its details. */
+export type TextScore = {
+  words: Rank;
+  typo: Rank & { typos: number; maxTypos: number };
+  proximity: Rank;
+  attribute: Rank;
+  position: Rank;
+  /** 3: an attribute is exactly the query, 2: one starts with it, 1: neither. */
+  exactAttribute: 1 | 2 | 3;
+  exactWords: { exact: number; words: number };
+};
 
 export class TextIndex {
   private terms: string[] = [];
@@ -167,18 +235,45 @@ export class TextIndex {
   private version = 0;
   private readonly derivations = new Map<string, { version: number; derivation: Derivation }>();
   /** The queries of one multi-search share their q: one matcher serves them all. */
-  private lastMatcher: { key: string; version: number; matcher: TextMatcher } | null = null;
+  private lastMatcher: { key: string; version: number; changes: number; matcher: TextMatcher } | null = null;
+  /** Bumped on every document added or removed: a matcher's splits and word frequencies are of the documents it saw. */
+  private changes = 0;
   private stamp = 0;
   private memoStamps = new Int32Array(0);
   private memoHeads = new Int32Array(0);
   /** Per term id: 1 if the word has a digit (no typo reaches it). */
   private digitTerms = new Uint8Array(1024);
+  private readonly wildcard: boolean;
+  /** With every attribute searchable: attribute numbers in the order attributes first appear, as Meilisearch's field ids. */
+  private readonly wildcardFields = new Map<string, number>();
 
   constructor(
     readonly attributes: readonly string[],
     private readonly universe: { words: number },
   ) {
     this.postings = new PostingTable(universe);
+    this.wildcard = attributes.includes('*');
+  }
+
+  /** The number an attribute's words carry, or undefined if it is not searched. */
+  fieldNumber(attribute: string): number | undefined {
+    if (this.wildcard) return this.wildcardFields.get(attribute);
+    const at = this.attributes.indexOf(attribute);
+    return at < 0 ? undefined : at;
+  }
+
+  /** How many attribute numbers are in use (the attribute rule's range). */
+  get fieldCount(): number {
+    return this.wildcard ? this.wildcardFields.size : this.attributes.length;
+  }
+
+  private wildcardField(attribute: string): number {
+    let field = this.wildcardFields.get(attribute);
+    if (field === undefined) {
+      field = this.wildcardFields.size;
+      this.wildcardFields.set(attribute, field);
+    }
+    return field;
   }
 
   ensureDocs(capacity: number) {
@@ -210,9 +305,11 @@ export class TextIndex {
 
   add(doc: number, source: Record<string, unknown>) {
     const packed: number[] = [];
-    const wildcard = this.attributes.includes('*');
+    const wildcard = this.wildcard;
     const fields = wildcard ? Object.keys(source) : this.attributes;
-    for (let a = 0; a < fields.length && a < maxAttributes; a++) {
+    for (let k = 0; k < fields.length; k++) {
+      const a = wildcard ? this.wildcardField(fields[k]!) : k;
+      if (a >= maxAttributes) continue;
       let position = 0;
       const walk = (value: unknown) => {
         if (typeof value === 'string' || typeof value === 'number') {
@@ -231,7 +328,7 @@ export class TextIndex {
           }
         }
       };
-      walk(wildcard ? source[fields[a]!] : valueAt(source, fields[a]!));
+      walk(wildcard ? source[fields[k]!] : valueAt(source, fields[k]!));
     }
     const seen = new Set<number>();
     for (let k = 0; k < packed.length; k += 2) {
@@ -241,6 +338,7 @@ export class TextIndex {
       this.postings.add(term, doc);
     }
     this.tokens.set(doc, packed);
+    this.changes++;
   }
 
   remove(doc: number) {
@@ -257,6 +355,7 @@ export class TextIndex {
       if (this.postings.count(term) === 0) this.deaths++;
     }
     this.tokens.clear(doc);
+    this.changes++;
     if (this.deaths > 4096 && this.deaths * 4 > this.termIds.size) this.dropDeadTerms();
   }
 
@@ -297,6 +396,7 @@ export class TextIndex {
 
   /** The index's words one query word matches, each with its typos and whether it is the word itself. */
   derive(word: QueryWord): Derivation {
+    if (word.tooLong) return noDerivation;
     const key = `${word.quoted ? 'q' : word.prefix ? 'p' : 'w'}${word.typoCap ?? ''}:${word.text}`;
     const cached = this.derivations.get(key);
     if (cached && cached.version === this.version) return cached.derivation;
@@ -348,18 +448,19 @@ export class TextIndex {
   }
 
   /**
-   * A per-query matcher: tells whether a document holds every query word and how well, reading
-   * the document's words once. Besides its own forms, a query word is found as two words side by
-   * side ("cx5" in "CX-5") and two query words as one ("land cruiser" in "LandCruiser"), as
-   * Meilisearch's split words and n-grams do.
+   * A per-query matcher: tells whether a document holds the query words its matching strategy
+   * requires and how well, reading the document's words once. Besides its own forms, a query word
+   * is found as two words side by side ("cx5" in "CX-5") and two query words as one ("land
+   * cruiser" in "LandCruiser"), as Meilisearch's split words and n-grams do.
    */
-  matcher(words: QueryWord[]): TextMatcher {
-    const key = JSON.stringify(words);
-    if (this.lastMatcher?.key === key && this.lastMatcher.version === this.version) return this.lastMatcher.matcher;
+  matcher(words: QueryWord[], options: MatcherOptions = { strategy: 'last', fields: null }): TextMatcher {
+    const key = `${options.strategy}|${options.fields?.join(',') ?? '*'}|${JSON.stringify(words)}`;
+    const last = this.lastMatcher;
+    if (last?.key === key && last.version === this.version && last.changes === this.changes) return last.matcher;
     const slots: MatchSlot[] = words.map((word) => ({ word, budget: typoBudget(word) }));
     const covers: Cover[] = [];
     words.forEach((word, w) => {
-      if (word.quoted) return;
+      if (word.quoted || word.tooLong) return;
       const split = this.bestSplit(word.text);
       if (split) {
         const exact = (text: string): QueryWord => ({ text, prefix: false, quoted: true, phrase: -1 });
@@ -367,14 +468,14 @@ export class TextIndex {
         covers.push({ kind: 'split', slot: slots.length - 2, right: slots.length - 1, words: [w] });
       }
       const next = words[w + 1];
-      if (next && !next.quoted) {
+      if (next && !next.quoted && !isTooLongWord(word.text + next.text)) {
         const joined: QueryWord = { text: word.text + next.text, prefix: next.prefix, quoted: false, phrase: -1, typoCap: 1 };
         slots.push({ word: joined, budget: typoBudget(joined) });
         covers.push({ kind: 'joined', slot: slots.length - 1, right: -1, words: [w, w + 1] });
       }
     });
-    const matcher = new TextMatcher(this, words, slots, covers, ++this.stamp);
-    this.lastMatcher = { key, version: this.version, matcher };
+    const matcher = new TextMatcher(this, words, slots, covers, options, ++this.stamp);
+    this.lastMatcher = { key, version: this.version, changes: this.changes, matcher };
     return matcher;
   }
 
@@ -416,6 +517,11 @@ export class TextIndex {
     return best;
   }
 
+  /** How many 32-bit words a document set of this index spans. */
+  get setWords(): number {
+    return this.universe.words;
+  }
+
   /** Documents holding any of a derivation's words. */
   holding(derivation: Derivation): DocSet {
     return union(
@@ -449,19 +555,51 @@ export type MatchSlot = { word: QueryWord; budget: number };
 /** Another way to find query words: a split word's two halves side by side, or one joined word. */
 export type Cover = { kind: 'split' | 'joined'; slot: number; right: number; words: number[] };
 
+/** Meilisearch's position rule: how far a word sits from where the query has it, in buckets. */
+function positionCost(distance: number): number {
+  if (distance <= 1) return distance;
+  if (distance <= 4) return 2;
+  if (distance <= 7) return 3;
+  if (distance <= 11) return 4;
+  if (distance <= 16) return 5;
+  if (distance <= 24) return 6;
+  if (distance <= 64) return 7;
+  if (distance <= 256) return 8;
+  if (distance <= 1024) return 9;
+  return 10;
+}
+
+/** Words further apart than this are "not close" to Meilisearch's proximity rule. */
+const farApart = 8;
+
 /**
  * Matches documents against one query. A word of the index is compared with the query's forms the
  * first time a document shows it (exact, prefix, typos), and remembered: with one site's cars as
  * candidates only their words are ever compared, however large the dictionary.
+ *
+ * Query words form terms as Meilisearch counts them: a lone word, or a quoted phrase. The matching
+ * strategy drops terms in groups (`last`: from the end, `frequency`: the commonest first; a phrase
+ * never); a document matches if it holds every term not dropped, and ranks by how few groups went.
  */
 export class TextMatcher {
   private readonly entrySlot: number[] = [];
   private readonly entryInfo: number[] = [];
   private readonly entryNext: number[] = [];
   private readonly wordCount: number;
-  private readonly phrases: number[][] = [];
+  /** The words of each quoted phrase of two or more words. */
+  readonly phrases: number[][] = [];
   /** Per query word, the covers that can stand in for it. */
   private readonly coversOf: Cover[][];
+  private readonly fields: Uint8Array | null;
+  // Terms: per word its term; per term its words, whether it is a phrase, and the removal group it goes in.
+  private readonly termOf: Int32Array;
+  private readonly termWords: number[][] = [];
+  private readonly termIsPhrase: boolean[] = [];
+  private readonly removedAt: Int32Array;
+  /** How many removal groups the strategy has; a term never dropped has this as its group. */
+  private readonly groupCount: number;
+  private readonly phraseWordCount: number;
+  private maxTyposOf: Int32Array | null = null;
   // Scratch per document, per slot.
   private readonly found: Uint8Array;
   private readonly typos: Uint8Array;
@@ -470,28 +608,50 @@ export class TextMatcher {
   private readonly exactSlot: Uint8Array;
   private readonly occurrences: Int32Array;
   private readonly occurrenceCount: Uint8Array;
-  // Scratch per document, per query word: how it was found.
+  // Scratch per document, per query word: how it was found, and whether its term is kept.
   private readonly wordTypos: Int32Array;
   private readonly wordAttribute: Int32Array;
   private readonly wordPosition: Int32Array;
   private readonly wordExact: Uint8Array;
   private readonly wordSlot: Int32Array;
   private readonly wordJoined: Int32Array;
+  private readonly wordKept: Uint8Array;
+  // The document ranked last, for its score.
+  private lastDoc = -1;
+  private lastDropped = 0;
 
   constructor(
     private readonly index: TextIndex,
     readonly words: QueryWord[],
     readonly slots: MatchSlot[],
     readonly covers: Cover[],
+    options: MatcherOptions,
     private readonly stamp: number,
   ) {
     this.wordCount = words.length;
+    this.fields = options.fields;
     const byPhrase = new Map<number, number[]>();
     words.forEach((word, w) => {
       if (word.phrase >= 0) byPhrase.set(word.phrase, [...(byPhrase.get(word.phrase) ?? []), w]);
     });
     for (const members of byPhrase.values()) if (members.length > 1) this.phrases.push(members);
     this.coversOf = words.map((_, w) => covers.filter((cover) => cover.words.includes(w)));
+    const W = Math.max(1, words.length);
+    this.termOf = new Int32Array(W);
+    words.forEach((word, w) => {
+      const joinsPrevious = word.phrase >= 0 && w > 0 && words[w - 1]!.phrase === word.phrase;
+      if (joinsPrevious) this.termWords[this.termWords.length - 1]!.push(w);
+      else {
+        this.termWords.push([w]);
+        this.termIsPhrase.push(word.quoted);
+      }
+      this.termOf[w] = this.termWords.length - 1;
+    });
+    this.phraseWordCount = words.filter((word) => word.quoted).length;
+    const groups = this.removalGroups(options.strategy);
+    this.groupCount = groups.length;
+    this.removedAt = new Int32Array(this.termWords.length).fill(groups.length);
+    groups.forEach((terms, g) => terms.forEach((term) => (this.removedAt[term] = g)));
     const S = Math.max(1, slots.length);
     this.found = new Uint8Array(S);
     this.typos = new Uint8Array(S);
@@ -500,13 +660,41 @@ export class TextMatcher {
     this.exactSlot = new Uint8Array(S);
     this.occurrences = new Int32Array(S * maxOccurrences);
     this.occurrenceCount = new Uint8Array(S);
-    const W = Math.max(1, words.length);
     this.wordTypos = new Int32Array(W);
     this.wordAttribute = new Int32Array(W);
     this.wordPosition = new Int32Array(W);
     this.wordExact = new Uint8Array(W);
     this.wordSlot = new Int32Array(W);
     this.wordJoined = new Int32Array(W);
+    this.wordKept = new Uint8Array(W);
+  }
+
+  /**
+   * The terms the strategy may drop, in the order it drops them, grouped (Meilisearch's
+   * `removal_order_for_terms_matching_strategy`): phrases are never dropped, and without a phrase
+   * the last group stays, so a document always holds at least one term.
+   */
+  private removalGroups(strategy: MatchingStrategy): number[][] {
+    const droppable = this.termWords.map((_, term) => term).filter((term) => !this.termIsPhrase[term]);
+    const hasPhrase = droppable.length < this.termWords.length;
+    let groups: number[][];
+    if (strategy === 'all') return [];
+    if (strategy === 'last') groups = droppable.reverse().map((term) => [term]);
+    else {
+      // A word in no document counts as the commonest: it goes first.
+      const frequency = droppable.map((term) => {
+        const held = sizeOf(this.wordHolders(this.termWords[term]![0]!, this.index.setWords));
+        return { term, frequency: held === 0 ? Infinity : held };
+      });
+      frequency.sort((a, b) => b.frequency - a.frequency || a.term - b.term);
+      groups = [];
+      frequency.forEach(({ term, frequency: count }, k) => {
+        if (k > 0 && frequency[k - 1]!.frequency === count) groups[groups.length - 1]!.push(term);
+        else groups.push([term]);
+      });
+    }
+    if (!hasPhrase) groups.pop();
+    return groups;
   }
 
   /** 1 + the first entry of the slots a term matches (0: none), computed on first sight. */
@@ -518,6 +706,7 @@ export class TextMatcher {
     let head = 0;
     for (let s = 0; s < this.slots.length; s++) {
       const { word, budget } = this.slots[s]!;
+      if (word.tooLong) continue;
       let info = -1;
       if (text === word.text) info = infoOf(0, true);
       else if (word.prefix && text.startsWith(word.text)) info = infoOf(0, false);
@@ -536,34 +725,59 @@ export class TextMatcher {
     return head;
   }
 
-  /** Documents holding every query word in one of its forms, within `candidates` (postings, for many candidates). */
-  candidates(candidates: DocSet, nWords: number): DocSet {
+  /** Documents holding query word w in one of its forms (postings). */
+  private wordHolders(w: number, nWords: number): DocSet {
     const holding = (slot: number) => this.index.holding(this.index.derive(this.slots[slot]!.word));
+    const forms = [holding(w)];
+    for (const cover of this.coversOf[w]!) forms.push(cover.kind === 'split' ? intersect(holding(cover.slot), holding(cover.right)) : holding(cover.slot));
+    return union(forms, nWords);
+  }
+
+  /** Documents holding every query word no strategy drops, within `candidates` (postings, for many candidates). */
+  candidates(candidates: DocSet, nWords: number): DocSet {
     let current = candidates;
     for (let w = 0; w < this.wordCount && sizeOf(current) > 0; w++) {
-      const forms = [holding(w)];
-      for (const cover of this.coversOf[w]!) forms.push(cover.kind === 'split' ? intersect(holding(cover.slot), holding(cover.right)) : holding(cover.slot));
-      current = intersect(current, union(forms, nWords));
+      if (this.removedAt[this.termOf[w]!]! < this.groupCount) continue;
+      current = intersect(current, this.wordHolders(w, nWords));
     }
     return current;
   }
 
-  /** How a word (normalised) matches the query, for highlighting: empty when it matches nothing. */
-  matchesOf(term: string): { word: QueryWord; match: Match }[] {
+  /** The query words a slot stands for (a split or joined form stands for the words it covers). */
+  wordsOfSlot(slot: number): number[] {
+    if (slot < this.wordCount) return [slot];
+    return this.covers.find((cover) => cover.slot === slot || cover.right === slot)?.words ?? [];
+  }
+
+  /**
+   * How a word (normalised) matches the query, for highlighting: empty when it matches nothing. A
+   * word no searched attribute holds matches a query word it is or starts, as Meilisearch
+   * highlights it verbatim.
+   */
+  matchesOf(term: string): { word: QueryWord; match: Match; slot: number }[] {
     const id = this.index.lookup(term);
-    const out: { word: QueryWord; match: Match }[] = [];
-    if (id === undefined) return out;
+    const out: { word: QueryWord; match: Match; slot: number }[] = [];
+    if (id === undefined) {
+      this.slots.forEach(({ word }, slot) => {
+        if (word.tooLong) return;
+        if (term === word.text) out.push({ word, match: { typos: 0, exact: true }, slot });
+        else if (word.prefix && term.startsWith(word.text)) out.push({ word, match: { typos: 0, exact: false }, slot });
+      });
+      return out;
+    }
     for (let e = this.entriesOf(id) - 1; e >= 0; e = this.entryNext[e]!) {
       const info = this.entryInfo[e]!;
-      out.push({ word: this.slots[this.entrySlot[e]!]!.word, match: { typos: info & 3, exact: (info & 4) !== 0 } });
+      const slot = this.entrySlot[e]!;
+      out.push({ word: this.slots[slot]!.word, match: { typos: info & 3, exact: (info & 4) !== 0 }, slot });
     }
     return out;
   }
 
-  /** Ranks a document into `rank`; false if it lacks a query word or a quoted phrase. */
+  /** Ranks a document into `rank`; false if it lacks a term its strategy keeps. */
   rank(doc: number, rank: TextRank): boolean {
     const W = this.wordCount;
     const { data, start, end } = this.index.tokensOf(doc);
+    const fields = this.fields;
     this.found.fill(0);
     this.exactSlot.fill(0);
     this.occurrenceCount.fill(0);
@@ -572,6 +786,7 @@ export class TextMatcher {
       if (e < 0) continue;
       const place = data[k + 1]!;
       const attribute = place >>> 16;
+      if (fields !== null && fields[attribute] !== 1) continue;
       const position = place & 0xffff;
       for (; e >= 0; e = this.entryNext[e]!) {
         const s = this.entrySlot[e]!;
@@ -598,14 +813,23 @@ export class TextMatcher {
         }
       }
     }
-    for (let w = 0; w < W; w++) if (!this.coverWord(w)) return false;
-    for (const phrase of this.phrases) if (!this.phraseHolds(phrase)) return false;
+    // A missing term drops its removal group and every group before it (Meilisearch's words rule).
+    let dropped = 0;
+    for (let term = 0; term < this.termWords.length; term++) {
+      if (this.termHeld(term)) continue;
+      const group = this.removedAt[term]!;
+      if (group >= this.groupCount) return false;
+      if (group + 1 > dropped) dropped = group + 1;
+    }
 
     let typos = 0;
     let attribute = 0;
     let position = 0;
     let exactWords = 0;
     for (let w = 0; w < W; w++) {
+      const kept = this.removedAt[this.termOf[w]!]! >= dropped;
+      this.wordKept[w] = kept ? 1 : 0;
+      if (!kept) continue;
       typos += this.wordTypos[w]!;
       attribute += this.wordAttribute[w]!;
       position += Math.min(this.wordPosition[w]!, 1023);
@@ -613,15 +837,106 @@ export class TextMatcher {
     }
     let proximity = 0;
     for (let w = 0; w + 1 < W; w++) {
+      if (!this.wordKept[w] || !this.wordKept[w + 1]) continue;
       if (this.wordJoined[w]! >= 0 && this.wordJoined[w] === this.wordJoined[w + 1]) continue;
       proximity += this.pairDistance(this.wordSlot[w]!, this.wordSlot[w + 1]!);
     }
+    rank.dropped = dropped;
     rank.typos = typos;
     rank.proximity = proximity;
     rank.attribute = attribute;
     rank.position = position;
-    rank.exactness = (this.wholeAttributeMatches(data, start, end) ? 1024 : 0) + exactWords;
+    rank.exactness = (dropped === 0 && this.exactAttribute(data, start, end) === 3 ? 1024 : 0) + exactWords;
+    this.lastDoc = doc;
+    this.lastDropped = dropped;
     return true;
+  }
+
+  private termHeld(term: number): boolean {
+    const words = this.termWords[term]!;
+    if (words.length === 1) return this.coverWord(words[0]!);
+    for (let i = 0; i < words.length; i++) if (!this.coverWord(words[i]!)) return false;
+    return this.phraseHolds(words);
+  }
+
+  /**
+   * The last ranked document's place on each of Meilisearch's ranking rules, over the terms its
+   * strategy kept (`ScoreDetails`): what `_rankingScore` is made of.
+   */
+  score(): TextScore {
+    const dropped = this.lastDropped;
+    const wordsMax = 1 + Math.max(0, this.phraseWordCount - 1) + this.groupCount;
+    const maxTyposOf = this.maxTypos();
+    const fieldWeight = Math.max(0, this.index.fieldCount - 1);
+    let terms = 0;
+    let typos = 0;
+    let maxTypos = 0;
+    let exact = 0;
+    let attribute = 0;
+    let position = 0;
+    for (let term = 0; term < this.termWords.length; term++) {
+      if (this.removedAt[term]! < dropped) continue;
+      const words = this.termWords[term]!;
+      const first = words[0]!;
+      terms++;
+      for (const w of words) typos += this.wordTypos[w]!;
+      maxTypos += maxTyposOf[first]!;
+      if (words.every((w) => this.exactSlot[w] === 1)) exact++;
+      attribute += this.wordAttribute[first]!;
+      position += this.positionCostOf(first);
+    }
+    let pairs = 0;
+    let distance = 0;
+    for (let w = 0; w + 1 < this.wordCount; w++) {
+      if (!this.wordKept[w] || !this.wordKept[w + 1] || this.termOf[w] === this.termOf[w + 1]) continue;
+      pairs++;
+      if (this.wordJoined[w]! >= 0 && this.wordJoined[w] === this.wordJoined[w + 1]) continue;
+      distance += this.pairDistance(this.wordSlot[w]!, this.wordSlot[w + 1]!) - 1;
+    }
+    const { data, start, end } = this.index.tokensOf(this.lastDoc);
+    const proximityMax = 1 + (farApart - 1) * pairs;
+    const attributeMax = 1 + fieldWeight * terms;
+    const positionMax = 1 + 10 * terms;
+    return {
+      words: { rank: wordsMax - dropped, max: wordsMax },
+      typo: { rank: Math.max(1, maxTypos + 1 - typos), max: maxTypos + 1, typos, maxTypos },
+      proximity: { rank: proximityMax - distance, max: proximityMax },
+      attribute: { rank: attributeMax - attribute, max: attributeMax },
+      position: { rank: positionMax - position, max: positionMax },
+      exactAttribute: dropped === 0 ? this.exactAttribute(data, start, end) : 1,
+      exactWords: { exact, words: terms },
+    };
+  }
+
+  /** How far query word w sits from its place in the query, at its nearest occurrence in its best attribute. */
+  private positionCostOf(w: number): number {
+    if (this.wordSlot[w] !== w) return positionCost(Math.abs(this.wordPosition[w]! - w));
+    let best = Infinity;
+    for (let i = 0; i < this.occurrenceCount[w]!; i++) {
+      const place = this.occurrences[w * maxOccurrences + i]! >>> 1;
+      if (place >>> 16 !== this.wordAttribute[w]) continue;
+      best = Math.min(best, positionCost(Math.abs((place & 0xffff) - w)));
+    }
+    return best === Infinity ? positionCost(Math.abs(this.wordPosition[w]! - w)) : best;
+  }
+
+  /**
+   * Per query word, the most typos a match may cost (Meilisearch's `max_typo_cost`): what the
+   * index offers within its budget; a word too short for typos may still be split in two (one).
+   */
+  private maxTypos(): Int32Array {
+    if (this.maxTyposOf) return this.maxTyposOf;
+    const most = new Int32Array(Math.max(1, this.wordCount));
+    this.words.forEach((word, w) => {
+      if (word.quoted || word.tooLong) return;
+      if (typoBudget(word) === 0) {
+        most[w] = 1;
+        return;
+      }
+      for (const info of this.index.derive(word).info) most[w] = Math.max(most[w]!, info & 3);
+    });
+    this.maxTyposOf = most;
+    return most;
   }
 
   /** Finds the best way the document holds query word w; false if none. */
@@ -661,8 +976,9 @@ export class TextMatcher {
     return found;
   }
 
+  /** Closest distance of two slots' words in one attribute (reversed order costs one more); `farApart` if none is close. */
   private pairDistance(a: number, b: number): number {
-    let best = 7;
+    let best = farApart;
     const na = this.occurrenceCount[a]!;
     const nb = this.occurrenceCount[b]!;
     for (let i = 0; i < na; i++) {
@@ -698,20 +1014,25 @@ export class TextMatcher {
     return false;
   }
 
-  /** An attribute whose words are exactly the query's (Meilisearch's best exactness). */
-  private wholeAttributeMatches(data: Int32Array, start: number, end: number): boolean {
+  /**
+   * Meilisearch's exact attribute rule: 3 if an attribute's words are exactly the query's, 2 if
+   * an attribute starts with them, 1 otherwise.
+   */
+  private exactAttribute(data: Int32Array, start: number, end: number): 1 | 2 | 3 {
     const W = this.wordCount;
+    let best: 1 | 2 = 1;
     for (let i = 0; i < this.occurrenceCount[0]!; i++) {
       const packed = this.occurrences[i]!;
       if ((packed & 1) === 0 || ((packed >>> 1) & 0xffff) !== 0) continue;
       const attribute = packed >>> 17;
-      let words = 0;
-      for (let k = start; k < end; k += 2) if (data[k + 1]! >>> 16 === attribute) words++;
-      if (words !== W) continue;
       let all = true;
       for (let w = 1; w < W && all; w++) all = this.hasOccurrence(w, (attribute << 16) | w, true);
-      if (all) return true;
+      if (!all) continue;
+      let words = 0;
+      for (let k = start; k < end; k += 2) if (data[k + 1]! >>> 16 === attribute) words++;
+      if (words === W) return 3;
+      best = 2;
     }
-    return false;
+    return best;
   }
 }

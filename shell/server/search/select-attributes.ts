@@ -1,0 +1,58 @@
+type Doc = Record<string, unknown>;
+
+/**
+ * A list of attributes made into lookups: the names themselves, and every start of a name that
+ * ends before one of its dots (`a` and `a.b` of `a.b.c`). A document's path is then checked in a
+ * few lookups, however long the list.
+ */
+type Selection = { names: ReadonlySet<string>; starts: ReadonlySet<string> };
+
+/** Each list is made into lookups once, however many documents it selects from. */
+const selections = new WeakMap<readonly string[], Selection>();
+
+function selectionOf(selectors: readonly string[]): Selection {
+  let selection = selections.get(selectors);
+  if (!selection) {
+    const starts = new Set<string>();
+    for (const selector of selectors) for (let dot = selector.indexOf('.'); dot !== -1; dot = selector.indexOf('.', dot + 1)) starts.add(selector.slice(0, dot));
+    selection = { names: new Set(selectors), starts };
+    selections.set(selectors, selection);
+  }
+  return selection;
+}
+
+/** Whether the path is named, or lies within a named attribute (`a.b` within `a`). */
+function named(path: string, selection: Selection): boolean {
+  if (selection.names.has(path)) return true;
+  for (let dot = path.indexOf('.'); dot !== -1; dot = path.indexOf('.', dot + 1)) if (selection.names.has(path.slice(0, dot))) return true;
+  return false;
+}
+
+/**
+ * The parts of a document a list of attributes names, as Meilisearch selects them (its permissive
+ * JSON pointer): `a` keeps `a` whole, `a.b` keeps the key `b` of the object `a` or of each object
+ * in the array `a`; keys are kept in the document's order.
+ */
+export function selectAttributes(doc: Doc, selectors: readonly string[]): Doc {
+  return selectObject(doc, selectionOf(selectors), '');
+}
+
+function selectObject(object: Doc, selection: Selection, prefix: string): Doc {
+  const kept: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(object)) {
+    const path = prefix + key;
+    if (named(path, selection)) kept.push([key, value]);
+    else if (selection.starts.has(path)) {
+      const inner = selectInside(value, selection, `${path}.`);
+      if (inner !== undefined) kept.push([key, inner]);
+    }
+  }
+  // fromEntries makes a key such as "__proto__" a plain key, not the prototype.
+  return Object.fromEntries(kept);
+}
+
+function selectInside(value: unknown, selection: Selection, prefix: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => selectInside(item, selection, prefix)).filter((item) => item !== undefined);
+  if (value !== null && typeof value === 'object') return selectObject(value as Doc, selection, prefix);
+  return undefined;
+}
