@@ -28,7 +28,7 @@ import {
 import { inside, MeiliError } from '../search/search-errors';
 import type { SearchParams } from '../search/search-index';
 import { checkIndexUid, settingNames, type EmbeddedIndex, type MeiliSettings, type SettingName } from '../search/search-engine';
-import { checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '../search/search-request';
+import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '../search/search-request';
 import { carsIndexUid, siteBaseFilter, siteIdFromSearchKey } from '../search/site-search';
 import { readTaskFilter, readTaskQuery } from '../search/task-query';
 
@@ -359,9 +359,12 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const base = await baseFilterOf(request);
     const { queries, federation } = readMultiSearch(request.body);
     if (!federation) {
-      const results = queries.map((query, i) =>
-        within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexToSearch(request, query.indexUid, 400), query, base) })),
-      );
+      let found = 0;
+      const results = queries.map((query, i) => {
+        const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexToSearch(request, query.indexUid, 400), query, base) }));
+        checkHitsFound((found += result.hits.length), i);
+        return result;
+      });
       return cors(reply).send({ results });
     }
     const federated = queries.map((query, i): FederatedQuery =>

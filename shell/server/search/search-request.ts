@@ -338,27 +338,29 @@ const multiSearchFields: Field[] = [
 const paginationFields = ['offset', 'limit', 'page', 'hitsPerPage'] as const;
 
 /**
- * Hits one multi-search may ask for in all: as many as one search of the cars index may return
+ * Hits one multi-search may return in all: as many as one search of the cars index may return
  * (its `maxTotalHits`), so a multi-search costs no more than the largest search, however its
  * queries share them out. Meilisearch sets no such bound; the search page asks for a page of
- * hits plus one per facet.
+ * hits plus one per facet. A plain multi-search counts the hits its queries find (a `limit`
+ * past what an index holds costs nothing); a federated one fetches `offset` + `limit` hits per
+ * query before merging, so it is counted before it runs.
  */
-const maxMultiSearchHits = 5000;
+export const maxMultiSearchHits = 5000;
 
-/** The hits a query asks for: its page (`page` 0 asks for none) or its `limit`, 20 by default. */
-function hitsAskedBy({ params }: MultiSearchQuery): number {
-  if (params.page !== undefined || params.hitsPerPage !== undefined) return params.page === 0 ? 0 : (params.hitsPerPage ?? 20);
-  return params.limit ?? 20;
+const tooManyHits = (how: string) =>
+  invalidValue('bad_request', '.queries', `a multi-search returns at most ${maxMultiSearchHits} hits in all, but ${how}. Ask for fewer, or send the queries in several requests.`);
+
+/** Refuses a plain multi-search whose queries have found more than maxMultiSearchHits, once query `upTo` has run. */
+export function checkHitsFound(found: number, upTo: number) {
+  if (found > maxMultiSearchHits) throw tooManyHits(`its queries up to \`.queries[${upTo}]\` found ${found} hits`);
 }
 
-/** Refuses a multi-search that asks for more than maxMultiSearchHits; a federated one fetches offset + limit hits per query. */
-function checkHitsAsked({ queries, federation }: MultiSearch) {
-  const asked = federation ? queries.length * (federation.offset + federation.limit) : queries.reduce((sum, query) => sum + hitsAskedBy(query), 0);
-  if (asked <= maxMultiSearchHits) return;
-  const how = federation
-    ? `its ${queries.length} federated queries each fetch \`federation.offset\` + \`federation.limit\` = ${federation.offset + federation.limit} hits`
-    : `its queries ask for ${asked} hits (\`limit\`, or \`hitsPerPage\`, 20 when not given)`;
-  throw invalidValue('bad_request', '.queries', `a multi-search returns at most ${maxMultiSearchHits} hits in all, but ${how}. Ask for fewer, or send the queries in several requests.`);
+/** Refuses a federated multi-search that would fetch more than maxMultiSearchHits. */
+function checkFederatedHitsAsked({ queries, federation }: MultiSearch) {
+  if (!federation) return;
+  const each = federation.offset + federation.limit;
+  if (queries.length * each <= maxMultiSearchHits) return;
+  throw tooManyHits(`its ${queries.length} federated queries each fetch \`federation.offset\` + \`federation.limit\` = ${each} hits`);
 }
 
 /** `POST /multi-search`: the queries, and the federation that merges them when given. */
@@ -391,7 +393,7 @@ export function readMultiSearch(body: unknown): MultiSearch {
       );
     }
   });
-  checkHitsAsked(read);
+  checkFederatedHitsAsked(read);
   return read;
 }
 
