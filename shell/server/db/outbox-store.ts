@@ -102,46 +102,51 @@ export type AttemptResult = {
 };
 
 /**
- * Records one attempt as soon as it is over: the job's new state and its log row, in one
- * transaction, only if this worker still holds the job's claim. A worker whose lease lapsed and
- * whose job another worker claimed records nothing, so no attempt is recorded twice. Returns
- * whether it was recorded.
+ * Records attempts as soon as they are over: each job's new state and its log row, all in one
+ * transaction, each only if this worker still holds the job's claim. A worker whose lease lapsed
+ * and whose job another worker claimed records nothing for it, so no attempt is recorded twice.
+ * Returns the ids of the jobs recorded.
  */
-export async function recordAttempt(db: PlatformDb, token: string, result: AttemptResult, now = Date.now()): Promise<boolean> {
-  const { job } = result;
+export async function recordAttempts(db: PlatformDb, token: string, results: readonly AttemptResult[], now = Date.now()): Promise<Set<number>> {
+  if (results.length === 0) return new Set();
   return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('lead_delivery_jobs')
-      .set({
-        status: result.outcome,
-        attempts: job.attempts + 1,
-        next_attempt_at: result.nextAttemptAt ?? job.next_attempt_at,
-        last_error: result.outcome === 'delivered' ? null : `${result.status}: ${result.detail}`.slice(0, 2000),
-        delivered_at: result.outcome === 'delivered' ? now : null,
-        claim_token: null,
-        claimed_until: null,
-        updated_at: now,
-      })
-      .where('id', '=', job.id)
-      .where('claim_token', '=', token)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return false;
-    await trx
-      .insertInto('lead_delivery_log')
-      .values({
-        job_id: job.id,
-        lead_id: job.lead_id,
-        site_id: job.site_id,
-        attempt: job.attempts + 1,
-        target_kind: job.target.kind,
-        outcome: result.outcome,
-        status: result.status.slice(0, 200),
-        detail: result.detail.slice(0, 4000),
-        duration_ms: Math.round(result.durationMs),
-        created_at: now,
-      })
-      .execute();
-    return true;
+    const recorded = new Set<number>();
+    for (const result of results) {
+      const { job } = result;
+      const updated = await trx
+        .updateTable('lead_delivery_jobs')
+        .set({
+          status: result.outcome,
+          attempts: job.attempts + 1,
+          next_attempt_at: result.nextAttemptAt ?? job.next_attempt_at,
+          last_error: result.outcome === 'delivered' ? null : `${result.status}: ${result.detail}`.slice(0, 2000),
+          delivered_at: result.outcome === 'delivered' ? now : null,
+          claim_token: null,
+          claimed_until: null,
+          updated_at: now,
+        })
+        .where('id', '=', job.id)
+        .where('claim_token', '=', token)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) continue;
+      await trx
+        .insertInto('lead_delivery_log')
+        .values({
+          job_id: job.id,
+          lead_id: job.lead_id,
+          site_id: job.site_id,
+          attempt: job.attempts + 1,
+          target_kind: job.target.kind,
+          outcome: result.outcome,
+          status: result.status.slice(0, 200),
+          detail: result.detail.slice(0, 4000),
+          duration_ms: Math.round(result.durationMs),
+          created_at: now,
+        })
+        .execute();
+      recorded.add(job.id);
+    }
+    return recorded;
   });
 }
 

@@ -4,7 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { findCarById } from '../db/car-store';
 import type { PlatformDb } from '../db/database';
 import type { StoredLeadFile } from '../db/lead-store';
-import { claimDueJobs, recordAttempt, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
+import { claimDueJobs, recordAttempts, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
 import type { LeadsConfig } from '../config';
 import { resolveDeliveryTarget } from './delivery-config';
 import { deliverLead as defaultDeliver, type DeliverableFile, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
@@ -191,7 +191,12 @@ export class OutboxWorker {
     };
   }
 
-  /** Delivers the jobs a few side by side, recording each as it finishes; throws the first recording error after all are done. */
+  /**
+   * Delivers the jobs a few side by side, recording each as it finishes; throws the first
+   * recording error after all are done. Results that finish while a recording commits go into the
+   * next commit together (a group commit), so a busy worker writes once per handful of deliveries
+   * rather than once per delivery, and no lane waits on the database to start its next job.
+   */
   private async attemptAll(jobs: DeliveryJob[], token: string, held: Set<number>): Promise<void> {
     const leadIds = [...new Set(jobs.map((job) => job.lead_id))];
     const [rows, files] = await Promise.all([
@@ -199,24 +204,38 @@ export class OutboxWorker {
       listFilesOfLeads(this.opts.db, leadIds),
     ]);
     const leads = new Map(rows.map((row) => [Number(row.id), row]));
+    const failures: unknown[] = [];
+    const waiting: AttemptResult[] = [];
+    let committing: Promise<void> | null = null;
+    const commit = (): Promise<void> => {
+      const results = waiting.splice(0);
+      return recordAttempts(this.opts.db, token, results, this.now())
+        .then(
+          // Recorded, or taken by another worker after a lapsed lease: either way no longer this worker's.
+          () => results.forEach((result) => held.delete(result.job.id)),
+          (error: unknown) => void failures.push(error),
+        )
+        .then(() => {
+          committing = waiting.length > 0 ? commit() : null;
+          return committing ?? undefined;
+        });
+    };
+    const record = (result: AttemptResult) => {
+      waiting.push(result);
+      committing ??= commit();
+    };
     // A few deliveries side by side, not the whole batch: each one's rendering then runs between
     // the server's other work instead of a whole batch of renders back to back holding up the creates.
-    const failures: unknown[] = [];
     let next = 0;
     const lane = async () => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
         if (!held.has(job.id)) continue;
-        const result = await this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? []);
-        try {
-          await recordAttempt(this.opts.db, token, result, this.now());
-          held.delete(job.id);
-        } catch (error) {
-          failures.push(error);
-        }
+        record(await this.attempt(job, leads.get(job.lead_id), files.get(job.lead_id) ?? []));
       }
     };
     await Promise.all(Array.from({ length: Math.min(deliveryLanes, jobs.length) }, lane));
+    while (committing) await committing;
     if (failures.length > 0) throw failures[0];
   }
 
