@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { PlatformDatabase } from './schema';
 import { platformMigrations } from './migrations';
 
@@ -59,7 +59,10 @@ function cachePreparedStatements(sqlite: SQLite.Database, max = 300) {
 }
 
 export async function migrateToLatest(db: PlatformDb, engine: DatabaseEngine) {
-  const migrator = new Migrator({ db, provider: platformMigrations(engine) });
+  // Kysely looks for its migration tables in every schema unless told which: name ours, so another
+  // schema's tables (other tenants of the server, other test runs) are never taken for them.
+  const migrationTableSchema = engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider: platformMigrations(engine), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
