@@ -212,6 +212,35 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         }
       },
     },
+    '0006_reservations': {
+      async up(db: Kysely<unknown>) {
+        // A shopper's hold on a car while paying its deposit, then the reservation it becomes.
+        // `active_car_id` is the car while the row holds it (holding or reserved) and null after:
+        // its unique index lets one row at a time hold a car, whoever races for it.
+        await db.schema
+          .createTable('reservations')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('car_id', 'integer', (c) => c.notNull())
+          .addColumn('active_car_id', 'integer', (c) => c.unique())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('held_until', 'bigint', (c) => c.notNull())
+          .addColumn('provider', 'text', (c) => c.notNull())
+          .addColumn('amount_cents', 'integer', (c) => c.notNull())
+          .addColumn('currency', 'text', (c) => c.notNull())
+          .addColumn('payment_ref', 'text', (c) => c.unique())
+          .addColumn('refund_ref', 'text')
+          .addColumn('customer', 'text', (c) => c.notNull())
+          .addColumn('secret_hash', 'text', (c) => c.notNull())
+          .addColumn('lead_id', 'bigint', (c) => c.references('leads.id'))
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('reservations_site_created_id').on('reservations').columns(['site_id', 'created_at', 'id']).execute();
+        await db.schema.createIndex('reservations_car').on('reservations').columns(['car_id']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -154,6 +154,32 @@ export interface DealerKeysTable {
   revoked_at: number | null;
 }
 
+export interface ReservationsTable {
+  id: Generated<number>;
+  site_id: number;
+  car_id: number;
+  /** The car while this reservation holds it (holding or reserved), else null: unique, so one holder a car. */
+  active_car_id: number | null;
+  state: 'holding' | 'reserved' | 'expired' | 'declined' | 'released' | 'refunded';
+  /** Until when a `holding` reservation keeps the car (ms since the epoch). */
+  held_until: number;
+  provider: string;
+  amount_cents: number;
+  currency: string;
+  /** The payment provider's id of the payment (a PaymentIntent's `pi_…`), once there is one. */
+  payment_ref: string | null;
+  refund_ref: string | null;
+  /** The shopper's contact details, JSON. */
+  customer: string;
+  /** SHA-256 of the secret the shopper's browser holds to act on its own reservation. */
+  secret_hash: string;
+  /** The lead that tells the dealer, once reserved. */
+  lead_id: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -176,5 +202,6 @@ export interface PlatformDatabase {
   bookings: BookingsTable;
   car_holds: CarHoldsTable;
   dealer_keys: DealerKeysTable;
+  reservations: ReservationsTable;
   events: EventsTable;
 }
