@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import type { PaymentOutcome, PaymentProvider, PaymentRequest, StartedPayment } from './payment-provider';
+
+/**
+ * The built-in test provider, the embedded default: deposits work offline, with the card numbers
+ * Stripe's test mode uses and the words it answers with.
+ */
+export const testCards = {
+  succeeds: '4242424242424242',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+} as const;
+
+export const testCardMessages = {
+  declined: 'Your card was declined.',
+  insufficientFunds: 'Your card has insufficient funds.',
+  incorrectNumber: 'Your card number is incorrect.',
+  notATestCard: 'Use a test card in test mode, e.g. 4242 4242 4242 4242.',
+} as const;
+
+/** Luhn's check, which every card number passes. */
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** What paying with this card number does, spaces and dashes ignored. */
+export function testCardOutcome(cardNumber: string): PaymentOutcome {
+  const digits = cardNumber.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) return { paid: false, message: testCardMessages.incorrectNumber };
+  if (digits === testCards.succeeds) return { paid: true };
+  if (digits === testCards.declined) return { paid: false, message: testCardMessages.declined };
+  if (digits === testCards.insufficientFunds) return { paid: false, message: testCardMessages.insufficientFunds };
+  return { paid: false, message: testCardMessages.notATestCard };
+}
+
+/** Keys remembered for idempotent retries, as a provider keeps them for a day; the oldest go first. */
+const rememberedKeys = 10_000;
+
+export class TestPaymentProvider implements PaymentProvider {
+  readonly kind = 'test' as const;
+  private readonly answered = new Map<string, string>();
+
+  async start(request: PaymentRequest): Promise<StartedPayment> {
+    return { ref: this.once(`start:${request.idempotencyKey}`, 'test_pi_'), clientSecret: null, redirectUrl: null };
+  }
+
+  async refund(_ref: string, _amountCents: number, idempotencyKey: string): Promise<{ ref: string }> {
+    return { ref: this.once(`refund:${idempotencyKey}`, 'test_re_') };
+  }
+
+  /** The same answer to a retried request, as Stripe gives for a repeated Idempotency-Key. */
+  private once(key: string, prefix: string): string {
+    const known = this.answered.get(key);
+    if (known) return known;
+    const ref = `${prefix}${randomBytes(12).toString('hex')}`;
+    if (this.answered.size >= rememberedKeys) this.answered.delete(this.answered.keys().next().value!);
+    this.answered.set(key, ref);
+    return ref;
+  }
+}
