@@ -83,22 +83,6 @@ export async function findReservation(db: PlatformDb, id: number): Promise<Store
   return row ? toReservation(row) : null;
 }
 
-export async function findReservationByPayment(db: PlatformDb, paymentRef: string): Promise<StoredReservation | null> {
-  const row = await db.selectFrom('reservations').selectAll().where('payment_ref', '=', paymentRef).executeTakeFirst();
-  return row ? toReservation(row) : null;
-}
-
-/** Notes the provider's payment for a hold (once; a second, different one is refused). */
-export async function setPaymentRef(db: PlatformDb, id: number, paymentRef: string, now: number): Promise<boolean> {
-  const updated = await db
-    .updateTable('reservations')
-    .set({ payment_ref: paymentRef, updated_at: now })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('payment_ref', 'is', null), eb('payment_ref', '=', paymentRef)]))
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
-}
-
 /**
  * Moves a reservation from one of `from` to `to`, only if it is still in one of them (so two
  * deliveries of one event move it once). Returns whether this call moved it.
@@ -129,14 +113,4 @@ export async function moveReservation(
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-export async function setReservationLead(db: PlatformDb, id: number, leadId: number, now: number): Promise<void> {
-  await db.updateTable('reservations').set({ lead_id: leadId, updated_at: now }).where('id', '=', id).execute();
-}
-
-/** A site's reservations, newest first. */
-export async function listReservations(db: PlatformDb, siteId: number, limit = 200): Promise<StoredReservation[]> {
-  const rows = await db.selectFrom('reservations').selectAll().where('site_id', '=', siteId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map(toReservation);
 }

@@ -5,7 +5,10 @@
  * server started.
  */
 
-export type PaymentProviderKind = 'test' | 'stripe' | 'till' | 'st_george';
+import type { PaymentProviderKind as ProcessorKind } from '@dealer/rules/reservation';
+
+/** A car's payment processor (SPEC §3), or the built-in test provider standing in for it. */
+export type PaymentProviderKind = 'test' | ProcessorKind;
 
 export type PaymentRequest = {
   reservationId: number;
