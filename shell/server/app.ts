@@ -15,6 +15,9 @@ import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { bookingRoutes } from './routes/bookings';
+import { checkoutRoutes } from './routes/checkout';
+import { PaymentProviders } from './payments/payment-providers';
+import { checkoutSweepMs, ReservationService } from './payments/reservation-service';
 import { leadRoutes } from './routes/leads';
 import { vehicleLookupRoutes } from './routes/vehicle-lookup';
 import { leadFileRoutes } from './routes/lead-files';
@@ -43,16 +46,19 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
   // With a real Meilisearch the browser searches it directly (with a tenant token).
   const searchOrigins = ctx.config.meilisearch ? [new URL(ctx.config.meilisearch.url).origin] : [];
+  // Live deposits on Stripe: its Payment Element loads from js.stripe.com and talks to its API from frames of its own.
+  const stripe = ctx.config.payments.mode === 'live';
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...remoteOrigins],
+        scriptSrc: ["'self'", ...remoteOrigins, ...(stripe ? ['https://js.stripe.com'] : [])],
+        frameSrc: ["'self'", ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", ...remoteOrigins],
-        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins],
+        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins, ...(stripe ? ['https://api.stripe.com'] : [])],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -125,12 +131,28 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     await ctx.leads.worker.stop();
   });
 
+  const checkout = new ReservationService({
+    db: ctx.db,
+    indexer: ctx.indexer,
+    leads: ctx.leads.service,
+    providers: new PaymentProviders(ctx.config.payments),
+    siteOf: (siteId) => ctx.leads.sites.forId(siteId),
+    log: app.log,
+  });
+  // Holds that ran out are let go (also done lazily per car), paid reservations finished after a crash.
+  const sweep = setInterval(() => {
+    checkout.sweep().catch((error: unknown) => app.log.error({ err: error }, 'checkout sweep failed'));
+  }, checkoutSweepMs);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
   await app.register(async (scope) => siteRoutes(scope, ctx));
+  await app.register(async (scope) => checkoutRoutes(scope, ctx, checkout));
   await app.register(async (scope) => leadRoutes(scope, ctx));
   await app.register(async (scope) => bookingRoutes(scope, ctx));
   await app.register(async (scope) => vehicleLookupRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));
-  await app.register(async (scope) => adminRoutes(scope, ctx));
+  await app.register(async (scope) => adminRoutes(scope, ctx, checkout));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
   await app.register(async (scope) => searchRoutes(scope, ctx));
   await app.register(async (scope) => seoRoutes(scope, ctx));

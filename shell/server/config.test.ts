@@ -81,6 +81,8 @@ describe('platform configuration', () => {
         IMAGE_CACHE_MAX_MB: '256',
         IMAGE_RENDER_CONCURRENCY: '4',
         IMAGE_RENDER_QUEUE: '8',
+        PAYMENTS: 'live',
+        STRIPE_API_URL: 'http://127.0.0.1:12111',
       },
       cwd,
     );
@@ -127,8 +129,15 @@ describe('platform configuration', () => {
           emailFrom: 'leads@dealer-platform.localhost',
         },
       },
+      payments: { mode: 'live', stripeApi: { host: '127.0.0.1', port: 12111, protocol: 'http' } },
       regoLookup: null,
     });
+  });
+
+  it('takes test payments unless told live, and refuses a Stripe API address that is not an origin', () => {
+    expect(loadConfig({}, cwd).payments).toEqual({ mode: 'test', stripeApi: null });
+    expect(configErrorOf({ PAYMENTS: 'real' }).message).toContain('PAYMENTS must be test or live');
+    expect(configErrorOf({ STRIPE_API_URL: 'https://api.stripe.com/v1' }).message).toContain('STRIPE_API_URL must be an http:// or https:// origin');
   });
 
   it('needs the master key, the search key and its uid with a Meilisearch URL, naming each one missing', () => {

@@ -103,6 +103,14 @@ const baseEnvSchema = z.object({
   LEAD_DELIVERY_LEASE_MS: z.coerce.number({ error: 'LEAD_DELIVERY_LEASE_MS must be a number of milliseconds' }).int().min(1000).default(120_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
   // Trade-in rego lookup (SPEC §7): a vehicle register behind an HTTP API; without one, the demo register.
+  /**
+   * Card deposits: `test` (the default) takes them with the built-in test provider and Stripe's test
+   * card numbers, offline; `live` sends each car's deposit to its own processor (Stripe, Till or
+   * St.George) with the site's keys, and a site without them says so to the shopper.
+   */
+  PAYMENTS: z.enum(['test', 'live'], { error: 'PAYMENTS must be test or live' }).default('test'),
+  /** Where the Stripe adapter calls Stripe's API (a test double or a proxy); absent: api.stripe.com. */
+  STRIPE_API_URL: z.string().regex(/^https?:\/\/[^/]+\/?$/, 'STRIPE_API_URL must be an http:// or https:// origin, e.g. http://127.0.0.1:12111').optional(),
   REGO_LOOKUP_URL: z.string().regex(/^https?:\/\//, 'REGO_LOOKUP_URL must be an http:// or https:// URL').optional(),
   REGO_LOOKUP_KEY: z.string().min(1).optional(),
   LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
@@ -152,8 +160,16 @@ export type PlatformConfig = {
   search: { ratePerMinute: number };
   images: ImagesConfig;
   leads: LeadsConfig;
+  payments: PaymentsConfig;
   /** Trade-in rego lookup: a register's HTTP API (key kept on the server), or null for the demo register. */
   regoLookup: { url: string; key: string | null } | null;
+};
+
+/** Card deposits (issue 10). */
+export type PaymentsConfig = {
+  mode: 'test' | 'live';
+  /** Stripe's API origin, when not api.stripe.com. */
+  stripeApi: { host: string; port: number; protocol: 'http' | 'https' } | null;
 };
 
 /** The HTTP edge (issue 9). */
@@ -250,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     events: { ratePerMinute: e.EVENTS_RATE_LIMIT },
     search: { ratePerMinute: e.SEARCH_RATE_LIMIT },
     images: { cacheMaxBytes: e.IMAGE_CACHE_MAX_MB * 1024 * 1024, renderConcurrency: e.IMAGE_RENDER_CONCURRENCY, renderQueue: e.IMAGE_RENDER_QUEUE },
+    payments: { mode: e.PAYMENTS, stripeApi: e.STRIPE_API_URL ? apiOrigin(e.STRIPE_API_URL) : null },
     regoLookup: e.REGO_LOOKUP_URL ? { url: e.REGO_LOOKUP_URL, key: e.REGO_LOOKUP_KEY ?? null } : null,
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
@@ -269,6 +286,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       },
     },
   };
+}
+
+function apiOrigin(url: string): PaymentsConfig['stripeApi'] {
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return { host: parsed.hostname, port: parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443, protocol };
 }
 
 function keptKey(dataDir: string, file: string, generated: string): string {

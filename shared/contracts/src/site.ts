@@ -76,6 +76,13 @@ export const leadDeliveryTargetSchema = z.discriminatedUnion('kind', [
 ]);
 export type LeadDeliveryTargetSetting = z.infer<typeof leadDeliveryTargetSchema>;
 
+/** A hosted payment page's gateway (Till, St.George): where it takes payments and the merchant key that signs calls and notifications. */
+export const hostedGatewaySchema = z.object({
+  url: z.string().url(),
+  key: z.string().min(16, 'a gateway key has at least 16 characters'),
+});
+export type HostedGatewaySettings = z.infer<typeof hostedGatewaySchema>;
+
 /** Server-only values. Never serialised into a document, a bundle or a public response. */
 export const siteSecretsSchema = z.object({
   podium_api_token: z.string().nullable(),
@@ -83,6 +90,9 @@ export const siteSecretsSchema = z.object({
   stripe_secret_key: z.string().nullable(),
   stripe_webhook_secret: z.string().nullable(),
   lead_webhook_secret: z.string().nullable(),
+  /** Deposits by hosted payment page, for cars whose processor is `till` or `st_george`; absent: not configured. */
+  till: hostedGatewaySchema.nullable().optional(),
+  st_george: hostedGatewaySchema.nullable().optional(),
   /** Lead delivery targets; absent: one `adf-file` target. Kept with the secrets since hook URLs often carry a key. */
   lead_delivery: z.array(leadDeliveryTargetSchema).optional(),
 });

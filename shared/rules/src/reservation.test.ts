@@ -28,16 +28,16 @@ describe('a reservation\'s states', () => {
     expect(nextReservationState('reserved', 'dealer-released')).toBe('released');
   });
 
-  it('lets a hold run out or a card be declined, and still honours a payment that lands after', () => {
+  it('lets a hold run out or the shopper give it up, and still honours a payment that lands after', () => {
     expect(nextReservationState('holding', 'hold-ran-out')).toBe('expired');
-    expect(nextReservationState('holding', 'declined')).toBe('declined');
+    expect(nextReservationState('holding', 'shopper-cancelled')).toBe('cancelled');
     expect(nextReservationState('expired', 'paid')).toBe('reserved');
     expect(nextReservationState('expired', 'paid-too-late')).toBe('refunded');
   });
 
   it('never moves a reservation out of a final state, nor pays twice', () => {
     for (const state of ['released', 'refunded'] as const) {
-      for (const event of ['paid', 'paid-too-late', 'declined', 'hold-ran-out', 'dealer-released'] as const) expect(nextReservationState(state, event)).toBeNull();
+      for (const event of ['paid', 'paid-too-late', 'shopper-cancelled', 'hold-ran-out', 'dealer-released'] as const) expect(nextReservationState(state, event)).toBeNull();
     }
     expect(nextReservationState('reserved', 'paid')).toBeNull();
     expect(nextReservationState('reserved', 'hold-ran-out')).toBeNull();

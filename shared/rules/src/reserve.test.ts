@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { canReserve, reserveBlockReasons as why, type ReserveCar } from './reserve';
+import { canReserve, reserveBlockReasons as why, siteTakesDeposits, type ReserveCar } from './reserve';
 
 const stripe = { authorization_type: 'stripe', authorization_key: 'pk_test', deposit_amount: 500 } as const;
 
@@ -38,5 +38,14 @@ describe('canReserve', () => {
     ['checkout processor only', car({ payment_processors: [], has_checkout_payment_processor: true }), online, { ok: true }],
   ] as const)('%s', (_name, input, opts, expected) => {
     expect(canReserve(input, opts)).toEqual(expected);
+  });
+});
+
+describe('which sites take deposits', () => {
+  it('takes none on subscription and rental sites, and otherwise only with a payment provider', () => {
+    expect(siteTakesDeposits({ template: 'dealer-group', payment_provider: 'stripe' })).toBe(true);
+    expect(siteTakesDeposits({ template: 'dealer-group', payment_provider: null })).toBe(false);
+    expect(siteTakesDeposits({ template: 'subscription-cars', payment_provider: 'stripe' })).toBe(false);
+    expect(siteTakesDeposits({ template: 'rental-cars', payment_provider: 'stripe' })).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { Car } from '@dealer/contracts/car';
+import type { SiteConfig } from '@dealer/contracts/site';
 import { isSold } from './tags';
 
 /** SPEC §9: a deposit is only worth taking on a car priced above this. */
@@ -40,4 +41,12 @@ export function canReserve(car: ReserveCar, opts: { siteSupportsOnlinePayment: b
     return block(reserveBlockReasons.noPaymentProcessor);
   }
   return { ok: true };
+}
+
+/**
+ * SPEC §2/§6: whether a site takes card deposits at all. Subscription and rental sites have no
+ * checkout; any other site does once it has a payment provider.
+ */
+export function siteTakesDeposits(site: Pick<SiteConfig, 'template' | 'payment_provider'>): boolean {
+  return site.template !== 'subscription-cars' && site.template !== 'rental-cars' && Boolean(site.payment_provider);
 }

@@ -78,7 +78,7 @@ describe.each(['sqlite', 'postgres'] as const)('holding and reserving a car on %
     const lapsed = await holdCar(store.db, hold(free, start), start);
     if (!lapsed.ok) throw new Error('expected the hold');
     await moveReservation(store.db, lapsed.reservation.id, ['holding'], 'expired', start + 16 * minute);
-    expect(await moveReservation(store.db, lapsed.reservation.id, ['holding', 'expired', 'declined'], 'reserved', start + 17 * minute)).toBe(true);
+    expect(await moveReservation(store.db, lapsed.reservation.id, ['holding', 'expired', 'cancelled'], 'reserved', start + 17 * minute)).toBe(true);
     expect((await findReservation(store.db, lapsed.reservation.id))!).toMatchObject({ state: 'reserved', active_car_id: free });
 
     const taken = carIds[4]!;
@@ -86,7 +86,7 @@ describe.each(['sqlite', 'postgres'] as const)('holding and reserving a car on %
     if (!loser.ok) throw new Error('expected the hold');
     const winner = await holdCar(store.db, hold(taken, start + 16 * minute, 'winner'), start + 16 * minute);
     expect(winner.ok).toBe(true);
-    expect(await moveReservation(store.db, loser.reservation.id, ['holding', 'expired', 'declined'], 'reserved', start + 17 * minute)).toBe(false);
+    expect(await moveReservation(store.db, loser.reservation.id, ['holding', 'expired', 'cancelled'], 'reserved', start + 17 * minute)).toBe(false);
     expect((await findReservation(store.db, loser.reservation.id))!).toMatchObject({ state: 'expired', active_car_id: null });
   });
 });

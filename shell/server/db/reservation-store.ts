@@ -8,6 +8,7 @@ import type { Selectable } from 'kysely';
 import type { ReservationState } from '@dealer/rules/reservation';
 import type { PlatformDb } from './database';
 import type { ReservationsTable } from './schema';
+import { pageOf, pastPosition, type Page, type PagePosition } from './page-cursor';
 
 export type StoredReservation = Omit<Selectable<ReservationsTable>, 'customer'> & { customer: ReservationCustomer };
 export type ReservationCustomer = { first_name: string; last_name: string; email: string; phone: string };
@@ -113,4 +114,49 @@ export async function moveReservation(
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** Notes on a reservation that do not move it: the provider's payment id, the lead raised, the last failure. */
+export async function noteOnReservation(
+  db: PlatformDb,
+  id: number,
+  note: Partial<Pick<ReservationsTable, 'payment_ref' | 'last_error'>>,
+  now: number,
+): Promise<void> {
+  await db.updateTable('reservations').set({ ...note, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Records the dealer's lead of a reservation, once (a second finisher keeps the first id). */
+export async function setReservationLead(db: PlatformDb, id: number, leadId: number, now: number): Promise<void> {
+  await db.updateTable('reservations').set({ lead_id: leadId, updated_at: now }).where('id', '=', id).where('lead_id', 'is', null).execute();
+}
+
+/** Lets go of every hold that has run out unpaid (the car is free again); returns how many. */
+export async function expireRunOutHolds(db: PlatformDb, now: number): Promise<number> {
+  const updated = await db
+    .updateTable('reservations')
+    .set({ state: 'expired', active_car_id: null, updated_at: now })
+    .where('state', '=', 'holding')
+    .where('held_until', '<=', now)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows);
+}
+
+/** Paid reservations whose car marking or dealer lead is not done yet (a crash between the steps), oldest first. */
+export async function reservationsAwaitingLead(db: PlatformDb, limit: number): Promise<StoredReservation[]> {
+  const rows = await db.selectFrom('reservations').selectAll().where('state', '=', 'reserved').where('lead_id', 'is', null).orderBy('id').limit(limit).execute();
+  return rows.map(toReservation);
+}
+
+/** A page of a site's reservations, newest first (see page-cursor.ts). */
+export async function reservationPage(db: PlatformDb, siteId: number, page: Page): Promise<{ reservations: StoredReservation[]; next: PagePosition | null }> {
+  let query = db.selectFrom('reservations').selectAll().where('site_id', '=', siteId);
+  if (page.after) query = query.where(pastPosition('created_at', 'desc', page.after));
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const { rows: reservations, next } = pageOf(rows.map(toReservation), page.limit, (row) => ({ key: row.created_at, id: row.id }));
+  return { reservations, next };
 }

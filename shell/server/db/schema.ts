@@ -160,7 +160,7 @@ export interface ReservationsTable {
   car_id: number;
   /** The car while this reservation holds it (holding or reserved), else null: unique, so one holder a car. */
   active_car_id: number | null;
-  state: 'holding' | 'reserved' | 'expired' | 'declined' | 'released' | 'refunded';
+  state: 'holding' | 'reserved' | 'expired' | 'cancelled' | 'released' | 'refunded';
   /** Until when a `holding` reservation keeps the car (ms since the epoch). */
   held_until: number;
   provider: string;

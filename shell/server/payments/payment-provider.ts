@@ -13,10 +13,13 @@ export type PaymentProviderKind = 'test' | ProcessorKind;
 export type PaymentRequest = {
   reservationId: number;
   amountCents: number;
+  /** ISO 4217, upper case ('AUD'). */
   currency: string;
   /** What the shopper's statement and the dealer's dashboard show. */
   description: string;
   customerEmail: string;
+  /** Where a hosted payment page sends the shopper back to (absolute URL). */
+  returnUrl: string;
   /** The same key for every retry of one request, so the provider starts one payment, not two. */
   idempotencyKey: string;
 };
@@ -24,17 +27,39 @@ export type PaymentRequest = {
 export type StartedPayment = {
   /** The provider's id of the payment (a PaymentIntent's `pi_…`). */
   ref: string;
-  /** What the browser needs to complete it: Stripe's client secret, a hosted page, or nothing. */
+  /** What the browser needs to complete it: Stripe's client secret, or null. */
   clientSecret: string | null;
+  /** A hosted payment page to send the shopper to, or null. */
   redirectUrl: string | null;
 };
 
 export type PaymentOutcome = { paid: true } | { paid: false; message: string };
 
+/**
+ * What a provider's signed notification (a webhook) says about one payment. `reservationId` is
+ * the id given to `start` (carried in the payment's metadata), null when the payment is not ours.
+ */
+export type PaymentNotice =
+  | { kind: 'paid'; ref: string; reservationId: number | null }
+  | { kind: 'failed'; ref: string; reservationId: number | null; message: string }
+  | { kind: 'ignored'; type: string };
+
+/** A notification whose signature does not check out (or that is not one at all): a 400, never acted on. */
+export class PaymentNoticeRefused extends Error {}
+
+/** The provider could not be reached or refused a call; the shopper is told to try again. */
+export class PaymentProviderFailed extends Error {}
+
 export interface PaymentProvider {
   readonly kind: PaymentProviderKind;
   start(request: PaymentRequest): Promise<StartedPayment>;
   refund(ref: string, amountCents: number, idempotencyKey: string): Promise<{ ref: string }>;
+  /**
+   * Reads a signed notification from the provider, checking its signature first (throws
+   * PaymentNoticeRefused when it does not check out). Absent for the test provider, which is paid
+   * in process.
+   */
+  readNotice?(rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>): PaymentNotice;
 }
 
 /** A dealership whose payment provider has no keys set: said plainly to the shopper, never a 500. */

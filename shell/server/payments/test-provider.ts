@@ -18,6 +18,33 @@ export const testCardMessages = {
   notATestCard: 'Use a test card in test mode, e.g. 4242 4242 4242 4242.',
 } as const;
 
+/** Stripe's words for a card form filled in wrongly. */
+export const cardFormMessages = {
+  numberIncomplete: 'Your card number is incomplete.',
+  expiryIncomplete: 'Your card’s expiration date is incomplete.',
+  expiryPast: 'Your card’s expiration year is in the past.',
+  cvcIncomplete: 'Your card’s security code is incomplete.',
+} as const;
+
+/**
+ * The card form's own checks before a payment is tried (field → message): a number of 12 to 19
+ * digits, an expiry MM/YY not past, a 3 or 4 digit security code.
+ */
+export function checkTestCard(card: { number: string; expiry: string; cvc: string }, now: number): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (!/^\d{12,19}$/.test(card.number.replace(/[\s-]/g, ''))) fields.card_number = cardFormMessages.numberIncomplete;
+  const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry);
+  const month = expiry ? Number(expiry[1]) : 0;
+  if (!expiry || month < 1 || month > 12) fields.expiry = cardFormMessages.expiryIncomplete;
+  else {
+    const today = new Date(now);
+    const year = 2000 + Number(expiry[2]);
+    if (year < today.getUTCFullYear() || (year === today.getUTCFullYear() && month < today.getUTCMonth() + 1)) fields.expiry = cardFormMessages.expiryPast;
+  }
+  if (!/^\d{3,4}$/.test(card.cvc)) fields.cvc = cardFormMessages.cvcIncomplete;
+  return fields;
+}
+
 /** Luhn's check, which every card number passes. */
 function luhnValid(digits: string): boolean {
   let sum = 0;

@@ -16,6 +16,8 @@ import { leadFileName } from '../leads/lead-file-links';
 import { eachLeadPage, listLeadPage } from '../leads/lead-listing';
 import { storedFilePath } from '../leads/lead-file-store';
 import type { PlatformContext } from '../platform-context';
+import { dealerView, type ReservationService } from '../payments/reservation-service';
+import { findReservation, reservationPage } from '../db/reservation-store';
 import { adminAccessChecker, type AdminAccess } from './admin-access';
 import { attachmentHeader } from './lead-files';
 
@@ -59,6 +61,10 @@ const bookingQuerySchema = z.object({
   ...pageParams,
 });
 const eventQuerySchema = z.object({ site: siteParam, category: z.string().optional(), ...pageParams });
+const reservationQuerySchema = z.object({ site: siteParam, ...pageParams });
+const reservationParamsSchema = z.object({
+  id: z.coerce.number({ error: 'the reservation id must be a number' }).int('the reservation id must be a whole number').positive('the reservation id must be positive'),
+});
 const dealerKeyBodySchema = z.object({
   site: z.string({ error: 'site is required' }).min(1, 'site is required'),
   label: z.string({ error: 'label must be text' }).trim().max(100, 'label must be at most 100 characters').default(''),
@@ -94,7 +100,7 @@ const nextCursor = (next: PagePosition | null) => (next ? encodeCursor(next) : n
  * routes of its own site only (another site's listing is a 403, another site's lead a 404, as if
  * it did not exist), and none of the platform's own (car changes, dealer keys).
  */
-export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
+export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, checkout: ReservationService) {
   const checkAccess = adminAccessChecker(ctx.db, ctx.config.adminKey);
 
   async function accessOrRefuse(request: FastifyRequest, reply: FastifyReply): Promise<AdminAccess | null> {
@@ -270,6 +276,27 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext) {
     const { limit, cursor, category } = found.query;
     const page = await eventPage(ctx.db, found.siteId, category, { after: cursor, limit });
     return reply.header('Cache-Control', 'no-store').send({ events: page.events, next_cursor: nextCursor(page.next) });
+  });
+
+  /** A page of the site's reservations, newest first: who, which car, the deposit, its payment and refund references, the lead raised. */
+  app.get('/api/admin/reservations', async (request, reply) => {
+    const found = await siteFromQuery(request, reply, reservationQuerySchema);
+    if (!found) return reply;
+    const page = await reservationPage(ctx.db, found.siteId, { after: found.query.cursor, limit: found.query.limit });
+    return reply.header('Cache-Control', 'no-store').send({ reservations: page.reservations.map(dealerView), next_cursor: nextCursor(page.next) });
+  });
+
+  /** The dealer gives a reserved car back: the deposit is refunded through the provider that took it, and the car is free again. */
+  app.post('/api/admin/reservations/:id/release', async (request, reply) => {
+    const access = await accessOrRefuse(request, reply);
+    if (!access) return reply;
+    const params = reservationParamsSchema.safeParse(request.params);
+    if (!params.success) return reply.code(400).send({ message: 'Please check the reservation id.', fields: { id: params.error.issues[0]!.message } });
+    const found = await findReservation(ctx.db, params.data.id);
+    // A dealer key sees only its own site's reservations: another's is as if it did not exist.
+    if (!found || (access.kind === 'dealer' && found.site_id !== access.siteId)) return reply.code(404).send({ message: `No reservation with id ${params.data.id}.` });
+    const answer = await checkout.release(found.site_id, found.id);
+    return reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
   });
 
   /** Makes a dealer key for a site; the key is in this answer only (only its hash is kept). */
