@@ -222,7 +222,8 @@ export class ReservationService {
       return { status: 200, body: { received: true, ignored: 'unknown payment' } };
     }
     if (notice.kind === 'failed') {
-      await noteOnReservation(this.deps.db, reservation.id, { last_error: notice.message }, now);
+      // Providers do not promise order: a decline told after the payment succeeded says nothing new.
+      if (reservation.state === 'holding') await noteOnReservation(this.deps.db, reservation.id, { last_error: notice.message }, now);
       return { status: 200, body: { received: true } };
     }
     try {
