@@ -3,10 +3,15 @@ import { MeilisearchApiError, MeilisearchRequestError } from 'meilisearch';
 import { keepGeneratedKeys, loadConfig, type PlatformConfig } from './config';
 import { CarChangeConflict, carChangeFields, carChangeSchema, findCarBySlug, updateCar } from './db/car-store';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database';
+import { pageSizes, type PagePosition } from './db/page-cursor';
+import { findReservation, reservationPage, type StoredReservation } from './db/reservation-store';
 import { findSiteIdBySlug, listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
 import { createDealerKey, findDealerKeyById, listDealerKeys, revokeDealerKey } from './db/dealer-key-store';
 import { leadsCsvPages } from './leads/lead-csv';
 import { eachLeadPage } from './leads/lead-listing';
+import { LeadService } from './leads/lead-service';
+import { PaymentProviders } from './payments/payment-providers';
+import { dealerView, ReservationService } from './payments/reservation-service';
 import { RemoteRegistry, isRemoteName } from './remotes/remote-registry';
 import { StockIndexer } from './search/indexer';
 import { loopbackSearchHost, meiliClient } from './search/meili-client';
@@ -23,6 +28,9 @@ const usage = `Usage:
   platform dealer-key <site> create [label ...]        make a key that opens only this site's leads, files,
                                                        bookings and events; it is printed once
   platform dealer-key <site> revoke <id>               revoke one of the site's dealer keys
+  platform reservations <site>                         print all of a site's reservations, newest first, as JSON lines
+  platform reservations <site> release <id>            give a reserved car back: the deposit is refunded through the
+                                                       payment provider and the car is free again (store and search)
   platform car <site> <slug> key=value ...             change a car and push it to search, e.g.
                                                        price=28990 status=sold reserved=true tag=null
                                                        (${carChangeFields.join(', ')}; sold_date_timestamp=now)
@@ -57,6 +65,13 @@ export function carChangeFromArgs(pairs: string[], nowSeconds = Math.floor(Date.
   return change;
 }
 
+/** Where the CLI pushes a changed car: the real Meilisearch when configured, else the running platform's own /meili. */
+function searchTarget(config: PlatformConfig) {
+  const host = config.meilisearch ? config.meilisearch.url : loopbackSearchHost(config);
+  const client = config.meilisearch ? meiliClient(config.meilisearch.url, config.meilisearch.masterKey) : meiliClient(host, config.searchAdminKey);
+  return { host, client };
+}
+
 /** Saves a car change and pushes the car to search: the running platform's own /meili, or the real Meilisearch. */
 async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, slug: string, pairs: string[], out: (line: string) => void) {
   const siteId = await findSiteIdBySlug(db, site);
@@ -80,8 +95,7 @@ async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, s
   const { car: saved } = updated;
   out(`${slug} on ${site}: price ${saved.price}, ${saved.status}${saved.sold ? ' (sold)' : ''}${saved.reserved ? ', reserved' : ''}${saved.show_on_dealer_website ? '' : ', hidden from the website'}${saved.tag ? `, tag ${saved.tag}` : ''}`);
 
-  const host = config.meilisearch ? config.meilisearch.url : loopbackSearchHost(config);
-  const client = config.meilisearch ? meiliClient(config.meilisearch.url, config.meilisearch.masterKey) : meiliClient(host, config.searchAdminKey);
+  const { host, client } = searchTarget(config);
   try {
     await new StockIndexer(db, client).indexCar(siteId, saved);
     out(`Search updated (${host}).`);
@@ -93,6 +107,59 @@ async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, s
 }
 
 const when = (ms: number) => new Date(ms).toISOString();
+
+/** All of a site's reservations, newest first, a page at a time (never more than one page in memory). */
+async function* eachReservationPage(db: PlatformDb, siteId: number): AsyncGenerator<StoredReservation[]> {
+  let after: PagePosition | null = null;
+  do {
+    const page = await reservationPage(db, siteId, { after, limit: pageSizes.max });
+    if (page.reservations.length > 0) yield page.reservations;
+    after = page.next;
+  } while (after);
+}
+
+/**
+ * The dealer gives a reserved car back (as `POST /api/admin/reservations/:id/release`): the deposit
+ * refunded through the provider that took it, the car free again in the store and pushed to search.
+ * Search being down does not stop the release: the platform indexes the car when it next starts.
+ */
+async function releaseReservation(db: PlatformDb, config: PlatformConfig, site: { id: number; slug: string }, rawId: string, out: (line: string) => void) {
+  const id = Number(rawId);
+  const before = await findReservation(db, id);
+  const { host, client } = searchTarget(config);
+  const indexer = new StockIndexer(db, client);
+  // What became of the push to search, said after the result (the service logs a failed push and goes on).
+  const searchLines: string[] = [];
+  const note = (obj: object, msg: string) => {
+    const err = (obj as { err?: unknown }).err;
+    if (err instanceof MeilisearchRequestError) searchLines.push(`Search at ${host} is not reachable: the platform indexes the released car when it next starts.`);
+    else if (err instanceof MeilisearchApiError) searchLines.push(`Search at ${host} refused the update (${err.cause?.code ?? err.message}): the platform indexes the released car when it next starts. Check SEARCH_ADMIN_KEY / MEILISEARCH_MASTER_KEY.`);
+    else searchLines.push(`${msg[0]!.toUpperCase()}${msg.slice(1)}${err instanceof Error ? ` (${err.message})` : ''}.`);
+  };
+  const log = { error: note, warn: note };
+  const service = new ReservationService({
+    db,
+    indexer: {
+      indexCar: async (siteId, car) => {
+        await indexer.indexCar(siteId, car);
+        searchLines.push(`Search updated (${host}).`);
+      },
+    },
+    leads: new LeadService({ db, dataDir: config.dataDir, leads: config.leads }),
+    providers: new PaymentProviders(config.payments),
+    siteOf: (siteId) => loadSiteConfig(db, siteId),
+    log,
+  });
+  const answer = await service.release(site.id, id);
+  if (answer.status !== 200) {
+    for (const line of searchLines) out(line);
+    throw new UsageError(String(answer.body.message));
+  }
+  const released = answer.body.reservation as ReturnType<typeof dealerView>;
+  if (before?.state === 'released') out(`Reservation ${id} on ${site.slug} was already released: its deposit was refunded (${released.refund_ref}).`);
+  else out(`Reservation ${id} on ${site.slug} released: deposit refunded (${released.refund_ref}), the car is free again.`);
+  for (const line of searchLines) out(line);
+}
 
 async function dealerKeyCommand(db: PlatformDb, site: { id: number; slug: string }, action: string, words: string[], out: (line: string) => void) {
   switch (action) {
@@ -182,6 +249,19 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         if (!site || site === 'all') throw new UsageError(usage);
         const [siteId] = await siteIds(db, site);
         await dealerKeyCommand(db, { id: siteId!, slug: site }, action, words, out);
+        return;
+      }
+      case 'reservations': {
+        const [site, action, ...words] = rest;
+        if (!site || site === 'all') throw new UsageError(usage);
+        const [siteId] = await siteIds(db, site);
+        if (action === undefined) {
+          for await (const page of eachReservationPage(db, siteId!)) for (const reservation of page) out(JSON.stringify(dealerView(reservation)));
+          return;
+        }
+        const [id, ...extra] = words;
+        if (action !== 'release' || !id || extra.length || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(usage);
+        await releaseReservation(db, config, { id: siteId!, slug: site }, id, out);
         return;
       }
       case 'car': {
