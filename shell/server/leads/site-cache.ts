@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '../db/database';
 import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
@@ -37,6 +37,20 @@ export class SiteCache {
     if (siteId === null) return null;
     const site = await this.byIdFresh(siteId, now);
     if (site) this.remember(this.byHost, host, { site, expires: now + this.ttlMs });
+    return site;
+  }
+
+  /** The request's site, or null once a 400 (malformed Host) or 404 (no site here) has been sent. */
+  async forRequestOrRefuse(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
+    const site = await this.forRequest(request);
+    if (site === 'invalid') {
+      await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
+      return null;
+    }
+    if (!site) {
+      await reply.code(404).send({ message: 'No dealer site is served at this address.' });
+      return null;
+    }
     return site;
   }
 

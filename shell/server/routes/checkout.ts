@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SiteConfig } from '@dealer/contracts/site';
 import { checkoutPath } from '@dealer/rules/routes';
 import { clientAddressKey } from '../http/client-address';
 import { RateLimiter, retryAfterText } from '../leads/spam';
@@ -32,18 +31,7 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: PlatformContext,
   const holdLimiter = new RateLimiter(perClient ? holdRateLimit.max : 0, holdRateLimit.windowMs);
   const cardLimiter = new RateLimiter(perClient ? cardTryRateLimit.max : 0, cardTryRateLimit.windowMs);
 
-  async function siteOf(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
-    const site = await ctx.leads.sites.forRequest(request);
-    if (site === 'invalid') {
-      await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
-      return null;
-    }
-    if (!site) {
-      await reply.code(404).send({ message: 'No dealer site is served at this address.' });
-      return null;
-    }
-    return site;
-  }
+  const siteOf = (request: FastifyRequest, reply: FastifyReply) => ctx.leads.sites.forRequestOrRefuse(request, reply);
 
   const send = (reply: FastifyReply, answer: CheckoutReply) => reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
   const tokenOf = (request: FastifyRequest) => {

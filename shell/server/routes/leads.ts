@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SiteConfig } from '@dealer/contracts/site';
 import type { LeadReply } from '../leads/lead-service';
 import { checkFieldsMessage } from '../leads/lead-service';
 import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '../leads/uploads';
@@ -140,18 +139,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
     },
   });
 
-  async function siteOf(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
-    const site = await sites.forRequest(request);
-    if (site === 'invalid') {
-      await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
-      return null;
-    }
-    if (!site) {
-      await reply.code(404).send({ message: 'No dealer site is served at this address.' });
-      return null;
-    }
-    return site;
-  }
+  const siteOf = (request: FastifyRequest, reply: FastifyReply) => sites.forRequestOrRefuse(request, reply);
 
   function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): string | null | false {
     const raw = request.headers['idempotency-key'];
