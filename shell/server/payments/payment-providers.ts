@@ -57,12 +57,12 @@ export class PaymentProviders {
 }
 
 /**
- * The Stripe publishable key the browser's Payment Element needs for a car: its processor's
- * `authorization_key` (SPEC §3: public keys only) or else its dealership's. Null: not Stripe.
+ * The Stripe publishable key the browser's Payment Element needs for a car: its dealership's
+ * `stripe_publishable_key` (SPEC §3 site config), else the `pk_…` its processor carries. Null: not Stripe.
  */
 export function stripePublishableKey(site: Pick<SiteConfig, 'dealerships'>, car: { dealership_id: number; payment_processors: { authorization_type: string; authorization_key: string }[] }): string | null {
   const processor = car.payment_processors.find((entry) => entry.authorization_type === 'stripe');
   if (!processor) return null;
-  if (processor.authorization_key.startsWith('pk_')) return processor.authorization_key;
-  return site.dealerships.find((dealership) => dealership.id === car.dealership_id)?.stripe_publishable_key ?? null;
+  const dealership = site.dealerships.find((entry) => entry.id === car.dealership_id)?.stripe_publishable_key;
+  return dealership ?? (processor.authorization_key.startsWith('pk_') ? processor.authorization_key : null);
 }
