@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 
 /** A form body as Stripe reads it: `metadata[reservation_id]=7` is `{ metadata: { reservation_id: '7' } }`. */
 export type FormBody = { [name: string]: string | FormBody };
@@ -187,4 +188,9 @@ function redacted(key: string): string {
 
 function token(): string {
   return randomBytes(12).toString('hex');
+}
+
+/** The Stripe-Signature header Stripe would send with `payload`, for a test playing Stripe's webhooks. */
+export function stripeSignatureFor(payload: string, secret: string): string {
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret });
 }
