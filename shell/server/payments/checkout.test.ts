@@ -11,6 +11,7 @@ import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { PaymentProviders } from './payment-providers';
 import { ReservationService } from './reservation-service';
+import { holdRateLimit } from '../routes/checkout';
 import { testCardMessages } from './test-provider';
 
 const site = 'metro-motor-group';
@@ -37,7 +38,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     platform = await createTestPlatform({ engine });
     siteId = (await findSiteIdBySlug(platform.ctx.db, site))!;
     reservable = (await listSiteCars(platform.ctx.db, siteId)).filter((car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, 'en-AU'));
-    expect(reservable.length, 'the demo site has cars to reserve').toBeGreaterThanOrEqual(12);
+    expect(reservable.length, 'the demo site has cars to reserve').toBeGreaterThanOrEqual(30);
     const { ctx } = platform;
     const log = { error: () => {}, warn: () => {} };
     service = new ReservationService({ db: ctx.db, indexer: ctx.indexer, leads: ctx.leads.service, providers: new PaymentProviders(ctx.config.payments), siteOf: (id) => ctx.leads.sites.forId(id), log });
@@ -237,6 +238,17 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     expect((await hold(car, shopper('Bea'), '203.0.113.8')).statusCode).toBe(201);
     const twice = await platform.app.inject({ method: 'POST', url: `/api/admin/reservations/${held.reservation.id}/release`, headers: auth });
     expect(twice.json<{ reservation: { refund_ref: string } }>().reservation.refund_ref).toBe(released.json<{ reservation: { refund_ref: string } }>().reservation.refund_ref);
+  });
+
+  it('limits one address to 10 holds a site in 15 minutes, so nobody can hold the whole yard', async () => {
+    const cars = reservable.splice(0, holdRateLimit.max + 1);
+    const answers = [];
+    for (const car of cars) answers.push(await hold(car, shopper(), '192.0.2.99'));
+    expect(answers.slice(0, holdRateLimit.max).map((res) => res.statusCode)).toEqual(Array(holdRateLimit.max).fill(201));
+    const refused = answers[holdRateLimit.max]!;
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json<{ message: string }>().message).toMatch(/^Too many reservations from your connection/);
   });
 
   it('takes no deposits on subscription and rental sites, nor for a car that cannot be reserved', async () => {
