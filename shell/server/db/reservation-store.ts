@@ -46,6 +46,10 @@ export type HoldOutcome = { ok: true; reservation: StoredReservation } | { ok: f
  * concurrent transactions on PostgreSQL).
  */
 export async function holdCar(db: PlatformDb, hold: NewHold, now: number): Promise<HoldOutcome> {
+  // Most racers arrive after the winner committed: one indexed read answers them without a
+  // transaction. Only a shortcut: the insert below still decides when the car looks free.
+  const holder = await db.selectFrom('reservations').select(['state', 'held_until']).where('active_car_id', '=', hold.carId).executeTakeFirst();
+  if (holder && (holder.state === 'reserved' || Number(holder.held_until) > now)) return { ok: false, takenBy: holder.state === 'reserved' ? 'reserved' : 'holding' };
   return db.transaction().execute(async (trx) => {
     await trx
       .updateTable('reservations')
