@@ -309,7 +309,8 @@ describe('the platform server', () => {
         const csp = String(res.headers['content-security-policy']);
         expect(csp, url).toContain("frame-ancestors 'self'");
         expect(csp).not.toContain('unsafe-eval');
-        expect(csp).toMatch(/script-src 'self'(;|$)/);
+        // Scripts from this platform and the two tag hosts only: no inline script, no other origin.
+        expect(csp).toMatch(/script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/connect\.facebook\.net(;|$)/);
         expect(csp).toContain("object-src 'none'");
         expect(res.headers['x-content-type-options']).toBe('nosniff');
       }

@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { PlatformContext } from './platform-context';
 import { siteDeps } from './platform-context';
 import type { SiteConfig } from '@dealer/contracts/site';
+import { tagOrigins } from '@dealer/rules/analytics';
 import { limitJsonDepth } from './http/json-depth';
 import { refuseForeignOrigins } from './http/origin-check';
 import { imageRoutes } from './images/image-routes';
@@ -53,12 +54,13 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...remoteOrigins, ...(stripe ? ['https://js.stripe.com'] : [])],
+        // The sites' Google and Meta tags (loaded after the first interaction, with consent where asked).
+        scriptSrc: ["'self'", ...remoteOrigins, ...tagOrigins.script, ...(stripe ? ['https://js.stripe.com'] : [])],
         frameSrc: ["'self'", ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...tagOrigins.img],
         fontSrc: ["'self'", ...remoteOrigins],
-        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins, ...(stripe ? ['https://api.stripe.com'] : [])],
+        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins, ...tagOrigins.connect, ...(stripe ? ['https://api.stripe.com'] : [])],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -11,6 +11,10 @@ import { RouteView } from './route-view';
 import { renderSlot } from './federation/remote-module';
 import { usePrefetchOnHover } from './federation/prefetch';
 import { recordPageVisit } from './page-tracking';
+import { dispatchPlatformEvent } from '@dealer/events/bus';
+import { pageViewTypeOf } from '@dealer/rules/analytics';
+import { startAnalyticsSink } from './analytics/analytics-sink';
+import { ConsentBanner } from './analytics/consent-banner';
 
 export function App() {
   const site = useAppSelector(selectSite);
@@ -22,9 +26,15 @@ export function App() {
     window.scrollTo(0, 0);
   }, [location.pathname]);
 
+  // The sink subscribes before the first page view below is sent (effects run in order).
+  useEffect(() => startAnalyticsSink(site), [site]);
+
+  const pageType = pageViewTypeOf(match);
   useEffect(() => {
     recordPageVisit(window.location.href);
-  }, [location.pathname, location.search]);
+    // The vehicle page sends its own page view: only it knows a new car from a used one.
+    if (pageType !== 'own') dispatchPlatformEvent('analytics:page-view', { pageType, url: window.location.href });
+  }, [location.pathname, location.search, pageType]);
 
   return (
     <RemoteSlotContext.Provider value={renderSlot}>
@@ -37,6 +47,7 @@ export function App() {
       </main>
       <SiteFooter />
       <DeferredChat pathname={location.pathname} />
+      <ConsentBanner site={site} />
     </RemoteSlotContext.Provider>
   );
 }

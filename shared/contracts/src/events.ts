@@ -17,7 +17,8 @@ export const eventSchemas = {
     label: z.string(),
     properties: z.record(z.string(), z.unknown()).optional(),
   }),
-  'analytics:page-view': z.object({ pageType: z.number().int().min(1).max(13), url: z.string(), carSlug: z.string().optional(), carName: z.string().optional() }),
+  /** A page shown: its SPEC §2 page-view type (1 to 13), or null for a page SPEC gives none (checkout, garage...). */
+  'analytics:page-view': z.object({ pageType: z.number().int().min(1).max(13).nullable(), url: z.string(), carSlug: z.string().optional(), carName: z.string().optional() }),
   'ads:view-content': z.object({
     content_ids: z.array(z.string()),
     quantity: z.literal(1),

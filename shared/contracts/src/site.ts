@@ -200,6 +200,8 @@ export const siteConfigSchema = z.object({
   features: siteFeaturesSchema,
   lead_settings: leadSettingsSchema.optional(),
   third_party: thirdPartyIdsSchema,
+  /** Ask the shopper's consent before any third-party tag loads (absent: tags load, deferred, unless refused). */
+  consent_banner: z.boolean().optional(),
   secrets: siteSecretsSchema,
   remotes: z.array(siteRemoteSettingSchema),
   seo: z.object({ title: z.string(), description: z.string() }),

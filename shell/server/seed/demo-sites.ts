@@ -62,6 +62,8 @@ type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
   lead_settings?: LeadSettings;
   /** Whether the site has its analytics, chat and booking integrations set up. */
   integrations: 'full' | 'analytics' | 'none';
+  /** Asks the shopper's consent before third-party tags load. */
+  consent_banner?: boolean;
   disabledRemotes: RemoteName[];
 };
 
@@ -400,6 +402,8 @@ const blueprints: readonly Blueprint[] = [
     offers: 6,
     features: { authentication: true, show_postcode: true },
     integrations: 'analytics',
+    // New Zealand's privacy principles: this dealer asks before any tracking tag loads.
+    consent_banner: true,
     disabledRemotes: [],
   },
   {
@@ -645,6 +649,7 @@ export function buildSiteConfig(identity: SiteIdentity, locations: Location[], d
     features: { ...defaultFeatures, ...blueprint.features },
     ...(blueprint.lead_settings ? { lead_settings: blueprint.lead_settings } : {}),
     third_party: thirdParty(blueprint),
+    ...(blueprint.consent_banner ? { consent_banner: true } : {}),
     secrets: secrets(blueprint, identity.online_payments),
     remotes: remoteNames.map((name) => ({ name, enabled: remoteEnabled(blueprint, name), version: null })),
     seo: blueprint.seo,

@@ -1,0 +1,155 @@
+import type { PlatformEvents } from '@dealer/contracts/events';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { subscribePlatformEvent } from '@dealer/events/bus';
+import {
+  dataLayerEvent,
+  dataLayerPageView,
+  deferredTagDelayMs,
+  eventLogEntry,
+  firstInteractionEvents,
+  tagScriptsFor,
+  thirdPartyAllowed,
+} from '@dealer/rules/analytics';
+import { analyticsIds } from './analytics-ids';
+import { consentNow, onConsentChange } from './consent';
+
+type Command = (...args: unknown[]) => void;
+type PageView = PlatformEvents['analytics:page-view'];
+type PixelFunction = Command & { callMethod?: Command; queue: unknown[]; push: Command; loaded: boolean; version: string };
+type TagWindow = Window & { dataLayer?: unknown[]; gtag?: Command; fbq?: PixelFunction; _fbq?: PixelFunction };
+
+const tagWindow = () => window as TagWindow;
+
+/**
+ * The tag managers' own stubs (the snippets Google and Meta publish): calls made before their
+ * scripts arrive are queued and read by them on load, so nothing tracked early is lost.
+ */
+function installStubs(site: PublicSiteConfig) {
+  const w = tagWindow();
+  w.dataLayer ??= [];
+  const { google_analytics_id: google, facebook_pixel: pixel } = site.third_party;
+  if (google && !w.gtag) {
+    w.gtag = function gtag() {
+      // gtag.js reads Arguments objects, not arrays.
+      // eslint-disable-next-line prefer-rest-params
+      w.dataLayer!.push(arguments);
+    };
+    w.gtag('js', new Date());
+    if (!google.startsWith('GTM-')) w.gtag('config', google, { send_page_view: false });
+    else w.dataLayer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
+  }
+  if (pixel && !w.fbq) {
+    const fbq = function (...args: unknown[]) {
+      if (fbq.callMethod) fbq.callMethod(...args);
+      else fbq.queue.push(args);
+    } as PixelFunction;
+    fbq.queue = [];
+    fbq.push = fbq;
+    fbq.loaded = true;
+    fbq.version = '2.0';
+    w.fbq = fbq;
+    w._fbq ??= fbq;
+    fbq('init', pixel);
+  }
+}
+
+/** Adds the site's tag scripts once; never before first paint (the sink starts after the app's first render). */
+function loadTagScripts(site: PublicSiteConfig) {
+  for (const { group, src } of tagScriptsFor(site)) {
+    if (document.querySelector(`script[data-tag-group="${group}"]`)) continue;
+    const script = document.createElement('script');
+    script.async = true;
+    script.src = src;
+    script.dataset.tagGroup = group;
+    document.head.appendChild(script);
+  }
+}
+
+/** POSTs one SPEC §3 analytics event to the platform's own log, surviving the page being left. */
+function logEvent(entry: Record<string, unknown>) {
+  const body = JSON.stringify(entry);
+  const blob = new Blob([body], { type: 'application/json' });
+  if (navigator.sendBeacon?.('/api/events', blob)) return;
+  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => undefined);
+}
+
+/**
+ * The one analytics sink (issue 11): every event on the bus goes to the platform's event log
+ * (first party, always), and, when the site has the ids and the shopper has not refused, to the
+ * tag manager's data layer, GA4's gtag and the Meta pixel. The tags' scripts load after the first
+ * interaction or 3 s (SPEC §4), and on a site that asks consent only once it is given.
+ */
+export function startAnalyticsSink(site: PublicSiteConfig): () => void {
+  const ids = analyticsIds();
+  const allowed = () => thirdPartyAllowed(site, consentNow());
+  const w = tagWindow();
+  const uid = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  const stops: (() => void)[] = [];
+
+  // Deferred tags: waiting for the first interaction or 3 s, then for consent where it is asked.
+  let due = false;
+  const loadWhenAllowed = () => {
+    if (!due || !allowed()) return;
+    installStubs(site);
+    loadTagScripts(site);
+  };
+  const start = () => {
+    if (due) return;
+    due = true;
+    loadWhenAllowed();
+  };
+  firstInteractionEvents.forEach((name) => window.addEventListener(name, start, { once: true, passive: true }));
+  const timer = setTimeout(start, deferredTagDelayMs);
+  stops.push(() => {
+    clearTimeout(timer);
+    firstInteractionEvents.forEach((name) => window.removeEventListener(name, start));
+  });
+  // The page the shopper is on when they accept is counted then: it was not sent to the tags before.
+  let lastPageView: PageView | null = null;
+  stops.push(
+    onConsentChange(() => {
+      loadWhenAllowed();
+      if (lastPageView) pageViewToTags(lastPageView);
+    }),
+  );
+
+  /** To the tags, when allowed: their stubs queue what comes before their scripts. */
+  const toTags = (send: () => void) => {
+    if (!allowed()) return;
+    installStubs(site);
+    send();
+  };
+
+  function pageViewToTags(view: PageView) {
+    toTags(() => {
+      w.dataLayer!.push(dataLayerPageView(view));
+      w.gtag?.('event', 'page_view', { page_location: view.url, ...(view.pageType ? { page_type: view.pageType } : {}) });
+      w.fbq?.('track', 'PageView');
+    });
+  }
+
+  stops.push(
+    subscribePlatformEvent('analytics:page-view', (view) => {
+      lastPageView = view;
+      pageViewToTags(view);
+      logEvent(eventLogEntry({ category: 'page_view', url: view.url, ...ids, properties: { page_type: view.pageType, car_slug: view.carSlug, car_name: view.carName } }));
+    }),
+    subscribePlatformEvent('analytics:track', (event) => {
+      const eventUid = uid();
+      toTags(() => {
+        w.dataLayer!.push(dataLayerEvent(event, eventUid));
+        w.gtag?.('event', `dealer_event_${event.eventId}`, { event_label: event.label });
+        w.fbq?.('trackCustom', `DealerEvent${event.eventId}`, { label: event.label }, { eventID: eventUid });
+      });
+      logEvent(eventLogEntry({ category: `event_${event.eventId}`, url: location.href, ...ids, properties: { label: event.label, event_uid: eventUid, ...event.properties } }));
+    }),
+    subscribePlatformEvent('ads:view-content', (content) => toTags(() => w.fbq?.('track', 'ViewContent', content))),
+    subscribePlatformEvent('search:performed', (search) =>
+      toTags(() => {
+        w.dataLayer!.push({ event: 'search', search_term: search.query, search_total: search.total });
+        w.gtag?.('event', 'search', { search_term: search.query });
+      }),
+    ),
+  );
+  return () => stops.forEach((stop) => stop());
+}

@@ -1,0 +1,25 @@
+import { useEffect, useState } from 'react';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { Button } from '@dealer/ui/button';
+import { consentNow, onConsentChange, setConsent } from './consent';
+
+/**
+ * The consent banner of a site that asks (`consent_banner`): until the shopper answers, no
+ * third-party tag loads; refusing keeps only the site's own first-party event log.
+ */
+export function ConsentBanner({ site }: { site: PublicSiteConfig }) {
+  const [consent, setShown] = useState(consentNow);
+  useEffect(() => onConsentChange(setShown), []);
+  if (!site.consent_banner || consent !== 'unasked') return null;
+  return (
+    <section className="consent-banner" role="region" aria-label="Cookies and tracking">
+      <p>{`${site.name} would like to use cookies from Google and Meta to measure visits and show you relevant ads. Our own site statistics are kept either way.`}</p>
+      <div className="consent-banner__actions">
+        <Button onClick={() => setConsent('granted')}>Accept</Button>
+        <Button variant="secondary" onClick={() => setConsent('refused')}>
+          Decline
+        </Button>
+      </div>
+    </section>
+  );
+}
