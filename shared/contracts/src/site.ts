@@ -110,6 +110,10 @@ export const siteFeaturesSchema = z.object({
   fuel_tags: z.boolean(),
   plain_spinner: z.boolean(),
   show_postcode: z.boolean(),
+  /** SPEC §2: on some sites the chat is also hidden on cars, locations and checkout-journey pages. */
+  hide_chat_on_stock_pages: z.boolean().optional(),
+  /** SPEC §5: Australian sites that also take New Zealand (and UK) numbers. */
+  au_nz_phone: z.boolean().optional(),
 });
 export type SiteFeatures = z.infer<typeof siteFeaturesSchema>;
 

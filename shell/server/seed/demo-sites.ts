@@ -186,7 +186,8 @@ const blueprints: readonly Blueprint[] = [
     seo: { title: 'Ridgeline Trucks | New, Used & Demo Trucks in Brisbane', description: 'Light, medium and heavy trucks from Isuzu, Hino, Fuso, UD, Kenworth and more at Wacol and Eagle Farm.' },
     blogs: 61,
     offers: 5,
-    features: { dealerstudio: true },
+    // Sells to operators on both sides of the Tasman: New Zealand numbers are taken too (SPEC §5 AU+NZ rule).
+    features: { dealerstudio: true, au_nz_phone: true },
     integrations: 'analytics',
     disabledRemotes: [],
   },
@@ -364,7 +365,7 @@ const blueprints: readonly Blueprint[] = [
     seo: { title: 'Demo Toyota | Toyota Certified Pre-Owned in Homebush', description: 'Toyota Certified Pre-Owned and demonstrator vehicles with a 200-point check, at Demo Toyota Homebush.' },
     blogs: 130,
     offers: 11,
-    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true },
+    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true, hide_chat_on_stock_pages: true },
     // Every lead of the site goes to one fixed dealership slug (SPEC §3 forced slug).
     lead_settings: { forced_dealership_slug: 'toyota-pre-owned-central' },
     integrations: 'full',

@@ -1,0 +1,47 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demoStock } from './support/demo-stock';
+import { siteUrl } from './support/platform';
+
+/** Per-site settings the shared rules read, each seen through a screen. */
+
+async function fillContactForm(page: Page, phone: string) {
+  await page.getByLabel('First name').fill('Robin');
+  await page.getByLabel('Last name').fill('Banks');
+  await page.getByLabel('Email').fill(`robin.${Date.now()}@example.com`);
+  await page.getByLabel('Phone').fill(phone);
+  if (await page.getByLabel('Postcode').count()) await page.getByLabel('Postcode').fill('2150');
+  await page.getByLabel('Comments').fill('Please call me back');
+  if (await page.getByLabel('Preferred dealership').count()) await page.getByLabel('Preferred dealership').selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Submit' }).click();
+}
+
+test('a site that takes New Zealand numbers (features.au_nz_phone) accepts one an Australian-only site refuses', async ({ page }) => {
+  // A 9-digit Auckland mobile: too short for any Australian number (a 10-digit one could pass as a Sydney landline).
+  const kiwiMobile = '021 123 456';
+  await page.goto(siteUrl('metro-motor-group', '/contact'));
+  await fillContactForm(page, kiwiMobile);
+  await expect(page.getByText('Invalid phone number. Must be an Australian number.')).toBeVisible();
+
+  await page.goto(siteUrl('ridgeline-trucks', '/contact'));
+  await fillContactForm(page, kiwiMobile);
+  await expect(page).toHaveURL(/\/success\?category=/);
+});
+
+test('a site that hides its chat on stock pages (features.hide_chat_on_stock_pages) shows it on the home page only', async ({ page }) => {
+  const car = demoStock().cars.find((item) => item.site === 'toyota-demo' && item.show_on_dealer_website && item.status === 'in_stock')!;
+  await page.goto(siteUrl('toyota-demo', '/'));
+  await page.mouse.wheel(0, 200);
+  await expect(page.getByRole('button', { name: 'Text us' })).toBeVisible();
+
+  await page.goto(siteUrl('toyota-demo', `/cars/${car.slug}`));
+  await expect(page.getByRole('heading', { level: 1, name: car.name })).toBeVisible();
+  await page.mouse.wheel(0, 200);
+  await page.waitForTimeout(3500);
+  await expect(page.getByRole('button', { name: 'Text us' })).toHaveCount(0);
+
+  // Another site with chat keeps it on its car pages.
+  const metroCar = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock')!;
+  await page.goto(siteUrl('metro-motor-group', `/cars/${metroCar.slug}`));
+  await page.mouse.wheel(0, 200);
+  await expect(page.getByRole('button', { name: 'Text us' })).toBeVisible();
+});
