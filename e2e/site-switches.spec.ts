@@ -4,13 +4,13 @@ import { siteUrl } from './support/platform';
 
 /** Per-site settings the shared rules read, each seen through a screen. */
 
-async function fillContactForm(page: Page, phone: string) {
+async function fillContactForm(page: Page, phone: string, comments = 'Please call me back') {
   await page.getByLabel('First name').fill('Robin');
   await page.getByLabel('Last name').fill('Banks');
   await page.getByLabel('Email').fill(`robin.${Date.now()}@example.com`);
   await page.getByLabel('Phone').fill(phone);
   if (await page.getByLabel('Postcode').count()) await page.getByLabel('Postcode').fill('2150');
-  await page.getByLabel('Comments').fill('Please call me back');
+  await page.getByLabel('Comments').fill(comments);
   if (await page.getByLabel('Preferred dealership').count()) await page.getByLabel('Preferred dealership').selectOption({ index: 1 });
   await page.getByRole('button', { name: 'Submit' }).click();
 }
@@ -44,4 +44,14 @@ test('a site that hides its chat on stock pages (features.hide_chat_on_stock_pag
   await page.goto(siteUrl('metro-motor-group', `/cars/${metroCar.slug}`));
   await page.mouse.wheel(0, 200);
   await expect(page.getByRole('button', { name: 'Text us' })).toBeVisible();
+});
+
+test('a dealer who opted out of required Comments (lead_settings.comments_optional) takes an enquiry without them', async ({ page }) => {
+  await page.goto(siteUrl('metro-motor-group', '/contact'));
+  await fillContactForm(page, '0412 345 678', '');
+  await expect(page.locator('.dp-field', { has: page.getByLabel('Comments') }).getByText('*This is a required field.')).toBeVisible();
+
+  await page.goto(siteUrl('harbour-used-cars', '/contact'));
+  await fillContactForm(page, '0412 345 678', '');
+  await expect(page).toHaveURL(/\/success\?category=/);
 });

@@ -24,6 +24,8 @@ const serviceLocations = (site: Site) => site.locations.filter((location) => loc
 // SPEC §5: opt_in defaults to true; a site may start it unticked for Spam Act consent.
 const optIn = (site: Site): FieldDef => ({ name: 'opt_in', type: 'optIn', label: site.lead_settings?.consent_wording ?? 'Keep me updated with news and offers', optional: true, defaultValue: site.lead_settings?.opt_in_default ?? true });
 const comments = (optional = false): FieldDef => ({ name: 'message', type: 'textarea', label: 'Comments', optional });
+/** SPEC §5: the enquiry's Comments are required unless the dealer opted out (`lead_settings.comments_optional`). */
+const enquiryComments = (site: Site) => comments(site.lead_settings?.comments_optional === true);
 
 /** The enquiry form (SPEC §5): category select when shown, contact details, comments, opt-in. */
 export function enquiryForm(site: Site, opts: { showCategory: boolean; category?: string; withLocation?: boolean }): FormDef {
@@ -40,7 +42,7 @@ export function enquiryForm(site: Site, opts: { showCategory: boolean; category?
           ...(opts.showCategory ? [{ name: 'category', type: 'select', label: 'Enquiry type', defaultValue: opts.category ?? 'General Enquiry', options: enquiryTypes.map((type) => ({ value: type, name: type })) } as FieldDef] : []),
           ...userDetails(site).fields,
           ...(locations.length > 1 ? [{ name: 'location', type: 'locationSelect', label: 'Preferred dealership', options: locations } as FieldDef] : []),
-          comments(),
+          enquiryComments(site),
           optIn(site),
         ],
       },
@@ -179,6 +181,6 @@ export function careersForm(site: Site): FormDef {
     title: 'Careers',
     category: 'Careers Enquiry',
     conversionEventId: 51,
-    steps: [{ heading: 'Careers', fields: [...userDetails(site).fields, { name: 'role', type: 'string', label: 'Role you are interested in', optional: true }, comments(), optIn(site)] }],
+    steps: [{ heading: 'Careers', fields: [...userDetails(site).fields, { name: 'role', type: 'string', label: 'Role you are interested in', optional: true }, enquiryComments(site), optIn(site)] }],
   };
 }

@@ -133,6 +133,8 @@ export const leadSettingsSchema = z.object({
   opt_in_default: z.boolean().optional(),
   /** Shown beside opt_in and stored with every lead of the site. */
   consent_wording: z.string().nullable().optional(),
+  /** SPEC §5: "The message (Comments) is required unless the dealer opts out": true opts out. */
+  comments_optional: z.boolean().optional(),
   /** Mobile numbers only (SPEC §5); absent: `features.mobile_only_phone`. */
   mobile_only_phone: z.boolean().optional(),
   /** Test drives / service drop-offs one location takes at the same start time (defaults: 2 and 3). */

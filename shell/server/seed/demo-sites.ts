@@ -151,7 +151,8 @@ const blueprints: readonly Blueprint[] = [
     offers: 3,
     features: { mobile_only_phone: true, plain_spinner: true },
     // The one site whose sell-your-car answers go to the dealer as Yes/No (SPEC §3).
-    lead_settings: { yes_no_fields: true },
+    // This dealer takes a call-back request without a message.
+    lead_settings: { yes_no_fields: true, comments_optional: true },
     integrations: 'analytics',
     disabledRemotes: [],
   },
