@@ -17,6 +17,7 @@ import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { bookingRoutes } from './routes/bookings';
 import { checkoutRoutes } from './routes/checkout';
+import { accountRoutes } from './routes/accounts';
 import { PaymentProviders } from './payments/payment-providers';
 import { checkoutSweepMs, ReservationService } from './payments/reservation-service';
 import { leadRoutes } from './routes/leads';
@@ -150,6 +151,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
 
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => checkoutRoutes(scope, ctx, checkout));
+  await app.register(async (scope) => accountRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
   await app.register(async (scope) => bookingRoutes(scope, ctx));
   await app.register(async (scope) => vehicleLookupRoutes(scope, ctx));

@@ -37,6 +37,7 @@ describe('platform configuration', () => {
       events: { ratePerMinute: 120 },
       search: { ratePerMinute: 600 },
       images: { cacheMaxBytes: 1024 * 1024 * 1024, renderConcurrency: Math.max(1, availableParallelism() - 1), renderQueue: 32 },
+      accounts: { emailFrom: 'no-reply@dealer-platform.localhost', alertIntervalMs: 60_000 },
     });
     expect(config.adminKey.length).toBeGreaterThanOrEqual(16);
     expect(config.searchKeySecret.length).toBeGreaterThanOrEqual(16);
@@ -83,6 +84,8 @@ describe('platform configuration', () => {
         IMAGE_RENDER_QUEUE: '8',
         PAYMENTS: 'live',
         STRIPE_API_URL: 'http://127.0.0.1:12111',
+        ACCOUNT_EMAIL_FROM: 'garage@dealer.example',
+        GARAGE_ALERT_INTERVAL_MS: '5000',
       },
       cwd,
     );
@@ -131,6 +134,7 @@ describe('platform configuration', () => {
       },
       payments: { mode: 'live', stripeApi: { host: '127.0.0.1', port: 12111, protocol: 'http' } },
       regoLookup: null,
+      accounts: { emailFrom: 'garage@dealer.example', alertIntervalMs: 5000 },
     });
   });
 
@@ -186,6 +190,8 @@ describe('platform configuration', () => {
     ['IMAGE_CACHE_MAX_MB', { IMAGE_CACHE_MAX_MB: '0' }],
     ['IMAGE_RENDER_CONCURRENCY', { IMAGE_RENDER_CONCURRENCY: '0' }],
     ['IMAGE_RENDER_QUEUE', { IMAGE_RENDER_QUEUE: '-1' }],
+    ['ACCOUNT_EMAIL_FROM', { ACCOUNT_EMAIL_FROM: 'Garage <garage@dealer.example>' }],
+    ['GARAGE_ALERT_INTERVAL_MS', { GARAGE_ALERT_INTERVAL_MS: '10' }],
   ])('refuses to start with a bad %s (%j), naming it', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.message).toContain(`${variable}:`);

@@ -114,6 +114,9 @@ const baseEnvSchema = z.object({
   REGO_LOOKUP_URL: z.string().regex(/^https?:\/\//, 'REGO_LOOKUP_URL must be an http:// or https:// URL').optional(),
   REGO_LOOKUP_KEY: z.string().min(1).optional(),
   LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
+  // Shopper accounts and the garage (issue 11): the sender of their e-mail (shown as the site's name) and how often alerts are looked for.
+  ACCOUNT_EMAIL_FROM: z.string().regex(/^[^\s<>@]+@[^\s<>@]+$/, 'ACCOUNT_EMAIL_FROM must be a plain e-mail address such as no-reply@example.com').default('no-reply@dealer-platform.localhost'),
+  GARAGE_ALERT_INTERVAL_MS: milliseconds('GARAGE_ALERT_INTERVAL_MS', 60_000, 1000),
 });
 
 /**
@@ -163,6 +166,15 @@ export type PlatformConfig = {
   payments: PaymentsConfig;
   /** Trade-in rego lookup: a register's HTTP API (key kept on the server), or null for the demo register. */
   regoLookup: { url: string; key: string | null } | null;
+  accounts: AccountsConfig;
+};
+
+/** Shopper accounts and the garage (issue 11). Their e-mail goes through SMTP_URL like leads', or into DATA_DIR/outbox/mail. */
+export type AccountsConfig = {
+  /** The sender's address; the site's name is shown with it. */
+  emailFrom: string;
+  /** How often the garage alert sweep looks at the cars changed since its last look. */
+  alertIntervalMs: number;
 };
 
 /** Card deposits (issue 10). */
@@ -268,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     images: { cacheMaxBytes: e.IMAGE_CACHE_MAX_MB * 1024 * 1024, renderConcurrency: e.IMAGE_RENDER_CONCURRENCY, renderQueue: e.IMAGE_RENDER_QUEUE },
     payments: { mode: e.PAYMENTS, stripeApi: e.STRIPE_API_URL ? apiOrigin(e.STRIPE_API_URL) : null },
     regoLookup: e.REGO_LOOKUP_URL ? { url: e.REGO_LOOKUP_URL, key: e.REGO_LOOKUP_KEY ?? null } : null,
+    accounts: { emailFrom: e.ACCOUNT_EMAIL_FROM, alertIntervalMs: e.GARAGE_ALERT_INTERVAL_MS },
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
       tokenSecret: e.LEAD_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),

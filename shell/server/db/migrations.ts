@@ -241,6 +241,106 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('reservations_car').on('reservations').columns(['car_id']).execute();
       },
     },
+    '0007_shopper_accounts': {
+      async up(db: Kysely<unknown>) {
+        const autoId = (table: string) =>
+          db.schema
+            .createTable(table)
+            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()));
+        // A shopper's account belongs to one site: the same address on two sites is two accounts.
+        await autoId('shoppers')
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('name', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('signed_in_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('shoppers_site_email', ['site_id', 'email'])
+          .execute();
+        // Sign-in codes by address (an address may have no account yet); the code and link token only as hashes.
+        await autoId('shopper_sign_in_codes')
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('salt', 'text', (c) => c.notNull())
+          .addColumn('code_hash', 'text', (c) => c.notNull())
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('tries', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('used_at', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('shopper_sign_in_codes_address').on('shopper_sign_in_codes').columns(['site_id', 'email', 'created_at']).execute();
+        await db.schema
+          .createTable('shopper_sessions')
+          .addColumn('id_hash', 'text', (c) => c.primaryKey())
+          .addColumn('shopper_id', 'bigint', (c) => c.notNull().references('shoppers.id').onDelete('cascade'))
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('shopper_sessions_shopper').on('shopper_sessions').columns(['shopper_id', 'created_at']).execute();
+        await db.schema.createIndex('shopper_sessions_expires').on('shopper_sessions').columns(['expires_at']).execute();
+        // No key to cars: a car may leave the store and come back under its id; the garage shows what is there.
+        await db.schema
+          .createTable('garage_saved_cars')
+          .addColumn('shopper_id', 'bigint', (c) => c.notNull().references('shoppers.id').onDelete('cascade'))
+          .addColumn('car_id', 'integer', (c) => c.notNull())
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('saved_price', 'double precision', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('garage_saved_cars_pk', ['shopper_id', 'car_id'])
+          .execute();
+        await db.schema.createIndex('garage_saved_cars_car').on('garage_saved_cars').columns(['car_id']).execute();
+        await autoId('garage_searches')
+          .addColumn('shopper_id', 'bigint', (c) => c.notNull().references('shoppers.id').onDelete('cascade'))
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('path', 'text', (c) => c.notNull())
+          .addColumn('filter', 'text')
+          .addColumn('q', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('garage_searches_shopper').on('garage_searches').columns(['shopper_id']).execute();
+        await db.schema.createIndex('garage_searches_site').on('garage_searches').columns(['site_id']).execute();
+        // One row per alert sent: the primary key is what makes an alert go out once per shopper, car and kind.
+        await db.schema
+          .createTable('garage_alerts')
+          .addColumn('shopper_id', 'bigint', (c) => c.notNull().references('shoppers.id').onDelete('cascade'))
+          .addColumn('car_id', 'integer', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('search_id', 'bigint')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('garage_alerts_pk', ['shopper_id', 'car_id', 'kind'])
+          .execute();
+        // How far the alert sweep has read the cars changed (by cars.updated_at, hence the index).
+        await db.schema
+          .createTable('garage_alert_progress')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('scanned_until', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('cars_updated_at').on('cars').columns(['updated_at', 'id']).execute();
+        // Shoppers' e-mail (sign-in codes, alerts), delivered by its own small outbox with retries.
+        await autoId('shopper_mail')
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('subject', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint')
+          .addColumn('claim_token', 'text')
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('sent_at', 'bigint')
+          .execute();
+        await db.schema.createIndex('shopper_mail_due').on('shopper_mail').columns(['status', 'next_attempt_at']).execute();
+        await db.schema.createIndex('shopper_mail_address').on('shopper_mail').columns(['site_id', 'email']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -180,6 +180,108 @@ export interface ReservationsTable {
   updated_at: number;
 }
 
+/** A shopper's account on one site (issue 11): signed in by a code or link sent to the address. */
+export interface ShoppersTable {
+  id: Generated<number>;
+  site_id: number;
+  /** Trimmed and lower-cased: one account per address and site. */
+  email: string;
+  name: string | null;
+  created_at: number;
+  /** Bumped by every change that counts the shopper's rows, so two such changes take turns (PostgreSQL row lock). */
+  updated_at: number;
+  signed_in_at: number;
+}
+
+/** A sign-in code and link sent to an address: live until used, expired or tried wrongly too often. */
+export interface ShopperSignInCodesTable {
+  id: Generated<number>;
+  site_id: number;
+  email: string;
+  /** Random per code, hashed in with it. */
+  salt: string;
+  /** Hex HMAC-SHA256 of salt and code, keyed with a key derived from the server secret. */
+  code_hash: string;
+  /** Hex SHA-256 of the link's token. */
+  token_hash: string;
+  /** Tries of the code so far, right or wrong; none is taken beyond the limit. */
+  tries: ColumnType<number, number | undefined, number>;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface ShopperSessionsTable {
+  /** Hex SHA-256 of the `dp_session` cookie's value (the value itself is never stored). */
+  id_hash: string;
+  shopper_id: number;
+  site_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A car in a shopper's garage (the watchlist), with its price when saved: a drop below it is alerted. */
+export interface GarageSavedCarsTable {
+  shopper_id: number;
+  car_id: number;
+  site_id: number;
+  saved_price: number;
+  created_at: number;
+}
+
+/** A saved search: the search page the browser showed, and the Meilisearch filter and words that alert on arrivals. */
+export interface GarageSearchesTable {
+  id: Generated<number>;
+  shopper_id: number;
+  site_id: number;
+  name: string;
+  path: string;
+  /** JSON: a Meilisearch filter (an expression, or the array form). Null: no alerts (a bookmark). */
+  filter: string | null;
+  q: string | null;
+  created_at: number;
+}
+
+export type GarageAlertKind = 'price_drop' | 'new_match';
+
+/** An alert sent: one per shopper, car and kind, ever. */
+export interface GarageAlertsTable {
+  shopper_id: number;
+  car_id: number;
+  kind: GarageAlertKind;
+  search_id: number | null;
+  created_at: number;
+}
+
+export interface GarageAlertProgressTable {
+  name: string;
+  /** The cars changed up to this time (cars.updated_at, ms) have been looked at. */
+  scanned_until: number;
+}
+
+export type ShopperMailStatus = 'pending' | 'failed' | 'sent' | 'dead' | 'expired';
+
+/** A shopper's e-mail, kept until delivered; its body is erased once it is sent or given up. */
+export interface ShopperMailTable {
+  id: Generated<number>;
+  site_id: number;
+  email: string;
+  kind: 'sign-in' | 'garage-alert';
+  subject: string;
+  body: string;
+  status: ShopperMailStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  /** A sign-in e-mail is worthless after its code expires: not sent after this. */
+  expires_at: number | null;
+  claim_token: string | null;
+  claimed_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -203,5 +305,13 @@ export interface PlatformDatabase {
   car_holds: CarHoldsTable;
   dealer_keys: DealerKeysTable;
   reservations: ReservationsTable;
+  shoppers: ShoppersTable;
+  shopper_sign_in_codes: ShopperSignInCodesTable;
+  shopper_sessions: ShopperSessionsTable;
+  garage_saved_cars: GarageSavedCarsTable;
+  garage_searches: GarageSearchesTable;
+  garage_alerts: GarageAlertsTable;
+  garage_alert_progress: GarageAlertProgressTable;
+  shopper_mail: ShopperMailTable;
   events: EventsTable;
 }

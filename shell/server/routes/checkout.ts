@@ -54,7 +54,8 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: PlatformContext,
     const site = await siteOf(request, reply);
     if (!site) return reply;
     if (limited(reply, holdLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'reservations')) return reply;
-    const origin = `${request.protocol}://${request.host}`;
+    // The Host the site was found by, not X-Forwarded-Host: a gateway returns the shopper to this address.
+    const origin = `${request.protocol}://${request.headers.host}`;
     return send(
       reply,
       await checkout.hold({

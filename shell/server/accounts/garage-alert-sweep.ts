@@ -1,0 +1,214 @@
+/**
+ * The job that turns car changes into garage alerts. Cars change through the admin API, the
+ * platform CLI (another process), a reservation, and arrive through the seed or an import: rather
+ * than hook each of them, the job looks at the store. Every so often it reads the cars written
+ * since its last look (by `cars.updated_at`, indexed), judges each against its watchers with
+ * `alertsForCar`, and e-mails each shopper what is new for them, in one e-mail per look.
+ *
+ * An alert goes out once per shopper, car and kind: the `garage_alerts` row is inserted (or
+ * found already there) in the transaction that stores the e-mail, so looks that overlap, or two
+ * servers looking at once, never send one twice. Each look starts a little before where the last
+ * one ended (`overlapMs`), so a car written by a transaction that committed late is still seen.
+ *
+ * Also the accounts' housekeeping: spent sign-in codes, ended sessions and old sent e-mail go.
+ */
+import type { Car } from '@dealer/contracts/car';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { PlatformDb } from '../db/database';
+import { siteBaseFilter } from '../search/site-search';
+import { alertMail, type AlertMailItem } from './account-mail';
+import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SavedSearchFilter, type SearchWatcher, type SiteRules } from './garage-alerts';
+import { enqueueShopperMail, type MailOutbox } from './mail-outbox';
+
+const progressName = 'cars';
+/** Spent sign-in codes are kept a day (the per-address limit counts the last hour's). */
+const codeRetentionMs = 24 * 60 * 60_000;
+/** Sent or given-up e-mail (its body already erased) is kept a month, to answer "did it go out?". */
+const mailRetentionMs = 30 * 24 * 60 * 60_000;
+
+export type GarageAlertSweepOptions = {
+  db: PlatformDb;
+  siteOf: (siteId: number) => Promise<SiteConfig | null>;
+  mail: MailOutbox;
+  /** How far before the last look's end each look starts. */
+  overlapMs?: number;
+  /** Changed cars read at once. */
+  batchSize?: number;
+  log?: { error(obj: object, msg: string): void };
+};
+
+type Pending = { siteId: number; alerts: (GarageAlert & { car: Car })[] };
+
+export class GarageAlertSweep {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+
+  constructor(private readonly opts: GarageAlertSweepOptions) {}
+
+  start(intervalMs: number) {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.runOnce()
+        .catch((error: unknown) => this.opts.log?.error({ err: error }, 'garage alerts: a look at the changed cars failed; trying again at the next one'))
+        .finally(() => (this.running = null));
+    }, intervalMs);
+    this.timer.unref?.();
+  }
+
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One look: alerts for the cars written since the last one, then the housekeeping. Returns the alerts and e-mails made. */
+  async runOnce(now = Date.now()): Promise<{ alerts: number; mails: number }> {
+    const { db } = this.opts;
+    const progress = await db.selectFrom('garage_alert_progress').select('scanned_until').where('name', '=', progressName).executeTakeFirst();
+    const since = progress ? Number(progress.scanned_until) - (this.opts.overlapMs ?? 120_000) : -1;
+    const pending = await this.alertsSince(since, now);
+    let alerts = 0;
+    let mails = 0;
+    let failed = false;
+    for (const [shopperId, found] of pending) {
+      const sent = await this.mailShopper(shopperId, found, now);
+      if (sent === null) failed = true;
+      alerts += sent ?? 0;
+      if (sent) mails += 1;
+    }
+    // After a failure the same cars are looked at again next time (what was sent is not sent twice).
+    if (!failed) {
+      await db
+        .insertInto('garage_alert_progress')
+        .values({ name: progressName, scanned_until: now })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ scanned_until: now }))
+        .execute();
+    }
+    if (mails > 0) this.opts.mail.nudge();
+    await this.housekeeping(now);
+    return { alerts, mails };
+  }
+
+  /** The alerts of the cars written after `since`, by shopper. */
+  private async alertsSince(since: number, now: number): Promise<Map<number, Pending>> {
+    const { db } = this.opts;
+    const pending = new Map<number, Pending>();
+    const anyWatcher =
+      (await db.selectFrom('garage_saved_cars').select('car_id').limit(1).executeTakeFirst()) ?? (await db.selectFrom('garage_searches').select('id').where('filter', 'is not', null).limit(1).executeTakeFirst());
+    if (!anyWatcher) return pending;
+    const searchesOfSite = new Map<number, SearchWatcher[]>();
+    const rulesOfSite = new Map<number, SiteRules | null>();
+    const batchSize = this.opts.batchSize ?? 500;
+    let after: { updatedAt: number; id: number } | null = null;
+    for (;;) {
+      let query = db.selectFrom('cars').select(['id', 'site_id', 'updated_at']).where('updated_at', '>', since);
+      if (after) {
+        const { updatedAt, id } = after;
+        query = query.where((eb) => eb.or([eb('updated_at', '>', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('id', '>', id)])]));
+      }
+      const changed = await query.orderBy('updated_at').orderBy('id').limit(batchSize).execute();
+      if (changed.length === 0) break;
+      const last = changed[changed.length - 1]!;
+      after = { updatedAt: Number(last.updated_at), id: Number(last.id) };
+
+      const siteOfCar = new Map(changed.map((row) => [Number(row.id), Number(row.site_id)]));
+      for (const siteId of new Set(siteOfCar.values())) {
+        if (!rulesOfSite.has(siteId)) {
+          rulesOfSite.set(siteId, await this.siteRules(siteId, now));
+          searchesOfSite.set(siteId, await this.searchesOf(siteId));
+        }
+      }
+      const savers = new Map<number, { shopperId: number; savedPrice: number }[]>();
+      const saved = await db
+        .selectFrom('garage_saved_cars')
+        .select(['shopper_id', 'car_id', 'site_id', 'saved_price'])
+        .where('car_id', 'in', [...siteOfCar.keys()])
+        .execute();
+      for (const row of saved) {
+        const carId = Number(row.car_id);
+        if (siteOfCar.get(carId) !== Number(row.site_id)) continue;
+        savers.set(carId, [...(savers.get(carId) ?? []), { shopperId: Number(row.shopper_id), savedPrice: Number(row.saved_price) }]);
+      }
+      const watched = [...siteOfCar].filter(([carId, siteId]) => rulesOfSite.get(siteId) && (savers.has(carId) || searchesOfSite.get(siteId)!.length > 0)).map(([carId]) => carId);
+      if (watched.length > 0) {
+        const cars = await db.selectFrom('cars').select(['id', 'site_id', 'data']).where('id', 'in', watched).execute();
+        for (const row of cars) {
+          // A site with many saved searches makes this real work: other requests get their turn between cars.
+          await new Promise((resolve) => setImmediate(resolve));
+          const siteId = Number(row.site_id);
+          const car = JSON.parse(row.data) as Car;
+          const found = alertsForCar(rulesOfSite.get(siteId)!, car, { savers: savers.get(car.id) ?? [], searches: searchesOfSite.get(siteId) ?? [] });
+          for (const alert of found) {
+            const entry = pending.get(alert.shopperId) ?? { siteId, alerts: [] };
+            entry.alerts.push({ ...alert, car });
+            pending.set(alert.shopperId, entry);
+          }
+        }
+      }
+      if (changed.length < batchSize) break;
+    }
+    return pending;
+  }
+
+  /** A site's search rules, or null when it has no garage (any more). */
+  private async siteRules(siteId: number, now: number): Promise<SiteRules | null> {
+    const site = await this.opts.siteOf(siteId);
+    if (!site?.garage_enabled) return null;
+    return { id: site.id, filter: siteBaseFilter(site, Math.floor(now / 1000)).node, locations: site.locations };
+  }
+
+  private async searchesOf(siteId: number): Promise<SearchWatcher[]> {
+    const rows = await this.opts.db
+      .selectFrom('garage_searches')
+      .select(['id', 'shopper_id', 'name', 'filter', 'q', 'created_at'])
+      .where('site_id', '=', siteId)
+      .where('filter', 'is not', null)
+      .orderBy('id')
+      .execute();
+    return rows.flatMap((row) => {
+      const parsed = parseSavedSearchFilter(JSON.parse(row.filter!) as SavedSearchFilter);
+      if (!parsed.ok) return [];
+      return [{ shopperId: Number(row.shopper_id), searchId: Number(row.id), name: row.name, createdAt: Number(row.created_at), filter: parsed.node, words: queryWords(row.q) }];
+    });
+  }
+
+  /**
+   * Records the shopper's alerts and stores one e-mail with those not sent before, in one
+   * transaction. Returns how many were new (0: nothing to say, no e-mail), null when that failed.
+   */
+  private async mailShopper(shopperId: number, found: Pending, now: number): Promise<number | null> {
+    const site = await this.opts.siteOf(found.siteId);
+    if (!site) return 0;
+    try {
+      return await this.opts.db.transaction().execute(async (trx) => {
+        const shopper = await trx.selectFrom('shoppers').select(['email', 'site_id']).where('id', '=', shopperId).executeTakeFirst();
+        if (!shopper || Number(shopper.site_id) !== site.id) return 0;
+        const inserted = await trx
+          .insertInto('garage_alerts')
+          .values(found.alerts.map((alert) => ({ shopper_id: shopperId, car_id: alert.carId, kind: alert.kind, search_id: alert.kind === 'new_match' ? alert.searchId : null, created_at: now })))
+          .onConflict((oc) => oc.columns(['shopper_id', 'car_id', 'kind']).doNothing())
+          .returning(['car_id', 'kind'])
+          .execute();
+        const fresh = new Set(inserted.map((row) => `${Number(row.car_id)}:${row.kind}`));
+        const items: AlertMailItem[] = found.alerts
+          .filter((alert) => fresh.has(`${alert.carId}:${alert.kind}`))
+          .map((alert) => (alert.kind === 'price_drop' ? { kind: alert.kind, car: alert.car, savedPrice: alert.savedPrice } : { kind: alert.kind, car: alert.car, searchName: alert.searchName }));
+        if (items.length === 0) return 0;
+        await enqueueShopperMail(trx, { siteId: site.id, email: shopper.email, kind: 'garage-alert', ...alertMail(site, items) }, now);
+        return items.length;
+      });
+    } catch (error) {
+      // One shopper's trouble must not hold up the others' alerts.
+      this.opts.log?.error({ err: error, shopperId }, 'garage alerts: could not record one shopper’s alerts');
+      return null;
+    }
+  }
+
+  private async housekeeping(now: number) {
+    const { db } = this.opts;
+    await db.deleteFrom('shopper_sign_in_codes').where('created_at', '<', now - codeRetentionMs).execute();
+    await db.deleteFrom('shopper_sessions').where('expires_at', '<=', now).execute();
+    await db.deleteFrom('shopper_mail').where('status', 'in', ['sent', 'dead', 'expired']).where('updated_at', '<', now - mailRetentionMs).execute();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Sends one shopper e-mail (a sign-in code, a garage alert): through the platform's SMTP server
+ * (SMTP_URL, as lead e-mails go) or, without one, as an RFC 822 file in DATA_DIR/outbox/mail/
+ * for a person to open locally. Never throws and never retries: the mail outbox decides that.
+ *
+ * Outcomes: `sent`; `rejected` when a retry cannot help (an SMTP 5xx: unknown mailbox, relay
+ * denied, bad credentials); `retry` for everything else (SMTP 4xx, no answer, a full disk).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import { outboxDir } from '../leads/delivery-config';
+
+export type ShopperMailMessage = {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  site: { slug: string; name: string };
+};
+
+export type MailTransportSettings = {
+  dataDir: string;
+  /** Null: the message is written to a file instead. */
+  smtpUrl: string | null;
+  /** The sender's address; the site's name is shown with it. */
+  from: string;
+  timeoutMs?: number;
+};
+
+export type MailDeliveryResult = { outcome: 'sent' | 'rejected' | 'retry'; detail: string };
+
+/** Where local e-mail goes: one `<mail id>.eml` file each, beside the lead outbox's site folders. */
+export const mailOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'mail');
+
+export const mailFilePath = (dataDir: string, mailId: number) => path.join(mailOutboxDir(dataDir), `${mailId}.eml`);
+
+const oneLine = (text: string, max = 300) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+function envelope(message: ShopperMailMessage, settings: MailTransportSettings) {
+  const domain = settings.from.split('@')[1] ?? 'localhost';
+  return {
+    from: { name: message.site.name, address: settings.from },
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    // One id per stored mail: a retried send is recognisably the same message.
+    messageId: `<shopper-mail-${message.id}@${domain}>`,
+    headers: { 'X-Dealer-Site': message.site.slug, 'Auto-Submitted': 'auto-generated' },
+  };
+}
+
+export async function deliverShopperMail(message: ShopperMailMessage, settings: MailTransportSettings): Promise<MailDeliveryResult> {
+  return settings.smtpUrl ? sendBySmtp(message, settings, settings.smtpUrl) : writeMailFile(message, settings);
+}
+
+async function writeMailFile(message: ShopperMailMessage, settings: MailTransportSettings): Promise<MailDeliveryResult> {
+  const file = mailFilePath(settings.dataDir, message.id);
+  try {
+    const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+    const info = await composer.sendMail(envelope(message, settings));
+    await mkdir(path.dirname(file), { recursive: true });
+    // Written under a temporary name first: whoever watches the folder never opens half a message.
+    const temp = path.join(path.dirname(file), `.${message.id}.${randomUUID()}.tmp`);
+    const handle = await open(temp, 'wx', 0o640);
+    try {
+      await handle.writeFile(info.message as Buffer);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file).catch(async (error: unknown) => {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    });
+    return { outcome: 'sent', detail: file };
+  } catch (error) {
+    return { outcome: 'retry', detail: oneLine(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`) };
+  }
+}
+
+async function sendBySmtp(message: ShopperMailMessage, settings: MailTransportSettings, smtpUrl: string): Promise<MailDeliveryResult> {
+  const timeout = settings.timeoutMs ?? 10_000;
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+  try {
+    const info = await transport.sendMail(envelope(message, settings));
+    return { outcome: 'sent', detail: String(info.messageId) };
+  } catch (error) {
+    const code = (error as { responseCode?: unknown } | null)?.responseCode;
+    const detail = oneLine(`${typeof code === 'number' ? `${code} ` : ''}${error instanceof Error ? error.message : String(error)}`);
+    return { outcome: typeof code === 'number' && code >= 500 && code < 600 ? 'rejected' : 'retry', detail };
+  } finally {
+    transport.close();
+  }
+}

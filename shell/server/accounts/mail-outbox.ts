@@ -1,0 +1,209 @@
+/**
+ * The shoppers' mail outbox: sign-in codes and garage alerts are stored in `shopper_mail` in the
+ * transaction that makes them, then sent by this worker with retries. The lead outbox is not
+ * reused because its jobs are a lead's delivery to a dealer's targets (keyed to a lead, logged for
+ * the dealer); these are one message to one shopper. The worker claims due mail with a token and
+ * a lease, as the lead outbox does, so several servers never send one mail twice at once.
+ *
+ * A sign-in e-mail carries a live code, so a mail's body is erased once it is sent or given up,
+ * and a sign-in e-mail still unsent when its code expires is dropped unsent.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { PlatformDb } from '../db/database';
+import type { PlatformDatabase, ShopperMailTable } from '../db/schema';
+import { backoffDelay } from '../leads/outbox-worker';
+import { deliverShopperMail, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
+
+export type NewShopperMail = {
+  siteId: number;
+  email: string;
+  kind: ShopperMailTable['kind'];
+  subject: string;
+  body: string;
+  /** Not sent after this (a sign-in e-mail whose code has expired). */
+  expiresAt?: number | null;
+};
+
+/** Stores a mail, due now, inside the caller's transaction. Returns its id. */
+export async function enqueueShopperMail(trx: Transaction<PlatformDatabase> | PlatformDb, mail: NewShopperMail, now: number): Promise<number> {
+  const row = await trx
+    .insertInto('shopper_mail')
+    .values({
+      site_id: mail.siteId,
+      email: mail.email,
+      kind: mail.kind,
+      subject: mail.subject,
+      body: mail.body,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      expires_at: mail.expiresAt ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+const claimable = ['pending', 'failed'] as const;
+
+type ClaimedMail = { id: number; site_id: number; email: string; subject: string; body: string; attempts: number; expires_at: number | null };
+
+async function claimDueMail(db: PlatformDb, token: string, now: number, leaseMs: number, limit: number): Promise<ClaimedMail[]> {
+  const due = db
+    .selectFrom('shopper_mail')
+    .select('id')
+    .where('status', 'in', claimable)
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit);
+  const rows = await db
+    .updateTable('shopper_mail')
+    .set({ claim_token: token, claimed_until: now + leaseMs })
+    .where('id', 'in', due)
+    .where('status', 'in', claimable)
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .returning(['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at'])
+    .execute();
+  return rows
+    .map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), expires_at: row.expires_at === null ? null : Number(row.expires_at) }))
+    .sort((a, b) => a.id - b.id);
+}
+
+export type MailOutboxOptions = {
+  db: PlatformDb;
+  transport: MailTransportSettings;
+  siteOf: (siteId: number) => Promise<SiteConfig | null>;
+  backoffMs: readonly number[];
+  maxAttempts: number;
+  leaseMs: number;
+  /** How often the worker looks for due mail besides being nudged. */
+  pollMs?: number;
+  batchSize?: number;
+  deliver?: (message: ShopperMailMessage, transport: MailTransportSettings) => Promise<MailDeliveryResult>;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  now?: () => number;
+};
+
+const silent = { info() {}, warn() {}, error() {} };
+
+export class MailOutbox {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private again = false;
+  private stopped = true;
+  private readonly log: NonNullable<MailOutboxOptions['log']>;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: MailOutboxOptions) {
+    this.log = opts.log ?? silent;
+    this.now = opts.now ?? Date.now;
+  }
+
+  start() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Mail was stored: send it now rather than at the next poll (a shopper is waiting for a code). */
+  nudge() {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(delay: number) {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private async tick() {
+    if (this.running || this.stopped) return;
+    let claimed = 0;
+    this.running = this.runOnce().then(
+      (count) => (claimed = count),
+      (error: unknown) => this.log.error({ err: error }, 'shopper mail: a poll failed; trying again at the next one'),
+    );
+    await this.running;
+    this.running = null;
+    const again = this.again || claimed >= (this.opts.batchSize ?? 20);
+    this.again = false;
+    this.schedule(again ? 0 : (this.opts.pollMs ?? 2_000));
+  }
+
+  /** Claims and sends one batch of due mail, one after the other; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const token = randomBytes(12).toString('base64url');
+    const claimedAt = this.now();
+    const mails = await claimDueMail(this.opts.db, token, claimedAt, this.opts.leaseMs, this.opts.batchSize ?? 20);
+    for (const [index, mail] of mails.entries()) {
+      // A slow mail server must not keep this worker sending past its lease, when another may have taken the rest.
+      if (this.now() > claimedAt + this.opts.leaseMs / 2) {
+        const rest = mails.slice(index).map((left) => left.id);
+        await this.opts.db.updateTable('shopper_mail').set({ claim_token: null, claimed_until: null }).where('id', 'in', rest).where('claim_token', '=', token).execute();
+        break;
+      }
+      await this.attempt(mail, token);
+    }
+    return mails.length;
+  }
+
+  private async attempt(mail: ClaimedMail, token: string) {
+    const now = this.now();
+    let result: MailDeliveryResult | { outcome: 'expired'; detail: string };
+    if (mail.expires_at !== null && mail.expires_at <= now) result = { outcome: 'expired', detail: 'its sign-in code expired before it could be sent' };
+    else {
+      const site = await this.opts.siteOf(mail.site_id);
+      if (!site) result = { outcome: 'rejected', detail: `site ${mail.site_id} no longer exists` };
+      else {
+        const message = { id: mail.id, to: mail.email, subject: mail.subject, text: mail.body, site: { slug: site.slug, name: site.name } };
+        result = await (this.opts.deliver ?? deliverShopperMail)(message, this.opts.transport).catch((error: unknown) => ({
+          outcome: 'retry' as const,
+          detail: error instanceof Error ? error.message : String(error),
+        }));
+      }
+    }
+    const attempts = mail.attempts + 1;
+    const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= this.opts.maxAttempts);
+    const status = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';
+    const over = status !== 'failed';
+    await this.opts.db
+      .updateTable('shopper_mail')
+      .set({
+        status,
+        attempts,
+        next_attempt_at: over ? now : now + backoffDelay(this.opts.backoffMs, attempts),
+        last_error: status === 'sent' ? null : `${result.outcome}: ${result.detail}`.slice(0, 2000),
+        sent_at: status === 'sent' ? now : null,
+        claim_token: null,
+        claimed_until: null,
+        updated_at: now,
+        // What was said (a live code, a link that signs in) is not kept once it is no longer to be sent.
+        ...(over ? { body: '' } : {}),
+      })
+      .where('id', '=', mail.id)
+      .where('claim_token', '=', token)
+      .execute();
+    if (status === 'dead') this.log.warn({ mailId: mail.id, siteId: mail.site_id, detail: result.detail }, 'shopper mail given up after its last attempt');
+    else if (status === 'failed') this.log.info({ mailId: mail.id, siteId: mail.site_id, detail: result.detail }, 'shopper mail not sent; will retry');
+  }
+}

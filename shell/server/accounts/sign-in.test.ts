@@ -1,0 +1,356 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { findSiteIdBySlug } from '../db/site-store';
+import { codeRequestRateLimit, verifyRateLimit, wrongCodeMessage } from '../routes/auth';
+import { noGarageMessage } from '../routes/accounts';
+import { skipPostgres } from '../testing/postgres';
+import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
+import { startSmtpSink } from '../leads/delivery-smtp-sink';
+import { accountServicesOf } from './account-services';
+import { mailFilePath, mailOutboxDir } from './mail-delivery';
+import { MailOutbox } from './mail-outbox';
+import { codesPerAddress, maxCodeTries, SignInService } from './sign-in';
+import { mailboxOf, nextClient, sessionCookieOf, signInByCode, signInSecrets } from './test-mailbox';
+
+const site = 'metro-motor-group';
+const otherGarage = 'ridgeline-trucks';
+const noGarage = 'harbour-used-cars';
+type AuthAnswer = { user: { id: number; email: string; name?: string } | null; watchlist: number[] };
+
+describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a site’s garage on %s', (engine) => {
+  if (engine === 'postgres' && skipPostgres) {
+    it.skip('needs PostgreSQL (skipped: SKIP_POSTGRES=1)', () => {});
+    return;
+  }
+
+  let platform: TestPlatform;
+  let siteId: number;
+  beforeAll(async () => {
+    platform = await createTestPlatform({ engine });
+    siteId = (await findSiteIdBySlug(platform.ctx.db, site))!;
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  let shoppers = 0;
+  const newAddress = (name = 'shopper') => `${name}.${engine}.${++shoppers}@example.com`;
+  const askCode = (email: string, client = nextClient(), slug = site) =>
+    siteRequest(platform.app, slug, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': client } });
+  const verify = (payload: object, headers: Record<string, string> = {}, slug = site) =>
+    siteRequest(platform.app, slug, 'POST', '/api/auth/verify', { payload: payload as Record<string, unknown>, headers: { 'x-forwarded-for': nextClient(), ...headers } });
+  const whoAmI = (cookie?: string, slug = site) => siteRequest(platform.app, slug, 'GET', '/api/auth', { headers: cookie ? { cookie } : {} });
+  const lastMail = async (email: string) => (await mailboxOf(platform, siteId, email)).at(-1)!;
+
+  it('signs in by the code e-mailed: the e-mail is an RFC 822 file under DATA_DIR/outbox/mail, the account is made, a 30-day HttpOnly session cookie is set', async () => {
+    const email = newAddress('ana');
+    const asked = await askCode(`  ${email.toUpperCase()} `);
+    expect(asked.statusCode).toBe(202);
+    expect(asked.headers['cache-control']).toBe('no-store');
+    expect(asked.json()).toEqual({ message: `We have e-mailed a 6-digit code and a sign-in link to ${email}. They work for 10 minutes.` });
+
+    const mail = await lastMail(email);
+    expect(mail.file).toBe(mailFilePath(platform.ctx.config.dataDir, mail.id));
+    expect(mail.file.startsWith(mailOutboxDir(platform.ctx.config.dataDir))).toBe(true);
+    expect(mail.raw).toMatch(/^From: Metro Motor Group <no-reply@dealer-platform\.localhost>$/m);
+    expect(mail.to).toBe(email);
+    expect(mail.subject).toBe('Your sign-in code for Metro Motor Group');
+    const { code, link } = signInSecrets(mail);
+    expect(link).toMatch(/^http:\/\/metro-motor-group\.localhost:3000\/my-garage#sign_in=[A-Za-z0-9_-]{43}$/);
+
+    // Stored as hashes only; the sent e-mail keeps no copy of the code.
+    const codes = await platform.ctx.db.selectFrom('shopper_sign_in_codes').selectAll().where('email', '=', email).execute();
+    expect(codes).toHaveLength(1);
+    expect(JSON.stringify(codes)).not.toContain(code);
+    const stored = await platform.ctx.db.selectFrom('shopper_mail').select(['status', 'body', 'kind']).where('id', '=', mail.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ status: 'sent', body: '', kind: 'sign-in' });
+
+    const signed = await verify({ email, code });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const answer = signed.json<AuthAnswer>();
+    expect(answer).toEqual({ user: { id: expect.any(Number), email }, watchlist: [] });
+    const setCookie = String(signed.headers['set-cookie']);
+    expect(setCookie).toMatch(/^dp_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/);
+    const cookie = sessionCookieOf(signed.headers['set-cookie']);
+    const sessions = await platform.ctx.db.selectFrom('shopper_sessions').select(['id_hash', 'expires_at']).where('shopper_id', '=', answer.user!.id).execute();
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.id_hash).not.toBe(cookie.slice('dp_session='.length));
+    expect(Number(sessions[0]!.expires_at) - Date.now()).toBeGreaterThan(29 * 24 * 3600_000);
+
+    const me = await whoAmI(cookie);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual(answer);
+    expect(me.headers['set-cookie']).toBeUndefined();
+
+    // Signing in again finds the same account.
+    const again = await signInByCode(platform, site, siteId, email);
+    expect(again.body.user.id).toBe(answer.user!.id);
+  });
+
+  it('answers a code request for an address with an account exactly as for one without', async () => {
+    const known = newAddress('known');
+    await signInByCode(platform, site, siteId, known);
+    const unknown = newAddress('unknown');
+    const [a, b] = [await askCode(known), await askCode(unknown)];
+    expect(a.statusCode).toBe(202);
+    expect(b.statusCode).toBe(202);
+    expect(a.json<{ message: string }>().message.replace(known, 'X')).toBe(b.json<{ message: string }>().message.replace(unknown, 'X'));
+  });
+
+  it('signs in by the link over https with a Secure cookie; the link and the code of that e-mail then no longer work', async () => {
+    const email = newAddress('link');
+    expect((await askCode(email)).statusCode).toBe(202);
+    const { code, token } = signInSecrets(await lastMail(email));
+    const signed = await verify({ token }, { 'x-forwarded-proto': 'https' });
+    expect(signed.statusCode, signed.body).toBe(200);
+    expect(signed.json<AuthAnswer>().user?.email).toBe(email);
+    expect(String(signed.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+
+    // The link names the host the site was reached at, whatever X-Forwarded-Host a proxy passes on.
+    const poisoned = newAddress('poisoned');
+    const forwarded = await siteRequest(platform.app, site, 'POST', '/api/auth/code', {
+      payload: { email: poisoned },
+      headers: { 'x-forwarded-for': nextClient(), 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
+    expect(forwarded.statusCode).toBe(202);
+    expect(signInSecrets(await lastMail(poisoned)).link).toMatch(/^https:\/\/metro-motor-group\.localhost:3000\/my-garage#sign_in=/);
+
+    for (const reuse of [{ token }, { email, code }]) {
+      const refused = await verify(reuse);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ message: string }>().message).toBe(wrongCodeMessage);
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('refuses a code used once already', async () => {
+    const email = newAddress('reuse');
+    expect((await askCode(email)).statusCode).toBe(202);
+    const { code } = signInSecrets(await lastMail(email));
+    expect((await verify({ email, code })).statusCode).toBe(200);
+    expect((await verify({ email, code })).statusCode).toBe(400);
+  });
+
+  it(`kills a code after ${maxCodeTries} wrong tries, but takes the right one before that`, async () => {
+    const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+    const patient = newAddress('patient');
+    await askCode(patient);
+    const first = signInSecrets(await lastMail(patient)).code;
+    for (let i = 0; i < maxCodeTries - 1; i++) expect((await verify({ email: patient, code: wrong(first) })).statusCode).toBe(400);
+    expect((await verify({ email: patient, code: first })).statusCode).toBe(200);
+
+    const guesser = newAddress('guesser');
+    await askCode(guesser);
+    const second = signInSecrets(await lastMail(guesser)).code;
+    for (let i = 0; i < maxCodeTries; i++) {
+      const res = await verify({ email: guesser, code: wrong(second) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: wrongCodeMessage, fields: { code: wrongCodeMessage } });
+    }
+    expect((await verify({ email: guesser, code: second })).statusCode).toBe(400);
+    // A new code works again.
+    await askCode(guesser);
+    expect((await verify({ email: guesser, code: signInSecrets(await lastMail(guesser)).code })).statusCode).toBe(200);
+  });
+
+  it('refuses a code and a link after 10 minutes, and never sends a sign-in e-mail whose code has expired', async () => {
+    const email = newAddress('late');
+    await askCode(email);
+    const { code, token } = signInSecrets(await lastMail(email));
+    await platform.ctx.db.updateTable('shopper_sign_in_codes').set({ expires_at: Date.now() - 1 }).where('email', '=', email).execute();
+    expect((await verify({ email, code })).statusCode).toBe(400);
+    expect((await verify({ token })).statusCode).toBe(400);
+
+    const slow = newAddress('slow');
+    await askCode(slow);
+    await platform.ctx.db.updateTable('shopper_mail').set({ expires_at: Date.now() - 1 }).where('email', '=', slow).execute();
+    expect(await mailboxOf(platform, siteId, slow)).toEqual([]);
+    const row = await platform.ctx.db.selectFrom('shopper_mail').select(['id', 'status', 'body']).where('email', '=', slow).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'expired', body: '' });
+    expect(existsSync(mailFilePath(platform.ctx.config.dataDir, Number(row.id)))).toBe(false);
+  });
+
+  it(`sends an address at most ${codesPerAddress.max} codes an hour, then answers 429 with Retry-After`, async () => {
+    const email = newAddress('limited');
+    for (let i = 0; i < codesPerAddress.max; i++) expect((await askCode(email)).statusCode).toBe(202);
+    const refused = await askCode(email);
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(refused.json<{ message: string }>().message).toMatch(/^Too many sign-in codes sent to this address\. Please try again in 60 minutes\.$/);
+    // The same address on another site is another account, with its own limit.
+    expect((await askCode(email, nextClient(), otherGarage)).statusCode).toBe(202);
+    expect(await platform.ctx.db.selectFrom('shopper_sign_in_codes').select('id').where('email', '=', email).where('site_id', '=', siteId).execute()).toHaveLength(codesPerAddress.max);
+  });
+
+  it(`answers one client address at most ${codeRequestRateLimit.max} code requests an hour, and ${verifyRateLimit.max} sign-in tries`, async () => {
+    const client = nextClient();
+    for (let i = 0; i < codeRequestRateLimit.max; i++) expect((await askCode(newAddress('crowd'), client)).statusCode).toBe(202);
+    const refused = await askCode(newAddress('crowd'), client);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect((await askCode(newAddress('crowd'), nextClient())).statusCode).toBe(202);
+
+    const guesser = nextClient();
+    for (let i = 0; i < verifyRateLimit.max; i++) expect((await verify({ email: newAddress('nobody'), code: '000000' }, { 'x-forwarded-for': guesser })).statusCode).toBe(400);
+    const slowed = await verify({ email: newAddress('nobody'), code: '000000' }, { 'x-forwarded-for': guesser });
+    expect(slowed.statusCode).toBe(429);
+    expect(Number(slowed.headers['retry-after'])).toBeGreaterThan(800);
+  });
+
+  it('answers GET /api/auth with no user without a cookie, and clears a cookie that is malformed, unknown, expired or another site’s', async () => {
+    const none = await whoAmI();
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual({ user: null, watchlist: [] });
+    expect(none.headers['set-cookie']).toBeUndefined();
+
+    const bad = ['dp_session=', 'dp_session=not-a-session', `dp_session=${'a'.repeat(43)}`, `dp_session=${'%'.repeat(5000)}`, 'dp_session=é😀; other=1', 'dp_session', '=;;==;dp_session=;'];
+    for (const cookie of bad) {
+      const res = await whoAmI(cookie);
+      expect(res.statusCode, cookie).toBe(200);
+      expect(res.json(), cookie).toEqual({ user: null, watchlist: [] });
+    }
+    const unknown = await whoAmI(`theme=dark; dp_session=${'a'.repeat(43)}`);
+    expect(String(unknown.headers['set-cookie'])).toMatch(/^dp_session=; Path=\/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
+
+    const email = newAddress('expiring');
+    const { cookie, body } = await signInByCode(platform, site, siteId, email);
+    expect((await whoAmI(cookie, otherGarage)).json()).toEqual({ user: null, watchlist: [] });
+    expect((await whoAmI(cookie)).json<AuthAnswer>().user?.email).toBe(email);
+    await platform.ctx.db.updateTable('shopper_sessions').set({ expires_at: Date.now() - 1 }).where('shopper_id', '=', body.user.id).execute();
+    const expired = await whoAmI(cookie);
+    expect(expired.json()).toEqual({ user: null, watchlist: [] });
+    expect(String(expired.headers['set-cookie'])).toMatch(/^dp_session=; .*Max-Age=0/);
+    expect(await platform.ctx.db.selectFrom('shopper_sessions').select('id_hash').where('shopper_id', '=', body.user.id).execute()).toEqual([]);
+  });
+
+  it('signs out: the session is deleted and the cookie cleared', async () => {
+    const { cookie, body } = await signInByCode(platform, site, siteId, newAddress('leaving'));
+    const out = await siteRequest(platform.app, site, 'POST', '/api/auth/sign-out', { headers: { cookie, 'x-forwarded-proto': 'https' } });
+    expect(out.statusCode).toBe(204);
+    expect(String(out.headers['set-cookie'])).toMatch(/^dp_session=; .*Max-Age=0.*; Secure$/);
+    expect(await platform.ctx.db.selectFrom('shopper_sessions').select('id_hash').where('shopper_id', '=', body.user.id).execute()).toEqual([]);
+    expect((await whoAmI(cookie)).json()).toEqual({ user: null, watchlist: [] });
+    expect((await siteRequest(platform.app, site, 'POST', '/api/auth/sign-out')).statusCode).toBe(204);
+  });
+
+  it('answers 404 "This site has no garage." on a site without one', async () => {
+    for (const [method, url] of [['GET', '/api/auth'], ['POST', '/api/auth/code'], ['POST', '/api/auth/verify'], ['POST', '/api/auth/sign-out'], ['DELETE', '/api/auth/account'], ['GET', '/api/garage'], ['PUT', '/api/garage/saved/1'], ['POST', '/api/garage/searches']] as const) {
+      const res = await siteRequest(platform.app, noGarage, method, url, method === 'POST' ? { payload: { email: 'a@example.com' } } : {});
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json()).toEqual({ message: noGarageMessage });
+    }
+    expect((await siteRequest(platform.app, 'no-such-site', 'GET', '/api/auth')).statusCode).toBe(404);
+  });
+
+  it('answers malformed requests with a 4xx, never a 5xx', async () => {
+    const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+      siteRequest(platform.app, site, 'POST', url, { payload: payload as string, headers: { 'x-forwarded-for': nextClient(), ...headers } });
+    const cases: [string, unknown, Record<string, string>?][] = [
+      ['/api/auth/code', {}],
+      ['/api/auth/code', { email: 'not an address' }],
+      ['/api/auth/code', { email: 42 }],
+      ['/api/auth/code', { email: `${'a'.repeat(250)}@example.com` }],
+      ['/api/auth/code', '[1,2', { 'content-type': 'application/json' }],
+      ['/api/auth/code', 'email=a@example.com', { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['/api/auth/code', JSON.stringify({ email: `${'a'.repeat(5000)}@example.com` }), { 'content-type': 'application/json' }],
+      ['/api/auth/code', 'null', { 'content-type': 'application/json' }],
+      ['/api/auth/verify', {}],
+      ['/api/auth/verify', { email: 'a@example.com' }],
+      ['/api/auth/verify', { email: 'a@example.com', code: '12345' }],
+      ['/api/auth/verify', { email: 'a@example.com', code: 'abcdef' }],
+      ['/api/auth/verify', { token: 'x'.repeat(500) }],
+      ['/api/auth/verify', { token: 'short' }],
+      ['/api/auth/verify', { token: ['a'] }],
+      ['/api/auth/verify', { email: 'a@example.com', code: '123456', favourites: 'all' }],
+      ['/api/auth/verify', { email: 'a@example.com', code: '123456', favourites: [1.5] }],
+      ['/api/auth/verify', { email: 'a@example.com', code: '123456', favourites: Array.from({ length: 201 }, (_, i) => i + 1) }],
+      ['/api/auth/verify', '"text"', { 'content-type': 'application/json' }],
+    ];
+    for (const [url, payload, headers] of cases) {
+      const res = await post(url, payload, headers);
+      expect(res.statusCode, `${url} ${String(JSON.stringify(payload)).slice(0, 80)}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, `${url} ${String(JSON.stringify(payload)).slice(0, 80)}`).toBeLessThan(500);
+    }
+    const badAddress = await post('/api/auth/code', { email: 'nope' });
+    expect(badAddress.json()).toEqual({ message: 'Please check the highlighted fields.', fields: { email: 'Please enter a valid e-mail address.' } });
+  });
+
+  it('logs the code with the site and address when there is no SMTP server', async () => {
+    const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+    const { ctx } = platform;
+    const services = accountServicesOf(ctx);
+    const signIn = new SignInService({
+      db: ctx.db,
+      engine: ctx.engine,
+      serverSecret: ctx.config.leads.tokenSecret,
+      mail: services.mail,
+      smtpConfigured: false,
+      log: { warn: (obj, msg) => warnings.push({ obj: obj as Record<string, unknown>, msg }) },
+    });
+    const email = newAddress('logged');
+    const siteConfig = (await ctx.leads.sites.forId(siteId))!;
+    expect(await signIn.requestCode(siteConfig, email, 'http://metro-motor-group.localhost:3000')).toEqual({ ok: true });
+    const { code } = signInSecrets(await lastMail(email));
+    expect(warnings).toEqual([{ obj: { site: site, email, code, mailId: expect.any(Number) }, msg: expect.stringContaining('sign-in code') }]);
+  });
+
+  it('sends through SMTP_URL when set: delivered to the mail server, retried after a 4xx, given up after a 5xx', async () => {
+    const { ctx } = platform;
+    const outboxOver = (smtpUrl: string) =>
+      new MailOutbox({ db: ctx.db, transport: { dataDir: ctx.config.dataDir, smtpUrl, from: 'garage@dealer.example', timeoutMs: 2000 }, siteOf: (id) => ctx.leads.sites.forId(id), backoffMs: [0], maxAttempts: 3, leaseMs: 60_000 });
+    // Whatever earlier tests left due goes out first (to the file outbox), so each mail server here sees only its own.
+    while ((await accountServicesOf(ctx).mail.runOnce()) > 0);
+    const statusOf = async (email: string) => ctx.db.selectFrom('shopper_mail').select(['status', 'attempts', 'last_error', 'body']).where('email', '=', email).executeTakeFirstOrThrow();
+
+    const sink = await startSmtpSink();
+    try {
+      const email = newAddress('smtp');
+      await askCode(email);
+      await outboxOver(sink.url).runOnce();
+      expect(sink.messages).toHaveLength(1);
+      expect(sink.messages[0]!.to).toEqual([email]);
+      expect(sink.messages[0]!.data).toMatch(/^Subject: Your sign-in code for Metro Motor Group$/m);
+      expect(await statusOf(email)).toMatchObject({ status: 'sent', attempts: 1, body: '' });
+    } finally {
+      await sink.close();
+    }
+
+    const busy = await startSmtpSink({ rcptReply: '451 4.3.0 Try again later' });
+    try {
+      const email = newAddress('busy');
+      await askCode(email);
+      await outboxOver(busy.url).runOnce();
+      const state = await statusOf(email);
+      expect(state).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(state.body).not.toBe('');
+      await outboxOver(busy.url).runOnce();
+      await outboxOver(busy.url).runOnce();
+      expect(await statusOf(email)).toMatchObject({ status: 'dead', attempts: 3, body: '' });
+    } finally {
+      await busy.close();
+    }
+
+    const refusing = await startSmtpSink({ rcptReply: '550 5.1.1 No such user' });
+    try {
+      const email = newAddress('bounce');
+      await askCode(email);
+      await outboxOver(refusing.url).runOnce();
+      expect(await statusOf(email)).toMatchObject({ status: 'dead', attempts: 1, body: '' });
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  // Last: from here on the worker sends on its own, beside the tests' own runs.
+  it('sends the e-mail by itself once the server listens (where the lead outbox worker runs)', async () => {
+    await platform.app.listen({ port: 0, host: '127.0.0.1' });
+    const email = newAddress('live');
+    expect((await askCode(email)).statusCode).toBe(202);
+    const row = await platform.ctx.db.selectFrom('shopper_mail').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const file = mailFilePath(platform.ctx.config.dataDir, Number(row.id));
+    await vi.waitFor(() => expect(existsSync(file)).toBe(true), { timeout: 5_000, interval: 20 });
+  });
+});

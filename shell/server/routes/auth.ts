@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { deleteShopper, maxSavedCars, watchlistOf, type Shopper } from '../accounts/account-store';
+import { clearedSessionCookie, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
+import { signInCodeTtlMs } from '../accounts/sign-in';
+import { clientAddressKey } from '../http/client-address';
+import { RateLimiter, retryAfterText } from '../leads/spam';
+import type { PlatformContext } from '../platform-context';
+import type { AccountRequests } from './accounts';
+
+/** An address, or an address and a code, or a link's token with up to 200 favourites: a few KB at most. */
+const codeBodyLimit = 2 * 1024;
+const verifyBodyLimit = 8 * 1024;
+const emptyBodyLimit = 1024;
+
+/** Codes one client address may ask for on a site in an hour (besides the 5 an hour per e-mail address). */
+export const codeRequestRateLimit = { max: 20, windowMs: 60 * 60_000 } as const;
+/** Sign-in tries one client address may make on a site in 15 minutes, right or wrong, by code or link. */
+export const verifyRateLimit = { max: 30, windowMs: 15 * 60_000 } as const;
+
+export const wrongCodeMessage = 'That code or link does not work: it may be mistyped, already used, more than 10 minutes old, or tried wrongly too often. Ask for a new one.';
+
+const email = z
+  .string({ error: 'Please enter your e-mail address.' })
+  .trim()
+  .toLowerCase()
+  .max(254, 'An e-mail address is at most 254 characters.')
+  .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
+
+const codeBodySchema = z.object({ email });
+
+const verifyBodySchema = z
+  .object({
+    email: email.optional(),
+    code: z
+      .string({ error: 'The code is the 6 digits from the e-mail.' })
+      .max(20, 'The code is the 6 digits from the e-mail.')
+      .transform((code) => code.replace(/\s+/g, ''))
+      .pipe(z.string().regex(/^\d{6}$/, 'The code is the 6 digits from the e-mail.'))
+      .optional(),
+    token: z.string({ error: 'token must be the text after sign_in= in the link.' }).max(200, 'token must be the text after sign_in= in the link.').optional(),
+    /** The browser's own favourites, merged into the garage (SPEC §3 favourites are stored per site in the browser). */
+    favourites: z
+      .array(z.number({ error: 'favourites must be car ids' }).int('favourites must be car ids').positive('favourites must be car ids').max(Number.MAX_SAFE_INTEGER), {
+        error: 'favourites must be a list of car ids',
+      })
+      .max(maxSavedCars, `At most ${maxSavedCars} favourites can be added at once.`)
+      .optional(),
+  })
+  .refine((body) => body.token !== undefined || (body.email !== undefined && body.code !== undefined), {
+    message: 'Send the e-mail address and the code from the e-mail, or the token of the link.',
+    path: ['code'],
+  });
+
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) fields[issue.path.join('.') || 'body'] ??= issue.message;
+  return fields;
+}
+
+export const checkFieldsMessage = 'Please check the highlighted fields.';
+
+const userOf = (shopper: Shopper) => ({ id: shopper.id, email: shopper.email, ...(shopper.name ? { name: shopper.name } : {}) });
+
+/**
+ * Passwordless sign-in to a site's garage:
+ * - `POST /api/auth/code` `{ email }`: 202, a code and a link are on their way (the same answer
+ *   for every address, with an account or not); 429 beyond the per-address or per-client limit;
+ * - `POST /api/auth/verify` `{ email, code }` or `{ token }`, optionally `favourites`: 200
+ *   `{ user, watchlist }` and the `dp_session` cookie; 400 for a code or link that does not work;
+ * - `GET /api/auth`: `{ user, watchlist }` (SPEC §7), `user` null when not signed in;
+ * - `POST /api/auth/sign-out`: 204, the session ended and the cookie cleared;
+ * - `DELETE /api/auth/account`: 204, the account and all it kept deleted.
+ */
+export async function authRoutes(app: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
+  const { services, garageSite, signedIn, shopperOf, secure } = requests;
+  const perClient = ctx.config.leads.rateLimit.max > 0;
+  const codeLimiter = new RateLimiter(perClient ? codeRequestRateLimit.max : 0, codeRequestRateLimit.windowMs);
+  const verifyLimiter = new RateLimiter(perClient ? verifyRateLimit.max : 0, verifyRateLimit.windowMs);
+
+  const tooMany = (reply: FastifyReply, retryAfterMs: number, what: string) =>
+    reply
+      .code(429)
+      .header('Retry-After', String(Math.ceil(retryAfterMs / 1000)))
+      .send({ message: `Too many ${what}. Please try again in ${retryAfterText(retryAfterMs)}.` });
+
+  app.post('/api/auth/code', { bodyLimit: codeBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const body = codeBodySchema.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: fieldErrors(body.error) });
+    const client = codeLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
+    if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in codes asked for from your connection');
+    // The link goes to the address the site was found at (its Host, checked by the site lookup), never
+    // to an X-Forwarded-Host, which a proxy may pass on from the client: a link to another host would hand it the token.
+    const origin = `${request.protocol}://${(request.headers.host ?? '').toLowerCase()}`;
+    const sent = await services.signIn.requestCode(site, body.data.email, origin);
+    if (!sent.ok) return tooMany(reply, sent.retryAfterMs, 'sign-in codes sent to this address');
+    return reply.code(202).send({
+      message: `We have e-mailed a 6-digit code and a sign-in link to ${body.data.email}. They work for ${signInCodeTtlMs / 60_000} minutes.`,
+    });
+  });
+
+  app.post('/api/auth/verify', { bodyLimit: verifyBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const body = verifyBodySchema.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: fieldErrors(body.error) });
+    const client = verifyLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
+    if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in tries from your connection');
+    const { token, code, favourites = [] } = body.data;
+    const signed =
+      token !== undefined ? await services.signIn.verifyToken(site, token, favourites) : await services.signIn.verifyCode(site, body.data.email!, code!, favourites);
+    if (!signed) return reply.code(400).send({ message: wrongCodeMessage, fields: { [token !== undefined ? 'token' : 'code']: wrongCodeMessage } });
+    return reply
+      .header('Set-Cookie', sessionCookie(signed.sessionId, secure(request)))
+      .send({ user: userOf(signed.shopper), watchlist: signed.watchlist });
+  });
+
+  app.get('/api/auth', async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const shopper = await shopperOf(request, reply, site);
+    if (!shopper) return reply.send({ user: null, watchlist: [] });
+    return reply.send({ user: userOf(shopper), watchlist: await watchlistOf(ctx.db, shopper) });
+  });
+
+  app.post('/api/auth/sign-out', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    await services.signIn.signOut(site, sessionIdFromCookies(request.headers.cookie));
+    return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send();
+  });
+
+  app.delete('/api/auth/account', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const shopper = await signedIn(request, reply, site);
+    if (!shopper) return reply;
+    await deleteShopper(ctx.db, shopper);
+    return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send();
+  });
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  deleteSearch,
+  insertSearch,
+  maxSavedCars,
+  maxSavedSearches,
+  savedCarsOf,
+  saveCars,
+  searchesOf,
+  siteCarExists,
+  unsaveCar,
+  watchlistOf,
+  type SavedSearch,
+} from '../accounts/account-store';
+import { parseSavedSearchFilter } from '../accounts/garage-alerts';
+import type { PlatformContext } from '../platform-context';
+import type { AccountRequests } from './accounts';
+import { checkFieldsMessage, fieldErrors } from './auth';
+
+/** A saved search is a name, a page address, a filter and a few words: far under this. */
+const searchBodyLimit = 32 * 1024;
+const emptyBodyLimit = 1024;
+/** The filter as the browser searched with it: the demo sites' largest is 2.5 KB. */
+export const maxSavedFilterChars = 16 * 1024;
+export const maxSearchNameChars = 100;
+export const maxSearchPathChars = 2000;
+
+const controlCharacters = /\p{Cc}/u;
+
+const filterSchema = z.union(
+  [z.string().max(maxSavedFilterChars), z.array(z.union([z.string().max(maxSavedFilterChars), z.array(z.string().max(maxSavedFilterChars)).max(100)])).max(100)],
+  { error: 'filter must be a Meilisearch filter: an expression, or a list of expressions and lists of expressions.' },
+);
+
+const searchBodySchema = z.object({
+  name: z
+    .string({ error: 'Please give the search a name.' })
+    .trim()
+    .min(1, 'Please give the search a name.')
+    .max(maxSearchNameChars, `A search's name is at most ${maxSearchNameChars} characters.`)
+    .refine((name) => !controlCharacters.test(name), 'A search’s name is one line of text.'),
+  path: z
+    .string({ error: 'path must be the search page’s address on this site, e.g. /search/used-cars?make=Toyota.' })
+    .trim()
+    .max(maxSearchPathChars, `path is at most ${maxSearchPathChars} characters.`)
+    // The site's own page: a path with its query, never another site (`//host`, `/\host`) nor a script.
+    .regex(/^\/(?![/\\])[^\s\\\p{Cc}]*$/u, 'path must be the search page’s address on this site, e.g. /search/used-cars?make=Toyota.'),
+  filter: filterSchema
+    .refine((filter) => JSON.stringify(filter).length <= maxSavedFilterChars, `filter is at most ${maxSavedFilterChars / 1024} KB.`)
+    .optional(),
+  q: z.string({ error: 'q must be the words searched for.' }).trim().max(200, 'q is at most 200 characters.').nullable().optional(),
+});
+
+const idParam = (raw: string) => (/^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null);
+
+const searchView = (search: SavedSearch) => ({ ...search, alerts: search.filter !== null });
+
+/**
+ * The garage of the signed-in shopper (401 otherwise; 404 on a site without a garage):
+ * - `GET /api/garage`: `{ saved, searches }`, saved cars with their data as it is now (a sold car
+ *   says so itself; `car` is null once the dealer no longer shows it) and saved searches;
+ * - `PUT` / `DELETE /api/garage/saved/:carId`: saves or removes one of the site's cars, answering
+ *   `{ watchlist }`; another site's car is a 404, a full garage (200 cars) a 409;
+ * - `POST /api/garage/searches` `{ name, path, filter?, q? }`: 201 `{ search }`, at most 20;
+ * - `DELETE /api/garage/searches/:id`: 204.
+ */
+export async function garageRoutes(app: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
+  const { garageSite, signedIn } = requests;
+  const { db } = ctx;
+
+  const badId = (reply: FastifyReply, what: string) => reply.code(400).send({ message: `The ${what} id must be a whole number.` });
+
+  app.get('/api/garage', async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const shopper = await signedIn(request, reply, site);
+    if (!shopper) return reply;
+    const [saved, searches] = await Promise.all([savedCarsOf(db, shopper), searchesOf(db, shopper)]);
+    return reply.send({ saved, searches: searches.map(searchView) });
+  });
+
+  app.put<{ Params: { carId: string } }>('/api/garage/saved/:carId', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const carId = idParam(request.params.carId);
+    if (carId === null) return badId(reply, 'car');
+    const shopper = await signedIn(request, reply, site);
+    if (!shopper) return reply;
+    if (!(await siteCarExists(db, site.id, carId))) return reply.code(404).send({ message: `There is no car ${carId} on this site.` });
+    const outcome = await db.transaction().execute((trx) => saveCars(trx, shopper, [carId], Date.now()));
+    if (outcome.full) return reply.code(409).send({ message: `Your garage holds at most ${maxSavedCars} cars: remove one to save another.` });
+    return reply.send({ watchlist: await watchlistOf(db, shopper) });
+  });
+
+  app.delete<{ Params: { carId: string } }>('/api/garage/saved/:carId', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const carId = idParam(request.params.carId);
+    if (carId === null) return badId(reply, 'car');
+    const shopper = await signedIn(request, reply, site);
+    if (!shopper) return reply;
+    await unsaveCar(db, shopper, carId);
+    return reply.send({ watchlist: await watchlistOf(db, shopper) });
+  });
+
+  app.post('/api/garage/searches', { bodyLimit: searchBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const shopper = await signedIn(request, reply, site);
+    if (!shopper) return reply;
+    const body = searchBodySchema.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: fieldErrors(body.error) });
+    const { name, path, filter, q } = body.data;
+    if (filter !== undefined) {
+      const parsed = parseSavedSearchFilter(filter);
+      if (!parsed.ok) return reply.code(400).send({ message: checkFieldsMessage, fields: { filter: parsed.message } });
+    }
+    const search = await insertSearch(db, shopper, { name, path, filter: filter ?? null, q: q || null }, Date.now());
+    if (!search) return reply.code(409).send({ message: `You can keep ${maxSavedSearches} saved searches: delete one to save another.` });
+    return reply.code(201).send({ search: searchView(search) });
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/garage/searches/:id', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
+    const site = await garageSite(request, reply);
+    if (!site) return reply;
+    const id = idParam(request.params.id);
+    if (id === null) return badId(reply, 'saved search');
+    const shopper = await signedIn(request, reply, site);
+    if (!shopper) return reply;
+    if (!(await deleteSearch(db, shopper, id))) return reply.code(404).send({ message: `There is no saved search ${id} in your garage.` });
+    return reply.code(204).send();
+  });
+}
