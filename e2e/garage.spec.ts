@@ -60,9 +60,20 @@ test('a shopper saves a car, signs in with an e-mailed code, finds it on another
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible();
 
+  // A search saved from the search page is listed in the garage and opens again from there (signed out: a sign-in link).
+  await page.goto('/search/new-used-and-demo-cars?q=Corolla');
+  await page.getByRole('button', { name: 'Save this search' }).click();
+  await expect(page.getByText('Saved to your garage')).toBeVisible();
+  await page.goto('/my-garage');
+  await page.getByRole('link', { name: /Corolla/ }).click();
+  await expect(page).toHaveURL(/\/search\/new-used-and-demo-cars\?q=Corolla$/);
+
   // Another device: the same account, the same saved car, on the Saved cars tab (?tab=saved-cars).
   const laptop = await browser.newContext();
   const other = await laptop.newPage();
+  await other.goto('/search/new-used-and-demo-cars');
+  await other.getByRole('button', { name: 'Save this search' }).click();
+  await expect(other.getByRole('link', { name: 'Sign in to your garage' })).toBeVisible();
   await signIn(other, email);
   await other.getByRole('link', { name: 'Saved cars' }).click();
   await expect(other).toHaveURL(/\/my-garage\?tab=saved-cars$/);
@@ -76,7 +87,7 @@ test('a shopper saves a car, signs in with an e-mailed code, finds it on another
   await other.getByRole('link', { name: 'My account' }).click();
   await other.getByRole('button', { name: 'Sign out' }).click();
   await expect(other.getByRole('button', { name: 'Email me a code' })).toBeVisible();
-  await page.reload();
+  await page.goto('/my-garage');
   await page.getByRole('button', { name: 'Delete my account' }).click();
   await page.getByRole('button', { name: 'Yes, delete my account' }).click();
   await expect(page.getByText('Your account and everything it kept have been deleted.')).toBeVisible();

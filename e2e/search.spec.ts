@@ -74,7 +74,7 @@ test('a stock number finds its car', async ({ page }) => {
   const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.status === 'in_stock' && item.show_on_dealer_website && !item.sold)!;
   await page.goto(searchPath);
   await page.getByLabel('Keyword or stock number').fill(car.stocknum);
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(settled(page)).toBeVisible();
   await expect(page.locator('.search-page__count')).toHaveText(/^1 vehicles/);
   await expect(page.locator('.vehicle-card__name')).toHaveText(car.name);

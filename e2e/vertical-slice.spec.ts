@@ -28,7 +28,7 @@ test('a shopper searches stock, opens a car, sends an enquiry and the dealer can
 
   // Keyword
   await page.getByLabel('Keyword or stock number').fill('Corolla');
-  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page).toHaveURL(/q=Corolla/);
   await expect(page).not.toHaveURL(/page=2/);
   await page.getByRole('button', { name: 'Remove Make: Toyota' }).click();

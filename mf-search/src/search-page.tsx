@@ -14,6 +14,7 @@ import { useSearchCarsQuery } from './search-api';
 import { VehicleCard, PromoCard } from './vehicle-card';
 import { FacetFilters } from './facet-filters';
 import { ActiveFilters, activeFilterChips } from './active-filters';
+import { SaveSearch } from './save-search';
 import './search-page.css';
 
 const hitsPerPage = 24;
@@ -96,6 +97,7 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
         </label>
       </form>
       <ActiveFilters chips={chips} onClearAll={clearAll} />
+      <SaveSearch site={site} state={state} searchSlug={searchSlug} title={title} />
       <div className="search-page__layout">
         <aside className="search-page__filters" aria-label="Filters">
           {data && <FacetFilters facets={site.search_facets} counts={data.facets} stats={data.facetStats} state={state} locale={site.locale} onToggle={toggle} onRange={setRange} />}
