@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { demoStock } from './support/demo-stock';
 import { adminGet, siteUrl } from './support/platform';
@@ -27,7 +29,7 @@ async function fakeTags(page: Page) {
 
 const dataLayer = (page: Page) => page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).filter((entry) => !('length' in (entry as object))) as Record<string, unknown>[]);
 
-test('tags wait for the first interaction, then the data layer, gtag and the pixel get page views and conversions, and the dealer\'s own log keeps them', async ({ page }) => {
+test('tags wait for the first interaction, then the data layer, gtag and the pixel get page views and conversions, the dealer\'s own log keeps them, and the server-side ad copy carries the pixel\'s event id', async ({ page }) => {
   const requested = await fakeTags(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -52,6 +54,17 @@ test('tags wait for the first interaction, then the data layer, gtag and the pix
   await expect
     .poll(async () => ((await adminGet('/api/admin/events?site=metro-motor-group&category=event_39')).body.events as unknown[]).length)
     .toBeGreaterThan(0);
+
+  // …and 250 ms later its server-side copy, with the pixel's event id, through the platform's ad-event
+  // outbox (no Conversions API token in the demo: written to DATA_DIR/outbox/ad-events/<site>/).
+  const saved = (await dataLayer(page)).find((entry) => entry.event === 'dealer_event' && entry.event_id === 39)!;
+  const dir = join(process.env.E2E_DATA_DIR!, 'outbox', 'ad-events', 'metro-motor-group');
+  await expect
+    .poll(async () => {
+      const events = await Promise.all((await readdir(dir).catch(() => [] as string[])).map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as { data: { event_name: string; event_id: string }[] }));
+      return events.flatMap((file) => file.data).find((event) => event.event_id === saved.event_uid)?.event_name;
+    })
+    .toBe('DealerEvent39');
 });
 
 test('a site that asks for consent loads no tag until the shopper accepts, and keeps only its own log when they decline', async ({ browser }) => {

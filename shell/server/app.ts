@@ -15,6 +15,7 @@ import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
+import { adEventRoutes } from './routes/ad-events';
 import { bookingRoutes } from './routes/bookings';
 import { checkoutRoutes } from './routes/checkout';
 import { accountRoutes } from './routes/accounts';
@@ -156,6 +157,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => bookingRoutes(scope, ctx));
   await app.register(async (scope) => vehicleLookupRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));
+  await app.register(async (scope) => adEventRoutes(scope, ctx));
   await app.register(async (scope) => adminRoutes(scope, ctx, checkout));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
   await app.register(async (scope) => searchRoutes(scope, ctx));

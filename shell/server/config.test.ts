@@ -86,6 +86,8 @@ describe('platform configuration', () => {
         STRIPE_API_URL: 'http://127.0.0.1:12111',
         ACCOUNT_EMAIL_FROM: 'garage@dealer.example',
         GARAGE_ALERT_INTERVAL_MS: '5000',
+        FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999',
+        AD_EVENTS_RATE_LIMIT: '10',
       },
       cwd,
     );
@@ -135,6 +137,7 @@ describe('platform configuration', () => {
       payments: { mode: 'live', stripeApi: { host: '127.0.0.1', port: 12111, protocol: 'http' } },
       regoLookup: null,
       accounts: { emailFrom: 'garage@dealer.example', alertIntervalMs: 5000 },
+      adEvents: { ratePerMinute: 10, graphUrl: 'http://127.0.0.1:9999' },
     });
   });
 
@@ -142,6 +145,15 @@ describe('platform configuration', () => {
     expect(loadConfig({}, cwd).payments).toEqual({ mode: 'test', stripeApi: null });
     expect(configErrorOf({ PAYMENTS: 'real' }).message).toContain('PAYMENTS must be test or live');
     expect(configErrorOf({ STRIPE_API_URL: 'https://api.stripe.com/v1' }).message).toContain('STRIPE_API_URL must be an http:// or https:// origin');
+  });
+
+  it('sends server-side ad events to graph.facebook.com unless told another Graph API URL, and limits them per address', () => {
+    expect(loadConfig({}, cwd).adEvents).toEqual({ ratePerMinute: 60, graphUrl: 'https://graph.facebook.com' });
+    expect(loadConfig({ FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999/', AD_EVENTS_RATE_LIMIT: '0' }, cwd).adEvents).toEqual({ ratePerMinute: 0, graphUrl: 'http://127.0.0.1:9999' });
+    expect(loadConfig({ FACEBOOK_GRAPH_URL: 'https://proxy.example/meta/' }, cwd).adEvents.graphUrl).toBe('https://proxy.example/meta');
+    expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'graph.facebook.com' }).message).toContain('FACEBOOK_GRAPH_URL must be an http:// or https:// URL');
+    expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/?access_token=x' }).message).toContain('FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query');
+    expect(configErrorOf({ AD_EVENTS_RATE_LIMIT: '-1' }).message).toContain('AD_EVENTS_RATE_LIMIT must be 0 (off) or more');
   });
 
   it('needs the master key, the search key and its uid with a Meilisearch URL, naming each one missing', () => {
@@ -192,6 +204,8 @@ describe('platform configuration', () => {
     ['IMAGE_RENDER_QUEUE', { IMAGE_RENDER_QUEUE: '-1' }],
     ['ACCOUNT_EMAIL_FROM', { ACCOUNT_EMAIL_FROM: 'Garage <garage@dealer.example>' }],
     ['GARAGE_ALERT_INTERVAL_MS', { GARAGE_ALERT_INTERVAL_MS: '10' }],
+    ['FACEBOOK_GRAPH_URL', { FACEBOOK_GRAPH_URL: 'ftp://graph.facebook.com' }],
+    ['AD_EVENTS_RATE_LIMIT', { AD_EVENTS_RATE_LIMIT: 'lots' }],
   ])('refuses to start with a bad %s (%j), naming it', (variable, env) => {
     const error = configErrorOf(env);
     expect(error.message).toContain(`${variable}:`);

@@ -117,6 +117,12 @@ const baseEnvSchema = z.object({
   // Shopper accounts and the garage (issue 11): the sender of their e-mail (shown as the site's name) and how often alerts are looked for.
   ACCOUNT_EMAIL_FROM: z.string().regex(/^[^\s<>@]+@[^\s<>@]+$/, 'ACCOUNT_EMAIL_FROM must be a plain e-mail address such as no-reply@example.com').default('no-reply@dealer-platform.localhost'),
   GARAGE_ALERT_INTERVAL_MS: milliseconds('GARAGE_ALERT_INTERVAL_MS', 60_000, 1000),
+  // Server-side ad events (issue 11): forwarded to the Meta Conversions API on this Graph API host (a test double or a proxy in tests).
+  FACEBOOK_GRAPH_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query, e.g. https://graph.facebook.com')
+    .default('https://graph.facebook.com'),
+  AD_EVENTS_RATE_LIMIT: z.coerce.number({ error: 'AD_EVENTS_RATE_LIMIT must be a whole number' }).int('AD_EVENTS_RATE_LIMIT must be a whole number').min(0, 'AD_EVENTS_RATE_LIMIT must be 0 (off) or more').default(60),
 });
 
 /**
@@ -167,6 +173,15 @@ export type PlatformConfig = {
   /** Trade-in rego lookup: a register's HTTP API (key kept on the server), or null for the demo register. */
   regoLookup: { url: string; key: string | null } | null;
   accounts: AccountsConfig;
+  adEvents: AdEventsConfig;
+};
+
+/** Server-side ad events (issue 11, `POST /api/fb-events`). */
+export type AdEventsConfig = {
+  /** Posts per IP and site per minute before a 429 (0: no limit). A page sends two or three. */
+  ratePerMinute: number;
+  /** The Graph API's base URL, without a trailing slash; the version and pixel follow it. */
+  graphUrl: string;
 };
 
 /** Shopper accounts and the garage (issue 11). Their e-mail goes through SMTP_URL like leads', or into DATA_DIR/outbox/mail. */
@@ -281,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     payments: { mode: e.PAYMENTS, stripeApi: e.STRIPE_API_URL ? apiOrigin(e.STRIPE_API_URL) : null },
     regoLookup: e.REGO_LOOKUP_URL ? { url: e.REGO_LOOKUP_URL, key: e.REGO_LOOKUP_KEY ?? null } : null,
     accounts: { emailFrom: e.ACCOUNT_EMAIL_FROM, alertIntervalMs: e.GARAGE_ALERT_INTERVAL_MS },
+    adEvents: { ratePerMinute: e.AD_EVENTS_RATE_LIMIT, graphUrl: e.FACEBOOK_GRAPH_URL.replace(/\/+$/, '') },
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
       tokenSecret: e.LEAD_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),

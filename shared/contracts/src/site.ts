@@ -90,6 +90,12 @@ export const siteSecretsSchema = z.object({
   stripe_secret_key: z.string().nullable(),
   stripe_webhook_secret: z.string().nullable(),
   lead_webhook_secret: z.string().nullable(),
+  /**
+   * Meta Conversions API access token for the site's `third_party.facebook_pixel`: server-side ad
+   * events are POSTed to the Graph API with it. Absent or null: they are written to
+   * DATA_DIR/outbox/ad-events/ instead (the local default).
+   */
+  facebook_capi_token: z.string().nullable().optional(),
   /** Deposits by hosted payment page, for cars whose processor is `till` or `st_george`; absent: not configured. */
   till: hostedGatewaySchema.nullable().optional(),
   st_george: hostedGatewaySchema.nullable().optional(),

@@ -15,6 +15,7 @@ import type { PlatformDb } from '../db/database';
 import type { PlatformDatabase, ShopperMailTable } from '../db/schema';
 import { backoffDelay } from '../leads/outbox-worker';
 import { deliverShopperMail, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
+import { PollLoop } from '../db/poll-loop';
 
 export type NewShopperMail = {
   siteId: number;
@@ -94,60 +95,32 @@ export type MailOutboxOptions = {
 const silent = { info() {}, warn() {}, error() {} };
 
 export class MailOutbox {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private again = false;
-  private stopped = true;
+  private readonly loop: PollLoop;
   private readonly log: NonNullable<MailOutboxOptions['log']>;
   private readonly now: () => number;
 
   constructor(private readonly opts: MailOutboxOptions) {
     this.log = opts.log ?? silent;
     this.now = opts.now ?? Date.now;
+    this.loop = new PollLoop({
+      runOnce: () => this.runOnce(),
+      batchSize: opts.batchSize ?? 20,
+      pollMs: opts.pollMs ?? 2_000,
+      onError: (error) => this.log.error({ err: error }, 'shopper mail: a poll failed; trying again at the next one'),
+    });
   }
 
   start() {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop() {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop() {
+    return this.loop.stop();
   }
 
   /** Mail was stored: send it now rather than at the next poll (a shopper is waiting for a code). */
   nudge() {
-    if (this.stopped) return;
-    if (this.running) this.again = true;
-    else this.schedule(0);
-  }
-
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
-    }, delay);
-    this.timer.unref?.();
-  }
-
-  private async tick() {
-    if (this.running || this.stopped) return;
-    let claimed = 0;
-    this.running = this.runOnce().then(
-      (count) => (claimed = count),
-      (error: unknown) => this.log.error({ err: error }, 'shopper mail: a poll failed; trying again at the next one'),
-    );
-    await this.running;
-    this.running = null;
-    const again = this.again || claimed >= (this.opts.batchSize ?? 20);
-    this.again = false;
-    this.schedule(again ? 0 : (this.opts.pollMs ?? 2_000));
+    this.loop.nudge();
   }
 
   /** Claims and sends one batch of due mail, one after the other; returns how many were claimed. */

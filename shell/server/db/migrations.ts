@@ -341,6 +341,33 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('shopper_mail_address').on('shopper_mail').columns(['site_id', 'email']).execute();
       },
     },
+    '0008_ad_events': {
+      async up(db: Kysely<unknown>) {
+        // Server-side ad events on their way to the Meta Conversions API (issue 11). The unique key is
+        // the deduplication: a second post of one browser event id is not stored, nor sent, again.
+        await db.schema
+          .createTable('ad_events')
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('event_id', 'text', (c) => c.notNull())
+          .addColumn('event_name', 'text', (c) => c.notNull())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+          .addColumn('claim_token', 'text')
+          .addColumn('claimed_until', 'bigint')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('sent_at', 'bigint')
+          .addUniqueConstraint('ad_events_site_event', ['site_id', 'event_id'])
+          .execute();
+        await db.schema.createIndex('ad_events_due').on('ad_events').columns(['status', 'next_attempt_at']).execute();
+        // Rows are dropped whole once older than the retention (their id no longer needed for deduplication).
+        await db.schema.createIndex('ad_events_created').on('ad_events').columns(['created_at']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -282,6 +282,34 @@ export interface ShopperMailTable {
   sent_at: number | null;
 }
 
+export type AdEventStatus = 'pending' | 'failed' | 'sent' | 'dead' | 'expired';
+
+/**
+ * A server-side ad conversion event (issue 11), kept until it is forwarded to the Meta Conversions
+ * API. One row per site and browser event id: the pixel's event carries the same id, so Meta
+ * counts the two once, and a repeat post is not stored again. No raw personal data: `payload` holds
+ * the Conversions API event with the shopper's details as SHA-256 hashes (plus the client's IP and
+ * user agent, which the API takes as they are), and is erased once the event is sent or given up.
+ */
+export interface AdEventsTable {
+  id: Generated<number>;
+  site_id: number;
+  /** The id the browser pixel's event was given (its eventID): Meta's deduplication key. */
+  event_id: string;
+  event_name: string;
+  /** The Conversions API event (JSON), without the pixel id or the access token; '' once over. */
+  payload: string;
+  status: AdEventStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  claim_token: string | null;
+  claimed_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -313,5 +341,6 @@ export interface PlatformDatabase {
   garage_alerts: GarageAlertsTable;
   garage_alert_progress: GarageAlertProgressTable;
   shopper_mail: ShopperMailTable;
+  ad_events: AdEventsTable;
   events: EventsTable;
 }

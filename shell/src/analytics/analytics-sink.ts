@@ -2,6 +2,7 @@ import type { PlatformEvents } from '@dealer/contracts/events';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { subscribePlatformEvent } from '@dealer/events/bus';
 import {
+  conversionEventDelayMs,
   dataLayerEvent,
   dataLayerPageView,
   deferredTagDelayMs,
@@ -74,6 +75,18 @@ function logEvent(entry: Record<string, unknown>) {
 }
 
 /**
+ * SPEC §7: the server-side copy of a pixel event, 250 ms after it, with the same event id so Meta
+ * counts the two once. The platform hashes what identifies the shopper and forwards it (its outbox).
+ */
+function sendServerAdEvent(body: Record<string, unknown>) {
+  setTimeout(() => {
+    void fetch('/api/fb-events', { method: 'POST', body: JSON.stringify({ ...body, event_source_url: location.href }), headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(
+      () => undefined,
+    );
+  }, conversionEventDelayMs);
+}
+
+/**
  * The one analytics sink (issue 11): every event on the bus goes to the platform's event log
  * (first party, always), and, when the site has the ids and the shopper has not refused, to the
  * tag manager's data layer, GA4's gtag and the Meta pixel. The tags' scripts load after the first
@@ -139,11 +152,20 @@ export function startAnalyticsSink(site: PublicSiteConfig): () => void {
       toTags(() => {
         w.dataLayer!.push(dataLayerEvent(event, eventUid));
         w.gtag?.('event', `dealer_event_${event.eventId}`, { event_label: event.label });
-        w.fbq?.('trackCustom', `DealerEvent${event.eventId}`, { label: event.label }, { eventID: eventUid });
+        if (!w.fbq) return;
+        w.fbq('trackCustom', `DealerEvent${event.eventId}`, { label: event.label }, { eventID: eventUid });
+        sendServerAdEvent({ eventName: `DealerEvent${event.eventId}`, eventId: eventUid });
       });
       logEvent(eventLogEntry({ category: `event_${event.eventId}`, url: location.href, ...ids, properties: { label: event.label, event_uid: eventUid, ...event.properties } }));
     }),
-    subscribePlatformEvent('ads:view-content', (content) => toTags(() => w.fbq?.('track', 'ViewContent', content))),
+    subscribePlatformEvent('ads:view-content', (content) =>
+      toTags(() => {
+        if (!w.fbq) return;
+        const eventUid = uid();
+        w.fbq('track', 'ViewContent', content, { eventID: eventUid });
+        sendServerAdEvent({ eventName: 'ViewContent', eventId: eventUid, contentOptions: content });
+      }),
+    ),
     subscribePlatformEvent('search:performed', (search) =>
       toTags(() => {
         w.dataLayer!.push({ event: 'search', search_term: search.query, search_total: search.total });

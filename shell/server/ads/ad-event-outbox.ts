@@ -1,0 +1,216 @@
+/**
+ * The server-side ad event outbox (issue 11): `POST /api/fb-events` stores one row per site and
+ * browser event id in `ad_events` (hashed, see ad-user-data.ts), and this worker forwards it to the
+ * Meta Conversions API with retries, as the shoppers' mail outbox does (mail-outbox.ts): due rows
+ * are claimed with a token and a lease, so several servers never send one event twice at once.
+ *
+ * Bounded: an event's payload (the hashes, the client's address and browser) is erased once it is
+ * sent or given up; an event still unsent when Meta would no longer take it (event_time over 7 days
+ * old) is given up unsent; and rows are dropped whole after the retention (7 days, longer than
+ * Meta's 48-hour deduplication window, which is all the kept event id is for).
+ */
+import { randomBytes } from 'node:crypto';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { PlatformDb } from '../db/database';
+import type { AdEventStatus } from '../db/schema';
+import { backoffDelay } from '../leads/outbox-worker';
+import { deliverAdEvent, graphEventsEndpoint, type AdDeliveryResult, type AdEventTarget, type ConversionsApiEvent } from './conversions-api';
+import { PollLoop } from '../db/poll-loop';
+
+const day = 24 * 60 * 60 * 1000;
+
+/** Meta refuses events whose event_time is more than 7 days old: an event is given up a little before. */
+export const adEventMaxAgeMs = 7 * day - 60 * 60 * 1000;
+
+/** Rows (their event ids, kept to refuse a repeat) are dropped this long after they came. */
+export const adEventRetentionMs = 7 * day;
+
+/** Stores an event, due now, unless the site already has one with its event id. Returns its row id, or null for a repeat. */
+export async function enqueueAdEvent(db: PlatformDb, siteId: number, event: ConversionsApiEvent, now: number): Promise<number | null> {
+  const row = await db
+    .insertInto('ad_events')
+    .values({
+      site_id: siteId,
+      event_id: event.event_id,
+      event_name: event.event_name,
+      payload: JSON.stringify(event),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(['site_id', 'event_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
+const claimable = ['pending', 'failed'] as const;
+
+type ClaimedEvent = { id: number; site_id: number; event_id: string; payload: string; attempts: number; created_at: number };
+
+async function claimDueEvents(db: PlatformDb, token: string, now: number, leaseMs: number, limit: number): Promise<ClaimedEvent[]> {
+  const due = db
+    .selectFrom('ad_events')
+    .select('id')
+    .where('status', 'in', claimable)
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit);
+  const rows = await db
+    .updateTable('ad_events')
+    .set({ claim_token: token, claimed_until: now + leaseMs })
+    .where('id', 'in', due)
+    .where('status', 'in', claimable)
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .returning(['id', 'site_id', 'event_id', 'payload', 'attempts', 'created_at'])
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), created_at: Number(row.created_at) })).sort((a, b) => a.id - b.id);
+}
+
+type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+
+export type AdEventOutboxOptions = {
+  db: PlatformDb;
+  siteOf: (siteId: number) => Promise<SiteConfig | null>;
+  /** Where sites without a Conversions API token get their events written (DATA_DIR). */
+  dataDir: string;
+  /** The Graph API's base URL (FACEBOOK_GRAPH_URL). */
+  graphUrl: string;
+  backoffMs: readonly number[];
+  maxAttempts: number;
+  leaseMs: number;
+  /** How often the worker looks for due events besides being nudged. */
+  pollMs?: number;
+  batchSize?: number;
+  timeoutMs?: number;
+  deliver?: (eventRowId: number, event: ConversionsApiEvent, target: AdEventTarget) => Promise<AdDeliveryResult>;
+  log?: Log;
+  now?: () => number;
+};
+
+const silent: Log = { info() {}, warn() {}, error() {} };
+
+/** How often old rows are dropped (at most). */
+const purgeEveryMs = 60 * 60 * 1000;
+
+export class AdEventOutbox {
+  private readonly loop: PollLoop;
+  private lastPurge = 0;
+  private readonly log: Log;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: AdEventOutboxOptions) {
+    this.log = opts.log ?? silent;
+    this.now = opts.now ?? Date.now;
+    this.loop = new PollLoop({
+      runOnce: async () => {
+        if (this.now() - this.lastPurge >= purgeEveryMs) {
+          this.lastPurge = this.now();
+          await this.purge();
+        }
+        return this.runOnce();
+      },
+      batchSize: opts.batchSize ?? 20,
+      pollMs: opts.pollMs ?? 2_000,
+      onError: (error) => this.log.error({ err: error }, 'ad events: a poll failed; trying again at the next one'),
+    });
+  }
+
+  start() {
+    this.loop.start();
+  }
+
+  stop() {
+    return this.loop.stop();
+  }
+
+  /** An event was stored: send it now rather than at the next poll. */
+  nudge() {
+    this.loop.nudge();
+  }
+
+  /** Drops the rows older than the retention, whatever became of them. Returns how many. */
+  async purge(now = this.now()): Promise<number> {
+    const result = await this.opts.db.deleteFrom('ad_events').where('created_at', '<', now - adEventRetentionMs).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Claims and sends one batch of due events, one after the other; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const token = randomBytes(12).toString('base64url');
+    const claimedAt = this.now();
+    const events = await claimDueEvents(this.opts.db, token, claimedAt, this.opts.leaseMs, this.opts.batchSize ?? 20);
+    for (const [index, event] of events.entries()) {
+      // A slow Graph API must not keep this worker sending past its lease, when another may have taken the rest.
+      if (this.now() > claimedAt + this.opts.leaseMs / 2) {
+        const rest = events.slice(index).map((left) => left.id);
+        await this.opts.db.updateTable('ad_events').set({ claim_token: null, claimed_until: null }).where('id', 'in', rest).where('claim_token', '=', token).execute();
+        break;
+      }
+      await this.attempt(event, token);
+    }
+    return events.length;
+  }
+
+  private async target(siteId: number): Promise<{ ok: true; target: AdEventTarget; site: SiteConfig } | { ok: false; detail: string }> {
+    const site = await this.opts.siteOf(siteId);
+    if (!site) return { ok: false, detail: `site ${siteId} no longer exists` };
+    const pixelId = site.third_party.facebook_pixel;
+    if (!pixelId) return { ok: false, detail: 'the site no longer has a facebook_pixel' };
+    const accessToken = site.secrets.facebook_capi_token;
+    const target: AdEventTarget = accessToken
+      ? { kind: 'graph', graphUrl: this.opts.graphUrl, pixelId, accessToken, timeoutMs: this.opts.timeoutMs }
+      : { kind: 'file', dataDir: this.opts.dataDir, siteSlug: site.slug };
+    return { ok: true, target, site };
+  }
+
+  private async attempt(row: ClaimedEvent, token: string) {
+    const now = this.now();
+    let result: AdDeliveryResult | { outcome: 'expired'; detail: string };
+    let where = '';
+    if (now - row.created_at > adEventMaxAgeMs) result = { outcome: 'expired', detail: 'too old for the Conversions API (event_time over 7 days ago)' };
+    else {
+      const resolved = await this.target(row.site_id);
+      if (!resolved.ok) result = { outcome: 'rejected', detail: resolved.detail };
+      else {
+        const { target } = resolved;
+        where = target.kind === 'graph' ? graphEventsEndpoint(target.graphUrl, target.pixelId) : 'file';
+        const event = JSON.parse(row.payload) as ConversionsApiEvent;
+        result = await (this.opts.deliver ?? deliverAdEvent)(row.id, event, target).catch((error: unknown) => ({
+          outcome: 'retry' as const,
+          detail: error instanceof Error ? error.message : String(error),
+        }));
+      }
+    }
+    const attempts = row.attempts + 1;
+    const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= this.opts.maxAttempts);
+    const status: AdEventStatus = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';
+    const over = status !== 'failed';
+    await this.opts.db
+      .updateTable('ad_events')
+      .set({
+        status,
+        attempts,
+        next_attempt_at: over ? now : now + backoffDelay(this.opts.backoffMs, attempts),
+        last_error: status === 'sent' ? null : `${result.outcome}: ${result.detail}`.slice(0, 2000),
+        sent_at: status === 'sent' ? now : null,
+        claim_token: null,
+        claimed_until: null,
+        updated_at: now,
+        // The hashes and the client's address are not kept once the event is no longer to be sent.
+        ...(over ? { payload: '' } : {}),
+      })
+      .where('id', '=', row.id)
+      .where('claim_token', '=', token)
+      .execute();
+    const about = { adEventId: row.id, siteId: row.site_id, eventId: row.event_id, attempts, to: where || undefined, detail: result.detail };
+    if (status === 'dead') this.log.warn(about, result.outcome === 'rejected' ? 'ad event refused; not retried' : 'ad event given up after its last attempt');
+    else if (status === 'expired') this.log.warn(about, 'ad event given up unsent: too old for the Conversions API');
+    else if (status === 'failed') this.log.info(about, 'ad event not sent; will retry');
+  }
+}
