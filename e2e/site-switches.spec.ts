@@ -55,3 +55,18 @@ test('a dealer who opted out of required Comments (lead_settings.comments_option
   await fillContactForm(page, '0412 345 678', '');
   await expect(page).toHaveURL(/\/success\?category=/);
 });
+
+test('phone numbers show in each country\'s own style (SPEC §5 display formats), in the header and beside the car', async ({ page }) => {
+  const styles = [
+    ['metro-motor-group', /^\(0\d\) \d{4} \d{4}$/],
+    ['kiwi-motors', /^0\d \d{3} \d{4}$/],
+    ['lone-star-auto', /^\(\d{3}\) \d{3}-\d{4}$/],
+  ] as const;
+  for (const [slug, style] of styles) {
+    await page.goto(siteUrl(slug, '/'));
+    await expect(page.locator('.site-header__phone')).toHaveText(style);
+  }
+  const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock')!;
+  await page.goto(siteUrl('metro-motor-group', `/cars/${car.slug}`));
+  await expect(page.locator('.dealer-location__links a').first()).toHaveText(/^\(0\d\) \d{4} \d{4}$/);
+});

@@ -62,7 +62,7 @@ function header(site: PublicSiteConfig) {
       'div',
       { class: 'site-header__bar dp-container' },
       element('a', { href: '/', class: 'site-header__brand' }, element('img', { src: site.logo.url, alt: site.name, width: '160', height: '40' })),
-      element('a', { class: 'site-header__phone', href: `tel:${site.phone.replace(/\s+/g, '')}` }, site.phone),
+      element('a', { class: 'site-header__phone', href: `tel:${site.phone.replace(/[^\d+]/g, '')}` }, site.phone),
       element('button', { type: 'button', class: 'site-header__toggle', 'aria-expanded': 'false', 'aria-controls': 'site-nav' }, 'Menu'),
     ),
     element('nav', { id: 'site-nav', class: 'site-nav', 'aria-label': 'Main' }, element('ul', { class: 'site-nav__list dp-container' }, ...site.navigation.header.map(item))),

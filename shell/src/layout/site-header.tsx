@@ -17,7 +17,7 @@ export function SiteHeader() {
         <Link to="/" className="site-header__brand" onClick={close}>
           <img src={site.logo.url} alt={site.name} width={160} height={40} />
         </Link>
-        <a className="site-header__phone" href={`tel:${site.phone.replace(/\s+/g, '')}`}>
+        <a className="site-header__phone" href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>
           {site.phone}
         </a>
         <button type="button" className="site-header__toggle" aria-expanded={open} aria-controls="site-nav" onClick={() => setOpen(!open)}>
