@@ -70,3 +70,12 @@ test('phone numbers show in each country\'s own style (SPEC §5 display formats)
   await page.goto(siteUrl('metro-motor-group', `/cars/${car.slug}`));
   await expect(page.locator('.dealer-location__links a').first()).toHaveText(/^\(0\d\) \d{4} \d{4}$/);
 });
+
+test('the manufacturer site whose blog is its news (features.blog_to_news) links Latest News to /news; the group keeps /blog', async ({ page }) => {
+  await page.goto(siteUrl('toyota-demo', '/'));
+  await expect(page.locator('.site-nav').getByRole('link', { name: 'Latest News' })).toHaveAttribute('href', '/news');
+  await page.locator('.site-nav').getByRole('link', { name: 'Latest News' }).click();
+  await expect(page).toHaveURL(/\/news$/);
+  await page.goto(siteUrl('metro-motor-group', '/'));
+  await expect(page.locator('.site-nav').getByRole('link', { name: 'Latest News' })).toHaveAttribute('href', '/blog');
+});

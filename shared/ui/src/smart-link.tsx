@@ -7,6 +7,8 @@ type SmartLinkProps = {
   children: ReactNode;
   className?: string;
   usesPagesPath?: boolean;
+  /** The site's /blog lives at /news (`features.blog_to_news`). */
+  blogToNews?: boolean;
   onClick?: () => void;
 };
 
@@ -15,8 +17,8 @@ type SmartLinkProps = {
  * tel:, mailto: and maps, new tab for other hosts, nothing for a target of `true`.
  * `data-prefetch` tells the shell whether hovering may warm the route's remote.
  */
-export function SmartLink({ to, children, className, usesPagesPath = false, onClick }: SmartLinkProps) {
-  const link = classifyLink(to, { usesPagesPath });
+export function SmartLink({ to, children, className, usesPagesPath = false, blogToNews = false, onClick }: SmartLinkProps) {
+  const link = classifyLink(to, { usesPagesPath, blogToNews });
   switch (link.kind) {
     case 'none':
       return null;

@@ -366,7 +366,7 @@ const blueprints: readonly Blueprint[] = [
     seo: { title: 'Demo Toyota | Toyota Certified Pre-Owned in Homebush', description: 'Toyota Certified Pre-Owned and demonstrator vehicles with a 200-point check, at Demo Toyota Homebush.' },
     blogs: 130,
     offers: 11,
-    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true, hide_chat_on_stock_pages: true },
+    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true, hide_chat_on_stock_pages: true, blog_to_news: true },
     // Every lead of the site goes to one fixed dealership slug (SPEC §3 forced slug).
     lead_settings: { forced_dealership_slug: 'toyota-pre-owned-central' },
     integrations: 'full',
@@ -529,6 +529,8 @@ function defaultHeader(blueprint: Blueprint): NavLink[] {
     { label: 'Trade In', to: '/trade-in' },
     { label: 'Parts', to: '/vehicle-parts-and-accessories' },
     { label: 'Contact', to: '/contact' },
+    // A manufacturer's dealer site carries the brand's news.
+    ...(blueprint.manufacturer ? [{ label: 'Latest News', to: '/blog' }] : []),
   ];
 }
 

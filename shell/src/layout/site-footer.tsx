@@ -15,7 +15,9 @@ export function SiteFooter() {
           <ul className="site-footer__links">
             {links.map((link) => (
               <li key={`${link.label}-${String(link.to)}`}>
-                <SmartLink to={link.to}>{link.label}</SmartLink>
+                <SmartLink to={link.to} blogToNews={site.features.blog_to_news === true}>
+                  {link.label}
+                </SmartLink>
               </li>
             ))}
           </ul>
