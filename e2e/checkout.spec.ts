@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { canReserve } from '../shared/rules/src/reserve';
+import { canReserve, reserveOptionsFor } from '../shared/rules/src/reserve';
 import { depositFor } from '../shared/rules/src/reservation';
 import { isTestDriveOnly } from '../shared/rules/src/tags';
 import { demoStock } from './support/demo-stock';
@@ -127,4 +127,19 @@ test('subscription and rental sites offer no checkout', async ({ page }) => {
     await expect(page.getByRole('heading', { level: 1, name: car.name })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Reserve this car' })).toHaveCount(0);
   }
+});
+
+test('a dealer that takes deposits on coming-soon cars (features.reserve_coming_soon) lets one be reserved', async ({ page }) => {
+  const { sites, cars } = demoStock();
+  const outback = sites.find((entry) => entry.slug === 'outback-campers')!;
+  const camper = cars.find(
+    (item) => item.site === 'outback-campers' && item.status === 'coming_soon' && item.show_on_dealer_website && canReserve(item, reserveOptionsFor(outback)).ok && depositFor(item, outback.locale),
+  )!;
+  expect(canReserve(camper, reserveOptionsFor({ ...outback, features: { ...outback.features, reserve_coming_soon: false } })).ok, 'only because of the setting').toBe(false);
+  await page.goto(siteUrl('outback-campers', `${outback.detail_path}/${camper.slug}`));
+  await page.getByRole('link', { name: 'Reserve this car' }).click();
+  await fillDetails(page, shopper('Sky'));
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { level: 1, name: `Your ${camper.name} is reserved` })).toBeVisible();
 });

@@ -4,7 +4,7 @@ import type { CheckoutPageProps } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-import { canReserve, siteTakesDeposits } from '@dealer/rules/reserve';
+import { canReserve, reserveOptionsFor } from '@dealer/rules/reserve';
 import { checkoutMessages, depositFor } from '@dealer/rules/reservation';
 import { formatPrice } from '@dealer/rules/price';
 import { searchPathFor, vehiclePath } from '@dealer/rules/routes';
@@ -66,7 +66,7 @@ export default function CheckoutPage({ slug }: CheckoutPageProps) {
     );
   }
   const { car } = loaded;
-  const decision = canReserve(car, { siteSupportsOnlinePayment: siteTakesDeposits(site) });
+  const decision = canReserve(car, reserveOptionsFor(site));
   const deposit = depositFor(car, site.locale);
   const back = (
     <p>

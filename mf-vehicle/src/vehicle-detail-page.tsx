@@ -5,7 +5,7 @@ import type { Car } from '@dealer/contracts/car';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-import { canReserve, siteTakesDeposits } from '@dealer/rules/reserve';
+import { canReserve, reserveOptionsFor } from '@dealer/rules/reserve';
 import { searchPathFor } from '@dealer/rules/routes';
 import { cardTag, isSold, isTestDriveOnly } from '@dealer/rules/tags';
 import { showsFinanceCalculator } from '@dealer/rules/finance';
@@ -109,7 +109,7 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
   const tag = cardTag(car, site, now);
   const sold = isSold(car);
   const testDriveOnly = isTestDriveOnly(car);
-  const reserve = !sold && !testDriveOnly && canReserve(car, { siteSupportsOnlinePayment: siteTakesDeposits(site) }).ok;
+  const reserve = !sold && !testDriveOnly && canReserve(car, reserveOptionsFor(site)).ok;
   const location = site.locations.find((item) => item.id === car.location_id);
   const context = vehicleContext(car);
   const similarSearch = `${searchPathFor(site)}?make=${encodeURIComponent(car.make)}`;

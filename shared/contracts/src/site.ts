@@ -118,6 +118,8 @@ export const siteFeaturesSchema = z.object({
   show_postcode: z.boolean(),
   /** SPEC §2: on some sites the chat is also hidden on cars, locations and checkout-journey pages. */
   hide_chat_on_stock_pages: z.boolean().optional(),
+  /** SPEC §9: this dealer takes deposits on coming-soon cars too ("status in_stock (or coming_soon on some dealers)"). */
+  reserve_coming_soon: z.boolean().optional(),
   /** SPEC §2: the manufacturer site whose /blog links become /news. */
   blog_to_news: z.boolean().optional(),
   /** SPEC §5: Australian sites that also take New Zealand (and UK) numbers. */

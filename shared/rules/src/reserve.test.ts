@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { canReserve, reserveBlockReasons as why, siteTakesDeposits, type ReserveCar } from './reserve';
+import { canReserve, reserveBlockReasons as why, reserveOptionsFor, siteTakesDeposits, type ReserveCar } from './reserve';
 
 const stripe = { authorization_type: 'stripe', authorization_key: 'pk_test', deposit_amount: 500 } as const;
 
@@ -47,5 +47,15 @@ describe('which sites take deposits', () => {
     expect(siteTakesDeposits({ template: 'dealer-group', payment_provider: null })).toBe(false);
     expect(siteTakesDeposits({ template: 'subscription-cars', payment_provider: 'stripe' })).toBe(false);
     expect(siteTakesDeposits({ template: 'rental-cars', payment_provider: 'stripe' })).toBe(false);
+  });
+});
+
+describe('a site\'s reserve options', () => {
+  it('lets coming-soon cars be reserved only on a dealer that takes deposits on them', () => {
+    const site = (features: { reserve_coming_soon?: boolean }) => ({ template: 'campers' as const, payment_provider: 'stripe', features: features as never });
+    const comingSoon = car({ status: 'coming_soon' });
+    expect(canReserve(comingSoon, reserveOptionsFor(site({ reserve_coming_soon: true })))).toEqual({ ok: true });
+    expect(canReserve(comingSoon, reserveOptionsFor(site({})))).toEqual({ ok: false, reason: why.status });
+    expect(reserveOptionsFor({ template: 'rental-cars', payment_provider: 'stripe', features: { reserve_coming_soon: true } as never }).siteSupportsOnlinePayment).toBe(false);
   });
 });

@@ -50,3 +50,8 @@ export function canReserve(car: ReserveCar, opts: { siteSupportsOnlinePayment: b
 export function siteTakesDeposits(site: Pick<SiteConfig, 'template' | 'payment_provider'>): boolean {
   return site.template !== 'subscription-cars' && site.template !== 'rental-cars' && Boolean(site.payment_provider);
 }
+
+/** The site's side of SPEC §9's reserve rules, for `canReserve`: whether it takes deposits, and on coming-soon cars too. */
+export function reserveOptionsFor(site: Pick<SiteConfig, 'template' | 'payment_provider' | 'features'>): { siteSupportsOnlinePayment: boolean; allowComingSoon: boolean } {
+  return { siteSupportsOnlinePayment: siteTakesDeposits(site), allowComingSoon: site.features.reserve_coming_soon === true };
+}

@@ -4,7 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { validateFields } from '@dealer/rules/lead-validation';
 import { phoneRuleFor } from '@dealer/rules/phone';
 import { formatPrice } from '@dealer/rules/price';
-import { canReserve, reserveBlockReasons, siteTakesDeposits } from '@dealer/rules/reserve';
+import { canReserve, reserveBlockReasons, reserveOptionsFor, siteTakesDeposits } from '@dealer/rules/reserve';
 import {
   checkoutFormRules,
   checkoutMessages,
@@ -101,7 +101,7 @@ export class ReservationService {
     const car = carSlugPattern.test(input.slug) ? await findCarBySlug(this.deps.db, site.id, input.slug) : null;
     // A car the dealer keeps off the website is not there to reserve either.
     if (!car || !car.show_on_dealer_website) return refusal(404, 'This car could not be found on this site.');
-    const decision = canReserve(car, { siteSupportsOnlinePayment: true });
+    const decision = canReserve(car, reserveOptionsFor(site));
     if (!decision.ok) return refusal(409, decision.reason);
     const deposit = depositFor(car, site.locale);
     if (!deposit) return refusal(409, checkoutMessages.noDeposit);

@@ -137,6 +137,15 @@ function vinFor(ctx: Context, make: string, year: number): string {
   return unique(ctx.registry.vins, () => `${vinPrefix(make)}${rng.chars(5, vinAlphabet)}${rng.digits(1)}${yearCode}${rng.chars(1, vinAlphabet)}${rng.digits(6)}`);
 }
 
+/**
+ * A coming-soon car's deposit on a dealer that takes them (SPEC §9): its dealership's Stripe
+ * processor, drawn without the random stream so the rest of the demo stock stays as it was.
+ */
+function comingSoonProcessors(ctx: Context, dealership: Dealership, price: number): PaymentProcessor[] {
+  if (!ctx.site.online_payments || price <= 200 || !dealership.stripe_publishable_key) return [];
+  return [{ authorization_type: 'stripe', authorization_key: dealership.stripe_publishable_key, deposit_amount: price > 80_000 ? 1000 : 500 }];
+}
+
 function paymentProcessorsFor(ctx: Context, dealership: Dealership, price: number): PaymentProcessor[] {
   if (!ctx.site.online_payments || price <= 200 || !ctx.rng.chance(0.25)) return [];
   const deposit = price > 80_000 ? 1000 : 500;
@@ -244,7 +253,12 @@ function makeCar(ctx: Context, slot: Slot, id: number): Car {
   const distribution_locations =
     slot.type === 'used' && otherLocations.length > 0 && rng.chance(0.1) ? rng.shuffle(otherLocations).slice(0, 2).map((entry) => entry.name) : [];
 
-  const payment_processors = slot.status === 'in_stock' && !reserved ? paymentProcessorsFor(ctx, dealership, price) : [];
+  const payment_processors =
+    slot.status === 'in_stock' && !reserved
+      ? paymentProcessorsFor(ctx, dealership, price)
+      : slot.status === 'coming_soon' && ctx.site.reserve_coming_soon
+        ? comingSoonProcessors(ctx, dealership, price)
+        : [];
   const hasMarketData = isCarKind && price > 0 && plan.pricing === 'sale' && rng.chance(slot.type === 'new' ? 0.2 : 0.75);
   const average = hasMarketData ? Math.round((price * rng.float(0.94, 1.1)) / 100) * 100 : null;
   const carsalesCode = location.external_identifiers.find((entry) => entry.identifier_name === 'carsales')?.primary_code ?? null;

@@ -30,9 +30,11 @@ export type SiteIdentity = {
   domain_name: string | null;
   /** Takes card deposits: the checkout remote is on and a payment provider is set. */
   online_payments: boolean;
+  /** Takes them on coming-soon cars too (`features.reserve_coming_soon`). */
+  reserve_coming_soon: boolean;
 };
 
-type Blueprint = Omit<SiteIdentity, 'online_payments'> & {
+type Blueprint = Omit<SiteIdentity, 'online_payments' | 'reserve_coming_soon'> & {
   dealership_group: string | null;
   manufacturer: string | null;
   manufacturer_id: number | null;
@@ -257,7 +259,8 @@ const blueprints: readonly Blueprint[] = [
     blogs: 45,
     offers: 4,
     // The loading animations cover cars, bikes and trucks only, so campers get the plain spinner.
-    features: { plain_spinner: true },
+    // Campers sell before they land: this dealer takes deposits on coming-soon ones too (SPEC §9).
+    features: { plain_spinner: true, reserve_coming_soon: true },
     integrations: 'none',
     disabledRemotes: [],
   },
@@ -459,6 +462,7 @@ export const siteIdentities: readonly SiteIdentity[] = blueprints.map((blueprint
   vehicle_category: blueprint.vehicle_category,
   domain_name: blueprint.domain_name,
   online_payments: blueprint.payment_provider !== null && remoteEnabled(blueprint, 'mf-checkout'),
+  reserve_coming_soon: blueprint.features.reserve_coming_soon === true,
 }));
 
 const blueprintOf = (slug: DemoSiteSlug): Blueprint => {
