@@ -13,9 +13,9 @@ import type { Transaction } from 'kysely';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '../db/database';
 import type { PlatformDatabase, ShopperMailTable } from '../db/schema';
-import { backoffDelay } from '../leads/outbox-worker';
 import { deliverShopperMail, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
 import { PollLoop } from '../db/poll-loop';
+import { afterAttempt } from '../db/outbox-attempt';
 
 export type NewShopperMail = {
   siteId: number;
@@ -155,21 +155,12 @@ export class MailOutbox {
         }));
       }
     }
-    const attempts = mail.attempts + 1;
-    const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= this.opts.maxAttempts);
-    const status = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';
-    const over = status !== 'failed';
+    const { over, fields } = afterAttempt(result, mail.attempts, this.opts, now);
+    const { status } = fields;
     await this.opts.db
       .updateTable('shopper_mail')
       .set({
-        status,
-        attempts,
-        next_attempt_at: over ? now : now + backoffDelay(this.opts.backoffMs, attempts),
-        last_error: status === 'sent' ? null : `${result.outcome}: ${result.detail}`.slice(0, 2000),
-        sent_at: status === 'sent' ? now : null,
-        claim_token: null,
-        claimed_until: null,
-        updated_at: now,
+        ...fields,
         // What was said (a live code, a link that signs in) is not kept once it is no longer to be sent.
         ...(over ? { body: '' } : {}),
       })

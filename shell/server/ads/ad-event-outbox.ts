@@ -12,10 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '../db/database';
-import type { AdEventStatus } from '../db/schema';
-import { backoffDelay } from '../leads/outbox-worker';
 import { deliverAdEvent, graphEventsEndpoint, type AdDeliveryResult, type AdEventTarget, type ConversionsApiEvent } from './conversions-api';
 import { PollLoop } from '../db/poll-loop';
+import { afterAttempt } from '../db/outbox-attempt';
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -187,21 +186,12 @@ export class AdEventOutbox {
         }));
       }
     }
-    const attempts = row.attempts + 1;
-    const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= this.opts.maxAttempts);
-    const status: AdEventStatus = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';
-    const over = status !== 'failed';
+    const { over, fields } = afterAttempt(result, row.attempts, this.opts, now);
+    const { status, attempts } = fields;
     await this.opts.db
       .updateTable('ad_events')
       .set({
-        status,
-        attempts,
-        next_attempt_at: over ? now : now + backoffDelay(this.opts.backoffMs, attempts),
-        last_error: status === 'sent' ? null : `${result.outcome}: ${result.detail}`.slice(0, 2000),
-        sent_at: status === 'sent' ? now : null,
-        claim_token: null,
-        claimed_until: null,
-        updated_at: now,
+        ...fields,
         // The hashes and the client's address are not kept once the event is no longer to be sent.
         ...(over ? { payload: '' } : {}),
       })
