@@ -79,3 +79,25 @@ test('the manufacturer site whose blog is its news (features.blog_to_news) links
   await page.goto(siteUrl('metro-motor-group', '/'));
   await expect(page.locator('.site-nav').getByRole('link', { name: 'Latest News' })).toHaveAttribute('href', '/blog');
 });
+
+test('a site that serves its CMS pages under /pages/ (features.uses_pages_path) links there, except the pages SPEC keeps at the root', async ({ page }) => {
+  await page.goto(siteUrl('coastal-motorcycles', '/'));
+  const header = page.getByRole('banner');
+  const service = header.getByRole('link', { name: 'Service', exact: true });
+  await expect(service).toHaveAttribute('href', '/pages/book-a-service');
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'About Us' })).toHaveAttribute('href', '/about-us');
+  await service.click();
+  await expect(page).toHaveURL(/\/pages\/book-a-service$/);
+  await expect(page.getByLabel('Service centre')).toBeVisible();
+
+  // A site without /pages/ links the same screen at its own address.
+  await page.goto(siteUrl('metro-motor-group', '/'));
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Service', exact: true })).toHaveAttribute('href', '/service');
+});
+
+test('the brand whose service centres are named "… - Service" (lead_settings.strip_service_suffix) lists them without it', async ({ page }) => {
+  await page.goto(siteUrl('toyota-demo', '/service'));
+  const centre = page.getByLabel('Service centre');
+  await expect(centre.locator('option', { hasText: 'Demo Toyota Underwood Road' })).toHaveCount(1);
+  await expect(centre.locator('option', { hasText: ' - Service' })).toHaveCount(0);
+});

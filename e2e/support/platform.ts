@@ -26,3 +26,13 @@ export async function adminGet(path: string, key: string | null = adminKey) {
   const response = await fetch(`http://127.0.0.1:${e2ePort}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
+
+/** A dealer's (or the platform's) POST to the admin API. */
+export async function adminPost(path: string, body: unknown, key: string | null = adminKey) {
+  const response = await fetch(`http://127.0.0.1:${e2ePort}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

@@ -1,22 +1,42 @@
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { useEffect, useMemo, useState } from 'react';
+import type { ChatWidgetProps } from '@dealer/contracts/remote-modules';
+import { dispatchPlatformEvent } from '@dealer/events/bus';
+import { chatChoiceFor, chatEventLabel, chatMessageCounts, type ChatChoice, type ChatProvider } from '@dealer/rules/chat';
+import { eventIds } from '@dealer/rules/enquiry';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { Button } from '@dealer/ui/button';
+import { BuiltInChat } from './built-in-chat';
+import { loadProvider, onProviderShopperMessage, openProvider, setProviderVisible, type ProviderStatus } from './providers';
 import './chat-widget.css';
 
 /** SPEC §9: the welcome bubble appears 3 seconds after load. */
 export const welcomeDelayMs = 3000;
 
+const interactionEvents = ['scroll', 'click', 'touchstart', 'keydown', 'pointerdown'] as const;
+
+/** When the shopper last acted in the chat (opened it, sent a message), for SPEC §9's 10-second rule. */
+let lastShopperActionAt: number | null = null;
+/** Providers whose message reports are already counted on this page (the widget may mount again). */
+const listening = new Set<string>();
+
+const trackMessage = (choice: ChatChoice) => dispatchPlatformEvent('analytics:track', { eventId: eventIds.webchatMessage, label: chatEventLabel(choice) });
+
 /**
- * The chat launcher: a welcome bubble after 3 s unless the shopper closed it before
- * (remembered), and a 'Text us' button that opens the conversation panel.
+ * The chat launcher: a welcome bubble after 3 s unless the shopper closed it before (remembered),
+ * and 'Text us', which opens the site's chat provider (its script loaded on the shopper's first
+ * interaction, never before) or the built-in chat: for sites without a provider, for shoppers who
+ * refused third-party tags, and whenever the provider's script cannot be loaded.
  */
-export default function ChatWidget() {
+export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = true }: ChatWidgetProps) {
   const site = useAppSelector(selectSite);
+  const choice = useMemo<ChatChoice>(() => (thirdPartyAllowed ? chatChoiceFor(site) : { kind: 'built_in' }), [site, thirdPartyAllowed]);
+  const provider: ChatProvider | null = choice.kind === 'built_in' ? null : choice;
   const closedKey = `dealer:${site.slug}:chat-welcome-closed`;
   const [bubble, setBubble] = useState(false);
   const [open, setOpen] = useState(false);
+  const [status, setStatus] = useState<ProviderStatus>('idle');
+  const [opening, setOpening] = useState(false);
 
   useEffect(() => {
     if (localStorage.getItem(closedKey)) return;
@@ -24,13 +44,59 @@ export default function ChatWidget() {
     return () => clearTimeout(timer);
   }, [closedKey]);
 
+  // The provider's script: on the shopper's first interaction (at once when that is what brought the launcher).
+  useEffect(() => {
+    if (!provider) return;
+    let cancelled = false;
+    const load = () => {
+      interactionEvents.forEach((name) => window.removeEventListener(name, load));
+      setStatus((current) => (current === 'idle' ? 'loading' : current));
+      void loadProvider(provider).then((ok) => {
+        if (!cancelled) setStatus(ok ? 'ready' : 'failed');
+      });
+    };
+    if (startedBy === 'interaction') load();
+    else interactionEvents.forEach((name) => window.addEventListener(name, load, { once: true, passive: true }));
+    return () => {
+      cancelled = true;
+      interactionEvents.forEach((name) => window.removeEventListener(name, load));
+    };
+  }, [provider, startedBy]);
+
+  // The provider's own window shows while the launcher does (it is hidden where the page's rule hides chat).
+  useEffect(() => {
+    if (!provider || status !== 'ready') return;
+    setProviderVisible(provider, true);
+    if (!listening.has(provider.src)) {
+      listening.add(provider.src);
+      onProviderShopperMessage(provider, () => {
+        if (chatMessageCounts(lastShopperActionAt, Date.now())) trackMessage(provider);
+      });
+    }
+    return () => setProviderVisible(provider, false);
+  }, [provider, status]);
+
   const closeBubble = () => {
     setBubble(false);
     localStorage.setItem(closedKey, '1');
   };
 
+  const builtIn = !provider || status === 'failed';
+
+  const textUs = async () => {
+    closeBubble();
+    lastShopperActionAt = Date.now();
+    if (builtIn) return setOpen(!open);
+    setOpening(true);
+    const ok = await loadProvider(provider);
+    setOpening(false);
+    setStatus(ok ? 'ready' : 'failed');
+    if (ok) openProvider(provider);
+    else setOpen(true);
+  };
+
   return (
-    <div className="chat-widget" data-remote-version={__REMOTE_VERSION__}>
+    <div className="chat-widget" data-remote-version={__REMOTE_VERSION__} data-chat-provider={builtIn ? 'built_in' : provider.kind}>
       {bubble && !open && (
         <div className="chat-widget__bubble" role="status">
           <p>{`Hi! Questions about a car? ${site.name} can text you back.`}</p>
@@ -39,22 +105,21 @@ export default function ChatWidget() {
           </button>
         </div>
       )}
-      {open && (
+      {open && builtIn && (
         <section className="chat-widget__panel" aria-label="Chat with us">
-          <p>{`Send us a message and the ${site.name} team will reply by text.`}</p>
-          <Link to="/contact" onClick={() => setOpen(false)}>
-            Leave your details
-          </Link>
-          <a href={`sms:${site.phone.replace(/\s+/g, '')}`}>{`Text ${site.phone}`}</a>
+          <button type="button" className="chat-widget__close" aria-label="Close chat" onClick={() => setOpen(false)}>
+            ×
+          </button>
+          <BuiltInChat
+            site={site}
+            onShopperMessage={() => {
+              lastShopperActionAt = Date.now();
+              trackMessage({ kind: 'built_in' });
+            }}
+          />
         </section>
       )}
-      <Button
-        className="chat-widget__launcher"
-        onClick={() => {
-          closeBubble();
-          setOpen(!open);
-        }}
-      >
+      <Button className="chat-widget__launcher" aria-busy={opening} aria-expanded={builtIn ? open : undefined} onClick={() => void textUs()}>
         Text us
       </Button>
     </div>

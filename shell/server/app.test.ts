@@ -25,7 +25,7 @@ afterAll(async () => {
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-const secretNames = ['DEMO_SECRET', 'podium_api_token', 'zendesk_key', 'stripe_secret_key', 'stripe_webhook_secret', 'lead_webhook_secret', 'secrets'];
+const secretNames = ['DEMO_SECRET', 'podium_api_token', 'stripe_secret_key', 'stripe_webhook_secret', 'lead_webhook_secret', 'secrets'];
 
 async function siteBySlug(platform: TestPlatform, slug: string): Promise<SiteConfig> {
   const row = (await listSiteSlugs(platform.ctx.db)).find((site) => site.slug === slug);
@@ -309,8 +309,10 @@ describe('the platform server', () => {
         const csp = String(res.headers['content-security-policy']);
         expect(csp, url).toContain("frame-ancestors 'self'");
         expect(csp).not.toContain('unsafe-eval');
-        // Scripts from this platform and the two tag hosts only: no inline script, no other origin.
-        expect(csp).toMatch(/script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/connect\.facebook\.net(;|$)/);
+        // Scripts from this platform, the two tag hosts and the four chat providers only: no inline script, no other origin.
+        expect(csp).toMatch(
+          /script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/connect\.facebook\.net https:\/\/connect\.podium\.com https:\/\/cdn\.livechatinc\.com https:\/\/static\.zdassets\.com https:\/\/chat\.impel\.io(;|$)/,
+        );
         expect(csp).toContain("object-src 'none'");
         expect(res.headers['x-content-type-options']).toBe('nosniff');
       }

@@ -8,11 +8,14 @@ import type { PlatformContext } from './platform-context';
 import { siteDeps } from './platform-context';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { tagOrigins } from '@dealer/rules/analytics';
+import { chatOrigins } from '@dealer/rules/chat';
 import { limitJsonDepth } from './http/json-depth';
 import { refuseForeignOrigins } from './http/origin-check';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin';
+import { chatRoutes } from './routes/chat';
+import { ChatService } from './chat/chat-service';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { adEventRoutes } from './routes/ad-events';
@@ -56,13 +59,13 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // The sites' Google and Meta tags (loaded after the first interaction, with consent where asked).
-        scriptSrc: ["'self'", ...remoteOrigins, ...tagOrigins.script, ...(stripe ? ['https://js.stripe.com'] : [])],
-        frameSrc: ["'self'", ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
+        // The sites' Google and Meta tags and chat providers (loaded after the first interaction, with consent where asked).
+        scriptSrc: ["'self'", ...remoteOrigins, ...tagOrigins.script, ...chatOrigins.script, ...(stripe ? ['https://js.stripe.com'] : [])],
+        frameSrc: ["'self'", ...chatOrigins.frame, ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
-        imgSrc: ["'self'", 'data:', 'blob:', ...tagOrigins.img],
+        imgSrc: ["'self'", 'data:', 'blob:', ...tagOrigins.img, ...chatOrigins.img],
         fontSrc: ["'self'", ...remoteOrigins],
-        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins, ...tagOrigins.connect, ...(stripe ? ['https://api.stripe.com'] : [])],
+        connectSrc: ["'self'", ...remoteOrigins, ...searchOrigins, ...tagOrigins.connect, ...chatOrigins.connect, ...(stripe ? ['https://api.stripe.com'] : [])],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -150,15 +153,18 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
+  const chat = new ChatService({ db: ctx.db, leads: ctx.leads.service, tokenSecret: ctx.config.leads.tokenSecret });
+
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => checkoutRoutes(scope, ctx, checkout));
   await app.register(async (scope) => accountRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
+  await app.register(async (scope) => chatRoutes(scope, ctx, chat));
   await app.register(async (scope) => bookingRoutes(scope, ctx));
   await app.register(async (scope) => vehicleLookupRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));
   await app.register(async (scope) => adEventRoutes(scope, ctx));
-  await app.register(async (scope) => adminRoutes(scope, ctx, checkout));
+  await app.register(async (scope) => adminRoutes(scope, ctx, checkout, chat));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
   await app.register(async (scope) => searchRoutes(scope, ctx));
   await app.register(async (scope) => seoRoutes(scope, ctx));

@@ -1,6 +1,8 @@
 import { Field } from 'react-final-form';
 import type { Location } from '@dealer/contracts/location';
 import { optionLabel, type SelectOption } from '@dealer/rules/lead-validation';
+import { useAppSelector } from '@dealer/state/hooks';
+import { selectSite } from '@dealer/state/site-slice';
 import type { FieldDef } from './field-types';
 import { FieldError, fieldId, useInvalid } from './field-error';
 import { BookingTimeField } from './booking-time-field';
@@ -48,11 +50,13 @@ function Wrapper({ field, children, group = false }: { field: FieldDef; children
 }
 
 function Options({ options }: { options: readonly SelectOption[] }) {
+  // SPEC §5: the brand whose service centres are named '… - Service' shows them without it.
+  const stripService = useAppSelector(selectSite).lead_settings?.strip_service_suffix === true;
   return (
     <>
       {options.map((option) => (
         <option key={option.value} value={String(option.value)}>
-          {optionLabel(option)}
+          {optionLabel(option, { stripService })}
         </option>
       ))}
     </>
@@ -61,6 +65,7 @@ function Options({ options }: { options: readonly SelectOption[] }) {
 
 /** Renders one declared field by its SPEC §3 type. */
 export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field: FieldDef; onSkip?: (step: number) => void; bookingLocation?: Location; carId?: number }) {
+  const stripService = useAppSelector(selectSite).lead_settings?.strip_service_suffix === true;
   const id = fieldId(field.name);
   const described = `${id}-error`;
   const { type } = field;
@@ -116,7 +121,7 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
         <div className={type === 'radioCardGroup' ? 'dp-choice-cards' : 'dp-choices'}>
           {(field.options ?? []).map((option) => (
             <label key={option.value} className="dp-check">
-              <Field name={field.name} component="input" type="radio" value={String(option.value)} /> {optionLabel(option)}
+              <Field name={field.name} component="input" type="radio" value={String(option.value)} /> {optionLabel(option, { stripService })}
             </label>
           ))}
         </div>
@@ -129,7 +134,7 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
         <div className="dp-choices">
           {(field.options ?? []).map((option) => (
             <label key={option.value} className="dp-check">
-              <Field name={field.name} component="input" type="checkbox" value={String(option.value)} /> {optionLabel(option)}
+              <Field name={field.name} component="input" type="checkbox" value={String(option.value)} /> {optionLabel(option, { stripService })}
             </label>
           ))}
         </div>

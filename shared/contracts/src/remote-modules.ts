@@ -58,4 +58,10 @@ export type TestDriveButtonProps = VehicleActionProps;
 export type RequestPhotosButtonProps = VehicleActionProps;
 export type ReserveButtonProps = VehicleActionProps;
 export type FavouriteButtonProps = { car: { id: number; name: string; slug: string; make: string; model: string; primary_image_url: string } };
-export type ChatWidgetProps = Record<string, never>;
+/**
+ * The chat launcher. `startedBy`: what brought it onto the page (the shopper's first interaction, or
+ * the 3 s deferral); a provider's script loads only after an interaction. `thirdPartyAllowed`: false
+ * when the shopper refused (or has not yet given) consent for third-party tags: the built-in chat then
+ * stands in for the provider. Both optional, so an older shell's launcher keeps working.
+ */
+export type ChatWidgetProps = { startedBy?: 'interaction' | 'timer'; thirdPartyAllowed?: boolean };

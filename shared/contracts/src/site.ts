@@ -57,6 +57,10 @@ export const thirdPartyIdsSchema = z.object({
   livechat_agent_group: z.string().nullable(),
   podium_api_organization: z.string().nullable(),
   impel_chatbot_key: z.string().nullable(),
+  /** The Zendesk Web Widget's key: public by design (it is in the widget's script address). */
+  zendesk_key: z.string().nullable(),
+  /** The LiveChat account (license number) whose `livechat_agent_group` takes the site's chats; public in LiveChat's snippet. */
+  livechat_license: z.string().nullable().optional(),
   youx_provider_code: z.string().nullable(),
   xtime_url: z.string().nullable(),
   autobot: z.string().nullable(),
@@ -86,7 +90,6 @@ export type HostedGatewaySettings = z.infer<typeof hostedGatewaySchema>;
 /** Server-only values. Never serialised into a document, a bundle or a public response. */
 export const siteSecretsSchema = z.object({
   podium_api_token: z.string().nullable(),
-  zendesk_key: z.string().nullable(),
   stripe_secret_key: z.string().nullable(),
   stripe_webhook_secret: z.string().nullable(),
   lead_webhook_secret: z.string().nullable(),
@@ -122,8 +125,16 @@ export const siteFeaturesSchema = z.object({
   reserve_coming_soon: z.boolean().optional(),
   /** SPEC §2: the manufacturer site whose /blog links become /news. */
   blog_to_news: z.boolean().optional(),
+  /** SPEC §2: the site serves its CMS pages under /pages/ (links keep the prefix, except the root pages SPEC names). */
+  uses_pages_path: z.boolean().optional(),
   /** SPEC §5: Australian sites that also take New Zealand (and UK) numbers. */
   au_nz_phone: z.boolean().optional(),
+  /**
+   * Whose chat the 'Text us' button opens: a provider the site has ids for, or the platform's own
+   * (`built_in`, a lead thread the dealer answers through the admin API). Absent: the first provider
+   * with ids (Podium, LiveChat, Zendesk, Impel), else the built-in chat.
+   */
+  chat_provider: z.enum(['podium', 'livechat', 'zendesk', 'impel', 'built_in']).optional(),
 });
 export type SiteFeatures = z.infer<typeof siteFeaturesSchema>;
 
@@ -145,6 +156,8 @@ export const leadSettingsSchema = z.object({
   consent_wording: z.string().nullable().optional(),
   /** SPEC §5: "The message (Comments) is required unless the dealer opts out": true opts out. */
   comments_optional: z.boolean().optional(),
+  /** SPEC §5: "On one brand, ' - Service' is stripped from option labels" (its service centres are named '… - Service'). */
+  strip_service_suffix: z.boolean().optional(),
   /** Mobile numbers only (SPEC §5); absent: `features.mobile_only_phone`. */
   mobile_only_phone: z.boolean().optional(),
   /** Test drives / service drop-offs one location takes at the same start time (defaults: 2 and 3). */

@@ -14,6 +14,11 @@ export const eventIds = {
   phoneClick: 25,
   mapsClick: 41,
   financeRedirectClick: 58,
+  /**
+   * A shopper's chat message (SPEC §9 lists webchat among the codes 1 to 61 without its number):
+   * 59, the next code after the last one the SPEC names.
+   */
+  webchatMessage: 59,
 } as const;
 
 /** SPEC §2 page-view analytics types, numbered 1 to 13 in the SPEC's order. */

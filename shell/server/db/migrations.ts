@@ -368,6 +368,41 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('ad_events_created').on('ad_events').columns(['created_at']).execute();
       },
     },
+    '0009_chat': {
+      async up(db: Kysely<unknown>) {
+        const autoId = (table: string) =>
+          db.schema
+            .createTable(table)
+            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()));
+        // The built-in chat (issue 11): a conversation is its lead's, one per lead, and goes with it
+        // (or with its site). The shopper's details are kept as the lead was sent, for the dealer's list.
+        await autoId('chat_threads')
+          .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+          .addColumn('lead_id', 'bigint', (c) => c.notNull().unique().references('leads.id').onDelete('cascade'))
+          .addColumn('token_salt', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('phone', 'text', (c) => c.notNull())
+          .addColumn('email', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('last_author', 'text', (c) => c.notNull())
+          .addColumn('message_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        // The dealer's list: a site's conversations by latest activity, walked a page at a time.
+        await db.schema.createIndex('chat_threads_site_updated_id').on('chat_threads').columns(['site_id', 'updated_at', 'id']).execute();
+        // The unique key makes a retried message (same client id) stored once; dealers' replies carry none.
+        await autoId('chat_messages')
+          .addColumn('thread_id', 'bigint', (c) => c.notNull().references('chat_threads.id').onDelete('cascade'))
+          .addColumn('author', 'text', (c) => c.notNull())
+          .addColumn('author_name', 'text')
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('client_message_id', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addUniqueConstraint('chat_messages_thread_client', ['thread_id', 'client_message_id'])
+          .execute();
+        await db.schema.createIndex('chat_messages_thread_id').on('chat_messages').columns(['thread_id', 'id']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

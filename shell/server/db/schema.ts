@@ -310,6 +310,42 @@ export interface AdEventsTable {
   sent_at: number | null;
 }
 
+export type ChatAuthor = 'shopper' | 'dealer';
+
+/**
+ * A conversation of the built-in chat (issue 11). It started as a lead (its first message), written
+ * in the lead's transaction, and is deleted with it. The shopper's token is an HMAC of the id and
+ * `token_salt` (never stored itself).
+ */
+export interface ChatThreadsTable {
+  id: Generated<number>;
+  site_id: number;
+  lead_id: number;
+  token_salt: string;
+  name: string;
+  phone: string;
+  email: string;
+  created_at: number;
+  /** The latest message's time: the dealer's list is newest activity first. */
+  updated_at: number;
+  /** Who wrote the latest message: 'shopper' means the dealer has yet to answer. */
+  last_author: ChatAuthor;
+  /** Messages so far, both sides: counted in the same update that admits one, so the cap holds under races. */
+  message_count: ColumnType<number, number | undefined, number>;
+}
+
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  thread_id: number;
+  author: ChatAuthor;
+  /** The dealer's person who answered; null for the shopper. */
+  author_name: string | null;
+  body: string;
+  /** The shopper's own id of the message: unique per conversation, so a retry is stored once. Null for the dealer's. */
+  client_message_id: string | null;
+  created_at: number;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   site_id: number | null;
@@ -342,5 +378,7 @@ export interface PlatformDatabase {
   garage_alert_progress: GarageAlertProgressTable;
   shopper_mail: ShopperMailTable;
   ad_events: AdEventsTable;
+  chat_threads: ChatThreadsTable;
+  chat_messages: ChatMessagesTable;
   events: EventsTable;
 }

@@ -114,6 +114,12 @@ export type CreateRequest = {
    * limit and no spam traps, which a browser's timing or a shared server address could trip.
    */
   trusted?: boolean;
+  /**
+   * Runs inside the lead's insert transaction once its id is known, so what it writes (a chat's
+   * conversation) is committed with the lead or not at all. Not run when a retry is answered with
+   * the lead stored before.
+   */
+  withinTransaction?: WithinLeadTransaction;
   now?: number;
 };
 
@@ -267,6 +273,7 @@ export class LeadService {
         request.mock ? [] : deliveryTargetsOf(site),
         now,
         async (trx, leadId) => {
+          if (request.withinTransaction) await request.withinTransaction(trx, leadId);
           if (takesSeat) {
             if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
             await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);

@@ -9,7 +9,7 @@ const site = (secrets: Partial<SiteConfig['secrets']> = {}) =>
   ({
     id: 7,
     dealerships: [{ id: 701, slug: 'metro', name: 'Metro', stripe_publishable_key: 'pk_test_metro' }],
-    secrets: { podium_api_token: null, zendesk_key: null, stripe_secret_key: null, stripe_webhook_secret: null, lead_webhook_secret: null, ...secrets },
+    secrets: { podium_api_token: null, stripe_secret_key: null, stripe_webhook_secret: null, lead_webhook_secret: null, ...secrets },
   }) as unknown as SiteConfig;
 
 describe('which provider takes a deposit', () => {

@@ -3,6 +3,9 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { chatLimits } from '@dealer/contracts/chat';
+import type { ChatService } from '../chat/chat-service';
+import { chatFieldErrors, lineTextSchema, messageTextSchema } from '../chat/chat-text';
 import { bookingPage, eventPage } from '../db/admin-pages';
 import { CarChangeConflict, carChangeSchema, updateCar } from '../db/car-store';
 import { createDealerKey, listDealerKeys, revokeDealerKey } from '../db/dealer-key-store';
@@ -73,6 +76,26 @@ const dealerKeyQuerySchema = z.object({ site: siteParam });
 const dealerKeyParamsSchema = z.object({
   id: z.coerce.number({ error: 'the dealer key id must be a number' }).int('the dealer key id must be a whole number').positive('the dealer key id must be positive'),
 });
+const chatQuerySchema = z.object({
+  site: siteParam,
+  /** Only the conversations whose latest message is the shopper's (true), or the dealer's (false). */
+  awaiting_reply: z
+    .enum(['true', 'false'], { error: 'awaiting_reply must be true or false' })
+    .optional()
+    .transform((value) => (value === undefined ? undefined : value === 'true')),
+  /** Mock-mode conversations: left out by default, 'only' or 'include'. */
+  mock: z.enum(['only', 'include'], { error: 'mock must be only or include' }).optional(),
+  ...pageParams,
+});
+const chatParamsSchema = z.object({
+  id: z.coerce.number({ error: 'the conversation id must be a number' }).int('the conversation id must be a whole number').positive('the conversation id must be positive'),
+});
+const chatReplySchema = z.strictObject({
+  body: messageTextSchema,
+  author_name: lineTextSchema('author_name', chatLimits.authorNameMax).nullish(),
+});
+/** A reply of 1,000 characters (up to 4 bytes each in UTF-8) and who wrote it. */
+const chatReplyBodyLimit = 8 * 1024;
 const carParamsSchema = z.object({ id: z.coerce.number({ error: 'the car id must be a number' }).int('the car id must be a whole number').positive('the car id must be positive') });
 
 /** Field → message, for the dealer's screen to show each next to its field; unknown fields are named too. */
@@ -100,7 +123,7 @@ const nextCursor = (next: PagePosition | null) => (next ? encodeCursor(next) : n
  * routes of its own site only (another site's listing is a 403, another site's lead a 404, as if
  * it did not exist), and none of the platform's own (car changes, dealer keys).
  */
-export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, checkout: ReservationService) {
+export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, checkout: ReservationService, chat: ChatService) {
   const checkAccess = adminAccessChecker(ctx.db, ctx.config.adminKey);
 
   async function accessOrRefuse(request: FastifyRequest, reply: FastifyReply): Promise<AdminAccess | null> {
@@ -297,6 +320,59 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, ch
     if (!found || (access.kind === 'dealer' && found.site_id !== access.siteId)) return reply.code(404).send({ message: `No reservation with id ${params.data.id}.` });
     const answer = await checkout.release(found.site_id, found.id);
     return reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
+  });
+
+  /**
+   * The site's chat conversations (issue 11), latest activity first, each with its latest message;
+   * `awaiting_reply=true` for those the dealer has yet to answer. A conversation whose lead is held
+   * as suspected spam shows once the lead is released.
+   */
+  app.get('/api/admin/chats', async (request, reply) => {
+    const found = await siteFromQuery(request, reply, chatQuerySchema);
+    if (!found) return reply;
+    const { limit, cursor, awaiting_reply: awaitingReply, mock } = found.query;
+    const page = await chat.dealerThreads(found.siteId, { awaitingReply, mock: mock === 'only' ? true : mock === 'include' ? 'all' : false }, { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ threads: page.threads, next_cursor: nextCursor(page.next) });
+  });
+
+  /** The site a key opens by id (null: every site), and the conversation id from the path; null once a 401 or 400 is sent. */
+  async function chatFromParams(request: FastifyRequest, reply: FastifyReply): Promise<{ id: number; siteId: number | null } | null> {
+    const access = await accessOrRefuse(request, reply);
+    if (!access) return null;
+    const params = chatParamsSchema.safeParse(request.params);
+    if (!params.success) {
+      await reply.code(400).send({ message: 'Please check the conversation id.', fields: { id: params.error.issues[0]!.message } });
+      return null;
+    }
+    return { id: params.data.id, siteId: access.kind === 'dealer' ? access.siteId : null };
+  }
+
+  const noChat = (id: number) => ({ message: `No chat conversation with id ${id}.` });
+
+  /** One conversation whole, oldest message first; another dealer's is a 404, as if it did not exist. */
+  app.get('/api/admin/chats/:id', async (request, reply) => {
+    const asked = await chatFromParams(request, reply);
+    if (!asked) return reply;
+    const found = await chat.dealerThread(asked.id, asked.siteId);
+    if (!found) return reply.code(404).send(noChat(asked.id));
+    return reply.header('Cache-Control', 'no-store').send(found);
+  });
+
+  /** The dealer's answer `{ body, author_name? }`: 201 `{ message }`, seen by the shopper's next poll; 409 once the conversation is full. */
+  app.post('/api/admin/chats/:id/replies', { bodyLimit: chatReplyBodyLimit }, async (request, reply) => {
+    const asked = await chatFromParams(request, reply);
+    if (!asked) return reply;
+    const body = chatReplySchema.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: chatFieldErrors(body.error, (key) => `${key} is not a field of a reply.`) });
+    const result = await chat.reply(asked.id, asked.siteId, { body: body.data.body, authorName: body.data.author_name || null });
+    switch (result.kind) {
+      case 'not-found':
+        return reply.code(404).send(noChat(asked.id));
+      case 'full':
+        return reply.code(409).send({ message: `Conversation ${asked.id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.` });
+      case 'sent':
+        return reply.code(201).header('Cache-Control', 'no-store').send({ message: result.message });
+    }
   });
 
   /** Makes a dealer key for a site; the key is in this answer only (only its hash is kept). */

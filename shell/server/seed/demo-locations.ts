@@ -140,7 +140,7 @@ const networkPlans: Record<DemoSiteSlug, NetworkPlan> = {
     dealershipPerSalesLocation: false,
     locations: [
       sales('Demo Toyota Homebush', ['Toyota'], au('Parramatta Road', 'Homebush', 'NSW', '2140', -33.8650, 151.0840)),
-      { ...workshop('Demo Toyota Service Homebush', 'service', au('Underwood Road', 'Homebush', 'NSW', '2140', -33.8610, 151.0810), '17:00', true), manufacturers: ['Toyota'] },
+      { ...workshop('Demo Toyota Underwood Road - Service', 'service', au('Underwood Road', 'Homebush', 'NSW', '2140', -33.8610, 151.0810), '17:00', true), manufacturers: ['Toyota'] },
     ],
   },
   'kiwi-motors': {

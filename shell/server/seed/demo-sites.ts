@@ -66,6 +66,8 @@ type Blueprint = Omit<SiteIdentity, 'online_payments' | 'reserve_coming_soon'> &
   integrations: 'full' | 'analytics' | 'none';
   /** Asks the shopper's consent before third-party tags load. */
   consent_banner?: boolean;
+  /** A chat provider's ids on a site without the full integrations (each provider runs on one demo site). */
+  chat_ids?: Partial<Pick<SiteConfig['third_party'], 'zendesk_key' | 'impel_chatbot_key'>>;
   disabledRemotes: RemoteName[];
 };
 
@@ -156,6 +158,7 @@ const blueprints: readonly Blueprint[] = [
     // This dealer takes a call-back request without a message.
     lead_settings: { yes_no_fields: true, comments_optional: true },
     integrations: 'analytics',
+    chat_ids: { impel_chatbot_key: 'impel-demo-harbour-used-cars' },
     disabledRemotes: [],
   },
   {
@@ -224,7 +227,7 @@ const blueprints: readonly Blueprint[] = [
     seo: { title: 'Coastal Motorcycles | New & Used Motorcycles on the Gold Coast', description: 'Road, adventure, cruiser and dirt bikes from the big names, in Southport and Nerang.' },
     blogs: 88,
     offers: 7,
-    features: { plain_spinner: false, show_postcode: true },
+    features: { plain_spinner: false, show_postcode: true, uses_pages_path: true },
     integrations: 'analytics',
     disabledRemotes: [],
   },
@@ -369,9 +372,9 @@ const blueprints: readonly Blueprint[] = [
     seo: { title: 'Demo Toyota | Toyota Certified Pre-Owned in Homebush', description: 'Toyota Certified Pre-Owned and demonstrator vehicles with a 200-point check, at Demo Toyota Homebush.' },
     blogs: 130,
     offers: 11,
-    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true, hide_chat_on_stock_pages: true, blog_to_news: true },
+    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true, hide_chat_on_stock_pages: true, blog_to_news: true, chat_provider: 'livechat' },
     // Every lead of the site goes to one fixed dealership slug (SPEC §3 forced slug).
-    lead_settings: { forced_dealership_slug: 'toyota-pre-owned-central' },
+    lead_settings: { forced_dealership_slug: 'toyota-pre-owned-central', strip_service_suffix: true },
     integrations: 'full',
     disabledRemotes: [],
   },
@@ -409,6 +412,7 @@ const blueprints: readonly Blueprint[] = [
     integrations: 'analytics',
     // New Zealand's privacy principles: this dealer asks before any tracking tag loads.
     consent_banner: true,
+    chat_ids: { zendesk_key: 'zendesk-demo-kiwi-motors' },
     disabledRemotes: [],
   },
   {
@@ -495,7 +499,8 @@ function groupHeader(blueprint: Blueprint): NavLink[] {
     { label: 'Our Stock', to: '/cars/', dynamic: 'stock' },
     { label: 'Electric Cars', to: '/electric-cars' },
     { label: 'Special Offers', to: '/special-offers' },
-    { label: 'Service', to: '/service' },
+    // A site serving its CMS pages under /pages/ links the service booking there (SPEC §2 /pages/book-a-service).
+    { label: 'Service', to: blueprint.features.uses_pages_path ? '/pages/book-a-service' : '/service' },
     { label: 'Parts & Accessories', to: '/vehicle-parts-and-accessories' },
     { label: 'Sell Your Car', to: '/sell-your-car' },
     { label: 'Finance', to: blueprint.finance_path },
@@ -543,6 +548,8 @@ function defaultFooter(blueprint: Blueprint): NavLink[] {
     { label: 'Search Vehicles', to: searchHref(blueprint.default_search_path) },
     { label: 'Privacy Policy', to: '/privacy-policy/' },
     { label: 'Terms & Conditions', to: '/terms-and-conditions/' },
+    // The CMS's own address for the about page: the link rule strips /pages/ from it (SPEC §2).
+    ...(blueprint.features.uses_pages_path ? [{ label: 'About Us', to: '/pages/about-us' }] : []),
   ];
 }
 
@@ -555,8 +562,10 @@ function thirdParty(blueprint: Blueprint): SiteConfig['third_party'] {
     google_analytics_id: analytics ? `G-DEMO${tag}` : null,
     facebook_pixel: analytics ? `1000000000${String(blueprint.id).padStart(5, '0')}` : null,
     livechat_agent_group: full ? `${blueprint.id}` : null,
+    livechat_license: full ? `${19_000_000 + blueprint.id}` : null,
     podium_api_organization: full ? `podium-org-demo-${blueprint.slug}` : null,
-    impel_chatbot_key: full ? `impel-demo-${blueprint.slug}` : null,
+    impel_chatbot_key: full ? `impel-demo-${blueprint.slug}` : (blueprint.chat_ids?.impel_chatbot_key ?? null),
+    zendesk_key: full ? `zendesk-demo-${blueprint.slug}` : (blueprint.chat_ids?.zendesk_key ?? null),
     youx_provider_code: full ? `YOUX-DEMO-${blueprint.id}` : null,
     xtime_url: full ? `https://xtime.example.com/${blueprint.slug}` : null,
     autobot: full ? `autobot-demo-${blueprint.id}` : null,
@@ -570,7 +579,6 @@ function secrets(blueprint: Blueprint, onlinePayments: boolean): SiteConfig['sec
   const chat = remoteEnabled(blueprint, 'mf-chat');
   return {
     podium_api_token: chat ? `podium_tok_live_DEMO_SECRET_${slug}` : null,
-    zendesk_key: chat ? `zendesk_key_DEMO_SECRET_${slug}` : null,
     stripe_secret_key: onlinePayments ? `sk_test_DEMO_SECRET_${slug}` : null,
     stripe_webhook_secret: onlinePayments ? `whsec_DEMO_SECRET_${slug}` : null,
     lead_webhook_secret: `lead_hook_DEMO_SECRET_${slug}`,

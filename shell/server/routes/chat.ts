@@ -1,0 +1,153 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { chatLimits, chatTokenHeader, type ChatMessages, type ChatMessageSent } from '@dealer/contracts/chat';
+import type { SiteConfig } from '@dealer/contracts/site';
+import { phoneRegion } from '@dealer/rules/locale';
+import { formatPhoneForDisplay } from '@dealer/rules/phone';
+import type { ChatService, ShopperKey } from '../chat/chat-service';
+import { chatFieldErrors, clientMessageIdSchema, lineTextSchema, messageTextSchema } from '../chat/chat-text';
+import { clientAddressKey } from '../http/client-address';
+import { checkFieldsMessage } from '../leads/lead-service';
+import { retryAfterText } from '../leads/spam';
+import type { PlatformContext } from '../platform-context';
+
+/** A first message with the shopper's details and the page (a long address at most): far under this. */
+const startBodyLimit = 16 * 1024;
+/** A message of 1,000 characters, each up to 4 bytes of UTF-8, and its id. */
+const messageBodyLimit = 8 * 1024;
+
+/** ChatStartBody, strictly: the name, phone and email are the lead's, checked by its SPEC §5 rules. */
+const startBodySchema = z.strictObject({
+  name: lineTextSchema('name', 200).optional(),
+  phone: lineTextSchema('phone', 50).optional(),
+  email: lineTextSchema('email', 320).optional(),
+  message: messageTextSchema,
+  client_message_id: clientMessageIdSchema,
+  url: z.string({ error: 'url must be the address of the page the chat was opened on.' }).max(4000, 'url is at most 4000 characters.').optional(),
+  form_started_at: z.number({ error: 'form_started_at must be a time in ms since the epoch.' }).optional(),
+});
+
+/** ChatMessageBody, strictly. */
+const messageBodySchema = z.strictObject({ body: messageTextSchema, client_message_id: clientMessageIdSchema });
+
+const unknownField = (key: string) => `${key} is not a field of a chat message.`;
+
+export const chatRefusals = {
+  notFound: 'This conversation was not found on this site. Please start a new one.',
+  noChat: 'This site has no chat. Please use the enquiry form or call the dealership.',
+  idTaken: 'This client_message_id was already used for another message. Send a new id with a new message.',
+  badAfter: 'after must be the id of the last message received (a whole number; 0 or left out for all).',
+} as const;
+
+/** The shopper is asked to call once a conversation holds `messagesPerThread` messages. */
+function fullMessage(site: SiteConfig) {
+  const phone = site.phone ? formatPhoneForDisplay(site.phone, phoneRegion(site.locale)) : '';
+  return `This conversation has reached its ${chatLimits.messagesPerThread} messages. Please call the dealership${phone ? ` on ${phone}` : ''} to carry on.`;
+}
+
+const chatEnabled = (site: SiteConfig) => site.remotes.some((remote) => remote.name === 'mf-chat' && remote.enabled);
+
+const threadIdOf = (raw: string) => (/^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null);
+
+/**
+ * The shopper's side of the built-in chat (issue 11), under /api (and /mock in mock mode, as the
+ * lead calls: mock conversations make mock leads, never delivered). 404 on a site whose `mf-chat`
+ * remote is off. Every answer is `no-store`.
+ * - `POST /chat/threads` ChatStartBody: 201 ChatThreadStarted, 200 for a retry with the same
+ *   client_message_id; the lead API's 400 `{ message, fields }` and 429; 422 for a client id
+ *   already used for something else.
+ * - `POST /chat/threads/:id/messages` (X-Chat-Token) ChatMessageBody: 201 ChatMessageSent, 200
+ *   with the stored message for a retry; 404 for a wrong token or another site's conversation,
+ *   429 with Retry-After past the per-conversation limit, 409 once the conversation is full.
+ * - `GET /chat/threads/:id/messages?after=` (X-Chat-Token): ChatMessages after that id.
+ */
+export async function chatRoutes(app: FastifyInstance, ctx: PlatformContext, chat: ChatService) {
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  /** The request's site when it has the chat switched on; null once the refusal is sent. */
+  async function chatSite(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
+    const site = await ctx.leads.sites.forRequestOrRefuse(request, reply);
+    if (!site) return null;
+    if (chatEnabled(site)) return site;
+    await reply.code(404).send({ message: chatRefusals.noChat });
+    return null;
+  }
+
+  const tokenOf = (request: FastifyRequest) => {
+    const raw = request.headers[chatTokenHeader.toLowerCase()];
+    return typeof raw === 'string' && raw !== '' ? raw : null;
+  };
+
+  const prefixes = [{ prefix: '/api', mock: false }, ...(ctx.config.leads.mockMode ? [{ prefix: '/mock', mock: true }] : [])];
+  for (const { prefix, mock } of prefixes) {
+    /** The conversation's key from the path and header; null (404 sent) for an id that cannot be one. */
+    async function keyOf(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, site: SiteConfig): Promise<ShopperKey | null> {
+      const threadId = threadIdOf(request.params.id);
+      if (threadId !== null) return { site, mock, threadId, token: tokenOf(request) };
+      await reply.code(404).send({ message: chatRefusals.notFound });
+      return null;
+    }
+
+    app.post(`${prefix}/chat/threads`, { bodyLimit: startBodyLimit }, async (request, reply) => {
+      const site = await chatSite(request, reply);
+      if (!site) return reply;
+      const body = startBodySchema.safeParse(request.body);
+      if (!body.success) {
+        // The details' own problems too, so the shopper sees every field to fix at once.
+        const raw = request.body;
+        const contact = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? chat.contactProblems(site, raw) : {};
+        return reply.code(400).send({ message: checkFieldsMessage, fields: { ...contact, ...chatFieldErrors(body.error, unknownField) } });
+      }
+      const result = await chat.start({ site, body: body.data, mock, ip: clientAddressKey(request.ip), userAgent: String(request.headers['user-agent'] ?? '') });
+      switch (result.kind) {
+        case 'started':
+          return reply.code(result.created ? 201 : 200).send(result.started);
+        case 'id-taken':
+          return reply.code(422).send({ message: chatRefusals.idTaken, fields: { client_message_id: chatRefusals.idTaken } });
+        case 'refused':
+          if (result.headers) void reply.headers(result.headers);
+          return reply.code(result.status).send(result.body);
+      }
+    });
+
+    app.post<{ Params: { id: string } }>(`${prefix}/chat/threads/:id/messages`, { bodyLimit: messageBodyLimit }, async (request, reply) => {
+      const site = await chatSite(request, reply);
+      if (!site) return reply;
+      const key = await keyOf(request, reply, site);
+      if (!key) return reply;
+      const body = messageBodySchema.safeParse(request.body);
+      if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: chatFieldErrors(body.error, unknownField) });
+      const result = await chat.send(key, body.data);
+      switch (result.kind) {
+        case 'sent':
+          return reply.code(result.created ? 201 : 200).send({ message: result.message } satisfies ChatMessageSent);
+        case 'not-found':
+          return reply.code(404).send({ message: chatRefusals.notFound });
+        case 'full':
+          return reply.code(409).send({ message: fullMessage(site) });
+        case 'too-many':
+          return reply
+            .code(429)
+            .header('Retry-After', String(Math.ceil(result.retryAfterMs / 1000)))
+            .send({
+              message: `You can send ${chatLimits.shopperMessagesPerWindow} messages in ${chatLimits.windowMs / 60_000} minutes. Please wait ${retryAfterText(result.retryAfterMs)} before the next one, or call the dealership.`,
+            });
+      }
+    });
+
+    app.get<{ Params: { id: string }; Querystring: { after?: unknown } }>(`${prefix}/chat/threads/:id/messages`, async (request, reply) => {
+      const site = await chatSite(request, reply);
+      if (!site) return reply;
+      const key = await keyOf(request, reply, site);
+      if (!key) return reply;
+      const raw = request.query.after;
+      const after = raw === undefined || raw === '' ? 0 : typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
+      if (after === null) return reply.code(400).send({ message: chatRefusals.badAfter });
+      const messages = await chat.poll(key, after);
+      if (!messages) return reply.code(404).send({ message: chatRefusals.notFound });
+      return reply.send({ messages } satisfies ChatMessages);
+    });
+  }
+}
