@@ -58,10 +58,11 @@ test('tags wait for the first interaction, then the data layer, gtag and the pix
   // …and 250 ms later its server-side copy, with the pixel's event id, through the platform's ad-event
   // outbox (no Conversions API token in the demo: written to DATA_DIR/outbox/ad-events/<site>/).
   const saved = (await dataLayer(page)).find((entry) => entry.event === 'dealer_event' && entry.event_id === 39)!;
+  // Finished files only: one being written is a dot-file until it is renamed into place.
   const dir = join(process.env.E2E_DATA_DIR!, 'outbox', 'ad-events', 'metro-motor-group');
   await expect
     .poll(async () => {
-      const events = await Promise.all((await readdir(dir).catch(() => [] as string[])).map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as { data: { event_name: string; event_id: string }[] }));
+      const events = await Promise.all((await readdir(dir).catch(() => [] as string[])).filter((name) => !name.startsWith('.')).map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as { data: { event_name: string; event_id: string }[] }));
       return events.flatMap((file) => file.data).find((event) => event.event_id === saved.event_uid)?.event_name;
     })
     .toBe('DealerEvent39');

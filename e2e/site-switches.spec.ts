@@ -88,7 +88,7 @@ test('a site that serves its CMS pages under /pages/ (features.uses_pages_path) 
   await expect(page.getByRole('contentinfo').getByRole('link', { name: 'About Us' })).toHaveAttribute('href', '/about-us');
   await service.click();
   await expect(page).toHaveURL(/\/pages\/book-a-service$/);
-  await expect(page.getByLabel('Service centre')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Book a service' })).toBeVisible();
 
   // A site without /pages/ links the same screen at its own address.
   await page.goto(siteUrl('metro-motor-group', '/'));
@@ -97,6 +97,12 @@ test('a site that serves its CMS pages under /pages/ (features.uses_pages_path) 
 
 test('the brand whose service centres are named "… - Service" (lead_settings.strip_service_suffix) lists them without it', async ({ page }) => {
   await page.goto(siteUrl('toyota-demo', '/service'));
+  await page.getByLabel('First name').fill('Robin');
+  await page.getByLabel('Last name').fill('Banks');
+  await page.getByLabel('Email').fill(`robin.${Date.now()}@example.com`);
+  await page.getByLabel('Phone').fill('0412 345 678');
+  if (await page.getByLabel('Postcode').count()) await page.getByLabel('Postcode').fill('2150');
+  await page.getByRole('button', { name: 'Continue' }).click();
   const centre = page.getByLabel('Service centre');
   await expect(centre.locator('option', { hasText: 'Demo Toyota Underwood Road' })).toHaveCount(1);
   await expect(centre.locator('option', { hasText: ' - Service' })).toHaveCount(0);

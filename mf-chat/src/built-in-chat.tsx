@@ -70,7 +70,10 @@ function TextField({ name, label, type = 'text', multiline = false, autoComplete
 
 function Messages({ messages, siteName }: { messages: readonly ChatMessage[]; siteName: string }) {
   const end = useRef<HTMLLIElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [messages.length]);
+  // A block body: newer browsers' scrollIntoView returns a promise, which React would take for a cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [messages.length]);
   return (
     <ol className="chat-widget__messages" aria-label="Conversation" aria-live="polite">
       {messages.map((message) => (

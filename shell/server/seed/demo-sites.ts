@@ -499,8 +499,7 @@ function groupHeader(blueprint: Blueprint): NavLink[] {
     { label: 'Our Stock', to: '/cars/', dynamic: 'stock' },
     { label: 'Electric Cars', to: '/electric-cars' },
     { label: 'Special Offers', to: '/special-offers' },
-    // A site serving its CMS pages under /pages/ links the service booking there (SPEC §2 /pages/book-a-service).
-    { label: 'Service', to: blueprint.features.uses_pages_path ? '/pages/book-a-service' : '/service' },
+    { label: 'Service', to: '/service' },
     { label: 'Parts & Accessories', to: '/vehicle-parts-and-accessories' },
     { label: 'Sell Your Car', to: '/sell-your-car' },
     { label: 'Finance', to: blueprint.finance_path },
@@ -533,7 +532,8 @@ function defaultHeader(blueprint: Blueprint): NavLink[] {
   return [
     { label: 'Search Vehicles', to: searchHref(blueprint.default_search_path) },
     { label: 'Test Drive', to: '/book-test-drive/' },
-    { label: 'Service', to: '/service' },
+    // A site serving its CMS pages under /pages/ links the service booking there (SPEC §2 /pages/book-a-service).
+    { label: 'Service', to: blueprint.features.uses_pages_path ? '/pages/book-a-service' : '/service' },
     { label: 'Finance', to: blueprint.finance_path },
     { label: 'Trade In', to: '/trade-in' },
     { label: 'Parts', to: '/vehicle-parts-and-accessories' },

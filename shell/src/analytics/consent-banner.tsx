@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { Button } from '@dealer/ui/button';
 import { consentNow, onConsentChange, setConsent } from './consent';
@@ -10,9 +10,25 @@ import { consentNow, onConsentChange, setConsent } from './consent';
 export function ConsentBanner({ site }: { site: PublicSiteConfig }) {
   const [consent, setShown] = useState(consentNow);
   useEffect(() => onConsentChange(setShown), []);
-  if (!site.consent_banner || consent !== 'unasked') return null;
+  const shown = site.consent_banner === true && consent === 'unasked';
+  const banner = useRef<HTMLElement>(null);
+  // While it shows, what floats at the bottom of the screen (the chat's 'Text us') sits above it.
+  useLayoutEffect(() => {
+    const element = banner.current;
+    if (!shown || !element) return;
+    const root = document.documentElement;
+    const inset = () => root.style.setProperty('--dp-bottom-inset', `${element.offsetHeight}px`);
+    inset();
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(inset) : null;
+    observer?.observe(element);
+    return () => {
+      observer?.disconnect();
+      root.style.removeProperty('--dp-bottom-inset');
+    };
+  }, [shown]);
+  if (!shown) return null;
   return (
-    <section className="consent-banner" role="region" aria-label="Cookies and tracking">
+    <section ref={banner} className="consent-banner" role="region" aria-label="Cookies and tracking">
       <p>{`${site.name} would like to use cookies from Google and Meta to measure visits and show you relevant ads. Our own site statistics are kept either way.`}</p>
       <div className="consent-banner__actions">
         <Button onClick={() => setConsent('granted')}>Accept</Button>
