@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { ChatWidgetProps } from '@dealer/contracts/remote-modules';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { chatChoiceFor, chatEventLabel, chatMessageCounts, type ChatChoice, type ChatProvider } from '@dealer/rules/chat';
@@ -6,9 +6,11 @@ import { eventIds } from '@dealer/rules/enquiry';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { Button } from '@dealer/ui/button';
-import { BuiltInChat } from './built-in-chat';
 import { loadProvider, onProviderShopperMessage, openProvider, setProviderVisible, type ProviderStatus } from './providers';
 import './chat-widget.css';
+
+/** The built-in chat (its form, phone rules and polling) loads when the shopper opens it, not with the launcher. */
+const BuiltInChat = lazy(() => import('./built-in-chat').then((module) => ({ default: module.BuiltInChat })));
 
 /** SPEC §9: the welcome bubble appears 3 seconds after load. */
 export const welcomeDelayMs = 3000;
@@ -110,13 +112,15 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
           <button type="button" className="chat-widget__close" aria-label="Close chat" onClick={() => setOpen(false)}>
             ×
           </button>
-          <BuiltInChat
-            site={site}
-            onShopperMessage={() => {
-              lastShopperActionAt = Date.now();
-              trackMessage({ kind: 'built_in' });
-            }}
-          />
+          <Suspense fallback={<p role="status">Opening chat…</p>}>
+            <BuiltInChat
+              site={site}
+              onShopperMessage={() => {
+                lastShopperActionAt = Date.now();
+                trackMessage({ kind: 'built_in' });
+              }}
+            />
+          </Suspense>
         </section>
       )}
       <Button className="chat-widget__launcher" aria-busy={opening} aria-expanded={builtIn ? open : undefined} onClick={() => void textUs()}>
