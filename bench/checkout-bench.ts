@@ -15,7 +15,7 @@
  *
  *   tsx bench/checkout-bench.ts [--cars=100] [--racers=50] [--parallel-cars=4] [--engine=sqlite|postgres|both] [--built]
  *
- * The server runs from source through tsx, or `--built` from shell/dist/server/main.cjs.
+ * The server runs from source through tsx, or `--built` from platform/server/dist/main.cjs.
  * PostgreSQL: TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test, in a throwaway schema.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,11 +29,11 @@ import type { SiteConfig } from '../shared/contracts/src/site';
 import { validatePhone, phoneRuleFor } from '../shared/rules/src/phone';
 import { canReserve, siteTakesDeposits } from '../shared/rules/src/reserve';
 import { depositFor, reservationLeadCategory } from '../shared/rules/src/reservation';
-import { findCarById, listSiteCars } from '../shell/server/db/car-store';
-import { openDatabase, type PlatformDb } from '../shell/server/db/database';
-import { listSiteSlugs, loadSiteConfig } from '../shell/server/db/site-store';
-import { createTestSchema, testDatabaseUrl } from '../shell/server/testing/postgres';
-import { freePort } from '../shell/server/testing/free-port';
+import { findCarById, listSiteCars } from '../platform/server/src/db/car-store';
+import { openDatabase, type PlatformDb } from '../platform/server/src/db/database';
+import { listSiteSlugs, loadSiteConfig } from '../platform/server/src/db/site-store';
+import { createTestSchema, testDatabaseUrl } from '../platform/server/src/testing/postgres';
+import { freePort } from '../platform/server/src/testing/free-port';
 
 type Engine = 'sqlite' | 'postgres';
 
@@ -112,7 +112,7 @@ async function startServer(engine: Engine, work: string): Promise<Server> {
     dropSchema = () => schema.drop();
     searchPath = schema.schema;
   }
-  const argv = useBuilt ? ['--enable-source-maps', join(root, 'shell/dist/server/main.cjs')] : ['--import', 'tsx', join(root, 'shell/server/main.ts')];
+  const argv = useBuilt ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')] : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));

@@ -10,7 +10,7 @@
  *
  *   tsx bench/leads-bench.ts [--duration=10] [--clients=16] [--engines=sqlite,postgres] [--quick] [--built]
  *
- * The server runs from source through tsx, or `--built` from shell/dist/server/main.cjs.
+ * The server runs from source through tsx, or `--built` from platform/server/dist/main.cjs.
  * PostgreSQL: TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test, in a throwaway schema.
  * Targets (2-core machine): SQLite >= 1,000 creates/s with p99 <= 20 ms; PostgreSQL >= 500/s.
  */
@@ -20,9 +20,9 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../shell/server/db/database';
-import { createTestSchema, testDatabaseUrl } from '../shell/server/testing/postgres';
-import { freePort } from '../shell/server/testing/free-port';
+import { openDatabase } from '../platform/server/src/db/database';
+import { createTestSchema, testDatabaseUrl } from '../platform/server/src/testing/postgres';
+import { freePort } from '../platform/server/src/testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Map(
@@ -92,7 +92,7 @@ async function startServer(
     searchPath = schema.schema;
   }
   const nodeArgs = (process.env.LEADS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const argv = useBuilt ? ['--enable-source-maps', join(root, 'shell/dist/server/main.cjs')] : ['--import', 'tsx', join(root, 'shell/server/main.ts')];
+  const argv = useBuilt ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')] : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...argv], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));

@@ -11,9 +11,9 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH
 export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 export const site = 'metro-motor-group';
 
-/** Starts shell/dist/server/main.cjs and resolves once /api/health answers. */
+/** Starts platform/server/dist/main.cjs and resolves once /api/health answers. */
 export async function startPlatform(port) {
-  const server = spawn(process.execPath, [join(root, 'shell/dist/server/main.cjs')], {
+  const server = spawn(process.execPath, [join(root, 'platform/server/dist/main.cjs')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'dealer-bench-')), LOG_LEVEL: 'warn', PLATFORM_ADMIN_KEY: 'bench-admin-key-0123456789' },
     stdio: 'ignore',

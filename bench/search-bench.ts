@@ -13,12 +13,12 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sortOptions, buildSearchQueries, type SearchState } from '../shared/rules/src/search-query';
-import { createRng, type Rng } from '../shell/server/seed/prng';
-import { matchesFilter } from '../shell/server/search/filter-evaluator';
-import { parseFilter, type FilterNode } from '../shell/server/search/filter-parser';
-import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '../shell/server/search/search-index';
-import { carsPagination } from '../shell/server/search/indexer';
-import { carsIndexSettings, carsIndexUid } from '../shell/server/search/site-search';
+import { createRng, type Rng } from '../platform/server/src/seed/prng';
+import { matchesFilter } from '../platform/server/src/search/filter-evaluator';
+import { parseFilter, type FilterNode } from '../platform/server/src/search/filter-parser';
+import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '../platform/server/src/search/search-index';
+import { carsPagination } from '../platform/server/src/search/indexer';
+import { carsIndexSettings, carsIndexUid } from '../platform/server/src/search/site-search';
 import { demoSearchData, platformSearchData, type BenchData, type BenchSite } from './search-data';
 
 export const benchFacets = ['make', 'model', 'car_type', 'body', 'fuel', 'transmission', 'colour', 'location_name', 'price', 'km', 'year'];

@@ -4,10 +4,10 @@
  * - a platform of N cars over S sites, cloned from the demo stock with fresh ids, stock numbers,
  *   VINs, prices, km, statuses and dealership names, so facet values are as varied as real stock.
  */
-import { generateDemoData } from '../shell/server/seed/demo-data';
-import { createRng } from '../shell/server/seed/prng';
-import { carSearchDocument } from '../shell/server/search/site-search';
-import type { Doc } from '../shell/server/search/search-index';
+import { generateDemoData } from '../platform/server/src/seed/demo-data';
+import { createRng } from '../platform/server/src/seed/prng';
+import { carSearchDocument } from '../platform/server/src/search/site-search';
+import type { Doc } from '../platform/server/src/search/search-index';
 
 // The contracts package is not a dependency of the bench: take its types from the generator.
 type DemoData = ReturnType<typeof generateDemoData>;

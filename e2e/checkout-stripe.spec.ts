@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Route } from '@playwright/test';
-import { startFakeStripe, stripeSignatureFor, type FakeStripe } from '../shell/server/payments/fake-stripe-server';
+import { startFakeStripe, stripeSignatureFor, type FakeStripe } from '../platform/server/src/payments/fake-stripe-server';
 import { canReserve } from '../shared/rules/src/reserve';
 import { depositFor } from '../shared/rules/src/reservation';
 import { demoStock } from './support/demo-stock';
@@ -80,7 +80,7 @@ const webhooks: number[] = [];
 test.beforeAll(async () => {
   stripe = await startFakeStripe();
   dataDir = mkdtempSync(join(tmpdir(), 'dealer-e2e-stripe-'));
-  platform = spawn(process.execPath, [join(root, 'shell/dist/server/main.cjs')], {
+  platform = spawn(process.execPath, [join(root, 'platform/server/dist/main.cjs')], {
     cwd: root,
     stdio: 'ignore',
     env: {

@@ -30,7 +30,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node --enable-source-maps ../shell/dist/server/main.cjs`,
+    command: `node --enable-source-maps ../platform/server/dist/main.cjs`,
     cwd: here,
     url: `http://127.0.0.1:${e2ePort}/api/health`,
     reuseExistingServer: false,

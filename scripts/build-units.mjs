@@ -43,21 +43,43 @@ function run(bin, args, cwd, env = {}) {
   execFileSync(bin, args, { cwd, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production', ...env } });
 }
 
-/** Builds the shell (browser and server bundles) unless its inputs are unchanged. */
-export function buildShell({ force = false } = {}) {
-  const dir = join(root, 'shell');
-  const stamp = join(dir, 'dist', '.input-hash');
-  const hash = inputHash([join(dir, 'src'), join(dir, 'server'), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'rspack.server.config.mjs'), ...sharedInputs()]);
-  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(join(dir, 'dist', 'client', 'assets.json'))) {
-    console.log('[build] shell is up to date');
+/** Builds `dir` with rspack unless the hash of `inputs` matches the stamp of its last build. */
+function buildUnit(name, dir, inputs, { force, outDir, expect, configs }) {
+  const stamp = join(outDir, '.input-hash');
+  const hash = inputHash(inputs);
+  if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(expect)) {
+    console.log(`[build] ${name} is up to date`);
     return false;
   }
-  console.log('[build] shell (browser)');
-  run(rspackBin(dir), ['build', '-c', 'rspack.config.mjs'], dir);
-  console.log('[build] shell (server)');
-  run(rspackBin(dir), ['build', '-c', 'rspack.server.config.mjs'], dir);
+  for (const [label, config] of configs) {
+    console.log(`[build] ${label}`);
+    run(rspackBin(dir), ['build', '-c', config], dir);
+  }
   writeFileSync(stamp, hash);
   return true;
+}
+
+/** Builds the shell's browser bundle unless its inputs are unchanged. */
+export function buildShell({ force = false } = {}) {
+  const dir = join(root, 'shell');
+  return buildUnit('shell', dir, [join(dir, 'src'), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), ...sharedInputs()], {
+    force,
+    outDir: join(dir, 'dist'),
+    expect: join(dir, 'dist', 'client', 'assets.json'),
+    configs: [['shell (browser)', 'rspack.config.mjs']],
+  });
+}
+
+/** Builds the platform's Node server (platform/server/dist) unless its inputs are unchanged. */
+export function buildServer({ force = false } = {}) {
+  const dir = join(root, 'platform', 'server');
+  const platformSources = readdirSync(join(root, 'platform')).map((pkg) => join(root, 'platform', pkg));
+  return buildUnit('server', dir, [...platformSources, join(root, 'pnpm-lock.yaml'), ...['contracts', 'rules'].map((pkg) => join(root, 'shared', pkg))], {
+    force,
+    outDir: join(dir, 'dist'),
+    expect: join(dir, 'dist', 'main.cjs'),
+    configs: [['server', 'rspack.config.mjs']],
+  });
 }
 
 export function remoteVersion(remote, buildId = '') {

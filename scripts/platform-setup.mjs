@@ -4,10 +4,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pnpm, root } from './pnpm.mjs';
-import { buildShell, publishRemote, remotes } from './build-units.mjs';
+import { buildServer, buildShell, publishRemote, remotes } from './build-units.mjs';
 import { ensureChromium } from './chromium.mjs';
 
 const command = process.argv[2];
+// Browser code, the platform's Node packages (sources without the DOM, then tests) and the tools.
+const typeProjects = ['tsconfig.json', 'platform/tsconfig.json', 'platform/tsconfig.test.json', 'tsconfig.tools.json'];
 
 function install() {
   console.log('[setup] installing dependencies');
@@ -16,6 +18,7 @@ function install() {
 
 function buildAll() {
   buildShell();
+  buildServer();
   for (const remote of remotes) publishRemote(remote);
 }
 
@@ -29,7 +32,7 @@ function step(title, file, args, env = {}) {
 }
 
 function serve() {
-  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'shell/dist/server/main.cjs')], { cwd: root, stdio: 'inherit' });
+  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')], { cwd: root, stdio: 'inherit' });
   const forward = (signal) => server.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -49,7 +52,7 @@ switch (command) {
   case 'test': {
     install();
     buildAll();
-    step('type check', bin('tsc'), ['-p', 'tsconfig.json']);
+    for (const project of typeProjects) step(`type check (${project})`, bin('tsc'), ['-p', project]);
     step('lint', bin('eslint'), ['.', '--max-warnings=0']);
     step('unit and integration tests (SQLite and PostgreSQL)', bin('vitest'), ['run']);
     const chromium = ensureChromium();

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './pnpm.mjs';
 
-const entry = join(root, 'shell/dist/server/main.cjs');
+const entry = join(root, 'platform/server/dist/main.cjs');
 if (!existsSync(entry)) {
   console.error('Nothing is built yet: run npm run build (or npm start) first.');
   process.exit(1);

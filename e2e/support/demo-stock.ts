@@ -1,4 +1,4 @@
-import { generateDemoData } from '../../shell/server/seed/demo-data';
+import { generateDemoData } from '../../platform/server/src/seed/demo-data';
 
 /**
  * The demo stock as the server seeded it. Slugs and stock numbers do not depend on the seeding

@@ -11,7 +11,7 @@ const cliEnv = () => ({ ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, REM
 
 /** `pnpm platform …` against the e2e server's database. */
 export function platformCli(...args: string[]): string {
-  return execFileSync(process.execPath, [join(root, 'shell/dist/server/platform-cli.cjs'), ...args], { cwd: root, env: cliEnv(), encoding: 'utf8' });
+  return execFileSync(process.execPath, [join(root, 'platform/server/dist/platform-cli.cjs'), ...args], { cwd: root, env: cliEnv(), encoding: 'utf8' });
 }
 
 /** `pnpm remote:publish …`: builds a remote as a new version; returns the version it printed. */

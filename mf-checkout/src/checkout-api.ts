@@ -1,4 +1,4 @@
-/** The checkout's calls to `/api` (shell/server/routes/checkout.ts) and where the shopper's reservation token is kept. */
+/** The checkout's calls to `/api` (platform/server/src/routes/checkout.ts) and where the shopper's reservation token is kept. */
 
 export type ReservationState = 'holding' | 'reserved' | 'expired' | 'cancelled' | 'released' | 'refunded';
 

@@ -2,7 +2,7 @@ import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { usePageTitle } from '@dealer/ui/page-title';
 import type { Location } from '@dealer/contracts/location';
-import { contentPageTitle } from './content-page-title';
+import { contentPageTitle } from '@dealer/rules/content-pages';
 
 function LocationCard({ location }: { location: Location }) {
   return (

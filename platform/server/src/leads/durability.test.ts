@@ -4,9 +4,9 @@
  * job), and no Idempotency-Key may have produced two leads: a create whose answer was lost to a
  * kill is sent again with the same key until it is answered.
  *
- * Runs `shell/dist/server/main.cjs` (built by `npm run build` / `npm test`, which builds first);
+ * Runs `platform/server/dist/main.cjs` (built by `npm run build` / `npm test`, which builds first);
  * skipped, saying so, when it is not built or is older than the server sources (a stale bundle
- * would test old code). LEADS_DURABILITY_FROM_SOURCE=1 runs shell/server/main.ts through tsx
+ * would test old code). LEADS_DURABILITY_FROM_SOURCE=1 runs platform/server/src/main.ts through tsx
  * instead (for working on the pipeline without a build). About 20 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,10 +19,10 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../testing/free-port';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const builtServer = join(root, 'shell', 'dist', 'server', 'main.cjs');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+const builtServer = join(root, 'platform', 'server', 'dist', 'main.cjs');
 const fromSource = process.env.LEADS_DURABILITY_FROM_SOURCE === '1';
-const sourceServer = join(root, 'shell', 'server', 'main.ts');
+const sourceServer = join(root, 'platform', 'server', 'src', 'main.ts');
 
 /** The newest source the server bundle is built from (tests aside). */
 function newestSourceMtime(): number {
@@ -35,7 +35,7 @@ function newestSourceMtime(): number {
       else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
-  walk(join(root, 'shell', 'server'));
+  for (const pkg of readdirSync(join(root, 'platform'))) if (existsSync(join(root, 'platform', pkg, 'src'))) walk(join(root, 'platform', pkg, 'src'));
   for (const pkg of readdirSync(join(root, 'shared'))) if (existsSync(join(root, 'shared', pkg, 'src'))) walk(join(root, 'shared', pkg, 'src'));
   return newest;
 }

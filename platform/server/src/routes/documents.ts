@@ -13,7 +13,7 @@ import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { resolveSite } from '../tenancy/site-context';
-import { contentPageTitle } from '../../src/pages/content-page-title';
+import { contentPageTitle } from '@dealer/rules/content-pages';
 
 /** The configured search category (SPEC §2 '/search/suv') a path is, with its path in one spelling; null when none. */
 function searchCategoryOf(site: Pick<SiteConfig, 'search_categories'>, pathname: string): { label: string; path: string } | null {

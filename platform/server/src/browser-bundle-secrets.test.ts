@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateDemoData } from './seed/demo-data';
 
-const root = resolve(__dirname, '..', '..');
+const root = resolve(__dirname, '..', '..', '..');
 const browserDirs = [join(root, 'shell', 'dist', 'client'), join(root, 'dist', 'remotes')];
 
 function filesUnder(dir: string): string[] {

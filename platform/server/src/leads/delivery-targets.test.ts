@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { generateDemoData } from '../seed/demo-data';
 import { leadToAdf } from './adf';
-import { validateAdfStructure } from './adf-validate';
+import { validateAdfStructure } from '../testing/adf-validate';
 import { startSmtpSink, type SmtpSink } from './delivery-smtp-sink';
 import { signedLeadFileUrl, verifyLeadFileLink } from './lead-file-links';
 import {

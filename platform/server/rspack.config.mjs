@@ -1,5 +1,5 @@
-// The server bundle: TypeScript of the shell server and the shared packages compiled for Node;
-// every npm dependency stays external and is required from node_modules at run time.
+// The server bundle: TypeScript of the platform packages and the shared contracts and rules compiled
+// for Node; every npm dependency stays external and is required from node_modules at run time.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
@@ -10,8 +10,8 @@ export default {
   mode: 'production',
   target: 'node20',
   context: dir,
-  entry: { main: './server/main.ts', 'platform-cli': './server/cli.ts' },
-  output: { path: join(dir, 'dist', 'server'), filename: '[name].cjs', chunkFilename: '[name].cjs', clean: true, library: { type: 'commonjs2' } },
+  entry: { main: './src/main.ts', 'platform-cli': './src/cli.ts' },
+  output: { path: join(dir, 'dist'), filename: '[name].cjs', chunkFilename: '[name].cjs', clean: true, library: { type: 'commonjs2' } },
   externalsPresets: { node: true },
   externals: [({ request }, callback) => (request && /^[@a-z]/.test(request) && !request.startsWith('@dealer/') ? callback(undefined, `commonjs ${request}`) : callback())],
   resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },

@@ -4,7 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { generateDemoData } from '../seed/demo-data';
 import { ADF_PROVIDER_NAME, adfRequestDate, leadToAdf } from './adf';
 import { escapeXmlAttr, escapeXmlText, stripInvalidXmlChars } from './adf-xml';
-import { validateAdfStructure } from './adf-validate';
+import { validateAdfStructure } from '../testing/adf-validate';
 import type { DeliverableFile, DeliverableLead } from './delivery-targets';
 
 type JsdomModule = { JSDOM: new (xml: string, options: { contentType: string }) => { window: { document: Document } } };

@@ -1,3 +1,4 @@
+/** The title a content page (a CMS path such as `fleet-service`) shows in its heading, the document title and the breadcrumbs. */
 const knownTitles: Record<string, string> = {
   blog: 'Latest News',
   news: 'Latest News',

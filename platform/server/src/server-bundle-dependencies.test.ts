@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const root = resolve(__dirname, '..', '..');
-const bundles = ['main.cjs', 'platform-cli.cjs'].map((name) => join(root, 'shell', 'dist', 'server', name));
+const root = resolve(__dirname, '..', '..', '..');
+const bundles = ['main.cjs', 'platform-cli.cjs'].map((name) => join(root, 'platform', 'server', 'dist', name));
 
 /** The npm packages a server bundle requires at run time (every dependency stays external). */
 function externalsOf(bundle: string): string[] {
