@@ -7,4 +7,6 @@ export default remoteConfig({
   name: 'mf-checkout',
   port: 3104,
   exposes: { './CheckoutPage': './src/checkout-page.tsx', './ReserveButton': './src/reserve-button.tsx' },
+  // Reserve sits among the vehicle page's calls to action without a release of the vehicle remote.
+  slots: { 'vehicle.actions': ['ReserveButton'] },
 });

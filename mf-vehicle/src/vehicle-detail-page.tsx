@@ -5,7 +5,6 @@ import type { Car } from '@dealer/contracts/car';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-import { canReserve, reserveOptionsFor } from '@dealer/rules/reserve';
 import { searchPathFor } from '@dealer/rules/routes';
 import { cardTag, isSold, isTestDriveOnly } from '@dealer/rules/tags';
 import { showsFinanceCalculator } from '@dealer/rules/finance';
@@ -15,7 +14,7 @@ import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { Spinner } from '@dealer/ui/spinner';
 import { Modal } from '@dealer/ui/modal';
 import { Button } from '@dealer/ui/button';
-import { RemoteSlot } from '@dealer/ui/remote-slot';
+import { NamedSlot, RemoteSlot } from '@dealer/ui/remote-slot';
 import { usePageTitle } from '@dealer/ui/page-title';
 import { carFromDocument, useCarBySlugQuery } from './vehicle-api';
 import { Gallery } from './gallery';
@@ -41,6 +40,12 @@ const vehicleContext = (car: Car): VehicleContext => ({
   location_id: car.location_id,
   dealership_slug: car.dealership_slug,
   primary_image_url: car.primary_image_url,
+  status: car.status,
+  sold: car.sold,
+  reserved: car.reserved,
+  reservable: car.reservable,
+  payment_processors: car.payment_processors,
+  has_checkout_payment_processor: car.has_checkout_payment_processor,
 });
 
 function NotFound({ site }: { site: PublicSiteConfig }) {
@@ -109,7 +114,6 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
   const tag = cardTag(car, site, now);
   const sold = isSold(car);
   const testDriveOnly = isTestDriveOnly(car);
-  const reserve = !sold && !testDriveOnly && canReserve(car, reserveOptionsFor(site)).ok;
   const location = site.locations.find((item) => item.id === car.location_id);
   const context = vehicleContext(car);
   const similarSearch = `${searchPathFor(site)}?make=${encodeURIComponent(car.make)}`;
@@ -142,7 +146,7 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
                 </>
               )}
               <RemoteSlot module="mf-leads/RequestPhotosButton" car={context} />
-              {reserve && <RemoteSlot module="mf-checkout/ReserveButton" car={context} />}
+              <NamedSlot name="vehicle.actions" car={context} />
             </>
           )}
           <RemoteSlot module="mf-garage/FavouriteButton" car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }} />

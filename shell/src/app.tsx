@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { RemoteSlotContext } from '@dealer/ui/remote-slot';
+import { NamedSlotContext, RemoteSlotContext } from '@dealer/ui/remote-slot';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { resolveRoute } from '@dealer/rules/routes';
@@ -8,7 +8,7 @@ import { SiteHeader } from './layout/site-header';
 import { SiteFooter } from './layout/site-footer';
 import { DeferredChat } from './layout/deferred-chat';
 import { RouteView } from './route-view';
-import { renderSlot } from './federation/remote-module';
+import { renderNamedSlot, renderSlot } from './federation/remote-module';
 import { usePrefetchOnHover } from './federation/prefetch';
 import { recordPageVisit } from './page-tracking';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
@@ -38,6 +38,7 @@ export function App() {
 
   return (
     <RemoteSlotContext.Provider value={renderSlot}>
+      <NamedSlotContext.Provider value={renderNamedSlot}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -48,6 +49,7 @@ export function App() {
       <SiteFooter />
       <DeferredChat pathname={location.pathname} />
       <ConsentBanner site={site} />
+      </NamedSlotContext.Provider>
     </RemoteSlotContext.Provider>
   );
 }

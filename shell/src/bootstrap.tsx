@@ -6,6 +6,7 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { createPlatformStore } from '@dealer/state/store';
 import { startRemoteRuntime } from './federation/remote-runtime';
 import { App } from './app';
+import { AppErrorBoundary } from './app-error-boundary';
 
 // The server validated this config before inlining it in the document.
 const site = JSON.parse(document.getElementById('site-config')?.textContent ?? 'null') as PublicSiteConfig;
@@ -18,11 +19,13 @@ const store = createPlatformStore(site);
 startTransition(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Provider store={store}>
-        <BrowserRouter>
-          <App />
-        </BrowserRouter>
-      </Provider>
+      <AppErrorBoundary site={site}>
+        <Provider store={store}>
+          <BrowserRouter>
+            <App />
+          </BrowserRouter>
+        </Provider>
+      </AppErrorBoundary>
     </StrictMode>,
   );
 });

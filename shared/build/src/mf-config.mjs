@@ -168,12 +168,34 @@ function baseConfig({ dir, outDir, mode }) {
   };
 }
 
+/** Emits dealer-remote.json: what the remote says about itself beside its mf-manifest.json. */
+class RemoteDescriptorPlugin {
+  constructor(descriptor) {
+    this.descriptor = descriptor;
+  }
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('RemoteDescriptorPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'RemoteDescriptorPlugin', stage: compiler.rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+        compilation.emitAsset('dealer-remote.json', new compiler.rspack.sources.RawSource(`${JSON.stringify(this.descriptor, null, 2)}\n`));
+      });
+    });
+  }
+}
+
 /**
  * A remote: its exposed modules, a manifest, and a standalone dev page (index.html) that
  * mounts the remote's own demo with the shared design system.
- * @param {{ dir: string; name: string; exposes: Record<string, string>; port: number; outDir?: string; mode?: string }} opts
+ * `slots` names the named slots (SlotProps in @dealer/contracts/remote-modules) its exposed
+ * modules fill, e.g. `{ 'vehicle.actions': ['ReserveButton'] }`; they are written to
+ * dealer-remote.json beside the manifest, which the server reads for the sites running this version.
+ * @param {{ dir: string; name: string; exposes: Record<string, string>; slots?: Record<string, string[]>; port: number; outDir?: string; mode?: string }} opts
  */
-export function remoteConfig({ dir, name, exposes, port, outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'), mode = process.env.NODE_ENV }) {
+export function remoteConfig({ dir, name, exposes, slots = {}, port, outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'), mode = process.env.NODE_ENV }) {
+  for (const [slot, modules] of Object.entries(slots)) {
+    for (const module of modules) {
+      if (!exposes[`./${module}`]) throw new Error(`${name} fills slot "${slot}" with "${module}", which it does not expose (exposes: ${Object.keys(exposes).join(', ')})`);
+    }
+  }
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   // In a composed page the remote gets the shell's browser build of React Router.
   assertBrowserRouterImports([join(dir, 'src')], dir);
@@ -190,6 +212,7 @@ export function remoteConfig({ dir, name, exposes, port, outDir = process.env.RE
       dts: false,
       experiments: { externalRuntime: true, optimization: { disableRemote: true, target: 'web' } },
     }),
+    new RemoteDescriptorPlugin({ name, slots }),
     new rspack.HtmlRspackPlugin({ title: `${name} ${pkg.version} (standalone)`, template: existsSync(join(dir, 'index.html')) ? join(dir, 'index.html') : undefined }),
     new StandaloneRuntimeCorePlugin(),
   );
@@ -265,7 +288,7 @@ export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = p
     ...browserRouterShared(dir, sharedSingletons),
     // The design system's stylesheet is initial CSS of the shell (a <link> in the document head),
     // so the entry imports it before the async boundary: eager, in the entry chunk.
-    '@dealer/ui/styles.css': { ...sharedSingletons['@dealer/ui/'], eager: true },
+    '@dealer/ui/styles.css': { ...sharedSingletons['@dealer/ui/styles.css'], eager: true },
   };
   const config = baseConfig({ dir, outDir, mode });
   config.plugins.push(

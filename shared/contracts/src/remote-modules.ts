@@ -1,4 +1,5 @@
 // Plain values only (no zod), so browser bundles can import them for free.
+import type { Car } from './car';
 
 /** The feature remotes a site can switch on or off. Keys are the package folders. */
 export const remoteNames = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'] as const;
@@ -51,7 +52,9 @@ export type VehicleContext = {
   location_id: number;
   dealership_slug: string;
   primary_image_url: string;
-};
+} & Partial<VehicleActionState>;
+/** What a call to action needs to decide whether it applies (optional: vehicle remotes before 1.4.0 do not send it). */
+export type VehicleActionState = Pick<Car, 'status' | 'sold' | 'reserved' | 'reservable' | 'payment_processors' | 'has_checkout_payment_processor'>;
 export type VehicleActionProps = { car: VehicleContext; variant?: 'primary' | 'secondary'; title?: string };
 export type EnquireButtonProps = VehicleActionProps;
 export type TestDriveButtonProps = VehicleActionProps;
@@ -65,3 +68,48 @@ export type FavouriteButtonProps = { car: { id: number; name: string; slug: stri
  * stands in for the provider. Both optional, so an older shell's launcher keeps working.
  */
 export type ChatWidgetProps = { startedBy?: 'interaction' | 'timer'; thirdPartyAllowed?: boolean };
+
+/**
+ * The props of every exposed module, by module: what a remote promises and what the shell and other
+ * remotes must pass. `RemoteModule` and `RemoteSlot` take their props from here, so a wrong or
+ * missing prop is a compile error, not a blank area in production.
+ */
+export interface ExposedProps {
+  'mf-search/SearchPage': SearchPageProps;
+  'mf-vehicle/VehicleDetailPage': VehicleDetailPageProps;
+  'mf-leads/EnquiryForm': EnquiryFormProps;
+  'mf-leads/EnquireButton': EnquireButtonProps;
+  'mf-leads/TestDriveButton': TestDriveButtonProps;
+  'mf-leads/RequestPhotosButton': RequestPhotosButtonProps;
+  'mf-leads/SuccessPage': SuccessPageProps;
+  'mf-leads/LeadFormPage': LeadFormPageProps;
+  'mf-checkout/CheckoutPage': CheckoutPageProps;
+  'mf-checkout/ReserveButton': ReserveButtonProps;
+  'mf-garage/GaragePage': GaragePageProps;
+  'mf-garage/FavouriteButton': FavouriteButtonProps;
+  'mf-chat/ChatWidget': ChatWidgetProps;
+}
+
+/** Fails to compile when a module is exposed without props in ExposedProps, or the other way round. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+export const exposedPropsCoverEveryModule: Exactly<ExposedModule, keyof ExposedProps> = true;
+
+/** A module with the props it is rendered with, checked together (e.g. the module that owns a route). */
+export type ModuleWithProps = { [M in ExposedModule]: { module: M; props: ExposedProps[M] } }[ExposedModule];
+
+/**
+ * Named slots: places in one remote's screen that other remotes fill without either releasing for
+ * the other. The owner renders `<NamedSlot name=…>`; each enabled remote lists in its build
+ * (`slots` in its rspack config → `dealer-remote.json` beside its manifest) which of its exposed
+ * modules fill which slot. The server sends that per site, at the versions the site runs.
+ */
+export interface SlotProps {
+  /** The vehicle page's calls to action after the enquiry buttons (e.g. mf-checkout's Reserve). */
+  'vehicle.actions': VehicleActionProps;
+}
+export const slotNames = ['vehicle.actions'] as const satisfies readonly (keyof SlotProps)[];
+export type SlotName = (typeof slotNames)[number];
+export const slotsCoverEverySlotProps: Exactly<SlotName, keyof SlotProps> = true;
+
+/** The exposed modules whose props accept a slot's props: the only modules allowed to fill it. */
+export type SlotFiller<S extends SlotName> = { [M in ExposedModule]: SlotProps[S] extends ExposedProps[M] ? M : never }[ExposedModule];

@@ -1,11 +1,11 @@
-import type { ExposedModule } from '@dealer/contracts/remote-modules';
+import type { ModuleWithProps } from '@dealer/contracts/remote-modules';
 import type { RouteMatch } from './routes';
 
 /**
  * Which remote's exposed module owns a route, with its props; null for the shell's own pages.
  * The server uses it to preload the route's remote, the browser to render it.
  */
-export function routeOwner(match: RouteMatch): { module: ExposedModule; props: Record<string, unknown> } | null {
+export function routeOwner(match: RouteMatch): ModuleWithProps | null {
   switch (match.kind) {
     case 'search':
       return { module: 'mf-search/SearchPage', props: { searchSlug: match.searchSlug } };

@@ -3,6 +3,7 @@ import { Button } from '@dealer/ui/button';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import { reportRemoteFailure } from './report-failure';
+import { RemoteLoadError } from './remote-load-error';
 
 type Props = { module: ExposedModule; onRetry: () => void; compact?: boolean; children: ReactNode };
 
@@ -15,8 +16,8 @@ export class RemoteBoundary extends Component<Props, { error: Error | null }> {
   }
 
   override componentDidCatch(error: Error, _info: ErrorInfo) {
-    // Load failures were reported by the runtime plugin; render errors are reported here.
-    if (!/did not load|RUNTIME-|loaded empty|Failed to fetch|Loading script failed/i.test(error.message)) {
+    // Load failures were reported where they happened (runtime plugin, loader); render errors are reported here.
+    if (!(error instanceof RemoteLoadError)) {
       reportRemoteFailure(remoteOfModule(this.props.module), this.props.module, error.message);
     }
   }

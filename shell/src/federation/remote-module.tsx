@@ -1,18 +1,18 @@
 import { startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react';
-import type { ExposedModule } from '@dealer/contracts/remote-modules';
-import { forgetFailedRemote, isModuleEnabled, loadRemoteModule } from './remote-runtime';
+import type { ExposedModule, ExposedProps, SlotName } from '@dealer/contracts/remote-modules';
+import { forgetFailedRemote, isModuleEnabled, loadRemoteModule, slotFillers } from './remote-runtime';
 import { RemoteBoundary } from './remote-boundary';
 import { RoutePlaceholder } from './route-placeholder';
 
-type Loaded = { default: ComponentType<Record<string, unknown>> };
-type LoadState = { status: 'loading' } | { status: 'ready'; Component: Loaded['default'] } | { status: 'failed'; error: Error };
+type Loaded<M extends ExposedModule> = { default: ComponentType<ExposedProps[M]> };
+type LoadState<M extends ExposedModule> = { status: 'loading' } | { status: 'ready'; Component: Loaded<M>['default'] } | { status: 'failed'; error: Error };
 
 /** Loads the module once per mount; a failure is thrown to the boundary, whose retry remounts it. */
-function RemoteLoader({ module, props, loading }: { module: ExposedModule; props: Record<string, unknown>; loading: ReactNode }) {
-  const [state, setState] = useState<LoadState>({ status: 'loading' });
+function RemoteLoader<M extends ExposedModule>({ module, props, loading }: { module: M; props: ExposedProps[M]; loading: ReactNode }) {
+  const [state, setState] = useState<LoadState<M>>({ status: 'loading' });
   useEffect(() => {
     let live = true;
-    loadRemoteModule<Loaded>(module).then(
+    loadRemoteModule<Loaded<M>>(module).then(
       // A transition: React renders the remote's tree in slices instead of one long task
       // (it blocked input for a few hundred ms on a mid-range phone), keeping the placeholder
       // on screen until the tree is ready.
@@ -26,14 +26,18 @@ function RemoteLoader({ module, props, loading }: { module: ExposedModule; props
   if (state.status === 'failed') throw state.error;
   if (state.status === 'loading') return loading;
   const { Component } = state;
-  return <Component {...props} />;
+  // ExposedProps[M] is an object type for every module; TypeScript cannot see that through the generic.
+  return <Component {...(props as ExposedProps[M] & object)} />;
 }
+
+type RemoteModuleProps<M extends ExposedModule> = { module: M; props: ExposedProps[M]; compact?: boolean; loading?: ReactNode };
 
 /**
  * Renders one exposed module of a remote: nothing when the site has that remote off, a spinner
- * while it loads, a fallback with retry when it fails to load or throws.
+ * while it loads, a fallback with retry when it fails to load or throws. Its props are the ones the
+ * module declares in ExposedProps.
  */
-export function RemoteModule({ module, props, compact = false, loading }: { module: ExposedModule; props: Record<string, unknown>; compact?: boolean; loading?: ReactNode }) {
+export function RemoteModule<M extends ExposedModule>({ module, props, compact = false, loading }: RemoteModuleProps<M>) {
   const [attempt, setAttempt] = useState(0);
   if (!isModuleEnabled(module)) return null;
   return (
@@ -41,10 +45,15 @@ export function RemoteModule({ module, props, compact = false, loading }: { modu
         forgetFailedRemote(module);
         setAttempt((n) => n + 1);
       }}>
-      <RemoteLoader key={attempt} module={module} props={props} loading={loading === undefined ? <RoutePlaceholder module={module} props={props} /> : loading} />
+      <RemoteLoader key={attempt} module={module} props={props} loading={loading === undefined ? <RoutePlaceholder module={module} props={props as Record<string, unknown>} /> : loading} />
     </RemoteBoundary>
   );
 }
 
-/** The slot renderer the shell hands to remotes through RemoteSlotContext. */
-export const renderSlot = (module: ExposedModule, props: Record<string, unknown>) => <RemoteModule module={module} props={props} compact loading={null} />;
+/**
+ * The slot renderers the shell hands to remotes (RemoteSlotContext, NamedSlotContext). Their props
+ * were checked where the slot is placed (RemoteSlot / NamedSlot), so they pass through as they are.
+ */
+export const renderSlot = (module: ExposedModule, props: Record<string, unknown>) => <RemoteModule module={module} props={props as never} compact loading={null} />;
+export const renderNamedSlot = (name: SlotName, props: Record<string, unknown>) =>
+  slotFillers(name).map((module) => <RemoteModule key={module} module={module} props={props as never} compact loading={null} />);

@@ -1,14 +1,17 @@
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { RetryPlugin } from '@module-federation/retry-plugin';
-import { federationName, remoteOfModule, type ExposedModule, type RemoteName } from '@dealer/contracts/remote-modules';
+import { federationName, remoteOfModule, type ExposedModule, type RemoteName, type SlotName } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { errorLoadPlugin } from './error-load-plugin';
+import { RemoteLoadError } from './remote-load-error';
+import { reportRemoteFailure } from './report-failure';
 
 /** A remote that has not answered by then is treated as down (its area shows a fallback). */
 export const remoteLoadTimeoutMs = 10_000;
 
 let enabled = new Set<RemoteName>();
 let entries = new Map<RemoteName, string>();
+let slotFills = new Map<SlotName, ExposedModule[]>();
 
 /** Registers the site's remotes, at the versions its config pins, when the page starts. */
 export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
@@ -19,7 +22,17 @@ export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
   registerRemotes(site.remotes.map((remote) => ({ name: federationName(remote.name), entry: remote.manifestUrl })));
   enabled = new Set(site.remotes.map((remote) => remote.name));
   entries = new Map(site.remotes.map((remote) => [remote.name, remote.manifestUrl]));
+  slotFills = new Map();
+  for (const remote of site.remotes) {
+    for (const [slot, modules] of Object.entries(remote.slots ?? {}) as [SlotName, string[]][]) {
+      // A module the shell's contracts do not know yet (a newer remote) still loads by name.
+      slotFills.set(slot, [...(slotFills.get(slot) ?? []), ...modules.map((expose) => `${remote.name}/${expose}` as ExposedModule)]);
+    }
+  }
 }
+
+/** The modules the site's enabled remotes put in a named slot, in the order of the site's remotes. */
+export const slotFillers = (slot: SlotName): ExposedModule[] => slotFills.get(slot) ?? [];
 
 /**
  * The runtime keeps a failed manifest request; registering the remote again with `force`
@@ -34,17 +47,28 @@ export function forgetFailedRemote(module: ExposedModule) {
 export const isRemoteEnabled = (remote: RemoteName) => enabled.has(remote);
 export const isModuleEnabled = (module: ExposedModule) => enabled.has(remoteOfModule(module));
 
+/** Failures the runtime plugin does not see (it reports fetch and script errors itself). */
+function reported(error: RemoteLoadError): RemoteLoadError {
+  reportRemoteFailure(error.remote, String(error.module), error.message);
+  return error;
+}
+
 /** Loads an exposed module with a time limit. Each call is a fresh attempt (failures are not cached). */
 export async function loadRemoteModule<T>(module: ExposedModule): Promise<T> {
   const remote = remoteOfModule(module);
   const id = `${federationName(remote)}/${module.slice(remote.length + 1)}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${module} did not load within ${remoteLoadTimeoutMs} ms`)), remoteLoadTimeoutMs);
+    timer = setTimeout(() => reject(reported(new RemoteLoadError(remote, module, 'timeout'))), remoteLoadTimeoutMs);
   });
   try {
-    const loaded = await Promise.race([loadRemote<T>(id), timeout]);
-    if (!loaded) throw new Error(`${module} loaded empty`);
+    const loaded = await Promise.race([
+      loadRemote<T>(id).catch((error: unknown) => {
+        throw error instanceof RemoteLoadError ? error : new RemoteLoadError(remote, module, 'network', { cause: error });
+      }),
+      timeout,
+    ]);
+    if (!loaded) throw reported(new RemoteLoadError(remote, module, 'empty'));
     return loaded;
   } finally {
     clearTimeout(timer);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
-import type { RemoteRef } from '@dealer/contracts/remotes';
+import { remoteDescriptorFile, remoteDescriptorSchema, type RemoteDescriptor, type RemoteRef } from '@dealer/contracts/remotes';
 import type { SiteRemoteSetting } from '@dealer/contracts/site';
 
 /**
@@ -10,6 +10,7 @@ import type { SiteRemoteSetting } from '@dealer/contracts/site';
  */
 export class RemoteRegistry {
   private manifests = new Map<string, RemoteManifest | null>();
+  private descriptors = new Map<string, RemoteDescriptor | null>();
 
   constructor(readonly remotesDir: string) {}
 
@@ -38,7 +39,8 @@ export class RemoteRegistry {
       if (!setting.enabled) return [];
       const version = setting.version && this.hasVersion(setting.name, setting.version) ? setting.version : this.latest(setting.name);
       if (!version) return [];
-      return [{ name: setting.name, version, manifestUrl: `${baseUrl}/remotes/${setting.name}/${version}/mf-manifest.json` }];
+      const slots = this.descriptor(setting.name, version)?.slots;
+      return [{ name: setting.name, version, manifestUrl: `${baseUrl}/remotes/${setting.name}/${version}/mf-manifest.json`, ...(slots && Object.keys(slots).length ? { slots } : {}) }];
     });
   }
 
@@ -50,6 +52,29 @@ export class RemoteRegistry {
       this.manifests.set(key, existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RemoteManifest) : null);
     }
     return this.manifests.get(key) ?? null;
+  }
+
+  /**
+   * What a published version says about itself (the named slots it fills); null for versions
+   * published before remotes described themselves, or with a descriptor that does not parse
+   * (that remote then fills no slots, and the rest of the site is unaffected).
+   */
+  descriptor(remote: RemoteName, version: string): RemoteDescriptor | null {
+    const key = `${remote}@${version}`;
+    if (!this.descriptors.has(key)) {
+      const file = join(this.remotesDir, remote, version, remoteDescriptorFile);
+      let descriptor: RemoteDescriptor | null = null;
+      if (existsSync(file)) {
+        try {
+          const parsed = remoteDescriptorSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+          descriptor = parsed.success && parsed.data.name === remote ? parsed.data : null;
+        } catch {
+          descriptor = null;
+        }
+      }
+      this.descriptors.set(key, descriptor);
+    }
+    return this.descriptors.get(key) ?? null;
   }
 
   /** Files to preload so the route's remote arrives without a manifest → entry → chunk waterfall. */

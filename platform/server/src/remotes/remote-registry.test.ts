@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RemoteRegistry } from './remote-registry';
+
+const dir = mkdtempSync(join(tmpdir(), 'remotes-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function publish(remote: string, version: string, descriptor?: string, latest = true) {
+  const folder = join(dir, remote, version);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'mf-manifest.json'), JSON.stringify({ name: remote.replace('-', '_'), metaData: { remoteEntry: { name: 'remoteEntry.js' } }, exposes: [] }));
+  if (descriptor !== undefined) writeFileSync(join(folder, 'dealer-remote.json'), descriptor);
+  if (latest) writeFileSync(join(dir, remote, 'latest'), `${version}\n`);
+}
+
+publish('mf-checkout', '1.3.0-old');
+publish('mf-checkout', '1.4.0-new', JSON.stringify({ name: 'mf-checkout', slots: { 'vehicle.actions': ['ReserveButton'] } }));
+publish('mf-vehicle', '1.4.0-a', JSON.stringify({ name: 'mf-vehicle', slots: {} }));
+publish('mf-leads', '1.6.0-broken', '{ not json');
+publish('mf-garage', '1.2.0-wrong', JSON.stringify({ name: 'mf-chat', slots: { 'vehicle.actions': ['FavouriteButton'] } }));
+publish('mf-chat', '1.2.0-unknown-slot', JSON.stringify({ name: 'mf-chat', slots: { 'vehicle.nowhere': ['ChatWidget'] } }));
+
+const registry = new RemoteRegistry(dir);
+const base = 'https://cdn.example';
+
+describe('the named slots a site’s remotes fill', () => {
+  it('tells the browser which exposed modules of the version a site runs fill which slot', () => {
+    const [checkout] = registry.resolve([{ name: 'mf-checkout', enabled: true }], base);
+    expect(checkout).toEqual({
+      name: 'mf-checkout',
+      version: '1.4.0-new',
+      manifestUrl: `${base}/remotes/mf-checkout/1.4.0-new/mf-manifest.json`,
+      slots: { 'vehicle.actions': ['ReserveButton'] },
+    });
+  });
+
+  it('gives a version published before remotes described themselves no slots (pinned sites keep working)', () => {
+    const [checkout] = registry.resolve([{ name: 'mf-checkout', enabled: true, version: '1.3.0-old' }], base);
+    expect(checkout?.version).toBe('1.3.0-old');
+    expect(checkout).not.toHaveProperty('slots');
+  });
+
+  it('leaves out a remote that fills nothing, and a switched-off remote altogether', () => {
+    expect(registry.resolve([{ name: 'mf-vehicle', enabled: true }], base)[0]).not.toHaveProperty('slots');
+    expect(registry.resolve([{ name: 'mf-checkout', enabled: false }], base)).toEqual([]);
+  });
+
+  it('ignores a descriptor that does not parse, names another remote or names an unknown slot', () => {
+    expect(registry.descriptor('mf-leads', '1.6.0-broken')).toBeNull();
+    expect(registry.descriptor('mf-garage', '1.2.0-wrong')).toBeNull();
+    expect(registry.descriptor('mf-chat', '1.2.0-unknown-slot')).toBeNull();
+    const refs = registry.resolve([{ name: 'mf-leads', enabled: true }, { name: 'mf-garage', enabled: true }, { name: 'mf-chat', enabled: true }], base);
+    expect(refs.map((ref) => ref.name)).toEqual(['mf-leads', 'mf-garage', 'mf-chat']);
+    for (const ref of refs) expect(ref).not.toHaveProperty('slots');
+  });
+});
