@@ -27,7 +27,7 @@ const base = 'https://cdn.example';
 
 describe('the named slots a site’s remotes fill', () => {
   it('tells the browser which exposed modules of the version a site runs fill which slot', () => {
-    const [checkout] = registry.resolve([{ name: 'mf-checkout', enabled: true }], base);
+    const [checkout] = registry.resolve([{ name: 'mf-checkout', enabled: true, version: null }], base);
     expect(checkout).toEqual({
       name: 'mf-checkout',
       version: '1.4.0-new',
@@ -43,15 +43,15 @@ describe('the named slots a site’s remotes fill', () => {
   });
 
   it('leaves out a remote that fills nothing, and a switched-off remote altogether', () => {
-    expect(registry.resolve([{ name: 'mf-vehicle', enabled: true }], base)[0]).not.toHaveProperty('slots');
-    expect(registry.resolve([{ name: 'mf-checkout', enabled: false }], base)).toEqual([]);
+    expect(registry.resolve([{ name: 'mf-vehicle', enabled: true, version: null }], base)[0]).not.toHaveProperty('slots');
+    expect(registry.resolve([{ name: 'mf-checkout', enabled: false, version: null }], base)).toEqual([]);
   });
 
   it('ignores a descriptor that does not parse, names another remote or names an unknown slot', () => {
     expect(registry.descriptor('mf-leads', '1.6.0-broken')).toBeNull();
     expect(registry.descriptor('mf-garage', '1.2.0-wrong')).toBeNull();
     expect(registry.descriptor('mf-chat', '1.2.0-unknown-slot')).toBeNull();
-    const refs = registry.resolve([{ name: 'mf-leads', enabled: true }, { name: 'mf-garage', enabled: true }, { name: 'mf-chat', enabled: true }], base);
+    const refs = registry.resolve([{ name: 'mf-leads', enabled: true, version: null }, { name: 'mf-garage', enabled: true, version: null }, { name: 'mf-chat', enabled: true, version: null }], base);
     expect(refs.map((ref) => ref.name)).toEqual(['mf-leads', 'mf-garage', 'mf-chat']);
     for (const ref of refs) expect(ref).not.toHaveProperty('slots');
   });
