@@ -224,25 +224,28 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
   return null;
 }
 
-/** SPEC §3 full name: first name under the field's own name, optional middle_name and last_name. */
+/**
+ * SPEC §3 full name: first name under the field's own name, optional middle_name and last_name.
+ * Each error sits after its label (not inside it), so a screen reader announces the field by its name
+ * and the error through aria-describedby.
+ */
 function NameParts({ name }: { name: string }) {
+  const parts = [
+    { part: name, label: 'First name', autoComplete: 'given-name' },
+    { part: 'middle_name', label: 'Middle name (optional)', autoComplete: 'additional-name' },
+    { part: 'last_name', label: 'Last name', autoComplete: 'family-name' },
+  ];
   return (
     <div className="dp-inline-fields">
-      <label>
-        <span>First name</span>
-        <Field name={name} component="input" autoComplete="given-name" />
-        <FieldError name={name} />
-      </label>
-      <label>
-        <span>Middle name (optional)</span>
-        <Field name="middle_name" component="input" autoComplete="additional-name" />
-        <FieldError name="middle_name" />
-      </label>
-      <label>
-        <span>Last name</span>
-        <Field name="last_name" component="input" autoComplete="family-name" />
-        <FieldError name="last_name" />
-      </label>
+      {parts.map(({ part, label, autoComplete }) => (
+        <div key={part}>
+          <label>
+            <span>{label}</span>
+            <Field name={part} component="input" autoComplete={autoComplete} aria-describedby={`${fieldId(part)}-error`} />
+          </label>
+          <FieldError name={part} />
+        </div>
+      ))}
     </div>
   );
 }
