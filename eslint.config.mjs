@@ -11,9 +11,27 @@ const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garag
 const platformImports = ['@dealer/server', '@dealer/server/*', '@dealer/db', '@dealer/db/*', '@dealer/leads', '@dealer/leads/*', '@dealer/search-engine', '@dealer/search-engine/*', '@dealer/demo', '@dealer/demo/*', '**/platform/**'];
 const browserOnlyImports = ['@dealer/shell', '@dealer/shell/*', '**/shell/**', '@dealer/ui', '@dealer/ui/*', '@dealer/state', '@dealer/state/*', '@dealer/events', '@dealer/events/*', ...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`])];
 
-const boundary = (message, patterns) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
+const boundaries = (...zones) => ({
+  'no-restricted-imports': ['error', { patterns: zones.filter(([, patterns]) => patterns.length > 0).map(([message, patterns]) => ({ group: patterns, message })) }],
 });
+const boundary = (message, patterns) => boundaries([message, patterns]);
+
+// The platform's packages and the @dealer packages each may import (package.json says the same):
+// search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server.
+const platformPackages = {
+  'search-engine': [],
+  db: [],
+  leads: ['db'],
+  demo: ['db'],
+  server: ['search-engine', 'db', 'leads', 'demo'],
+};
+const fastifyImports = ['fastify', 'fastify/*', '@fastify/*'];
+const platformBoundaries = {
+  'search-engine': ['The search engine is pure: Meilisearch’s behaviour in memory, without HTTP (Fastify), a store or dealer types (@dealer/*).', [...fastifyImports, '@dealer/*']],
+  db: ['The store knows no HTTP (Fastify) and nothing of the lead pipeline, the demo or the server that use it.', fastifyImports],
+  leads: ['The lead pipeline knows no HTTP (Fastify): the server’s routes and site cache call it.', fastifyImports],
+  demo: ['The demo data and its drawings know no HTTP (Fastify): the server serves them.', fastifyImports],
+};
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -63,4 +81,21 @@ export default tseslint.config(
     files: ['platform/**/*.{ts,tsx}'],
     rules: boundary('The platform serves browser code but never imports it: share through @dealer/contracts and @dealer/rules.', browserOnlyImports),
   },
+  // Each platform package imports only the platform packages it depends on, always by package name
+  // (`@dealer/db/database`), never by a relative path into another package's folder.
+  ...Object.entries(platformPackages).map(([name, allowed]) => {
+    const others = Object.keys(platformPackages).filter((other) => other !== name);
+    return {
+      files: [`platform/${name}/**/*.{ts,tsx}`],
+      rules: boundaries(
+        ['The platform serves browser code but never imports it: share through @dealer/contracts and @dealer/rules.', browserOnlyImports],
+        [
+          `@dealer/${name} depends on ${allowed.length ? allowed.map((other) => `@dealer/${other}`).join(', ') : 'no other platform package'} (search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server).`,
+          others.filter((other) => !allowed.includes(other)).flatMap((other) => [`@dealer/${other}`, `@dealer/${other}/*`]),
+        ],
+        ['Import another platform package by its name (@dealer/db/database), never by a path into its folder.', ['**/platform/**', ...others.flatMap((other) => [`**/${other}/src`, `**/${other}/src/**`])]],
+        ...(platformBoundaries[name] ? [platformBoundaries[name]] : []),
+      ),
+    };
+  }),
 );

@@ -29,11 +29,11 @@ import type { SiteConfig } from '../shared/contracts/src/site';
 import { validatePhone, phoneRuleFor } from '../shared/rules/src/phone';
 import { canReserve, siteTakesDeposits } from '../shared/rules/src/reserve';
 import { depositFor, reservationLeadCategory } from '../shared/rules/src/reservation';
-import { findCarById, listSiteCars } from '../platform/server/src/db/car-store';
-import { openDatabase, type PlatformDb } from '../platform/server/src/db/database';
-import { listSiteSlugs, loadSiteConfig } from '../platform/server/src/db/site-store';
-import { createTestSchema, testDatabaseUrl } from '../platform/server/src/testing/postgres';
-import { freePort } from '../platform/server/src/testing/free-port';
+import { findCarById, listSiteCars } from '@dealer/db/car-store';
+import { openDatabase, type PlatformDb } from '@dealer/db/database';
+import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
+import { createTestSchema, testDatabaseUrl } from '@dealer/server/testing/postgres';
+import { freePort } from '@dealer/server/testing/free-port';
 
 type Engine = 'sqlite' | 'postgres';
 

@@ -20,9 +20,9 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../platform/server/src/db/database';
-import { createTestSchema, testDatabaseUrl } from '../platform/server/src/testing/postgres';
-import { freePort } from '../platform/server/src/testing/free-port';
+import { openDatabase } from '@dealer/db/database';
+import { createTestSchema, testDatabaseUrl } from '@dealer/server/testing/postgres';
+import { freePort } from '@dealer/server/testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Map(

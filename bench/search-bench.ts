@@ -13,12 +13,12 @@ import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sortOptions, buildSearchQueries, type SearchState } from '../shared/rules/src/search-query';
-import { createRng, type Rng } from '../platform/server/src/seed/prng';
-import { matchesFilter } from '../platform/server/src/search/filter-evaluator';
-import { parseFilter, type FilterNode } from '../platform/server/src/search/filter-parser';
-import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '../platform/server/src/search/search-index';
-import { carsPagination } from '../platform/server/src/search/indexer';
-import { carsIndexSettings, carsIndexUid } from '../platform/server/src/search/site-search';
+import { createRng, type Rng } from '@dealer/demo/prng';
+import { matchesFilter } from '@dealer/search-engine/filter-evaluator';
+import { parseFilter, type FilterNode } from '@dealer/search-engine/filter-parser';
+import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '@dealer/search-engine/search-index';
+import { carsPagination } from '@dealer/server/search/indexer';
+import { carsIndexSettings, carsIndexUid } from '@dealer/server/search/site-search';
 import { demoSearchData, platformSearchData, type BenchData, type BenchSite } from './search-data';
 
 export const benchFacets = ['make', 'model', 'car_type', 'body', 'fuel', 'transmission', 'colour', 'location_name', 'price', 'km', 'year'];

@@ -4,10 +4,10 @@
  * - a platform of N cars over S sites, cloned from the demo stock with fresh ids, stock numbers,
  *   VINs, prices, km, statuses and dealership names, so facet values are as varied as real stock.
  */
-import { generateDemoData } from '../platform/server/src/seed/demo-data';
-import { createRng } from '../platform/server/src/seed/prng';
-import { carSearchDocument } from '../platform/server/src/search/site-search';
-import type { Doc } from '../platform/server/src/search/search-index';
+import { generateDemoData } from '@dealer/demo/demo-data';
+import { createRng } from '@dealer/demo/prng';
+import { carSearchDocument } from '@dealer/server/search/site-search';
+import type { Doc } from '@dealer/search-engine/search-index';
 
 // The contracts package is not a dependency of the bench: take its types from the generator.
 type DemoData = ReturnType<typeof generateDemoData>;

@@ -1,4 +1,4 @@
-import { generateDemoData } from '../../platform/server/src/seed/demo-data';
+import { generateDemoData } from '../../platform/demo/src/demo-data';
 
 /**
  * The demo stock as the server seeded it. Slugs and stock numbers do not depend on the seeding

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
 import { publicSiteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
 import { isListedInSearch } from '@dealer/rules/tags';
-import { insertCars, listSiteCars } from './db/car-store';
-import { listSiteSlugs, loadSiteConfig, setSiteRemote } from './db/site-store';
-import { demoSiteSlugs } from './seed/demo-sites';
+import { insertCars, listSiteCars } from '@dealer/db/car-store';
+import { listSiteSlugs, loadSiteConfig, setSiteRemote } from '@dealer/db/site-store';
+import { demoSiteSlugs } from '@dealer/demo/demo-sites';
 import { carsIndexUid, searchKeyForSite } from './search/site-search';
+import { reindexSite } from './search/indexer';
 import { skipPostgres } from './testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testSearchAdminKey, testSearchKeySecret, writeFakeRemotes, type TestPlatform } from './testing/test-platform';
 
@@ -508,7 +509,7 @@ describe('the platform server', () => {
         });
         expect(metro.include_sold_cars_days).toBeLessThan(10);
         await insertCars(platform.ctx.db, metro.id, [sold(soldYesterdayId, 1), sold(soldLongAgoId, 10)]);
-        await platform.ctx.search.reindexSite(platform.ctx.db, metro.id);
+        await reindexSite(platform.ctx.search, platform.ctx.db, metro.id);
       });
 
       it('lists a car sold yesterday but not one sold before the sold-cars window', async () => {
@@ -526,7 +527,7 @@ describe('the platform server', () => {
       const template = await aListedCar(platform, 'metro-motor-group');
       const flagged: Car = { ...template, id: 990_101, slug: 'test-flagged-sold', stocknum: 'TS990101', status: 'in_stock', sold: true, sold_date_timestamp: nowSeconds() - 30 * day };
       await insertCars(platform.ctx.db, metro.id, [flagged]);
-      await platform.ctx.search.reindexSite(platform.ctx.db, metro.id);
+      await reindexSite(platform.ctx.search, platform.ctx.db, metro.id);
       try {
         expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/${flagged.slug}`)).statusCode).toBe(404);
         const [found] = await results([{ indexUid: carsIndexUid, filter: `id = ${flagged.id}` }]);

@@ -9,7 +9,7 @@ import { siteDeps } from './platform-context';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { tagOrigins } from '@dealer/rules/analytics';
 import { chatOrigins } from '@dealer/rules/chat';
-import { limitJsonDepth } from './http/json-depth';
+import { limitJsonDepth } from './http/limit-json-depth';
 import { refuseForeignOrigins } from './http/origin-check';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateDemoData } from './seed/demo-data';
+import { generateDemoData } from '@dealer/demo/demo-data';
 
 const root = resolve(__dirname, '..', '..', '..');
 const browserDirs = [join(root, 'shell', 'dist', 'client'), join(root, 'dist', 'remotes')];

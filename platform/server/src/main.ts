@@ -1,16 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, keepGeneratedKeys, loadConfig } from './config';
-import { migrateToLatest, openDatabase } from './db/database';
-import { listSiteSlugs } from './db/site-store';
+import { migrateToLatest, openDatabase } from '@dealer/db/database';
+import { listSiteSlugs } from '@dealer/db/site-store';
 import { RemoteRegistry } from './remotes/remote-registry';
 import { StockIndexer } from './search/indexer';
 import { InProcessMeili, indexerClient } from './search/meili-client';
-import { EmbeddedSearchEngine } from './search/search-engine';
-import { seedDemoDataIfEmpty } from './seed/seed-database';
+import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
+import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { buildApp } from './app';
-import { createLeadPipeline } from './leads/lead-pipeline';
-import { outboxDir } from './leads/delivery-config';
+import { createPlatformLeads } from './leads/platform-leads';
+import { outboxDir } from '@dealer/leads/delivery-config';
 
 async function main() {
   let config;
@@ -35,7 +35,7 @@ async function main() {
   const embedded = new InProcessMeili();
   const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
   const registry = new RemoteRegistry(config.remotesDir);
-  const leads = createLeadPipeline({ db, config });
+  const leads = createPlatformLeads({ db, config });
   const app = await buildApp({ config, db, engine, registry, search, indexer, leads });
   leads.worker.setLog(app.log);
   embedded.attach(app);

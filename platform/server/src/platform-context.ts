@@ -1,9 +1,9 @@
 import type { PlatformConfig } from './config';
-import type { DatabaseEngine, PlatformDb } from './db/database';
-import type { LeadPipeline } from './leads/lead-pipeline';
+import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { PlatformLeads } from './leads/platform-leads';
 import type { RemoteRegistry } from './remotes/remote-registry';
 import type { StockIndexer } from './search/indexer';
-import type { EmbeddedSearchEngine } from './search/search-engine';
+import type { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 
 /** What every route group is given: configuration, the store, remotes, search and its indexer. */
 export type PlatformContext = {
@@ -16,7 +16,7 @@ export type PlatformContext = {
   /** Keeps the search index in step with the store, on whichever engine serves search. */
   indexer: StockIndexer;
   /** The lead pipeline: the service behind /api/leads and the outbox worker (started by main.ts, stopped when the app closes). */
-  leads: LeadPipeline;
+  leads: PlatformLeads;
 };
 
 export const siteDeps = (ctx: PlatformContext) => ({

@@ -14,7 +14,8 @@ function externalsOf(bundle: string): string[] {
 
 describe('the built server', () => {
   // `npm start` runs the bundle with plain node: no pnpm NODE_PATH to fall back on, so each package
-  // it requires must be a dependency of the shell package itself.
+  // it requires must be a dependency of the server package itself, also those only the bundled
+  // @dealer packages (db, leads, demo, search-engine, contracts, rules) import.
   it.each(bundles.map((bundle) => [bundle.slice(root.length + 1), bundle]))('%s finds every package it requires without pnpm’s NODE_PATH', (_name, bundle) => {
     expect(existsSync(bundle), 'build the platform first (npm run build)').toBe(true);
     const externals = externalsOf(bundle);

@@ -4,9 +4,9 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { formatPrice } from '@dealer/rules/price';
 import { formatDistance } from '@dealer/rules/locale';
 import { isSold } from '@dealer/rules/tags';
-import { listSiteCars } from './db/car-store';
-import { listSiteSlugs, loadSiteConfig } from './db/site-store';
-import { demoSiteSlugs } from './seed/demo-sites';
+import { listSiteCars } from '@dealer/db/car-store';
+import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
+import { demoSiteSlugs } from '@dealer/demo/demo-sites';
 import { carsIndexUid, isCarOnSite, searchKeyForSite } from './search/site-search';
 import { createTestPlatform, siteRequest, testRemoteVersion, testSearchKeySecret, type TestPlatform } from './testing/test-platform';
 
@@ -202,7 +202,7 @@ describe('a vehicle page as search engines and shared links see it', () => {
   });
 
   it('keeps a car name that tries to close the script element inside the JSON-LD', async () => {
-    const { insertCars } = await import('./db/car-store');
+    const { insertCars } = await import('@dealer/db/car-store');
     const template = await carForSale('harbour-used-cars');
     const sneaky: Car = { ...template, id: 991_001, slug: 'test-sneaky-name', stocknum: 'TS991001', name: '2020 Evil </script><script>alert(1)</script> & "Co"' };
     await insertCars(platform.ctx.db, site('harbour-used-cars').id, [sneaky]);

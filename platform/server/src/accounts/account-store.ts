@@ -5,8 +5,8 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Car } from '@dealer/contracts/car';
-import type { PlatformDb } from '../db/database';
-import type { PlatformDatabase } from '../db/schema';
+import type { PlatformDb } from '@dealer/db/database';
+import type { PlatformDatabase } from '@dealer/db/schema';
 
 type Db = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
 

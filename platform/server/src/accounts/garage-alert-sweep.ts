@@ -14,7 +14,7 @@
  */
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
-import type { PlatformDb } from '../db/database';
+import type { PlatformDb } from '@dealer/db/database';
 import { siteBaseFilter } from '../search/site-search';
 import { alertMail, type AlertMailItem } from './account-mail';
 import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SavedSearchFilter, type SearchWatcher, type SiteRules } from './garage-alerts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
-import { generateDemoData } from '../seed/demo-data';
-import { parseFilter } from '../search/filter-parser';
+import { generateDemoData } from '@dealer/demo/demo-data';
+import { parseFilter } from '@dealer/search-engine/filter-parser';
 import { siteBaseFilter } from '../search/site-search';
 import { alertsForCar, matchesWords, parseSavedSearchFilter, queryWords, type CarWatchers, type SearchWatcher, type SiteRules } from './garage-alerts';
 

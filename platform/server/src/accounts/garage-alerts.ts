@@ -17,8 +17,8 @@
 import type { Car } from '@dealer/contracts/car';
 import type { Location } from '@dealer/contracts/location';
 import { isPriceShown } from '@dealer/rules/price';
-import { FilterSyntaxError, filterAttributes, geoConditions, parseFilter, type FilterNode } from '../search/filter-parser';
-import { isFilterableBy, matchesFilter } from '../search/filter-evaluator';
+import { FilterSyntaxError, filterAttributes, geoConditions, parseFilter, type FilterNode } from '@dealer/search-engine/filter-parser';
+import { isFilterableBy, matchesFilter } from '@dealer/search-engine/filter-evaluator';
 import { carSearchDocument, carsIndexSettings } from '../search/site-search';
 
 export type SavedSearchFilter = string | (string | string[])[];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
-import { insertCars, listSiteCars } from '../db/car-store';
-import { findSiteIdBySlug } from '../db/site-store';
+import { insertCars, listSiteCars } from '@dealer/db/car-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { signInFirstMessage } from '../routes/accounts';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';

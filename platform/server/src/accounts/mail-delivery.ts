@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
-import { outboxDir } from '../leads/delivery-config';
+import { outboxDir } from '@dealer/leads/delivery-config';
 
 export type ShopperMailMessage = {
   id: number;

@@ -11,11 +11,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { SiteConfig } from '@dealer/contracts/site';
-import type { PlatformDb } from '../db/database';
-import type { PlatformDatabase, ShopperMailTable } from '../db/schema';
+import type { PlatformDb } from '@dealer/db/database';
+import type { PlatformDatabase, ShopperMailTable } from '@dealer/db/schema';
 import { deliverShopperMail, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
-import { PollLoop } from '../db/poll-loop';
-import { afterAttempt } from '../db/outbox-attempt';
+import { PollLoop } from '@dealer/db/poll-loop';
+import { afterAttempt } from '@dealer/db/outbox-attempt';
 
 export type NewShopperMail = {
   siteId: number;

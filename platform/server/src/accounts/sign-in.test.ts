@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { findSiteIdBySlug } from '../db/site-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { codeRequestRateLimit, verifyRateLimit, wrongCodeMessage } from '../routes/auth';
 import { noGarageMessage } from '../routes/accounts';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
-import { startSmtpSink } from '../leads/delivery-smtp-sink';
+import { startSmtpSink } from '@dealer/leads/delivery-smtp-sink';
 import { accountServicesOf } from './account-services';
 import { mailFilePath, mailOutboxDir } from './mail-delivery';
 import { MailOutbox } from './mail-outbox';

@@ -8,8 +8,8 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 import type { Transaction } from 'kysely';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { garagePath } from '@dealer/rules/routes';
-import type { DatabaseEngine, PlatformDb } from '../db/database';
-import type { PlatformDatabase } from '../db/schema';
+import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { PlatformDatabase } from '@dealer/db/schema';
 import {
   codeTimesSince,
   deleteSession,

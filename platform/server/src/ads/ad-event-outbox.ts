@@ -11,10 +11,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SiteConfig } from '@dealer/contracts/site';
-import type { PlatformDb } from '../db/database';
+import type { PlatformDb } from '@dealer/db/database';
 import { deliverAdEvent, graphEventsEndpoint, type AdDeliveryResult, type AdEventTarget, type ConversionsApiEvent } from './conversions-api';
-import { PollLoop } from '../db/poll-loop';
-import { afterAttempt } from '../db/outbox-attempt';
+import { PollLoop } from '@dealer/db/poll-loop';
+import { afterAttempt } from '@dealer/db/outbox-attempt';
 
 const day = 24 * 60 * 60 * 1000;
 

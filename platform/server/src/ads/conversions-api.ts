@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { outboxDir } from '../leads/delivery-config';
+import { outboxDir } from '@dealer/leads/delivery-config';
 import type { AdUserData } from './ad-user-data';
 
 /** The Graph API version the events are posted to. */

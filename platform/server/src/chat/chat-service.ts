@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { chatLeadSubcategory, chatLimits, type ChatMessage, type ChatThreadStarted, type DealerChatThread } from '@dealer/contracts/chat';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { defaultEnquiryCategory } from '@dealer/rules/enquiry';
-import type { PlatformDb } from '../db/database';
+import type { PlatformDb } from '@dealer/db/database';
 import {
   appendMessage,
   findMessageByClientId,
@@ -15,11 +15,11 @@ import {
   type StoredChatMessage,
   type StoredChatThread,
   type ThreadFilter,
-} from '../db/chat-store';
-import type { Page, PagePosition } from '../db/page-cursor';
-import { ruleErrors } from '../leads/lead-schema';
-import { tokenMatches, type LeadService } from '../leads/lead-service';
-import { RateLimiter } from '../leads/spam';
+} from '@dealer/db/chat-store';
+import type { Page, PagePosition } from '@dealer/db/page-cursor';
+import { ruleErrors } from '@dealer/leads/lead-schema';
+import { tokenMatches, type LeadService } from '@dealer/leads/lead-service';
+import { RateLimiter } from '@dealer/leads/spam';
 
 /**
  * A conversation's token: an HMAC of its id and random salt under the leads' token secret. Its own

@@ -1,16 +1,16 @@
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoDataIfEmpty } from '../seed/seed-database';
+import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { skipPostgres } from '../testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
-import { bookingPage, eventPage, leadPage, type LeadListFilter } from './admin-pages';
-import { migrateToLatest } from './database';
-import { recordEvent } from './event-store';
-import { insertLead, type NewLead } from './lead-store';
-import { listJobs, summariseDelivery, type DeliveryState } from './outbox-store';
-import { decodeCursor, encodeCursor, type Page, type PagePosition } from './page-cursor';
-import { findSiteIdBySlug } from './site-store';
-import type { DeliveryJobStatus } from './schema';
+import { bookingPage, eventPage, leadPage, type LeadListFilter } from '@dealer/db/admin-pages';
+import { migrateToLatest } from '@dealer/db/database';
+import { recordEvent } from '@dealer/db/event-store';
+import { insertLead, type NewLead } from '@dealer/db/lead-store';
+import { listJobs, summariseDelivery, type DeliveryState } from '@dealer/db/outbox-store';
+import { decodeCursor, encodeCursor, type Page, type PagePosition } from '@dealer/db/page-cursor';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
+import type { DeliveryJobStatus } from '@dealer/db/schema';
 
 describe('page cursors', () => {
   it('give back the position they were made from', () => {

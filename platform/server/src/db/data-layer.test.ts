@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { generateDemoData } from '../seed/demo-data';
-import { seedDemoDataIfEmpty } from '../seed/seed-database';
+import { generateDemoData } from '@dealer/demo/demo-data';
+import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { skipPostgres } from '../testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
-import { carCount, findCarBySlug } from './car-store';
-import { migrateToLatest } from './database';
-import { eventPage, leadPage, type LeadListFilter } from './admin-pages';
-import { recordEvent } from './event-store';
-import { createLead } from './lead-store';
-import { listSiteSlugs, loadSiteConfig, setSiteRemote, siteCount } from './site-store';
+import { carCount, findCarBySlug } from '@dealer/db/car-store';
+import { migrateToLatest } from '@dealer/db/database';
+import { eventPage, leadPage, type LeadListFilter } from '@dealer/db/admin-pages';
+import { recordEvent } from '@dealer/db/event-store';
+import { createLead } from '@dealer/db/lead-store';
+import { listSiteSlugs, loadSiteConfig, setSiteRemote, siteCount } from '@dealer/db/site-store';
 
 // A fixed instant (2025-06-02T00:00:00Z): the seeded store must equal the generator's output for it.
 const now = 1_748_822_400;

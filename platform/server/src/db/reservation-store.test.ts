@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoDataIfEmpty } from '../seed/seed-database';
+import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { skipPostgres } from '../testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
-import { migrateToLatest } from './database';
-import { findReservation, holdCar, moveReservation, type NewHold } from './reservation-store';
-import { findSiteIdBySlug } from './site-store';
+import { migrateToLatest } from '@dealer/db/database';
+import { findReservation, holdCar, moveReservation, type NewHold } from '@dealer/db/reservation-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 
 const minute = 60_000;
 

@@ -7,7 +7,7 @@ import { eventBodyLimit } from '../routes/events';
 import { freePort } from '../testing/free-port';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { requestOrigin } from '../tenancy/site-context';
-import { jsonTooDeepMessage, maxJsonDepth } from './json-depth';
+import { jsonTooDeepMessage, maxJsonDepth } from '@dealer/search-engine/json-depth';
 
 /** The proxy this platform trusts; app.inject's own 127.0.0.1 is an ordinary client here. */
 const proxy = '10.0.0.1';

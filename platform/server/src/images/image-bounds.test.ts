@@ -5,10 +5,10 @@ import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cardWidths, deviceWidths, fixedLoaderMaxWidth, imageQuality } from '@dealer/rules/images';
 import { shareImageSize } from '../document/seo';
-import { generateDemoData } from '../seed/demo-data';
+import { generateDemoData } from '@dealer/demo/demo-data';
 import { ImageCache, openImageCache } from './image-cache';
 import { busyRetryAfterSeconds, imageRoutes, RenderQueueFull, renderSlots } from './image-routes';
-import { demoPhotoVocabulary, photoQualities, photoWidths } from './photo-vocabulary';
+import { demoPhotoVocabulary, photoQualities, photoWidths } from '@dealer/demo/photo-vocabulary';
 
 const silent = { warn: () => undefined };
 

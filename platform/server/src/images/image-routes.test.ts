@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { carPhotoSvg, paintHex, resolveBody, type BodyShape } from './car-photo';
+import { carPhotoSvg, paintHex, resolveBody, type BodyShape } from '@dealer/demo/car-photo';
 import { imageRoutes, negotiateFormat, renderVersion, webpFromWidth } from './image-routes';
 import { openImageCache } from './image-cache';
-import { logoSvg } from './logo';
+import { logoSvg } from '@dealer/demo/logo';
 
 let app: FastifyInstance;
 let cacheDir: string;

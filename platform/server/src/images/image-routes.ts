@@ -3,7 +3,7 @@
  * parameters", SPEC §9 quality and width constants).
  *
  *   GET /img/vehicle/:category/:body/:colour/:variant.jpg?w=&q=
- *       Generated vehicle photo (see car-photo.ts and `vehiclePhotoPath` in @dealer/rules).
+ *       Generated vehicle photo (see @dealer/demo car-photo.ts and `vehiclePhotoPath` in @dealer/rules).
  *       The extension in the path is only a name: the output format is negotiated from Accept
  *       (AVIF, else WebP, else JPEG; WebP before AVIF from `webpFromWidth` up), hence `Vary: Accept`.
  *   GET /img/logo/:slug.svg
@@ -22,10 +22,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
-import { carPhotoSvg } from './car-photo';
+import { carPhotoSvg } from '@dealer/demo/car-photo';
 import type { ImageCache } from './image-cache';
-import { logoSvg } from './logo';
-import { demoPhotoVocabulary, photoQualities, photoWidths } from './photo-vocabulary';
+import { logoSvg } from '@dealer/demo/logo';
+import { demoPhotoVocabulary, photoQualities, photoWidths } from '@dealer/demo/photo-vocabulary';
 
 export type ImageFormat = 'avif' | 'webp' | 'jpeg';
 

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { generateDemoData } from '../seed/demo-data';
-import { ADF_PROVIDER_NAME, adfRequestDate, leadToAdf } from './adf';
-import { escapeXmlAttr, escapeXmlText, stripInvalidXmlChars } from './adf-xml';
+import { generateDemoData } from '@dealer/demo/demo-data';
+import { ADF_PROVIDER_NAME, adfRequestDate, leadToAdf } from '@dealer/leads/adf';
+import { escapeXmlAttr, escapeXmlText, stripInvalidXmlChars } from '@dealer/leads/adf-xml';
 import { validateAdfStructure } from '../testing/adf-validate';
-import type { DeliverableFile, DeliverableLead } from './delivery-targets';
+import type { DeliverableFile, DeliverableLead } from '@dealer/leads/delivery-targets';
 
 type JsdomModule = { JSDOM: new (xml: string, options: { contentType: string }) => { window: { document: Document } } };
 let JSDOM: JsdomModule['JSDOM'];

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { bookingMessages, type BookingDay } from '@dealer/rules/booking-slots';
-import { loadSiteConfig, findSiteIdBySlug } from '../db/site-store';
+import { loadSiteConfig, findSiteIdBySlug } from '@dealer/db/site-store';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
-import { availabilityAt } from './bookings';
+import { availabilityAt } from '@dealer/leads/bookings';
 
 type Times = { dealership_id: number; location_id: number; location_name: string; kind: string; time_zone: string; slot_minutes: number; days: BookingDay[] };
 type Created = { id: number; update_token: string };

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { generateDemoData } from '../seed/demo-data';
-import { leadToAdf } from './adf';
+import { generateDemoData } from '@dealer/demo/demo-data';
+import { leadToAdf } from '@dealer/leads/adf';
 import { validateAdfStructure } from '../testing/adf-validate';
-import { startSmtpSink, type SmtpSink } from './delivery-smtp-sink';
-import { signedLeadFileUrl, verifyLeadFileLink } from './lead-file-links';
+import { startSmtpSink, type SmtpSink } from '@dealer/leads/delivery-smtp-sink';
+import { signedLeadFileUrl, verifyLeadFileLink } from '@dealer/leads/lead-file-links';
 import {
   adfFileBase,
   defaultDeliveryTarget,
@@ -22,7 +22,7 @@ import {
   type DeliverableFile,
   type DeliverableLead,
   type DeliveryTarget,
-} from './delivery-targets';
+} from '@dealer/leads/delivery-targets';
 
 const data = generateDemoData(Math.floor(Date.UTC(2025, 0, 1) / 1000));
 const site: SiteConfig = data.sites.find((candidate) => candidate.slug === 'metro-motor-group')!;

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadFileRoutes } from '../routes/lead-files';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
-import { adfFileBase, deliverLead, type DeliverableLead } from './delivery-targets';
-import { signedLeadFileUrl } from './lead-file-links';
-import { OutboxWorker } from './outbox-worker';
-import { uploadsRoot } from './uploads';
+import { adfFileBase, deliverLead, type DeliverableLead } from '@dealer/leads/delivery-targets';
+import { signedLeadFileUrl } from '@dealer/leads/lead-file-links';
+import { OutboxWorker } from '@dealer/leads/outbox-worker';
+import { uploadsRoot } from '@dealer/leads/uploads';
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const pdf = Buffer.from('%PDF-1.4\n% rego papers\n');

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LeadDeliveryTargetSetting, SiteConfig } from '@dealer/contracts/site';
 import { phoneMessages } from '@dealer/rules/phone';
-import { listSiteSlugs, loadSiteConfig } from '../db/site-store';
+import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
 import { runPlatformCli } from '../platform-cli';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
-import { OutboxWorker, type Deliver } from './outbox-worker';
-import { verifyWebhookSignature } from './delivery-targets';
+import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
+import { verifyWebhookSignature } from '@dealer/leads/delivery-targets';
 
 type Engine = 'sqlite' | 'postgres';
 type LeadBody = { id: number; lead_id: number; update_token: string };

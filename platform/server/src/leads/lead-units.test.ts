@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { formFieldsToLead } from '../routes/leads';
-import { csvCell, leadsCsv } from './lead-csv';
-import { requestHash, tokenMatches, updateTokenOf } from './lead-service';
-import { backoffDelay } from './outbox-worker';
-import { RateLimiter, retryAfterText, spamVerdict, withoutTrapFields } from './spam';
-import { assertOutsideStaticRoots, cleanFileName, sniffFileType } from './uploads';
-import { resolveDeliveryTarget } from './delivery-config';
+import { csvCell, leadsCsv } from '@dealer/leads/lead-csv';
+import { requestHash, tokenMatches, updateTokenOf } from '@dealer/leads/lead-service';
+import { backoffDelay } from '@dealer/db/outbox-attempt';
+import { RateLimiter, retryAfterText, spamVerdict, withoutTrapFields } from '@dealer/leads/spam';
+import { assertOutsideStaticRoots, cleanFileName, sniffFileType } from '@dealer/leads/uploads';
+import { resolveDeliveryTarget } from '@dealer/leads/delivery-config';
 
 const bytes = (...values: (number | string)[]) => Buffer.concat(values.map((value) => (typeof value === 'string' ? Buffer.from(value, 'latin1') : Buffer.from([value]))));
 

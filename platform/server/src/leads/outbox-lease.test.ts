@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { migrateToLatest } from '../db/database';
-import { insertLead } from '../db/lead-store';
-import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
-import { seedDemoDataIfEmpty } from '../seed/seed-database';
+import { migrateToLatest } from '@dealer/db/database';
+import { insertLead } from '@dealer/db/lead-store';
+import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
+import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { skipPostgres } from '../testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
-import { OutboxWorker, type Deliver } from './outbox-worker';
+import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
 
 const leaseMs = 150;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regoLookupMessages } from '@dealer/rules/rego';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
-import { demoRegister, httpRegister, lookupRego } from './rego-lookup';
+import { demoRegister, httpRegister, lookupRego } from '@dealer/leads/rego-lookup';
 
 describe('looking up a trade-in by its rego', () => {
   it('finds a documented test plate in the demo register, and nothing else', async () => {

@@ -16,8 +16,8 @@ import {
 } from '@dealer/rules/reservation';
 import { vehiclePath } from '@dealer/rules/routes';
 import { carSlugPattern } from '@dealer/contracts/car';
-import { findCarById, findCarBySlug, updateCar } from '../db/car-store';
-import type { PlatformDb } from '../db/database';
+import { findCarById, findCarBySlug, updateCar } from '@dealer/db/car-store';
+import type { PlatformDb } from '@dealer/db/database';
 import {
   expireRunOutHolds,
   findReservation,
@@ -27,8 +27,8 @@ import {
   reservationsAwaitingLead,
   setReservationLead,
   type StoredReservation,
-} from '../db/reservation-store';
-import { checkFieldsMessage, type LeadService } from '../leads/lead-service';
+} from '@dealer/db/reservation-store';
+import { checkFieldsMessage, type LeadService } from '@dealer/leads/lead-service';
 import type { StockIndexer } from '../search/indexer';
 import {
   PaymentNotConfigured,

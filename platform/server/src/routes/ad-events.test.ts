@@ -7,7 +7,7 @@ import { adEventOutboxOf } from '../ads/ad-event-services';
 import { adEventMaxAgeMs, adEventRetentionMs, type AdEventOutbox } from '../ads/ad-event-outbox';
 import { adEventFilePath } from '../ads/conversions-api';
 import { startFakeGraph, type FakeGraph } from '../ads/fake-graph-server';
-import { findSiteIdBySlug } from '../db/site-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 

@@ -5,7 +5,7 @@ import { enqueueAdEvent } from '../ads/ad-event-outbox';
 import { hashedUserData, metaCookies, scrubbedPageUrl, type AdUserInput } from '../ads/ad-user-data';
 import type { AdCustomData, ConversionsApiEvent } from '../ads/conversions-api';
 import { clientAddressKey } from '../http/client-address';
-import { RateLimiter, retryAfterText } from '../leads/spam';
+import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 
 /** An ad event is a few hundred bytes: this leaves room for its content and nothing like a flood. */

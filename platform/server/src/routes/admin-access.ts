@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { checkDealerKey } from '../db/dealer-key-store';
-import type { PlatformDb } from '../db/database';
+import { checkDealerKey } from '@dealer/db/dealer-key-store';
+import type { PlatformDb } from '@dealer/db/database';
 
 /**
  * Who is calling an admin route: an operator with the platform key (every site, and the

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLead } from '../db/lead-store';
-import { findSiteIdBySlug } from '../db/site-store';
+import { createLead } from '@dealer/db/lead-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { runPlatformCli, UsageError } from '../platform-cli';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';

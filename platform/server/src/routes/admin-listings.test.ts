@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../db/event-store';
-import { createLead } from '../db/lead-store';
-import { findSiteIdBySlug } from '../db/site-store';
-import { leadsCsvPages } from '../leads/lead-csv';
-import { eachLeadPage } from '../leads/lead-listing';
+import { recordEvent } from '@dealer/db/event-store';
+import { createLead } from '@dealer/db/lead-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
+import { leadsCsvPages } from '@dealer/leads/lead-csv';
+import { eachLeadPage } from '@dealer/leads/lead-listing';
 import { runPlatformCli } from '../platform-cli';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';

@@ -6,28 +6,28 @@ import { z } from 'zod';
 import { chatLimits } from '@dealer/contracts/chat';
 import type { ChatService } from '../chat/chat-service';
 import { chatFieldErrors, lineTextSchema, messageTextSchema } from '../chat/chat-text';
-import { bookingPage, eventPage } from '../db/admin-pages';
-import { CarChangeConflict, carChangeSchema, updateCar } from '../db/car-store';
-import { createDealerKey, listDealerKeys, revokeDealerKey } from '../db/dealer-key-store';
-import { findLead, listLeadFiles, releaseLead } from '../db/lead-store';
-import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '../db/outbox-store';
-import { decodeCursor, encodeCursor, pageSizes, type PagePosition } from '../db/page-cursor';
-import { findSiteIdBySlug, listSiteSlugs } from '../db/site-store';
-import { deliveryTargetsOf } from '../leads/delivery-config';
-import { leadsCsvPages } from '../leads/lead-csv';
-import { leadFileName } from '../leads/lead-file-links';
-import { eachLeadPage, listLeadPage } from '../leads/lead-listing';
-import { storedFilePath } from '../leads/lead-file-store';
+import { bookingPage, eventPage } from '@dealer/db/admin-pages';
+import { CarChangeConflict, carChangeSchema, updateCar } from '@dealer/db/car-store';
+import { createDealerKey, listDealerKeys, revokeDealerKey } from '@dealer/db/dealer-key-store';
+import { findLead, listLeadFiles, releaseLead } from '@dealer/db/lead-store';
+import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '@dealer/db/outbox-store';
+import { decodeCursor, encodeCursor, pageSizes, type PagePosition } from '@dealer/db/page-cursor';
+import { findSiteIdBySlug, listSiteSlugs } from '@dealer/db/site-store';
+import { deliveryTargetsOf } from '@dealer/leads/delivery-config';
+import { leadsCsvPages } from '@dealer/leads/lead-csv';
+import { leadFileName } from '@dealer/leads/lead-file-links';
+import { eachLeadPage, listLeadPage } from '@dealer/leads/lead-listing';
+import { storedFilePath } from '@dealer/leads/lead-file-store';
 import type { PlatformContext } from '../platform-context';
 import { dealerView, type ReservationService } from '../payments/reservation-service';
-import { findReservation, reservationPage } from '../db/reservation-store';
+import { findReservation, reservationPage } from '@dealer/db/reservation-store';
 import { adminAccessChecker, type AdminAccess } from './admin-access';
 import { attachmentHeader } from './lead-files';
 
 const deliveryStates = ['delivered', 'pending', 'retrying', 'dead', 'held_as_spam', 'incomplete', 'mock', 'not_configured'] as const;
 /** The site a listing is of: required with the platform key, a dealer key's own site when absent. */
 const siteParam = z.string({ error: 'site must be given once' }).min(1, 'site is required').optional();
-/** A page of a listing: `limit` rows after the `cursor` the previous page ended with (see db/page-cursor.ts). */
+/** A page of a listing: `limit` rows after the `cursor` the previous page ended with (see @dealer/db page-cursor.ts). */
 const pageParams = {
   limit: z.coerce
     .number({ error: 'limit must be a number' })

@@ -4,7 +4,7 @@ import { deleteShopper, maxSavedCars, watchlistOf, type Shopper } from '../accou
 import { clearedSessionCookie, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
 import { signInCodeTtlMs } from '../accounts/sign-in';
 import { clientAddressKey } from '../http/client-address';
-import { RateLimiter, retryAfterText } from '../leads/spam';
+import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import type { AccountRequests } from './accounts';
 

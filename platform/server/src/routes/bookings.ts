@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { BookingTimes } from '@dealer/contracts/booking-values';
 import type { BookingKind } from '@dealer/rules/booking-slots';
-import { availabilityAt, bookableLocations, siteCarId } from '../leads/bookings';
+import { availabilityAt, bookableLocations, siteCarId } from '@dealer/leads/bookings';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatLeadSubcategory, chatLimits, type ChatMessage, type ChatThreadStarted, type DealerChatThread } from '@dealer/contracts/chat';
 import { formMessages } from '@dealer/contracts/lead-values';
 import { chatTextMessages } from '../chat/chat-text';
-import { findSiteIdBySlug } from '../db/site-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { chatRefusals } from './chat';

@@ -7,8 +7,8 @@ import { formatPhoneForDisplay } from '@dealer/rules/phone';
 import type { ChatService, ShopperKey } from '../chat/chat-service';
 import { chatFieldErrors, clientMessageIdSchema, lineTextSchema, messageTextSchema } from '../chat/chat-text';
 import { clientAddressKey } from '../http/client-address';
-import { checkFieldsMessage } from '../leads/lead-service';
-import { retryAfterText } from '../leads/spam';
+import { checkFieldsMessage } from '@dealer/leads/lead-service';
+import { retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 
 /** A first message with the shopper's details and the page (a long address at most): far under this. */

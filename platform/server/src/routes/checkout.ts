@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkoutPath } from '@dealer/rules/routes';
 import { clientAddressKey } from '../http/client-address';
-import { RateLimiter, retryAfterText } from '../leads/spam';
+import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
 import type { CheckoutReply, ReservationService } from '../payments/reservation-service';
 import type { PlatformContext } from '../platform-context';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { recordEvent } from '../db/event-store';
-import { RateLimiter, retryAfterText } from '../leads/spam';
+import { recordEvent } from '@dealer/db/event-store';
+import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';

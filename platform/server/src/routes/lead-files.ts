@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { findLeadFile, storedFilePath } from '../leads/lead-file-store';
-import { leadFileName, verifyLeadFileLink } from '../leads/lead-file-links';
+import { findLeadFile, storedFilePath } from '@dealer/leads/lead-file-store';
+import { leadFileName, verifyLeadFileLink } from '@dealer/leads/lead-file-links';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { resolveSite } from '../tenancy/site-context';
@@ -15,7 +15,7 @@ export function attachmentHeader(name: string): string {
 }
 
 /**
- * A lead's file through the signed, expiring link its deliveries carry (see leads/lead-file-links.ts):
+ * A lead's file through the signed, expiring link its deliveries carry (see @dealer/leads lead-file-links.ts):
  * no admin key, so a CRM or a salesperson reading the e-mail can open it, on the address of the site
  * the lead came to (another dealer's domain answers 404). Always a download, never
  * shown inline, never cached by a shared cache.

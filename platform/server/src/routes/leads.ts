@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LeadReply } from '../leads/lead-service';
-import { checkFieldsMessage } from '../leads/lead-service';
-import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '../leads/uploads';
+import type { LeadReply } from '@dealer/leads/lead-service';
+import { checkFieldsMessage } from '@dealer/leads/lead-service';
+import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '@dealer/leads/uploads';
 import type { PlatformContext } from '../platform-context';
 import { clientAddressKey } from '../http/client-address';
 

@@ -1,14 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loadSiteConfig } from '../db/site-store';
+import { loadSiteConfig } from '@dealer/db/site-store';
 import { clientAddressKey } from '../http/client-address';
-import { jsonNestsDeeperThan, maxJsonDepth } from '../http/json-depth';
-import { RateLimiter } from '../leads/spam';
+import { jsonNestsDeeperThan, maxJsonDepth } from '@dealer/search-engine/json-depth';
+import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
-import { csvDocuments, documentsMaxDepth, jsonDocuments, ndjsonDocuments } from '../search/document-formats';
-import { federatedSearch, type FederatedQuery } from '../search/federated-search';
-import { isFilterableBy } from '../search/filter-evaluator';
-import { FilterSyntaxError, parseFilter, type FilterNode } from '../search/filter-parser';
+import { csvDocuments, documentsMaxDepth, jsonDocuments, ndjsonDocuments } from '@dealer/search-engine/document-formats';
+import { federatedSearch, type FederatedQuery } from '@dealer/search-engine/federated-search';
+import { isFilterableBy } from '@dealer/search-engine/filter-evaluator';
+import { FilterSyntaxError, parseFilter, type FilterNode } from '@dealer/search-engine/filter-parser';
 import {
   invalidType,
   isPlainObject,
@@ -24,13 +24,13 @@ import {
   unknownField,
   type Field,
   type Read,
-} from '../search/meili-values';
-import { inside, MeiliError } from '../search/search-errors';
-import type { SearchParams } from '../search/search-index';
-import { checkIndexUid, settingNames, type EmbeddedIndex, type MeiliSettings, type SettingName } from '../search/search-engine';
-import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '../search/search-request';
+} from '@dealer/search-engine/meili-values';
+import { inside, MeiliError } from '@dealer/search-engine/search-errors';
+import type { SearchParams } from '@dealer/search-engine/search-index';
+import { checkIndexUid, settingNames, type EmbeddedIndex, type MeiliSettings, type SettingName } from '@dealer/search-engine/search-engine';
+import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '@dealer/search-engine/search-request';
 import { carsIndexUid, siteBaseFilter, siteIdFromSearchKey } from '../search/site-search';
-import { readTaskFilter, readTaskQuery } from '../search/task-query';
+import { readTaskFilter, readTaskQuery } from '@dealer/search-engine/task-query';
 
 /**
  * Who may call a route: anyone (`public`), a site's search key or the search admin key

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { garagePath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
-import { listSiteCars } from '../db/car-store';
+import { listSiteCars } from '@dealer/db/car-store';
 import { canonicalOrigin, renderRobots, trimPath, renderSitemap, sitemapDate, sitemapUrlLimit, type SitemapEntry } from '../document/seo';
 import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { carSlugPattern, type Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { findCarBySlug } from '../db/car-store';
-import type { PlatformDb } from '../db/database';
+import { findCarBySlug } from '@dealer/db/car-store';
+import type { PlatformDb } from '@dealer/db/database';
 import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';

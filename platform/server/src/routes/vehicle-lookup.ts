@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { demoRegister, httpRegister, lookupRego, type RegoRegister } from '../leads/rego-lookup';
-import { RateLimiter, retryAfterText } from '../leads/spam';
+import { demoRegister, httpRegister, lookupRego, type RegoRegister } from '@dealer/leads/rego-lookup';
+import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { siteDeps } from '../platform-context';
 import { requireSite } from '../tenancy/site-context';

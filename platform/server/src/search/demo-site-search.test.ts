@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchFacetNames } from '@dealer/contracts/car-values';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { buildSearchQueries, isRangeFacet, type SearchState } from '@dealer/rules/search-query';
-import { demoSiteSlugs } from '../seed/demo-sites';
+import { demoSiteSlugs } from '@dealer/demo/demo-sites';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 import { carsIndexSettings } from './site-search';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRng, type Rng } from '../seed/prng';
-import { matchesFilter } from './filter-evaluator';
-import { parseFilter, type FilterNode } from './filter-parser';
-import { SearchIndex, type Doc } from './search-index';
+import { createRng, type Rng } from '@dealer/demo/prng';
+import { matchesFilter } from '@dealer/search-engine/filter-evaluator';
+import { parseFilter, type FilterNode } from '@dealer/search-engine/filter-parser';
+import { SearchIndex, type Doc } from '@dealer/search-engine/search-index';
 
 /*
  * The indexed filter must mean exactly what the per-document evaluator means. Random documents

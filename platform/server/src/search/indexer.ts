@@ -1,8 +1,9 @@
 import type { EnqueuedTask, EnqueuedTaskPromise, Meilisearch, Task } from 'meilisearch';
 import type { Car } from '@dealer/contracts/car';
-import type { PlatformDb } from '../db/database';
-import { listSiteCars } from '../db/car-store';
-import { listSiteSlugs, loadSiteConfig } from '../db/site-store';
+import type { PlatformDb } from '@dealer/db/database';
+import { listSiteCars } from '@dealer/db/car-store';
+import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
+import { EmbeddedIndex, type EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-search';
 
 export class IndexingError extends Error {}
@@ -113,4 +114,26 @@ export class StockIndexer {
   async removeCar(carId: number): Promise<void> {
     await this.settle(this.cars.deleteDocument(carId), `Removing car ${carId} from search`, this.options.carTimeoutMs);
   }
+}
+
+// -------------------------------------------------------------------------------------------
+// Shortcut for tests and tools that changed the store directly: the platform itself indexes
+// through StockIndexer above, over Meilisearch's API.
+// -------------------------------------------------------------------------------------------
+
+/** Puts a site's cars from the store into the embedded engine's cars index, creating it when missing. */
+export async function reindexSite(search: EmbeddedSearchEngine, db: PlatformDb, siteId: number) {
+  const cars = await listSiteCars(db, siteId);
+  const locations = (await loadSiteConfig(db, siteId))?.locations;
+  let index = search.indexes.get(carsIndexUid);
+  if (!index) {
+    index = new EmbeddedIndex(carsIndexUid, 'id');
+    index.updateSettings({ ...carsIndexSettings, pagination: carsPagination });
+    search.indexes.set(carsIndexUid, index);
+  }
+  index.upsert(cars.map((car) => carSearchDocument(car, siteId, locations)));
+}
+
+export async function reindexAll(search: EmbeddedSearchEngine, db: PlatformDb) {
+  for (const site of await listSiteSlugs(db)) await reindexSite(search, db, site.id);
 }

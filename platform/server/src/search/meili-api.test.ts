@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestPlatform, testSearchAdminKey, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
-import { EmbeddedSearchEngine } from './search-engine';
+import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { carsIndexUid, searchKeyForSite } from './site-search';
 
 /** The edges of the embedded engine's `/meili` API that the official client does not reach on its own. */

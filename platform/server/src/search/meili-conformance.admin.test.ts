@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { Meilisearch, type RecordAny } from 'meilisearch';
 import { createTestPlatform, testSearchAdminKey, type TestPlatform } from '../testing/test-platform';
-import { EmbeddedSearchEngine } from './search-engine';
+import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { carsIndexUid } from './site-search';
 import { apiError } from '../testing/meili-api-error';
 

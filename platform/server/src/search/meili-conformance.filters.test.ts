@@ -2,12 +2,12 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { buildSearchQueries, isRangeFacet, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
-import { demoSiteSlugs } from '../seed/demo-sites';
+import { demoSiteSlugs } from '@dealer/demo/demo-sites';
 import { createTestPlatform, siteRequest, testSearchAdminKey, type TestPlatform } from '../testing/test-platform';
-import { geoDistanceMeters, matchesFilter } from './filter-evaluator';
-import { filterLimits, FilterSyntaxError, parseFilter, parseFilterExpression } from './filter-parser';
-import { MeiliError } from './search-errors';
-import { SearchIndex, type Doc, type SearchParams } from './search-index';
+import { geoDistanceMeters, matchesFilter } from '@dealer/search-engine/filter-evaluator';
+import { filterLimits, FilterSyntaxError, parseFilter, parseFilterExpression } from '@dealer/search-engine/filter-parser';
+import { MeiliError } from '@dealer/search-engine/search-errors';
+import { SearchIndex, type Doc, type SearchParams } from '@dealer/search-engine/search-index';
 import { carsIndexUid } from './site-search';
 
 /*

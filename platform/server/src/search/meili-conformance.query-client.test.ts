@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Meilisearch } from 'meilisearch';
 import type { Car } from '@dealer/contracts/car';
-import { listSiteCars } from '../db/car-store';
-import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
+import { listSiteCars } from '@dealer/db/car-store';
+import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { InProcessMeili } from './meili-client';
 import { createTestPlatform, testSearchAdminKey, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { carsIndexUid, searchKeyForSite } from './site-search';

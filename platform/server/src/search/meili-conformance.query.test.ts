@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Location } from '@dealer/contracts/location';
-import { MeiliError } from './search-errors';
-import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from './search-index';
+import { MeiliError } from '@dealer/search-engine/search-errors';
+import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '@dealer/search-engine/search-index';
 import { carSearchDocument, carsIndexSettings } from './site-search';
 import type { Car } from '@dealer/contracts/car';
 

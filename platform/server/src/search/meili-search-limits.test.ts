@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { findSiteIdBySlug } from '../db/site-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { createTestPlatform, testSearchAdminKey, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { carsIndexUid, searchKeyForSite } from './site-search';
 

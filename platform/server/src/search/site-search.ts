@@ -3,10 +3,10 @@ import type { Car } from '@dealer/contracts/car';
 import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { priceBand } from '@dealer/rules/price-bands';
-import { parseFilterExpression, type FilterNode } from './filter-parser';
-import type { Doc, IndexSettings } from './search-index';
+import { parseFilterExpression, type FilterNode } from '@dealer/search-engine/filter-parser';
+import type { Doc, IndexSettings } from '@dealer/search-engine/search-index';
 import { stockFilterFor } from './stock-filters';
-import { matchesFilter } from './filter-evaluator';
+import { matchesFilter } from '@dealer/search-engine/filter-evaluator';
 
 export const carsIndexUid = 'cars';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { generateDemoData } from '../seed/demo-data';
-import { filterAttributes, parseFilter } from './filter-parser';
-import { SearchIndex } from './search-index';
+import { generateDemoData } from '@dealer/demo/demo-data';
+import { filterAttributes, parseFilter } from '@dealer/search-engine/filter-parser';
+import { SearchIndex } from '@dealer/search-engine/search-index';
 import { carSearchDocument, carsIndexSettings, filterValue, siteBaseFilter, type SiteSearchScope } from './site-search';
 import { defaultStockFilter, stockFilterFor, stockFilters } from './stock-filters';
 

@@ -2,11 +2,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicSiteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
 import type { MeilisearchConfig } from '../config';
-import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
+import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { siteDeps } from '../platform-context';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
 import { resolveSite } from '../tenancy/site-context';
-import { generateDemoData } from '../seed/demo-data';
+import { generateDemoData } from '@dealer/demo/demo-data';
 import { carsIndexUid, siteBaseFilter } from './site-search';
 import { tenantTokenForSite, tenantTokenLifetimeSeconds } from './tenant-token';
 

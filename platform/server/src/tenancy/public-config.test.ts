@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateDemoData } from '../seed/demo-data';
+import { generateDemoData } from '@dealer/demo/demo-data';
 import { toPublicSiteConfig } from './public-config';
 
 const search = { host: 'https://search.example', apiKey: 'key', indexUid: 'cars' };

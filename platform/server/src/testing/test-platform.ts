@@ -5,16 +5,16 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { exposedModules, federationName, remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { migrateToLatest, openDatabase } from '../db/database';
+import { migrateToLatest, openDatabase } from '@dealer/db/database';
 import type { PlatformContext } from '../platform-context';
 import { RemoteRegistry, type RemoteManifest } from '../remotes/remote-registry';
 import { StockIndexer } from '../search/indexer';
 import { InProcessMeili, indexerClient } from '../search/meili-client';
-import { EmbeddedSearchEngine } from '../search/search-engine';
-import { seedDemoDataIfEmpty } from '../seed/seed-database';
+import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
+import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { createTestSchema, type TestSchema } from './postgres';
-import { createLeadPipeline } from '../leads/lead-pipeline';
-import type { Deliver } from '../leads/outbox-worker';
+import { createPlatformLeads } from '../leads/platform-leads';
+import type { Deliver } from '@dealer/leads/outbox-worker';
 
 export const testAdminKey = 'test-admin-key-0123456789';
 export const testSearchKeySecret = 'test-search-key-secret-0123456789';
@@ -115,7 +115,7 @@ export async function createTestPlatform(
     const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSearchPath: schema?.schema });
     const embedded = new InProcessMeili();
     const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
-    const leads = createLeadPipeline({ db, config, deliver: opts.deliver });
+    const leads = createPlatformLeads({ db, config, deliver: opts.deliver });
     ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine(), indexer, leads };
     await migrateToLatest(db, engine);
     const seededAt = Math.floor(Date.now() / 1000);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type DatabaseEngine, type PlatformDb } from '../db/database';
+import { openDatabase, type DatabaseEngine, type PlatformDb } from '@dealer/db/database';
 import { createTestSchema, type TestSchema } from './postgres';
 
 export type TestStore = { db: PlatformDb; engine: DatabaseEngine; close(): Promise<void> };

@@ -47,7 +47,7 @@ type Blueprint = Omit<SiteIdentity, 'online_payments' | 'reserve_coming_soon'> &
   default_sort: string;
   search_facets: SiteConfig['search_facets'];
   search_filters: string[];
-  /** SPEC §9 stock search filter code (see search/stock-filters.ts); absent: none. */
+  /** SPEC §9 stock search filter code (see @dealer/server search/stock-filters.ts); absent: none. */
   stock_filter_code?: number;
   search_categories: SiteConfig['search_categories'];
   promo_positions: number[];

@@ -1,5 +1,5 @@
-import type { DeliverySummary } from '../db/outbox-store';
-import type { StoredLead } from '../db/lead-store';
+import type { DeliverySummary } from '@dealer/db/outbox-store';
+import type { StoredLead } from '@dealer/db/lead-store';
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a comma, a quote, a line break or edge spaces,

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { findCarById } from '../db/car-store';
-import type { PlatformDb } from '../db/database';
-import type { StoredLeadFile } from '../db/lead-store';
-import { claimDueJobs, recordAttempts, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '../db/outbox-store';
-import type { LeadsConfig } from '../config';
+import { findCarById } from '@dealer/db/car-store';
+import type { PlatformDb } from '@dealer/db/database';
+import type { StoredLeadFile } from '@dealer/db/lead-store';
+import { backoffDelay } from '@dealer/db/outbox-attempt';
+import { claimDueJobs, recordAttempts, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '@dealer/db/outbox-store';
+import type { LeadsConfig } from './lead-settings';
 import { resolveDeliveryTarget } from './delivery-config';
 import { deliverLead as defaultDeliver, type DeliverableFile, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
 import { LEAD_FILE_LINK_TTL_SECONDS, signedLeadFileUrl } from './lead-file-links';
@@ -29,12 +30,6 @@ export type OutboxWorkerOptions = {
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   now?: () => number;
 };
-
-/** Wait before the next attempt after `failures` failed ones: the configured steps, the last repeating. */
-export function backoffDelay(backoffMs: readonly number[], failures: number): number {
-  if (backoffMs.length === 0) return 0;
-  return backoffMs[Math.min(Math.max(failures, 1), backoffMs.length) - 1]!;
-}
 
 const silent = { info() {}, warn() {}, error() {} };
 

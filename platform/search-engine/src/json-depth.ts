@@ -1,5 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-
 /**
  * Deepest nesting of arrays and objects a JSON body may have. Forms and events nest a few levels;
  * thousands of levels only serve to overflow the stack of whatever walks the value recursively
@@ -25,16 +23,3 @@ export function jsonNestsDeeperThan(text: string, limit = maxJsonDepth): boolean
 }
 
 export const jsonTooDeepMessage = `The JSON body nests arrays or objects more than ${maxJsonDepth} levels deep.`;
-
-/**
- * Replaces the JSON body parser of `app` and the routes registered in it after this call with
- * Fastify's own (prototype poisoning refused) behind the depth check: too deep is a 400.
- */
-export function limitJsonDepth(app: FastifyInstance) {
-  const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonNestsDeeperThan(body as string)) done(Object.assign(new Error(jsonTooDeepMessage), { statusCode: 400 }), undefined);
-    else parse(request, body as string, done);
-  });
-}

@@ -1,6 +1,6 @@
-import type { PlatformDb } from '../db/database';
-import { insertCars } from '../db/car-store';
-import { insertSite, siteCount } from '../db/site-store';
+import type { PlatformDb } from '@dealer/db/database';
+import { insertCars } from '@dealer/db/car-store';
+import { insertSite, siteCount } from '@dealer/db/site-store';
 import { generateDemoData } from './demo-data';
 
 /** First start only: an empty store gets the generated demo sites and their stock. */

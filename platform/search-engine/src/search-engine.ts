@@ -1,12 +1,7 @@
-import type { PlatformDb } from '../db/database';
-import { listSiteCars } from '../db/car-store';
-import { listSiteSlugs, loadSiteConfig } from '../db/site-store';
 import type { FilterNode } from './filter-parser';
 import { MeiliError } from './search-errors';
 import { selectAttributes } from './select-attributes';
 import { SearchIndex, type Doc, type IndexSettings, type SearchParams, type SearchResponse } from './search-index';
-import { carsPagination } from './indexer';
-import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-search';
 
 /**
  * The embedded engine: Meilisearch's indexes, settings, documents and tasks kept in process.
@@ -678,27 +673,5 @@ export class EmbeddedSearchEngine {
     return this.enqueue('settingsUpdate', uid, clone(settings), () => {
       this.indexForWrite(uid).updateSettings(settings);
     });
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Shortcut for tests and tools that changed the store directly: the platform itself indexes
-  // through StockIndexer (indexer.ts), over Meilisearch's API.
-  // -------------------------------------------------------------------------------------------
-
-  /** Puts a site's cars from the store into the cars index, creating it when missing. */
-  async reindexSite(db: PlatformDb, siteId: number) {
-    const cars = await listSiteCars(db, siteId);
-    const locations = (await loadSiteConfig(db, siteId))?.locations;
-    let index = this.indexes.get(carsIndexUid);
-    if (!index) {
-      index = new EmbeddedIndex(carsIndexUid, 'id');
-      index.updateSettings({ ...carsIndexSettings, pagination: carsPagination });
-      this.indexes.set(carsIndexUid, index);
-    }
-    index.upsert(cars.map((car) => carSearchDocument(car, siteId, locations)));
-  }
-
-  async reindexAll(db: PlatformDb) {
-    for (const site of await listSiteSlugs(db)) await this.reindexSite(db, site.id);
   }
 }

@@ -1,6 +1,6 @@
 import { MeiliError } from './search-errors';
 import type { Doc } from './search-index';
-import { jsonNestsDeeperThan } from '../http/json-depth';
+import { jsonNestsDeeperThan } from './json-depth';
 
 /*
  * The document payloads Meilisearch takes besides JSON: NDJSON (one object a line) and CSV

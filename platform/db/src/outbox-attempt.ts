@@ -1,4 +1,8 @@
-import { backoffDelay } from '../leads/outbox-worker';
+/** Wait before the next attempt after `failures` failed ones: the configured steps, the last repeating. */
+export function backoffDelay(backoffMs: readonly number[], failures: number): number {
+  if (backoffMs.length === 0) return 0;
+  return backoffMs[Math.min(Math.max(failures, 1), backoffMs.length) - 1]!;
+}
 
 /** How one send of a small outbox's row went (shopper mail, ad events). */
 export type AttemptResult = { outcome: 'sent' | 'retry' | 'rejected' | 'expired'; detail: string };

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
-import type { PlatformDb } from '../db/database';
-import { findSiteIdBySlug, loadSiteConfig } from '../db/site-store';
-import { parseHost } from '../tenancy/site-host';
+import type { PlatformDb } from '@dealer/db/database';
+import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
+import { parseHost } from './site-host';
 
 type Entry = { site: SiteConfig; expires: number };
 

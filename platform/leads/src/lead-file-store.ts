@@ -3,8 +3,8 @@
  * in one query, one file by id, and where a stored file is on disk.
  */
 import { resolve, sep } from 'node:path';
-import type { PlatformDb } from '../db/database';
-import type { StoredLeadFile } from '../db/lead-store';
+import type { PlatformDb } from '@dealer/db/database';
+import type { StoredLeadFile } from '@dealer/db/lead-store';
 import { uploadsRoot } from './uploads';
 
 const fileColumns = ['id', 'lead_id', 'site_id', 'path', 'content_type', 'size', 'original_name', 'created_at'] as const;

@@ -1,6 +1,6 @@
 import { vehicleCategories } from '@dealer/contracts/car';
 import { servedImageQualities, servedImageWidths, vehiclePhotoPath } from '@dealer/rules/images';
-import { catalogue } from '../seed/catalogue';
+import { catalogue } from './catalogue';
 import { namedBodySlugs, namedColourSlugs } from './car-photo';
 
 /**

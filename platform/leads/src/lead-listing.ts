@@ -1,8 +1,8 @@
-import { leadPage, type LeadListFilter } from '../db/admin-pages';
-import type { PlatformDb } from '../db/database';
-import type { StoredLead } from '../db/lead-store';
-import { jobsOfLeads, summariseDelivery, type DeliverySummary } from '../db/outbox-store';
-import { pageSizes, type Page, type PagePosition } from '../db/page-cursor';
+import { leadPage, type LeadListFilter } from '@dealer/db/admin-pages';
+import type { PlatformDb } from '@dealer/db/database';
+import type { StoredLead } from '@dealer/db/lead-store';
+import { jobsOfLeads, summariseDelivery, type DeliverySummary } from '@dealer/db/outbox-store';
+import { pageSizes, type Page, type PagePosition } from '@dealer/db/page-cursor';
 
 export type ListedLead = StoredLead & { delivery: DeliverySummary };
 

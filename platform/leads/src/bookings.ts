@@ -18,9 +18,9 @@ import {
 import { positiveId } from '@dealer/rules/ids';
 import { publicHolidayDates } from '@dealer/rules/public-holidays';
 import { bookableLocations as bookableOf, bookingKindOf, bookingLocationFor } from '@dealer/rules/booking-locations';
-import type { PlatformDb } from '../db/database';
-import { bookingOfLead, busyCarBlocks, takenSeats } from '../db/booking-store';
-import { findCarById } from '../db/car-store';
+import type { PlatformDb } from '@dealer/db/database';
+import { bookingOfLead, busyCarBlocks, takenSeats } from '@dealer/db/booking-store';
+import { findCarById } from '@dealer/db/car-store';
 
 /** The lead fields a booking time may come in (the form's dateTime first). */
 const timeFields = ['dateTime', 'date_time', 'test_drive_date'] as const;
