@@ -1,0 +1,96 @@
+// npm run bench:pages — issue 12's page targets on the built platform (metro-motor-group):
+//  - Lighthouse 12 mobile (simulated throttling), the median of LIGHTHOUSE_RUNS runs (default 5),
+//    on the home page, the search page and a car page: score, LCP, TBT, CLS;
+//  - the shell's first-load JS (every /assets/*.js the home page requests before it is idle), gzip;
+//  - server throughput of the search page's HTML: autocannon, CONNECTIONS (10) connections for
+//    DURATION seconds (10), requests a second and latency percentiles.
+// Prints one table with the target beside each figure. Chromium: CHROMIUM_PATH, default /usr/bin/chromium.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { root } from '../scripts/pnpm.mjs';
+import { launchChromium, site, startPlatform } from './platform.mjs';
+import { lighthouse } from './detail-route.mjs';
+
+export const pageTargets = { performance: 98, lcpMs: 1200, tbtMs: 100, cls: 0.02, shellJsKb: 120, searchPagesPerSecond: 300, searchP99Ms: 50 };
+const searchPath = '/search/new-used-and-demo-cars';
+const port = Number(process.env.BENCH_PORT ?? 3392);
+
+if (!existsSync(join(root, 'platform/server/dist/main.cjs')) || !existsSync(join(root, 'shell/dist/client/assets.json'))) {
+  console.error('Build first: npm run build');
+  process.exit(1);
+}
+
+const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+
+/** The shell's JS a first visit to the home page downloads, and the first car the search page links to. */
+async function browse(origin) {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const files = new Set();
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/assets/') && pathname.endsWith('.js')) files.add(pathname.slice('/assets/'.length));
+    });
+    await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+    const shellJs = [...files].reduce((sum, file) => sum + gz(join(root, 'shell/dist/client', file)), 0);
+    await page.goto(`${origin}${searchPath}`, { waitUntil: 'load' });
+    const link = page.locator('a[href*="/cars/"]').first();
+    await link.waitFor({ timeout: 20_000 });
+    return { shellJs, carPath: await link.getAttribute('href') };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The search page's HTML under load, as a crowd of first visits (no cookies, the site's host). */
+function throughput(path) {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `http://127.0.0.1:${port}${path}`,
+        headers: { host: `${site}.localhost:${port}`, 'accept-encoding': 'gzip' },
+        connections: Number(process.env.CONNECTIONS ?? 10),
+        duration: Number(process.env.DURATION ?? 10),
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+const platform = await startPlatform(port);
+let rows = [];
+try {
+  const { shellJs, carPath } = await browse(platform.origin);
+  const pages = [
+    ['home', '/'],
+    ['search', searchPath],
+    ['car', carPath],
+  ];
+  // Warm the server's caches the way a live site's are, then measure.
+  for (const [, path] of pages) await fetch(`${platform.origin.replace(`${site}.localhost`, '127.0.0.1')}${path}`, { headers: { host: `${site}.localhost:${port}` } });
+  const load = await throughput(searchPath);
+  const lh = [];
+  for (const [name, path] of pages) lh.push([name, path, await lighthouse(`${platform.origin}${path}`)]);
+
+  const ok = (pass) => (pass ? 'yes' : 'NO');
+  for (const [name, path, result] of lh) {
+    rows.push({ measure: `${name} ${path}: Lighthouse mobile score`, value: String(result.performance), target: `≥ ${pageTargets.performance}`, met: ok(result.performance >= pageTargets.performance) });
+    rows.push({ measure: `${name}: LCP`, value: `${Math.round(result.lcpMs)} ms`, target: `≤ ${pageTargets.lcpMs} ms`, met: ok(result.lcpMs <= pageTargets.lcpMs) });
+    rows.push({ measure: `${name}: TBT`, value: `${Math.round(result.tbtMs)} ms`, target: `≤ ${pageTargets.tbtMs} ms`, met: ok(result.tbtMs <= pageTargets.tbtMs) });
+    rows.push({ measure: `${name}: CLS`, value: result.cls.toFixed(3), target: `≤ ${pageTargets.cls}`, met: ok(result.cls <= pageTargets.cls) });
+    rows.push({ measure: `${name}: LCP element`, value: result.lcpElement.slice(0, 60), target: '', met: '' });
+  }
+  rows.push({ measure: 'shell first-load JS (home, gzip)', value: `${(shellJs / 1024).toFixed(1)} KB`, target: `≤ ${pageTargets.shellJsKb} KB`, met: ok(shellJs / 1024 <= pageTargets.shellJsKb) });
+  const non2xx = load.non2xx + load.errors + load.timeouts;
+  rows.push({ measure: `search page HTML: pages/s (${load.connections} connections, ${load.duration} s)`, value: load.requests.average.toFixed(0), target: `≥ ${pageTargets.searchPagesPerSecond}`, met: ok(load.requests.average >= pageTargets.searchPagesPerSecond && non2xx === 0) });
+  rows.push({ measure: 'search page HTML: latency p50 / p99', value: `${load.latency.p50} / ${load.latency.p99} ms`, target: `p99 ≤ ${pageTargets.searchP99Ms} ms`, met: ok(load.latency.p99 <= pageTargets.searchP99Ms) });
+  rows.push({ measure: 'search page HTML: non-2xx, errors, timeouts', value: `${load.non2xx}, ${load.errors}, ${load.timeouts}`, target: '0', met: ok(non2xx === 0) });
+  rows.push({ measure: 'search page HTML: server-rendered results in the first response', value: (await (await fetch(`http://127.0.0.1:${port}${searchPath}`, { headers: { host: `${site}.localhost:${port}` } })).text()).includes('vehicle-card') ? 'yes' : 'no', target: 'yes', met: '' });
+} finally {
+  platform.stop();
+}
+console.log(`\nPages of ${site} (Lighthouse: median of ${process.env.LIGHTHOUSE_RUNS ?? 5} runs)`);
+console.table(rows);
