@@ -23,7 +23,57 @@ function listFiles(path, into = []) {
   return into;
 }
 
-const sharedInputs = () => [join(root, 'pnpm-lock.yaml'), ...['contracts', 'rules', 'events', 'ui', 'state', 'build'].map((pkg) => join(root, 'shared', pkg))];
+const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
+const sourceExtensions = ['', '.ts', '.tsx', '.mjs', '.js', '/index.ts', '/index.tsx'];
+
+function resolveRelative(from, specifier) {
+  for (const extension of sourceExtensions) {
+    const candidate = resolve(from, '..', specifier + extension);
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+/** A workspace package's file for `@dealer/<name>/<sub>`, through its package.json `exports` (exact or `./*`). */
+function resolveWorkspace(specifier) {
+  const match = /^@dealer\/([\w-]+)(?:\/(.+))?$/.exec(specifier);
+  if (!match) return null;
+  const dir = ['shared', 'platform'].map((area) => join(root, area, match[1])).find((candidate) => existsSync(join(candidate, 'package.json')));
+  if (!dir) return null;
+  const exports = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).exports ?? {};
+  const key = match[2] ? `./${match[2]}` : '.';
+  const target = exports[key] ?? (exports['./*'] && match[2] ? exports['./*'].replace('*', match[2]) : null);
+  return target ? { file: resolve(dir, target), manifest: join(dir, 'package.json') } : null;
+}
+
+/**
+ * Every workspace file a build can reach from `dirs`: their own sources, then each relative or
+ * `@dealer/*` import followed through the packages' exports. A change to a shared file only
+ * changes the versions of the builds that import it.
+ */
+export function reachableFiles(dirs) {
+  const seen = new Set();
+  const queue = dirs.flatMap((dir) => listFiles(dir));
+  while (queue.length) {
+    const file = queue.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!/\.(ts|tsx|mjs|js)$/.test(file)) continue;
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(specifierPattern)) {
+      if (specifier.startsWith('.')) {
+        const target = resolveRelative(file, specifier);
+        if (target) queue.push(target);
+      } else if (specifier.startsWith('@dealer/')) {
+        const target = resolveWorkspace(specifier);
+        if (target && existsSync(target.file)) queue.push(target.file, target.manifest);
+      }
+    }
+  }
+  return [...seen].sort();
+}
+
+/** What every browser build depends on besides its sources: the lockfile and the build config factory. */
+const buildInputs = () => [join(root, 'pnpm-lock.yaml'), join(root, 'shared', 'build')];
 
 export function inputHash(paths, extra = '') {
   const hash = createHash('sha256');
@@ -62,7 +112,7 @@ function buildUnit(name, dir, inputs, { force, outDir, expect, configs }) {
 /** Builds the shell's browser bundle unless its inputs are unchanged. */
 export function buildShell({ force = false } = {}) {
   const dir = join(root, 'shell');
-  return buildUnit('shell', dir, [join(dir, 'src'), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), ...sharedInputs()], {
+  return buildUnit('shell', dir, [...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), ...buildInputs()], {
     force,
     outDir: join(dir, 'dist'),
     expect: join(dir, 'dist', 'client', 'assets.json'),
@@ -74,7 +124,7 @@ export function buildShell({ force = false } = {}) {
 export function buildServer({ force = false } = {}) {
   const dir = join(root, 'platform', 'server');
   const platformSources = readdirSync(join(root, 'platform')).map((pkg) => join(root, 'platform', pkg));
-  return buildUnit('server', dir, [...platformSources, join(root, 'pnpm-lock.yaml'), ...['contracts', 'rules'].map((pkg) => join(root, 'shared', pkg))], {
+  return buildUnit('server', dir, [...reachableFiles(platformSources), join(root, 'pnpm-lock.yaml')], {
     force,
     outDir: join(dir, 'dist'),
     expect: join(dir, 'dist', 'main.cjs'),
@@ -85,7 +135,7 @@ export function buildServer({ force = false } = {}) {
 export function remoteVersion(remote, buildId = '') {
   const dir = join(root, remote);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const hash = inputHash([join(dir, 'src'), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'index.html'), ...sharedInputs()], buildId);
+  const hash = inputHash([...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'index.html'), ...buildInputs()], buildId);
   return `${pkg.version}-${hash.slice(0, 10)}`;
 }
 
