@@ -109,14 +109,17 @@ function buildUnit(name, dir, inputs, { force, outDir, expect, configs }) {
   return true;
 }
 
-/** Builds the shell's browser bundle unless its inputs are unchanged. */
+/** Builds the shell's browser bundle and its server render unless their inputs are unchanged. */
 export function buildShell({ force = false } = {}) {
   const dir = join(root, 'shell');
-  return buildUnit('shell', dir, [...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), ...buildInputs()], {
+  return buildUnit('shell', dir, [...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'rspack.server.config.mjs'), ...buildInputs()], {
     force,
     outDir: join(dir, 'dist'),
-    expect: join(dir, 'dist', 'client', 'assets.json'),
-    configs: [['shell (browser)', 'rspack.config.mjs']],
+    expect: join(dir, 'dist', 'server', 'render-app.cjs'),
+    configs: [
+      ['shell (browser)', 'rspack.config.mjs'],
+      ['shell (server render)', 'rspack.server.config.mjs'],
+    ],
   });
 }
 

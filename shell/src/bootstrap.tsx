@@ -1,31 +1,24 @@
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { createPlatformStore } from '@dealer/state/store';
 import { startRemoteRuntime } from './federation/remote-runtime';
-import { App } from './app';
-import { AppErrorBoundary } from './app-error-boundary';
+import { AppRoot } from './app-root';
 
 // The server validated this config before inlining it in the document.
 const site = JSON.parse(document.getElementById('site-config')?.textContent ?? 'null') as PublicSiteConfig;
 startRemoteRuntime(site);
 const store = createPlatformStore(site);
+const container = document.getElementById('root')!;
+const app = <AppRoot site={site} store={store} router={(children) => <BrowserRouter>{children}</BrowserRouter>} />;
 
-// A transition: the first render is done in slices, so it does not block input in one long
-// task. On a car page the first frame (federation/first-paint.ts) stays on screen meanwhile and
-// React's first commit replaces it with the same markup.
+// A transition: the first render is done in slices, so it does not block input in one long task.
+// A server-rendered page (data-ssr) is hydrated: React adopts the markup the shopper already sees.
+// Otherwise (the server render was skipped or failed) React renders it; on a car page the first
+// frame (federation/first-paint.ts) stays on screen meanwhile and React's first commit replaces it
+// with the same markup.
 startTransition(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <AppErrorBoundary site={site}>
-        <Provider store={store}>
-          <BrowserRouter>
-            <App />
-          </BrowserRouter>
-        </Provider>
-      </AppErrorBoundary>
-    </StrictMode>,
-  );
+  if (container.hasAttribute('data-ssr')) hydrateRoot(container, app);
+  else createRoot(container).render(app);
 });

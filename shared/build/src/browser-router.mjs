@@ -165,7 +165,8 @@ export function browserRouterShared(dir, sharedSingletons) {
 function sourceFiles(path, into = []) {
   if (!existsSync(path)) return into;
   if (statSync(path).isFile()) {
-    if (/\.(ts|tsx|mjs|js)$/.test(path) && !/\.test\.(ts|tsx)$/.test(path)) into.push(path);
+    // Tests and the shell's server render (`*.server.tsx`, built for Node with all of React Router) run apart from the browser build.
+    if (/\.(ts|tsx|mjs|js)$/.test(path) && !/\.(test|server)\.(ts|tsx)$/.test(path)) into.push(path);
     return into;
   }
   for (const entry of readdirSync(path)) if (entry !== 'node_modules' && entry !== 'dist') sourceFiles(join(path, entry), into);

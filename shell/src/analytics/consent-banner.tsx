@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { Consent } from '@dealer/rules/analytics';
 import { Button } from '@dealer/ui/button';
 import { consentNow, onConsentChange, setConsent } from './consent';
 
@@ -8,8 +9,8 @@ import { consentNow, onConsentChange, setConsent } from './consent';
  * third-party tag loads; refusing keeps only the site's own first-party event log.
  */
 export function ConsentBanner({ site }: { site: PublicSiteConfig }) {
-  const [consent, setShown] = useState(consentNow);
-  useEffect(() => onConsentChange(setShown), []);
+  // The server (and hydration) cannot know what this browser answered: the banner comes after.
+  const consent = useSyncExternalStore<Consent | 'unknown'>(onConsentChange, consentNow, () => 'unknown');
   const shown = site.consent_banner === true && consent === 'unasked';
   const banner = useRef<HTMLElement>(null);
   // While it shows, what floats at the bottom of the screen (the chat's 'Text us') sits above it.

@@ -28,14 +28,20 @@ function readJson<T>(id: string): T | null {
 
 let hero: FirstPaintHero | null | undefined;
 
+/** The server render says which hero the document preloads (it has no document to read). */
+export function setFirstPaintHero(value: FirstPaintHero | null) {
+  hero = value;
+}
+
 /** The car page's hero as the document describes it, or null on any other page. */
 export function firstPaintHero(): FirstPaintHero | null {
   if (hero !== undefined) return hero;
+  if (typeof document === 'undefined') return null;
   const car = readJson<{ car?: Car }>('route-data')?.car;
   const preload = document.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"][imagesrcset]');
   hero =
     car && preload && location.pathname.endsWith(`/${car.slug}`)
-      ? { slug: car.slug, src: preload.href, srcSet: preload.getAttribute('imagesrcset') ?? '', sizes: preload.getAttribute('imagesizes') ?? '', alt: car.name }
+      ? { slug: car.slug, src: preload.getAttribute('href') ?? '', srcSet: preload.getAttribute('imagesrcset') ?? '', sizes: preload.getAttribute('imagesizes') ?? '', alt: car.name }
       : null;
   return hero;
 }
@@ -83,6 +89,7 @@ export function paintFirstFrame() {
   const first = firstPaintHero();
   const site = readJson<PublicSiteConfig>('site-config');
   const root = document.getElementById('root');
-  if (!first || !site || !root) return;
+  // A server-rendered page already shows all of this (and more).
+  if (!first || !site || !root || root.hasAttribute('data-ssr')) return;
   root.replaceChildren(element('a', { class: 'skip-link', href: '#main' }, 'Skip to content'), header(site), element('main', { id: 'main', class: 'site-main' }, heroMarkup(first)));
 }

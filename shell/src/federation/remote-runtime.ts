@@ -20,6 +20,11 @@ export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
     errorLoadPlugin(),
   ]);
   registerRemotes(site.remotes.map((remote) => ({ name: federationName(remote.name), entry: remote.manifestUrl })));
+  enableSiteRemotes(site);
+}
+
+/** Which remotes (and slot fillers) the page has, without loading anything: also what the server render needs. */
+export function enableSiteRemotes(site: Pick<PublicSiteConfig, 'remotes'>) {
   enabled = new Set(site.remotes.map((remote) => remote.name));
   entries = new Map(site.remotes.map((remote) => [remote.name, remote.manifestUrl]));
   slotFills = new Map();

@@ -30,6 +30,8 @@ export type DocumentInput = {
   social?: SocialMeta | null;
   /** schema.org objects, one `application/ld+json` script each. */
   jsonLd?: readonly unknown[];
+  /** The app's server-rendered markup (the browser hydrates it); none: the browser renders the page. */
+  appHtml?: string | null;
 };
 
 const escapeHtml = (text: string) =>
@@ -120,7 +122,7 @@ export function renderDocument(input: DocumentInput): string {
 ${head.join('\n')}
 </head>
 <body>
-<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>
+${input.appHtml ? `<div id="root" data-ssr>${input.appHtml}</div>` : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`}
 </body>
 </html>
 `;
