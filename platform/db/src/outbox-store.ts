@@ -1,6 +1,7 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool, Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';
+import { claimDueRows, releaseClaimedRows } from './due-rows';
 import type { DeliveryJobStatus, LeadDeliveryLogTable, PlatformDatabase } from './schema';
 
 type Trx = Transaction<PlatformDatabase>;
@@ -59,36 +60,13 @@ export async function enqueueDeliveries(trx: Trx, leadId: number, siteId: number
   return targets.length;
 }
 
-const claimable = ['pending', 'failed'] as const;
-
 /**
- * Claims up to `limit` due jobs for one worker: a single UPDATE that sets this worker's claim
- * token and a lease, only on rows still claimable (pending or failed, due, no live lease). On
- * PostgreSQL a concurrent claimer blocks on the row lock and then re-checks that WHERE against
- * the new row, so it skips what another took; SQLite runs one writer at a time. A worker that
- * dies leaves its lease to run out, and the job is claimed again after it.
+ * Claims up to `limit` due jobs for one worker, with its claim token and a lease (see
+ * claimDueRows: one conditional UPDATE, safe with several workers on either engine).
  */
 export async function claimDueJobs(db: PlatformDb, opts: { token: string; now: number; leaseMs: number; limit: number }): Promise<DeliveryJob[]> {
-  const { token, now, leaseMs, limit } = opts;
-  const due = db
-    .selectFrom('lead_delivery_jobs')
-    .select('id')
-    .where('status', 'in', claimable)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit);
-  const rows = await db
-    .updateTable('lead_delivery_jobs')
-    .set({ claim_token: token, claimed_until: now + leaseMs })
-    .where('id', 'in', due)
-    .where('status', 'in', claimable)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .returning(jobColumns)
-    .execute();
-  return rows.map(toJob).sort((a, b) => a.id - b.id);
+  const rows = await claimDueRows(db, { table: 'lead_delivery_jobs', columns: jobColumns, ...opts });
+  return rows.map(toJob);
 }
 
 export type AttemptResult = {
@@ -172,8 +150,7 @@ export async function renewClaims(db: PlatformDb, token: string, jobIds: readonl
 
 /** Gives claimed jobs back untried (a worker stopping mid-batch), so another can take them at once. */
 export async function releaseClaims(db: PlatformDb, token: string, jobIds: readonly number[]): Promise<void> {
-  if (jobIds.length === 0) return;
-  await db.updateTable('lead_delivery_jobs').set({ claim_token: null, claimed_until: null }).where('id', 'in', [...jobIds]).where('claim_token', '=', token).execute();
+  await releaseClaimedRows(db, 'lead_delivery_jobs', token, jobIds);
 }
 
 export async function listJobs(db: PlatformDb, leadId: number): Promise<DeliveryJob[]> {

@@ -5,6 +5,7 @@ import { findCarById } from '@dealer/db/car-store';
 import type { PlatformDb } from '@dealer/db/database';
 import type { StoredLeadFile } from '@dealer/db/lead-store';
 import { backoffDelay } from '@dealer/db/outbox-attempt';
+import { PollLoop } from '@dealer/db/poll-loop';
 import { claimDueJobs, recordAttempts, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '@dealer/db/outbox-store';
 import type { LeadsConfig } from './lead-settings';
 import { resolveDeliveryTarget } from './delivery-config';
@@ -45,15 +46,12 @@ const nudgeDelayMs = 20;
  * through `deliverLead`, and records every attempt in the log as soon as it is over. The leases
  * of the jobs it still holds are renewed every third of a lease, so a batch may take longer than
  * one lease. A failure is retried after the backoff; after `maxAttempts` the job is dead (a dead
- * letter the dealer sees). Stopping waits for the batch in hand; a worker killed mid-batch stops
- * renewing, its leases run out, and the jobs it had not recorded are retried.
+ * letter the dealer sees). Its polling is a PollLoop, as the mail and ad-event outboxes' are, with
+ * nudges gathered for a few ms. Stopping waits for the batch in hand; a worker killed mid-batch
+ * stops renewing, its leases run out, and the jobs it had not recorded are retried.
  */
 export class OutboxWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timerDueAt = 0;
-  private stopped = true;
+  private readonly loop: PollLoop;
   private readonly deliver: Deliver;
   private log: NonNullable<OutboxWorkerOptions['log']>;
   private readonly now: () => number;
@@ -62,6 +60,13 @@ export class OutboxWorker {
     this.deliver = opts.deliver ?? defaultDeliver;
     this.log = opts.log ?? silent;
     this.now = opts.now ?? Date.now;
+    this.loop = new PollLoop({
+      runOnce: () => this.runOnce(),
+      batchSize: opts.batchSize ?? 50,
+      pollMs: opts.delivery.pollMs,
+      nudgeDelayMs,
+      onError: (error) => this.log.error({ err: error }, 'lead outbox: a poll failed; trying again at the next one'),
+    });
   }
 
   /** Logs to the server's logger once it exists. */
@@ -70,21 +75,16 @@ export class OutboxWorker {
   }
 
   get isRunning(): boolean {
-    return !this.stopped;
+    return this.loop.isRunning;
   }
 
   start() {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops polling and waits for the batch in hand to be recorded. */
-  async stop() {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  stop() {
+    return this.loop.stop();
   }
 
   /**
@@ -93,46 +93,7 @@ export class OutboxWorker {
    * lead read per batch) rather than one run per lead.
    */
   nudge() {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.schedule(nudgeDelayMs);
-  }
-
-  /** Runs in `delay` ms, unless a run is already due sooner. */
-  private schedule(delay: number) {
-    if (this.stopped) return;
-    const dueAt = Date.now() + delay;
-    if (this.timer) {
-      if (this.timerDueAt <= dueAt) return;
-      clearTimeout(this.timer);
-    }
-    this.timerDueAt = dueAt;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.tick();
-    }, delay);
-    this.timer.unref?.();
-  }
-
-  private async tick() {
-    if (this.running || this.stopped) return;
-    let delivered = 0;
-    this.running = (async () => {
-      try {
-        delivered = await this.runOnce();
-      } catch (error) {
-        this.log.error({ err: error }, 'lead outbox: a poll failed; trying again at the next one');
-      }
-    })();
-    await this.running;
-    this.running = null;
-    const full = delivered >= (this.opts.batchSize ?? 50);
-    const nudged = this.again;
-    this.again = false;
-    this.schedule(full ? 0 : nudged ? nudgeDelayMs : this.opts.delivery.pollMs);
+    this.loop.nudge();
   }
 
   /** Claims and delivers one batch of due jobs; returns how many were claimed. */

@@ -14,6 +14,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import type { PlatformDatabase, ShopperMailTable } from '@dealer/db/schema';
 import { deliverShopperMail, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
+import { claimDueRows, releaseClaimedRows } from '@dealer/db/due-rows';
 import { PollLoop } from '@dealer/db/poll-loop';
 import { afterAttempt } from '@dealer/db/outbox-attempt';
 
@@ -49,32 +50,11 @@ export async function enqueueShopperMail(trx: Transaction<PlatformDatabase> | Pl
   return Number(row.id);
 }
 
-const claimable = ['pending', 'failed'] as const;
-
 type ClaimedMail = { id: number; site_id: number; email: string; subject: string; body: string; attempts: number; expires_at: number | null };
 
 async function claimDueMail(db: PlatformDb, token: string, now: number, leaseMs: number, limit: number): Promise<ClaimedMail[]> {
-  const due = db
-    .selectFrom('shopper_mail')
-    .select('id')
-    .where('status', 'in', claimable)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit);
-  const rows = await db
-    .updateTable('shopper_mail')
-    .set({ claim_token: token, claimed_until: now + leaseMs })
-    .where('id', 'in', due)
-    .where('status', 'in', claimable)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .returning(['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at'])
-    .execute();
-  return rows
-    .map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), expires_at: row.expires_at === null ? null : Number(row.expires_at) }))
-    .sort((a, b) => a.id - b.id);
+  const rows = await claimDueRows(db, { table: 'shopper_mail', columns: ['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at'], token, now, leaseMs, limit });
+  return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), expires_at: row.expires_at === null ? null : Number(row.expires_at) }));
 }
 
 export type MailOutboxOptions = {
@@ -132,7 +112,7 @@ export class MailOutbox {
       // A slow mail server must not keep this worker sending past its lease, when another may have taken the rest.
       if (this.now() > claimedAt + this.opts.leaseMs / 2) {
         const rest = mails.slice(index).map((left) => left.id);
-        await this.opts.db.updateTable('shopper_mail').set({ claim_token: null, claimed_until: null }).where('id', 'in', rest).where('claim_token', '=', token).execute();
+        await releaseClaimedRows(this.opts.db, 'shopper_mail', token, rest);
         break;
       }
       await this.attempt(mail, token);

@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import { deliverAdEvent, graphEventsEndpoint, type AdDeliveryResult, type AdEventTarget, type ConversionsApiEvent } from './conversions-api';
+import { claimDueRows, releaseClaimedRows } from '@dealer/db/due-rows';
 import { PollLoop } from '@dealer/db/poll-loop';
 import { afterAttempt } from '@dealer/db/outbox-attempt';
 
@@ -45,30 +46,11 @@ export async function enqueueAdEvent(db: PlatformDb, siteId: number, event: Conv
   return row ? Number(row.id) : null;
 }
 
-const claimable = ['pending', 'failed'] as const;
-
 type ClaimedEvent = { id: number; site_id: number; event_id: string; payload: string; attempts: number; created_at: number };
 
 async function claimDueEvents(db: PlatformDb, token: string, now: number, leaseMs: number, limit: number): Promise<ClaimedEvent[]> {
-  const due = db
-    .selectFrom('ad_events')
-    .select('id')
-    .where('status', 'in', claimable)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit);
-  const rows = await db
-    .updateTable('ad_events')
-    .set({ claim_token: token, claimed_until: now + leaseMs })
-    .where('id', 'in', due)
-    .where('status', 'in', claimable)
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .returning(['id', 'site_id', 'event_id', 'payload', 'attempts', 'created_at'])
-    .execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), created_at: Number(row.created_at) })).sort((a, b) => a.id - b.id);
+  const rows = await claimDueRows(db, { table: 'ad_events', columns: ['id', 'site_id', 'event_id', 'payload', 'attempts', 'created_at'], token, now, leaseMs, limit });
+  return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), created_at: Number(row.created_at) }));
 }
 
 type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -148,7 +130,7 @@ export class AdEventOutbox {
       // A slow Graph API must not keep this worker sending past its lease, when another may have taken the rest.
       if (this.now() > claimedAt + this.opts.leaseMs / 2) {
         const rest = events.slice(index).map((left) => left.id);
-        await this.opts.db.updateTable('ad_events').set({ claim_token: null, claimed_until: null }).where('id', 'in', rest).where('claim_token', '=', token).execute();
+        await releaseClaimedRows(this.opts.db, 'ad_events', token, rest);
         break;
       }
       await this.attempt(event, token);
