@@ -2,7 +2,6 @@
 // for Node; every npm dependency stays external and is required from node_modules at run time.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rspack } from '@rspack/core';
 
 const dir = dirname(fileURLToPath(import.meta.url));
 
@@ -25,8 +24,9 @@ export default {
       },
     ],
   },
-  optimization: { minimize: false },
+  optimization: { minimize: false, nodeEnv: false },
   devtool: 'source-map',
-  plugins: [new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production') })],
+  // No compile-time NODE_ENV: src/main.ts sets it at run time (production unless told), for the
+  // platform's code and for React, which the shell's server render requires from node_modules.
   stats: 'errors-warnings',
 };

@@ -13,6 +13,10 @@ import { createPlatformLeads } from './leads/platform-leads';
 import { outboxDir } from '@dealer/leads/delivery-config';
 
 async function main() {
+  // React, which the shell's server render requires at run time, runs its development build unless
+  // NODE_ENV says production: several times slower, and not what shoppers get. The server is built
+  // without a compile-time NODE_ENV, so this is the one place that decides it.
+  process.env.NODE_ENV ??= 'production';
   let config;
   try {
     config = loadConfig();
