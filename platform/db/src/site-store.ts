@@ -44,17 +44,28 @@ export async function listSiteSlugs(db: PlatformDb): Promise<{ id: number; slug:
   return db.selectFrom('sites').select(['id', 'slug', 'domain_name']).orderBy('id').execute();
 }
 
-export async function findSiteIdByHost(db: PlatformDb, hostname: string, localSuffixes: string[]): Promise<number | null> {
-  const host = hostname.toLowerCase();
-  for (const suffix of localSuffixes) {
-    if (host.endsWith(`.${suffix}`)) {
-      const slug = host.slice(0, -(suffix.length + 1));
-      const row = await db.selectFrom('sites').select('id').where('slug', '=', slug).executeTakeFirst();
-      return row?.id ?? null;
-    }
-  }
-  const row = await db.selectFrom('sites').select('id').where('domain_name', '=', host).executeTakeFirst();
+/** The site a request's host names: by its slug (`{slug}.localhost`, `{slug}.{PUBLIC_ORIGIN_SUFFIX}`) or by its own domain. */
+export async function findSiteIdByHost(db: PlatformDb, host: { slug: string } | { domain: string }): Promise<number | null> {
+  if ('slug' in host) return findSiteIdBySlug(db, host.slug);
+  const row = await db.selectFrom('sites').select('id').where('domain_name', '=', host.domain.toLowerCase()).executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** Every site's slug, name and brand colour, by id: the platform's index of sites and the drawn logos. */
+export async function listSiteCards(db: PlatformDb): Promise<{ slug: string; name: string; colour: string }[]> {
+  const rows = await db.selectFrom('sites').select(['slug', 'config']).orderBy('id').execute();
+  return rows.map((row) => {
+    const config = JSON.parse(row.config) as Pick<SiteConfig, 'name' | 'branding'>;
+    return { slug: row.slug, name: config.name, colour: config.branding.primary };
+  });
+}
+
+/**
+ * Takes the site's row lock for the rest of the transaction (PostgreSQL; FOR NO KEY UPDATE leaves
+ * the site's leads and cars free to reference it), so racing work of one site runs one at a time.
+ */
+export async function lockSiteRow(db: PlatformDb, siteId: number): Promise<void> {
+  await db.selectFrom('sites').select('id').where('id', '=', siteId).forNoKeyUpdate().execute();
 }
 
 export async function findSiteIdBySlug(db: PlatformDb, slug: string): Promise<number | null> {

@@ -5,8 +5,7 @@ import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { PlatformContext } from './platform-context';
-import { siteDeps } from './platform-context';
-import type { SiteConfig } from '@dealer/contracts/site';
+import { listSiteCards } from '@dealer/db/site-store';
 import { tagOrigins } from '@dealer/rules/analytics';
 import { chatOrigins } from '@dealer/rules/chat';
 import { limitJsonDepth } from './http/limit-json-depth';
@@ -30,7 +29,8 @@ import { leadFileRoutes } from './routes/lead-files';
 import { searchRoutes } from './routes/search';
 import { seoRoutes } from './routes/seo';
 import { siteRoutes } from './routes/site';
-import { resolveSite } from './tenancy/site-context';
+import { sitePlugin, sitePluginOptions } from './tenancy/site-plugin';
+import { RequestSchemaError, sendSchemaRefusal, applyZodSchemas } from './http/zod-schemas';
 
 const oneYear = 'public, max-age=31536000, immutable';
 
@@ -79,15 +79,19 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
 
   limitJsonDepth(app);
+  // The one place a request's host becomes its site (request.site, request.siteContext()).
+  await app.register(sitePlugin, sitePluginOptions(ctx));
   refuseForeignOrigins(app, {
     siteOf: async (request) => {
-      const resolved = await resolveSite(request, siteDeps(ctx));
+      const resolved = await request.siteContext();
       return typeof resolved === 'object' && resolved ? resolved.site : null;
     },
     publicOriginSuffix: ctx.config.publicOriginSuffix,
   });
 
+  applyZodSchemas(app);
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (error instanceof RequestSchemaError) return sendSchemaRefusal(error, request, reply);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'request failed');
     void reply.code(status).send({ message: status === 500 ? 'Something went wrong on our side. Please try again.' : error.message });
@@ -118,10 +122,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
 
   // Logos are drawn from the site's name and colour, looked up synchronously by the image route.
   const siteLogos = new Map<string, { name: string; colour: string }>();
-  for (const row of await ctx.db.selectFrom('sites').select(['slug', 'config']).execute()) {
-    const config = JSON.parse(row.config) as Pick<SiteConfig, 'name' | 'branding'>;
-    siteLogos.set(row.slug, { name: config.name, colour: config.branding.primary });
-  }
+  for (const card of await listSiteCards(ctx.db)) siteLogos.set(card.slug, { name: card.name, colour: card.colour });
   const { images } = ctx.config;
   const imageCache = await openImageCache(join(ctx.config.dataDir, 'image-cache'), images.cacheMaxBytes, app.log);
   await app.register(async (scope) =>

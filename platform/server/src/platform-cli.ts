@@ -151,11 +151,11 @@ async function releaseReservation(db: PlatformDb, config: PlatformConfig, site: 
     log,
   });
   const answer = await service.release(site.id, id);
-  if (answer.status !== 200) {
+  if (!answer.ok) {
     for (const line of searchLines) out(line);
-    throw new UsageError(String(answer.body.message));
+    throw new UsageError(answer.message);
   }
-  const released = answer.body.reservation as ReturnType<typeof dealerView>;
+  const released = answer.value.reservation;
   if (before?.state === 'released') out(`Reservation ${id} on ${site.slug} was already released: its deposit was refunded (${released.refund_ref}).`);
   else out(`Reservation ${id} on ${site.slug} released: deposit refunded (${released.refund_ref}), the car is free again.`);
   for (const line of searchLines) out(line);

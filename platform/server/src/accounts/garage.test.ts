@@ -85,6 +85,19 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
     expect((await call('DELETE', `/api/garage/saved/${car!.id}`, cookie)).statusCode).toBe(200);
   });
 
+  it('answers a path its schema refuses with the route’s own message, before asking who is signed in', async () => {
+    // The car id is judged by the route's params schema (a 400 in the garage's words), the session after.
+    for (const cookie of [null, (await signIn(newAddress('schema'))).cookie]) {
+      const res = await call('PUT', '/api/garage/saved/abc', cookie);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ message: 'The car id must be a whole number.' });
+    }
+    const search = await call('DELETE', '/api/garage/searches/0', null);
+    expect(search.json()).toEqual({ message: 'The saved search id must be a whole number.' });
+    // The body after the session: a shopper signed out is told so, whatever was sent.
+    expect((await call('POST', '/api/garage/searches', null, { name: 5 })).json()).toEqual({ message: signInFirstMessage });
+  });
+
   it('lists saved cars with their data as it is now: a sold car stays, flagged by its data; a hidden one has no data', async () => {
     const [sold, hidden, kept] = take(3);
     const { cookie } = await signIn(newAddress('lister'), [sold!.id, hidden!.id, kept!.id]);

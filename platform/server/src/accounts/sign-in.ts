@@ -4,6 +4,7 @@
  * and starts a 30-day session. Nothing that signs in is stored as given: codes as a keyed,
  * salted hash, link tokens and session ids as SHA-256.
  */
+import { lockSiteRow } from '@dealer/db/site-store';
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { SiteConfig } from '@dealer/contracts/site';
@@ -85,7 +86,7 @@ export class SignInService {
     const outcome = await this.deps.db.transaction().execute(async (trx) => {
       // PostgreSQL: one code request of a site at a time, so racing requests cannot all pass the
       // count below (FOR NO KEY UPDATE leaves the site's leads and cars free to reference it).
-      if (this.deps.engine === 'postgres') await trx.selectFrom('sites').select('id').where('id', '=', site.id).forNoKeyUpdate().execute();
+      if (this.deps.engine === 'postgres') await lockSiteRow(trx, site.id);
       const sent = await codeTimesSince(trx, site.id, email, now - codesPerAddress.windowMs);
       if (sent.length >= codesPerAddress.max) return { ok: false as const, retryAfterMs: Math.max(1000, sent[sent.length - codesPerAddress.max]! + codesPerAddress.windowMs - now) };
       await insertSignInCode(trx, { siteId: site.id, email, salt, codeHash: this.codeHash(salt, code), tokenHash: sha256(token), expiresAt }, now);

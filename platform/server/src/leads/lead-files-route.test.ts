@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadFileRoutes } from '../routes/lead-files';
+import { sitePlugin, sitePluginOptions } from '../tenancy/site-plugin';
+import { applyZodSchemas } from '../http/zod-schemas';
 import { skipPostgres } from '../testing/postgres';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
 import { adfFileBase, deliverLead, type DeliverableLead } from '@dealer/leads/delivery-targets';
@@ -40,6 +42,8 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
   beforeAll(async () => {
     platform = await createTestPlatform({ engine });
     files = Fastify({ logger: false });
+    applyZodSchemas(files);
+    await files.register(sitePlugin, sitePluginOptions(platform.ctx));
     await files.register(async (scope) => leadFileRoutes(scope, platform.ctx));
     await files.ready();
   });

@@ -152,7 +152,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     const held = (await hold(car)).json<Held>();
     const site_ = (await platform.ctx.leads.sites.forId(siteId))!;
     const late = await service.payWithTestCard(site_, held.reservation.id, held.token, card(), start + 16 * minute);
-    expect(late).toEqual({ status: 409, body: { message: checkoutMessages.holdRanOut } });
+    expect(late).toEqual({ ok: false, reason: 'conflict', message: checkoutMessages.holdRanOut });
     expect((await findReservation(platform.ctx.db, held.reservation.id))!.state).toBe('expired');
     expect((await hold(car, shopper('Bea'), '203.0.113.8')).statusCode).toBe(201);
   });

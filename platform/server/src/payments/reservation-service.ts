@@ -40,7 +40,33 @@ import {
 import { stripePublishableKey, type PaymentProviders } from './payment-providers';
 import { checkTestCard, testCardOutcome } from './test-provider';
 
-export type CheckoutReply = { status: number; body: Record<string, unknown> };
+/** Why the checkout said no; the route answers each with its HTTP status (routes/checkout.ts checkoutStatus). */
+export type CheckoutRefusalReason =
+  /** The site takes no deposits. */
+  | 'no-checkout'
+  /** The shopper's details or card do not pass (with `fields`). */
+  | 'invalid'
+  /** No such car or reservation (for this shopper, on this site), or no such payment provider here. */
+  | 'not-found'
+  /** The car or reservation is not in a state that allows it. */
+  | 'conflict'
+  /** The test card was declined. */
+  | 'declined'
+  /** Payments are not set up for the site. */
+  | 'payments-unavailable'
+  /** The payment provider failed; trying again may work. */
+  | 'provider-failed';
+
+export type CheckoutRefusal = { ok: false; reason: CheckoutRefusalReason; message: string; fields?: Record<string, string> };
+/** What the checkout did, or why it did not. */
+export type CheckoutResult<T> = { ok: true; value: T } | CheckoutRefusal;
+
+export type HoldStarted = {
+  reservation: ReservationView;
+  token: string;
+  payment: { provider: PaymentProviderKind; client_secret: string | null; redirect_url: string | null; publishable_key: string | null };
+};
+export type NoticeReceipt = { received: true; ignored?: string; state?: StoredReservation['state'] | null };
 
 /** What the shopper's browser is told of a reservation: never the token's hash, nor the customer's details. */
 export type ReservationView = {
@@ -88,28 +114,28 @@ export class ReservationService {
   }
 
   /** Holds the car for the shopper and starts the payment. */
-  async hold(input: { site: SiteConfig; slug: string; body: unknown; returnUrl: (id: number) => string; now?: number }): Promise<CheckoutReply> {
+  async hold(input: { site: SiteConfig; slug: string; body: unknown; returnUrl: (id: number) => string; now?: number }): Promise<CheckoutResult<HoldStarted>> {
     const now = input.now ?? Date.now();
     const { site } = input;
-    if (!siteTakesDeposits(site)) return refusal(403, checkoutMessages.noCheckout);
+    if (!siteTakesDeposits(site)) return refusal('no-checkout', checkoutMessages.noCheckout);
     const values = isRecord(input.body) ? input.body : {};
     const fields = validateFields(checkoutFormRules, values, { phoneRule: phoneRuleFor(site), locale: site.locale });
-    if (Object.keys(fields).length > 0) return { status: 400, body: { message: checkFieldsMessage, fields } };
+    if (Object.keys(fields).length > 0) return refusal('invalid', checkFieldsMessage, fields);
     const contact: CheckoutContact = { first_name: text(values.first_name), last_name: text(values.last_name), email: text(values.email), phone: text(values.phone) };
-    if (Object.values(contact).some((value) => value.length > 200)) return refusal(400, 'Please keep each of your details under 200 characters.');
+    if (Object.values(contact).some((value) => value.length > 200)) return refusal('invalid', 'Please keep each of your details under 200 characters.');
 
     const car = carSlugPattern.test(input.slug) ? await findCarBySlug(this.deps.db, site.id, input.slug) : null;
     // A car the dealer keeps off the website is not there to reserve either.
-    if (!car || !car.show_on_dealer_website) return refusal(404, 'This car could not be found on this site.');
+    if (!car || !car.show_on_dealer_website) return refusal('not-found', 'This car could not be found on this site.');
     const decision = canReserve(car, reserveOptionsFor(site));
-    if (!decision.ok) return refusal(409, decision.reason);
+    if (!decision.ok) return refusal('conflict', decision.reason);
     const deposit = depositFor(car, site.locale);
-    if (!deposit) return refusal(409, checkoutMessages.noDeposit);
+    if (!deposit) return refusal('conflict', checkoutMessages.noDeposit);
     let provider: PaymentProvider;
     try {
       provider = this.deps.providers.forDeposit(site, deposit.provider);
     } catch (error) {
-      if (error instanceof PaymentNotConfigured) return refusal(503, error.message);
+      if (error instanceof PaymentNotConfigured) return refusal('payments-unavailable', error.message);
       throw error;
     }
 
@@ -119,7 +145,7 @@ export class ReservationService {
       { siteId: site.id, carId: car.id, provider: provider.kind, amountCents: deposit.amountCents, currency: deposit.currency, customer: contact, secretHash: hashOf(token), heldUntil: now + holdMs },
       now,
     );
-    if (!held.ok) return refusal(409, held.takenBy === 'reserved' ? reserveBlockReasons.reserved : checkoutMessages.heldByOther);
+    if (!held.ok) return refusal('conflict', held.takenBy === 'reserved' ? reserveBlockReasons.reserved : checkoutMessages.heldByOther);
     const reservation = held.reservation;
     let started;
     try {
@@ -137,14 +163,14 @@ export class ReservationService {
       await moveReservation(this.deps.db, reservation.id, ['holding'], 'cancelled', now, { last_error: errorText(error) });
       if (error instanceof PaymentProviderFailed) {
         this.deps.log.error({ err: error, reservationId: reservation.id }, 'payment could not be started');
-        return refusal(502, checkoutMessages.payingFailed);
+        return refusal('provider-failed', checkoutMessages.payingFailed);
       }
       throw error;
     }
     await noteOnReservation(this.deps.db, reservation.id, { payment_ref: started.ref }, now);
     return {
-      status: 201,
-      body: {
+      ok: true,
+      value: {
         reservation: viewOf({ ...reservation, payment_ref: started.ref }, car),
         token,
         payment: {
@@ -158,40 +184,40 @@ export class ReservationService {
   }
 
   /** The shopper's own reservation (the token proves it), as the confirmation page shows it. */
-  async status(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutReply> {
+  async status(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
-    if (!reservation) return refusal(404, checkoutMessages.notYours);
-    return { status: 200, body: { reservation: await this.view(runOut(reservation, now)) } };
+    if (!reservation) return refusal('not-found', checkoutMessages.notYours);
+    return { ok: true, value: { reservation: await this.view(runOut(reservation, now)) } };
   }
 
   /** Pays the deposit with a test card (the built-in test provider only). A declined card keeps the hold. */
-  async payWithTestCard(site: SiteConfig, id: number, token: string | null, body: unknown, now = Date.now()): Promise<CheckoutReply> {
+  async payWithTestCard(site: SiteConfig, id: number, token: string | null, body: unknown, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
-    if (!reservation) return refusal(404, checkoutMessages.notYours);
-    if (reservation.provider !== 'test') return refusal(409, 'This reservation is paid on the payment provider’s own form.');
-    if (reservation.state === 'reserved') return { status: 200, body: { reservation: await this.view(reservation) } };
+    if (!reservation) return refusal('not-found', checkoutMessages.notYours);
+    if (reservation.provider !== 'test') return refusal('conflict', 'This reservation is paid on the payment provider’s own form.');
+    if (reservation.state === 'reserved') return { ok: true, value: { reservation: await this.view(reservation) } };
     if (reservation.state !== 'holding' || reservation.held_until <= now) {
       await moveReservation(this.deps.db, id, statesAllowing('hold-ran-out'), 'expired', now);
-      return refusal(409, checkoutMessages.holdRanOut);
+      return refusal('conflict', checkoutMessages.holdRanOut);
     }
     const card = isRecord(body) ? body : {};
     const fields = checkTestCard({ number: text(card.card_number), expiry: text(card.expiry), cvc: text(card.cvc) }, now);
-    if (Object.keys(fields).length > 0) return { status: 400, body: { message: checkFieldsMessage, fields } };
+    if (Object.keys(fields).length > 0) return refusal('invalid', checkFieldsMessage, fields);
     const outcome = testCardOutcome(text(card.card_number));
     if (!outcome.paid) {
       await noteOnReservation(this.deps.db, id, { last_error: outcome.message }, now);
-      return { status: 402, body: { message: outcome.message, fields: { card_number: outcome.message } } };
+      return refusal('declined', outcome.message, { card_number: outcome.message });
     }
     const confirmed = await this.confirmPaid(id, reservation.payment_ref!, now);
-    return { status: 200, body: { reservation: await this.view(confirmed!) } };
+    return { ok: true, value: { reservation: await this.view(confirmed!) } };
   }
 
   /** The shopper gives the hold up before paying: the car is free at once. */
-  async cancel(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutReply> {
+  async cancel(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
-    if (!reservation) return refusal(404, checkoutMessages.notYours);
+    if (!reservation) return refusal('not-found', checkoutMessages.notYours);
     await moveReservation(this.deps.db, id, statesAllowing('shopper-cancelled'), 'cancelled', now);
-    return { status: 200, body: { reservation: await this.view((await findReservation(this.deps.db, id))!) } };
+    return { ok: true, value: { reservation: await this.view((await findReservation(this.deps.db, id))!) } };
   }
 
   /**
@@ -199,38 +225,38 @@ export class ReservationService {
    * not check out, 200 once the notification is acted on (or is not ours), 502 when a refund it
    * calls for could not be made yet (the provider sends it again).
    */
-  async notice(site: SiteConfig, kind: Exclude<PaymentProviderKind, 'test'>, rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>, now = Date.now()): Promise<CheckoutReply> {
+  async notice(site: SiteConfig, kind: Exclude<PaymentProviderKind, 'test'>, rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>, now = Date.now()): Promise<CheckoutResult<NoticeReceipt>> {
     let provider: PaymentProvider;
     try {
       provider = this.deps.providers.named(site, kind);
     } catch (error) {
-      if (error instanceof PaymentNotConfigured) return refusal(404, `${kind} payments are not configured for this site.`);
+      if (error instanceof PaymentNotConfigured) return refusal('not-found', `${kind} payments are not configured for this site.`);
       throw error;
     }
-    if (!provider.readNotice) return refusal(404, `${kind} payments take no notifications here.`);
+    if (!provider.readNotice) return refusal('not-found', `${kind} payments take no notifications here.`);
     let notice;
     try {
       notice = provider.readNotice(rawBody, headers);
     } catch (error) {
-      if (error instanceof PaymentNoticeRefused) return refusal(400, error.message);
+      if (error instanceof PaymentNoticeRefused) return refusal('invalid', error.message);
       throw error;
     }
-    if (notice.kind === 'ignored') return { status: 200, body: { received: true, ignored: notice.type } };
+    if (notice.kind === 'ignored') return { ok: true, value: { received: true, ignored: notice.type } };
     const reservation = notice.reservationId === null ? null : await findReservation(this.deps.db, notice.reservationId);
     // Not one of this site's reservations, or another payment than the one it started: nothing to do here.
     if (!reservation || reservation.site_id !== site.id || reservation.provider !== kind || (reservation.payment_ref !== null && reservation.payment_ref !== notice.ref)) {
-      return { status: 200, body: { received: true, ignored: 'unknown payment' } };
+      return { ok: true, value: { received: true, ignored: 'unknown payment' } };
     }
     if (notice.kind === 'failed') {
       // Providers do not promise order: a decline told after the payment succeeded says nothing new.
       if (reservation.state === 'holding') await noteOnReservation(this.deps.db, reservation.id, { last_error: notice.message }, now);
-      return { status: 200, body: { received: true } };
+      return { ok: true, value: { received: true } };
     }
     try {
       const after = await this.confirmPaid(reservation.id, notice.ref, now);
-      return { status: 200, body: { received: true, state: after?.state ?? null } };
+      return { ok: true, value: { received: true, state: after?.state ?? null } };
     } catch (error) {
-      if (error instanceof PaymentProviderFailed) return refusal(502, 'The refund could not be made yet; send this notification again.');
+      if (error instanceof PaymentProviderFailed) return refusal('provider-failed', 'The refund could not be made yet; send this notification again.');
       throw error;
     }
   }
@@ -311,15 +337,15 @@ export class ReservationService {
    * The dealer gives a reserved car back: the deposit is refunded through the provider that took
    * it (keyed by the reservation, so a retried release refunds once), then the car is free again.
    */
-  async release(siteId: number, id: number, now = Date.now()): Promise<CheckoutReply> {
+  async release(siteId: number, id: number, now = Date.now()): Promise<CheckoutResult<{ reservation: ReturnType<typeof dealerView> }>> {
     const reservation = await findReservation(this.deps.db, id);
-    if (!reservation || reservation.site_id !== siteId) return refusal(404, `No reservation ${id} on this site.`);
-    if (reservation.state === 'released') return { status: 200, body: { reservation: dealerView(reservation) } };
+    if (!reservation || reservation.site_id !== siteId) return refusal('not-found', `No reservation ${id} on this site.`);
+    if (reservation.state === 'released') return { ok: true, value: { reservation: dealerView(reservation) } };
     if (!statesAllowing('dealer-released').includes(reservation.state)) {
-      return refusal(409, `Reservation ${id} is ${reservation.state}: only a reserved car can be released.`);
+      return refusal('conflict', `Reservation ${id} is ${reservation.state}: only a reserved car can be released.`);
     }
     const site = await this.deps.siteOf(siteId);
-    if (!site) return refusal(404, `No reservation ${id} on this site.`);
+    if (!site) return refusal('not-found', `No reservation ${id} on this site.`);
     let refundRef: string;
     try {
       const provider = this.deps.providers.named(site, reservation.provider as PaymentProviderKind);
@@ -327,14 +353,14 @@ export class ReservationService {
     } catch (error) {
       if (!(error instanceof PaymentProviderFailed || error instanceof PaymentNotConfigured)) throw error;
       await noteOnReservation(this.deps.db, id, { last_error: `release refund failed: ${errorText(error)}` }, now);
-      return refusal(502, `The deposit could not be refunded (${errorText(error)}); the car stays reserved. Try again.`);
+      return refusal('provider-failed', `The deposit could not be refunded (${errorText(error)}); the car stays reserved. Try again.`);
     }
     await moveReservation(this.deps.db, id, statesAllowing('dealer-released'), 'released', now, { refund_ref: refundRef, last_error: null });
     const changed = await updateCar(this.deps.db, reservation.car_id, { reserved: false }, now);
     if (changed) {
       await this.deps.indexer.indexCar(changed.siteId, changed.car).catch((error: unknown) => this.deps.log.error({ err: error, carId: changed.car.id }, 'car released but not pushed to search'));
     }
-    return { status: 200, body: { reservation: dealerView((await findReservation(this.deps.db, id))!) } };
+    return { ok: true, value: { reservation: dealerView((await findReservation(this.deps.db, id))!) } };
   }
 
   /** The periodic tidy: holds that ran out let go, paid reservations whose lead is missing finished. */
@@ -411,7 +437,7 @@ function reservationLead(site: SiteConfig, car: Car, reservation: StoredReservat
   };
 }
 
-const refusal = (status: number, message: string): CheckoutReply => ({ status, body: { message } });
+const refusal = (reason: CheckoutRefusalReason, message: string, fields?: Record<string, string>): CheckoutRefusal => ({ ok: false, reason, message, ...(fields ? { fields } : {}) });
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 /** How often run-out holds are let go and unfinished reservations finished. */

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SiteConfig } from '@dealer/contracts/site';
 import type { Shopper } from '../accounts/account-store';
 import { accountServicesOf, type AccountServices } from '../accounts/account-services';
 import { clearedSessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
@@ -13,12 +12,12 @@ export const signInFirstMessage = 'Please sign in to your garage first.';
 /** What the auth and garage routes share: the services, the site with a garage, the signed-in shopper. */
 export type AccountRequests = {
   services: AccountServices;
-  /** The request's site if it has a garage; null once a 400 or 404 has been sent. */
-  garageSite(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null>;
-  /** The shopper the session cookie signs in, or null; a cookie that signs nobody in (any more) is cleared. */
-  shopperOf(request: FastifyRequest, reply: FastifyReply, site: SiteConfig): Promise<Shopper | null>;
-  /** The signed-in shopper; null once a 401 has been sent. */
-  signedIn(request: FastifyRequest, reply: FastifyReply, site: SiteConfig): Promise<Shopper | null>;
+  /** The shopper the session cookie signs in on the request's site, or null; a cookie that signs nobody in (any more) is cleared. */
+  shopperOf(request: FastifyRequest, reply: FastifyReply): Promise<Shopper | null>;
+  /** A route hook (`preValidation` or `preHandler`): a 401 unless a shopper is signed in, whom `shopper(request)` then names. */
+  signedIn(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /** The shopper the route's `signedIn` hook found. */
+  shopper(request: FastifyRequest): Shopper;
   /** Whether the request came over https (then the cookie is Secure). */
   secure(request: FastifyRequest): boolean;
 };
@@ -40,6 +39,10 @@ export async function accountRoutes(app: FastifyInstance, ctx: PlatformContext) 
     await services.alerts.stop();
     await services.mail.stop();
   });
+  // Every route here is a site's (config.site): a site without a garage answers 404.
+  app.addHook('preValidation', async (request, reply) => {
+    if (!request.site.garage_enabled) return reply.code(404).send({ message: noGarageMessage });
+  });
   // Every answer here is about one shopper: never kept by a cache.
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('Cache-Control', 'no-store');
@@ -47,30 +50,29 @@ export async function accountRoutes(app: FastifyInstance, ctx: PlatformContext) 
   });
 
   const secure = (request: FastifyRequest) => request.protocol === 'https';
-  const shopperOf = async (request: FastifyRequest, reply: FastifyReply, site: SiteConfig) => {
+  const shopperOf = async (request: FastifyRequest, reply: FastifyReply) => {
     const sessionId = sessionIdFromCookies(request.headers.cookie);
     if (sessionId === null) return null;
-    const shopper = await services.signIn.shopperOf(site, sessionId);
+    const shopper = await services.signIn.shopperOf(request.site, sessionId);
     if (shopper !== null && shopper !== 'expired') return shopper;
     reply.header('Set-Cookie', clearedSessionCookie(secure(request)));
     return null;
   };
+  const signedInShoppers = new WeakMap<FastifyRequest, Shopper>();
   const requests: AccountRequests = {
     services,
     secure,
     shopperOf,
-    async garageSite(request, reply) {
-      const site = await ctx.leads.sites.forRequestOrRefuse(request, reply);
-      if (!site) return null;
-      if (site.garage_enabled) return site;
-      await reply.code(404).send({ message: noGarageMessage });
-      return null;
+    async signedIn(request, reply) {
+      const shopper = await shopperOf(request, reply);
+      if (!shopper) return reply.code(401).send({ message: signInFirstMessage });
+      signedInShoppers.set(request, shopper);
+      return undefined;
     },
-    async signedIn(request, reply, site) {
-      const shopper = await shopperOf(request, reply, site);
-      if (shopper) return shopper;
-      await reply.code(401).send({ message: signInFirstMessage });
-      return null;
+    shopper(request) {
+      const shopper = signedInShoppers.get(request);
+      if (!shopper) throw new Error(`${request.method} ${request.url}: no signedIn hook found the shopper.`);
+      return shopper;
     },
   };
   await authRoutes(app, ctx, requests);

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import { adEventOutboxOf } from '../ads/ad-event-services';
 import { enqueueAdEvent } from '../ads/ad-event-outbox';
@@ -99,7 +101,8 @@ const plainAddress = (ip: string) => /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(
  * when sent, else `eventId`) with the shopper's details hashed on receipt, answered 202 (a repeat:
  * 202 too, not stored again), and forwarded by the ad event outbox to the Conversions API.
  */
-export async function adEventRoutes(app: FastifyInstance, ctx: PlatformContext) {
+export async function adEventRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const outbox = adEventOutboxOf(ctx, app.log);
   app.addHook('onListen', async () => {
     if (!ctx.config.leads.delivery.worker) return;
@@ -114,31 +117,36 @@ export async function adEventRoutes(app: FastifyInstance, ctx: PlatformContext) 
     '/api/fb-events',
     {
       bodyLimit: adEventBodyLimit,
+      config: {
+        site: 'required',
+        schemaError: (error) => {
+          const issue = error.issues[0];
+          return { status: 400, body: { message: `Invalid ad event: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'bad body'}` } };
+        },
+      },
+      schema: { body: adEventSchema, response: { 202: z.object({ ok: z.literal(true), duplicate: z.literal(true).optional() }), 204: noContentSchema, '4xx': refusalSchema } },
       // Before the body is read: anything but JSON is refused unread.
       onRequest: async (request, reply) => {
         if (request.mediaType !== 'application/json') {
           return reply.code(415).send({ message: 'Ad events must be sent as JSON (Content-Type: application/json).' });
         }
       },
+      // After the site, before the body is judged: a flood is refused whatever it sends.
+      preValidation: async (request, reply) => {
+        const limited = limiter.take(`${request.site.id}|${clientAddressKey(request.ip)}`);
+        if (!limited.ok) {
+          return reply
+            .code(429)
+            .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
+            .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
+        }
+      },
     },
     async (request, reply) => {
-      const site = await ctx.leads.sites.forRequestOrRefuse(request, reply);
-      if (!site) return reply;
-      const limited = limiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
-      if (!limited.ok) {
-        return reply
-          .code(429)
-          .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
-          .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
-      }
-      const parsed = adEventSchema.safeParse(request.body);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return reply.code(400).send({ message: `Invalid ad event: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'bad body'}` });
-      }
-      if (!site.third_party.facebook_pixel) return reply.code(204).send();
+      const { site } = request;
+      if (!site.third_party.facebook_pixel) return reply.code(204).send(undefined);
 
-      const body = parsed.data;
+      const { body } = request;
       const now = Date.now();
       const user = userOf(body);
       const userAgent = request.headers['user-agent']?.slice(0, 512);

@@ -1,7 +1,9 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { refusalSchema, type RequestPart, type SchemaRefusal } from '../http/zod-schemas';
 import { z } from 'zod';
 import { chatLimits } from '@dealer/contracts/chat';
 import type { ChatService } from '../chat/chat-service';
@@ -18,6 +20,7 @@ import { leadsCsvPages } from '@dealer/leads/lead-csv';
 import { leadFileName } from '@dealer/leads/lead-file-links';
 import { eachLeadPage, listLeadPage } from '@dealer/leads/lead-listing';
 import { storedFilePath } from '@dealer/leads/lead-file-store';
+import { sendCheckoutResult } from './checkout';
 import type { PlatformContext } from '../platform-context';
 import { dealerView, type ReservationService } from '../payments/reservation-service';
 import { findReservation, reservationPage } from '@dealer/db/reservation-store';
@@ -118,41 +121,64 @@ const queryMessage = (error: z.ZodError) => error.issues.map((issue) => `${issue
 
 const nextCursor = (next: PagePosition | null) => (next ? encodeCursor(next) : null);
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** An admin route: a dealer key opens it for its own site (`'site'`), or only the platform key does (`'platform'`). */
+    adminAccess?: 'site' | 'platform';
+  }
+}
+
+const checkFields = 'Please check the highlighted fields.';
+
+/** The admin API's answer to a request its schema refuses, in the words it always used. */
+function adminRefusal(what: string, bodyFields: (error: z.ZodError) => Record<string, string> = fieldErrors) {
+  return (error: z.ZodError, part: RequestPart): SchemaRefusal => {
+    if (part === 'params') return { status: 400, body: { message: `Please check the ${what} id.`, fields: { id: error.issues[0]!.message } } };
+    if (part === 'querystring') return { status: 400, body: { message: queryMessage(error) } };
+    return { status: 400, body: { message: checkFields, fields: bodyFields(error) } };
+  };
+}
+
+/** A body left out is an empty one (nothing to change, no fields given). */
+const orEmpty = <T extends z.ZodType>(schema: T) => z.preprocess((body) => body ?? {}, schema);
+
+const page = (rows: string) => z.object({ [rows]: z.array(z.looseObject({})), next_cursor: z.string().nullable() });
+const refusals = { '4xx': refusalSchema, '5xx': refusalSchema };
+const leadFileParamsSchema = leadParamsSchema.extend({ fileId: z.string() });
+
 /**
  * Dealer and operator access. The platform admin key opens every route; a dealer key opens the
  * routes of its own site only (another site's listing is a 403, another site's lead a 404, as if
- * it did not exist), and none of the platform's own (car changes, dealer keys).
+ * it did not exist), and none of the platform's own (car changes, dealer keys). Each route says
+ * which in `config.adminAccess`; the key is checked before the request's parameters are judged.
  */
-export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, checkout: ReservationService, chat: ChatService) {
+export async function adminRoutes(scope: FastifyInstance, ctx: PlatformContext, checkout: ReservationService, chat: ChatService) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const checkAccess = adminAccessChecker(ctx.db, ctx.config.adminKey);
+  const accesses = new WeakMap<FastifyRequest, AdminAccess>();
 
-  async function accessOrRefuse(request: FastifyRequest, reply: FastifyReply): Promise<AdminAccess | null> {
+  app.addHook('preValidation', async (request, reply) => {
+    const need = request.routeOptions.config.adminAccess;
+    if (!need) return;
     const check = await checkAccess(request);
-    if (check.ok) return check.access;
-    await reply.code(401).header('WWW-Authenticate', 'Bearer').send({ message: check.message });
-    return null;
-  }
+    if (!check.ok) return reply.code(401).header('WWW-Authenticate', 'Bearer').send({ message: check.message });
+    if (need === 'platform' && check.access.kind !== 'platform') return reply.code(403).send({ message: dealerKeyRefusal });
+    accesses.set(request, check.access);
+  });
+  const accessOf = (request: FastifyRequest) => {
+    const access = accesses.get(request);
+    if (!access) throw new Error(`${request.method} ${request.url}: an admin route without config.adminAccess.`);
+    return access;
+  };
 
-  /** True (answered) unless the platform key was given. */
-  async function refuseUnlessPlatform(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const access = await accessOrRefuse(request, reply);
-    if (!access) return true;
-    if (access.kind === 'platform') return false;
-    await reply.code(403).send({ message: dealerKeyRefusal });
-    return true;
-  }
+  const siteLevel = (what: string) => ({ adminAccess: 'site' as const, schemaError: adminRefusal(what) });
+  const platformLevel = (what: string) => ({ adminAccess: 'platform' as const, schemaError: adminRefusal(what) });
 
-  async function siteFromQuery<T extends { site?: string }>(request: FastifyRequest, reply: FastifyReply, schema: z.ZodType<T>) {
-    const access = await accessOrRefuse(request, reply);
-    if (!access) return null;
-    const parsed = schema.safeParse(request.query);
-    if (!parsed.success) {
-      await reply.code(400).send({ message: queryMessage(parsed.error) });
-      return null;
-    }
-    const slug = parsed.data.site;
+  /** The site a listing is of: the dealer key's own, or the one `site` names (required with the platform key); null once refused. */
+  async function siteOf(request: FastifyRequest, reply: FastifyReply, slug: string | undefined): Promise<{ siteId: number; slug: string } | null> {
+    const access = accessOf(request);
     if (access.kind === 'dealer') {
-      if (slug === undefined || slug === access.site) return { siteId: access.siteId, slug: access.site, query: parsed.data };
+      if (slug === undefined || slug === access.site) return { siteId: access.siteId, slug: access.site };
       await reply.code(403).send({ message: `This dealer key opens ${access.site} only, not ${slug}.` });
       return null;
     }
@@ -165,7 +191,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, ch
       await reply.code(404).send({ message: `No site with slug ${slug}.` });
       return null;
     }
-    return { siteId, slug, query: parsed.data };
+    return { siteId, slug };
   }
 
   const leadFilter = (query: z.infer<typeof leadFilterSchema>) => ({
@@ -176,62 +202,61 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, ch
   });
 
   /** A page of a site's leads, newest first, each with where its delivery stands. Update tokens are never stored, so never listed. */
-  app.get('/api/admin/leads', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, leadQuerySchema);
+  app.get('/api/admin/leads', { config: siteLevel('lead'), schema: { querystring: leadQuerySchema, response: { 200: page('leads'), ...refusals } } }, async (request, reply) => {
+    const found = await siteOf(request, reply, request.query.site);
     if (!found) return reply;
-    const { limit, cursor } = found.query;
-    const page = await listLeadPage(ctx.db, found.siteId, leadFilter(found.query), { after: cursor, limit });
-    return reply.header('Cache-Control', 'no-store').send({ leads: page.leads, next_cursor: nextCursor(page.next) });
+    const { limit, cursor } = request.query;
+    const leads = await listLeadPage(ctx.db, found.siteId, leadFilter(request.query), { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ leads: leads.leads, next_cursor: nextCursor(leads.next) });
   });
 
   /** Every lead of the filter as CSV, written a page at a time as it is read. */
-  app.get('/api/admin/leads.csv', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, leadFilterSchema);
+  app.get('/api/admin/leads.csv', { config: siteLevel('lead'), schema: { querystring: leadFilterSchema, response: { 200: z.instanceof(Readable), ...refusals } } }, async (request, reply) => {
+    const found = await siteOf(request, reply, request.query.site);
     if (!found) return reply;
     const day = new Date().toISOString().slice(0, 10);
     return reply
       .header('Cache-Control', 'no-store')
       .header('Content-Type', 'text/csv; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="leads-${found.slug.replace(/[^a-z0-9-]/gi, '')}-${day}.csv"`)
-      .send(Readable.from(leadsCsvPages(eachLeadPage(ctx.db, found.siteId, leadFilter(found.query)))));
+      .send(Readable.from(leadsCsvPages(eachLeadPage(ctx.db, found.siteId, leadFilter(request.query)))));
   });
 
-  /** One lead by id from the path, if the key opens its site; 404 if it does not exist (or is another dealer's). */
-  async function leadFromParams(request: FastifyRequest, reply: FastifyReply) {
-    const access = await accessOrRefuse(request, reply);
-    if (!access) return null;
-    const params = leadParamsSchema.safeParse(request.params);
-    if (!params.success) {
-      await reply.code(400).send({ message: 'Please check the lead id.', fields: { id: params.error.issues[0]!.message } });
-      return null;
-    }
-    const lead = await findLead(ctx.db, params.data.id);
+  /** One lead by id, if the key opens its site; null (404 sent) if it does not exist (or is another dealer's). */
+  async function leadOf(request: FastifyRequest, reply: FastifyReply, id: number) {
+    const access = accessOf(request);
+    const lead = await findLead(ctx.db, id);
     if (!lead || (access.kind === 'dealer' && lead.site_id !== access.siteId)) {
-      await reply.code(404).send({ message: `No lead with id ${params.data.id}.` });
+      await reply.code(404).send({ message: `No lead with id ${id}.` });
       return null;
     }
     return lead;
   }
+  const leadRoute = <R extends z.ZodType>(answer: R) => ({ config: siteLevel('lead'), schema: { params: leadParamsSchema, response: { 200: answer, ...refusals } } });
 
   const siteSlugOf = async (siteId: number) => (await listSiteSlugs(ctx.db)).find((site) => site.id === siteId)?.slug ?? null;
 
   /** The delivery log of a lead: its jobs (one per target) and one row per attempt, with what the target said. */
-  app.get('/api/admin/leads/:id/deliveries', async (request, reply) => {
-    const lead = await leadFromParams(request, reply);
-    if (!lead) return reply;
-    const [jobs, log] = await Promise.all([listJobs(ctx.db, lead.id), listDeliveryLog(ctx.db, lead.id)]);
-    return reply.header('Cache-Control', 'no-store').send({
-      lead_id: lead.id,
-      site: await siteSlugOf(lead.site_id),
-      delivery: summariseDelivery(lead, jobs),
-      jobs: jobs.map(({ target, ...job }) => ({ ...job, target: target.kind })),
-      log,
-    });
-  });
+  app.get(
+    '/api/admin/leads/:id/deliveries',
+    leadRoute(z.object({ lead_id: z.number(), site: z.string().nullable(), delivery: z.unknown(), jobs: z.array(z.looseObject({})), log: z.array(z.looseObject({})) })),
+    async (request, reply) => {
+      const lead = await leadOf(request, reply, request.params.id);
+      if (!lead) return reply;
+      const [jobs, log] = await Promise.all([listJobs(ctx.db, lead.id), listDeliveryLog(ctx.db, lead.id)]);
+      return reply.header('Cache-Control', 'no-store').send({
+        lead_id: lead.id,
+        site: await siteSlugOf(lead.site_id),
+        delivery: summariseDelivery(lead, jobs),
+        jobs: jobs.map(({ target, ...job }) => ({ ...job, target: target.kind })),
+        log,
+      });
+    },
+  );
 
   /** Releases a lead held as suspected spam: it is marked genuine and, when complete, its deliveries are enqueued. */
-  app.post('/api/admin/leads/:id/release', async (request, reply) => {
-    const lead = await leadFromParams(request, reply);
+  app.post('/api/admin/leads/:id/release', leadRoute(z.object({ lead: z.looseObject({}), enqueued: z.number() })), async (request, reply) => {
+    const lead = await leadOf(request, reply, request.params.id);
     if (!lead) return reply;
     const result = await releaseLead(ctx.db, lead.id, async (siteId) => {
       const site = await ctx.leads.sites.forId(siteId);
@@ -244,8 +269,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, ch
   });
 
   /** Gives a lead's dead deliveries another round of attempts (after the dealer fixed a target). */
-  app.post('/api/admin/leads/:id/retry', async (request, reply) => {
-    const lead = await leadFromParams(request, reply);
+  app.post('/api/admin/leads/:id/retry', leadRoute(z.object({ lead_id: z.number(), retried: z.number() })), async (request, reply) => {
+    const lead = await leadOf(request, reply, request.params.id);
     if (!lead) return reply;
     const retried = await retryDeadJobs(ctx.db, lead.id);
     if (retried === 0) return reply.code(409).send({ message: `Lead ${lead.id} has no dead deliveries to retry.` });
@@ -254,8 +279,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, ch
   });
 
   /** A lead's uploaded files, listed, and one downloaded (as an attachment, never rendered inline). */
-  app.get('/api/admin/leads/:id/files', async (request, reply) => {
-    const lead = await leadFromParams(request, reply);
+  app.get('/api/admin/leads/:id/files', leadRoute(z.object({ files: z.array(z.looseObject({ id: z.number() })) })), async (request, reply) => {
+    const lead = await leadOf(request, reply, request.params.id);
     if (!lead) return reply;
     const files = await listLeadFiles(ctx.db, lead.id);
     return reply.header('Cache-Control', 'no-store').send({ files: files.map(({ path: _path, ...file }) => file) });
@@ -265,173 +290,192 @@ export async function adminRoutes(app: FastifyInstance, ctx: PlatformContext, ch
    * The download goes by the stored name's extension, the type the upload sniffed, never the
    * shopper's own: a PDF sent as `invoice.html` is saved as `invoice.html.pdf`, not opened as a page.
    */
-  app.get<{ Params: { id: string; fileId: string } }>('/api/admin/leads/:id/files/:fileId', async (request, reply) => {
-    const lead = await leadFromParams(request, reply);
-    if (!lead) return reply;
-    const file = (await listLeadFiles(ctx.db, lead.id)).find((entry) => String(entry.id) === request.params.fileId);
-    const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;
-    const size = path ? await stat(path).then((info) => (info.isFile() ? info.size : null), () => null) : null;
-    if (!file || !path || size === null) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
-    return reply
-      .header('Cache-Control', 'no-store')
-      .header('Content-Type', file.content_type)
-      .header('Content-Length', size)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', attachmentHeader(leadFileName(file.original_name, path)))
-      .send(createReadStream(path));
-  });
+  app.get(
+    '/api/admin/leads/:id/files/:fileId',
+    { config: siteLevel('lead'), schema: { params: leadFileParamsSchema, response: { 200: z.instanceof(ReadStream), ...refusals } } },
+    async (request, reply) => {
+      const lead = await leadOf(request, reply, request.params.id);
+      if (!lead) return reply;
+      const file = (await listLeadFiles(ctx.db, lead.id)).find((entry) => String(entry.id) === request.params.fileId);
+      const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;
+      const size = path ? await stat(path).then((info) => (info.isFile() ? info.size : null), () => null) : null;
+      if (!file || !path || size === null) return reply.code(404).send({ message: `Lead ${lead.id} has no file ${request.params.fileId}.` });
+      return reply
+        .header('Cache-Control', 'no-store')
+        .header('Content-Type', file.content_type)
+        .header('Content-Length', size)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', attachmentHeader(leadFileName(file.original_name, path)))
+        .send(createReadStream(path));
+    },
+  );
 
   /** The site's diary, soonest first: confirmed test drives and service drop-offs and live holds, from now (or `from`) for 30 days (or to `to`), epoch ms. */
-  app.get('/api/admin/bookings', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, bookingQuerySchema);
+  app.get('/api/admin/bookings', { config: siteLevel('booking'), schema: { querystring: bookingQuerySchema, response: { 200: page('bookings'), ...refusals } } }, async (request, reply) => {
+    const found = await siteOf(request, reply, request.query.site);
     if (!found) return reply;
     const now = Date.now();
-    const from = found.query.from ?? now;
-    const { limit, cursor } = found.query;
-    const page = await bookingPage(ctx.db, found.siteId, { from, to: found.query.to ?? from + 30 * 86_400_000, now }, { after: cursor, limit });
-    return reply.header('Cache-Control', 'no-store').send({ bookings: page.bookings, next_cursor: nextCursor(page.next) });
+    const from = request.query.from ?? now;
+    const { limit, cursor } = request.query;
+    const bookings = await bookingPage(ctx.db, found.siteId, { from, to: request.query.to ?? from + 30 * 86_400_000, now }, { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ bookings: bookings.bookings, next_cursor: nextCursor(bookings.next) });
   });
 
   /** A page of the site's event log (remote failures, analytics), newest first. */
-  app.get('/api/admin/events', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, eventQuerySchema);
+  app.get('/api/admin/events', { config: siteLevel('event'), schema: { querystring: eventQuerySchema, response: { 200: page('events'), ...refusals } } }, async (request, reply) => {
+    const found = await siteOf(request, reply, request.query.site);
     if (!found) return reply;
-    const { limit, cursor, category } = found.query;
-    const page = await eventPage(ctx.db, found.siteId, category, { after: cursor, limit });
-    return reply.header('Cache-Control', 'no-store').send({ events: page.events, next_cursor: nextCursor(page.next) });
+    const { limit, cursor, category } = request.query;
+    const events = await eventPage(ctx.db, found.siteId, category, { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ events: events.events, next_cursor: nextCursor(events.next) });
   });
 
   /** A page of the site's reservations, newest first: who, which car, the deposit, its payment and refund references, the lead raised. */
-  app.get('/api/admin/reservations', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, reservationQuerySchema);
-    if (!found) return reply;
-    const page = await reservationPage(ctx.db, found.siteId, { after: found.query.cursor, limit: found.query.limit });
-    return reply.header('Cache-Control', 'no-store').send({ reservations: page.reservations.map(dealerView), next_cursor: nextCursor(page.next) });
-  });
+  app.get(
+    '/api/admin/reservations',
+    { config: siteLevel('reservation'), schema: { querystring: reservationQuerySchema, response: { 200: page('reservations'), ...refusals } } },
+    async (request, reply) => {
+      const found = await siteOf(request, reply, request.query.site);
+      if (!found) return reply;
+      const reservations = await reservationPage(ctx.db, found.siteId, { after: request.query.cursor, limit: request.query.limit });
+      return reply.header('Cache-Control', 'no-store').send({ reservations: reservations.reservations.map(dealerView), next_cursor: nextCursor(reservations.next) });
+    },
+  );
 
   /** The dealer gives a reserved car back: the deposit is refunded through the provider that took it, and the car is free again. */
-  app.post('/api/admin/reservations/:id/release', async (request, reply) => {
-    const access = await accessOrRefuse(request, reply);
-    if (!access) return reply;
-    const params = reservationParamsSchema.safeParse(request.params);
-    if (!params.success) return reply.code(400).send({ message: 'Please check the reservation id.', fields: { id: params.error.issues[0]!.message } });
-    const found = await findReservation(ctx.db, params.data.id);
-    // A dealer key sees only its own site's reservations: another's is as if it did not exist.
-    if (!found || (access.kind === 'dealer' && found.site_id !== access.siteId)) return reply.code(404).send({ message: `No reservation with id ${params.data.id}.` });
-    const answer = await checkout.release(found.site_id, found.id);
-    return reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
-  });
+  app.post(
+    '/api/admin/reservations/:id/release',
+    { config: siteLevel('reservation'), schema: { params: reservationParamsSchema, response: { 200: z.object({ reservation: z.looseObject({ id: z.number() }) }), ...refusals } } },
+    async (request, reply) => {
+      const access = accessOf(request);
+      const { id } = request.params;
+      const found = await findReservation(ctx.db, id);
+      // A dealer key sees only its own site's reservations: another's is as if it did not exist.
+      if (!found || (access.kind === 'dealer' && found.site_id !== access.siteId)) return reply.code(404).send({ message: `No reservation with id ${id}.` });
+      const answer = await checkout.release(found.site_id, found.id);
+      return sendCheckoutResult(reply.header('Cache-Control', 'no-store'), answer, 200);
+    },
+  );
 
   /**
    * The site's chat conversations (issue 11), latest activity first, each with its latest message;
    * `awaiting_reply=true` for those the dealer has yet to answer. A conversation whose lead is held
    * as suspected spam shows once the lead is released.
    */
-  app.get('/api/admin/chats', async (request, reply) => {
-    const found = await siteFromQuery(request, reply, chatQuerySchema);
+  app.get('/api/admin/chats', { config: siteLevel('conversation'), schema: { querystring: chatQuerySchema, response: { 200: page('threads'), ...refusals } } }, async (request, reply) => {
+    const found = await siteOf(request, reply, request.query.site);
     if (!found) return reply;
-    const { limit, cursor, awaiting_reply: awaitingReply, mock } = found.query;
-    const page = await chat.dealerThreads(found.siteId, { awaitingReply, mock: mock === 'only' ? true : mock === 'include' ? 'all' : false }, { after: cursor, limit });
-    return reply.header('Cache-Control', 'no-store').send({ threads: page.threads, next_cursor: nextCursor(page.next) });
+    const { limit, cursor, awaiting_reply: awaitingReply, mock } = request.query;
+    const threads = await chat.dealerThreads(found.siteId, { awaitingReply, mock: mock === 'only' ? true : mock === 'include' ? 'all' : false }, { after: cursor, limit });
+    return reply.header('Cache-Control', 'no-store').send({ threads: threads.threads, next_cursor: nextCursor(threads.next) });
   });
 
-  /** The site a key opens by id (null: every site), and the conversation id from the path; null once a 401 or 400 is sent. */
-  async function chatFromParams(request: FastifyRequest, reply: FastifyReply): Promise<{ id: number; siteId: number | null } | null> {
-    const access = await accessOrRefuse(request, reply);
-    if (!access) return null;
-    const params = chatParamsSchema.safeParse(request.params);
-    if (!params.success) {
-      await reply.code(400).send({ message: 'Please check the conversation id.', fields: { id: params.error.issues[0]!.message } });
-      return null;
-    }
-    return { id: params.data.id, siteId: access.kind === 'dealer' ? access.siteId : null };
-  }
+  /** The site a key opens by id (null: every site). */
+  const chatSiteOf = (request: FastifyRequest) => {
+    const access = accessOf(request);
+    return access.kind === 'dealer' ? access.siteId : null;
+  };
 
   const noChat = (id: number) => ({ message: `No chat conversation with id ${id}.` });
 
   /** One conversation whole, oldest message first; another dealer's is a 404, as if it did not exist. */
-  app.get('/api/admin/chats/:id', async (request, reply) => {
-    const asked = await chatFromParams(request, reply);
-    if (!asked) return reply;
-    const found = await chat.dealerThread(asked.id, asked.siteId);
-    if (!found) return reply.code(404).send(noChat(asked.id));
-    return reply.header('Cache-Control', 'no-store').send(found);
-  });
+  app.get(
+    '/api/admin/chats/:id',
+    { config: siteLevel('conversation'), schema: { params: chatParamsSchema, response: { 200: z.object({ thread: z.looseObject({ id: z.number() }), messages: z.array(z.looseObject({})) }), ...refusals } } },
+    async (request, reply) => {
+      const found = await chat.dealerThread(request.params.id, chatSiteOf(request));
+      if (!found) return reply.code(404).send(noChat(request.params.id));
+      return reply.header('Cache-Control', 'no-store').send(found);
+    },
+  );
 
   /** The dealer's answer `{ body, author_name? }`: 201 `{ message }`, seen by the shopper's next poll; 409 once the conversation is full. */
-  app.post('/api/admin/chats/:id/replies', { bodyLimit: chatReplyBodyLimit }, async (request, reply) => {
-    const asked = await chatFromParams(request, reply);
-    if (!asked) return reply;
-    const body = chatReplySchema.safeParse(request.body);
-    if (!body.success) return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: chatFieldErrors(body.error, (key) => `${key} is not a field of a reply.`) });
-    const result = await chat.reply(asked.id, asked.siteId, { body: body.data.body, authorName: body.data.author_name || null });
-    switch (result.kind) {
-      case 'not-found':
-        return reply.code(404).send(noChat(asked.id));
-      case 'full':
-        return reply.code(409).send({ message: `Conversation ${asked.id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.` });
-      case 'sent':
-        return reply.code(201).header('Cache-Control', 'no-store').send({ message: result.message });
-    }
-  });
+  app.post(
+    '/api/admin/chats/:id/replies',
+    {
+      bodyLimit: chatReplyBodyLimit,
+      config: { adminAccess: 'site', schemaError: adminRefusal('conversation', (error) => chatFieldErrors(error, (key) => `${key} is not a field of a reply.`)) },
+      schema: { params: chatParamsSchema, body: chatReplySchema, response: { 201: z.object({ message: z.looseObject({ id: z.number() }) }), ...refusals } },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const result = await chat.reply(id, chatSiteOf(request), { body: request.body.body, authorName: request.body.author_name || null });
+      switch (result.kind) {
+        case 'not-found':
+          return reply.code(404).send(noChat(id));
+        case 'full':
+          return reply.code(409).send({ message: `Conversation ${id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.` });
+        case 'sent':
+          return reply.code(201).header('Cache-Control', 'no-store').send({ message: result.message });
+      }
+    },
+  );
 
   /** Makes a dealer key for a site; the key is in this answer only (only its hash is kept). */
-  app.post('/api/admin/dealer-keys', async (request, reply) => {
-    if (await refuseUnlessPlatform(request, reply)) return reply;
-    const body = dealerKeyBodySchema.safeParse(request.body ?? {});
-    if (!body.success) return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: fieldErrors(body.error) });
-    const siteId = await findSiteIdBySlug(ctx.db, body.data.site);
-    if (siteId === null) return reply.code(404).send({ message: `No site with slug ${body.data.site}.` });
-    const created = await createDealerKey(ctx.db, { id: siteId, slug: body.data.site }, body.data.label);
-    return reply.code(201).header('Cache-Control', 'no-store').send({ dealer_key: created.dealerKey, key: created.key });
-  });
+  app.post(
+    '/api/admin/dealer-keys',
+    { config: platformLevel('dealer key'), schema: { body: orEmpty(dealerKeyBodySchema), response: { 201: z.object({ dealer_key: z.looseObject({ id: z.number() }), key: z.string() }), ...refusals } } },
+    async (request, reply) => {
+      const { site, label } = request.body;
+      const siteId = await findSiteIdBySlug(ctx.db, site);
+      if (siteId === null) return reply.code(404).send({ message: `No site with slug ${site}.` });
+      const created = await createDealerKey(ctx.db, { id: siteId, slug: site }, label);
+      return reply.code(201).header('Cache-Control', 'no-store').send({ dealer_key: created.dealerKey, key: created.key });
+    },
+  );
 
   /** The dealer keys of a site (or of every site), revoked ones with when; never the keys themselves. */
-  app.get('/api/admin/dealer-keys', async (request, reply) => {
-    if (await refuseUnlessPlatform(request, reply)) return reply;
-    const query = dealerKeyQuerySchema.safeParse(request.query);
-    if (!query.success) return reply.code(400).send({ message: queryMessage(query.error) });
-    const siteId = query.data.site === undefined ? null : await findSiteIdBySlug(ctx.db, query.data.site);
-    if (query.data.site !== undefined && siteId === null) return reply.code(404).send({ message: `No site with slug ${query.data.site}.` });
-    return reply.header('Cache-Control', 'no-store').send({ dealer_keys: await listDealerKeys(ctx.db, siteId) });
-  });
+  app.get(
+    '/api/admin/dealer-keys',
+    { config: platformLevel('dealer key'), schema: { querystring: dealerKeyQuerySchema, response: { 200: z.object({ dealer_keys: z.array(z.looseObject({ id: z.number() })) }), ...refusals } } },
+    async (request, reply) => {
+      const { site } = request.query;
+      const siteId = site === undefined ? null : await findSiteIdBySlug(ctx.db, site);
+      if (site !== undefined && siteId === null) return reply.code(404).send({ message: `No site with slug ${site}.` });
+      return reply.header('Cache-Control', 'no-store').send({ dealer_keys: await listDealerKeys(ctx.db, siteId) });
+    },
+  );
 
   /** Revokes a dealer key: it opens nothing from the next request on. */
-  app.delete('/api/admin/dealer-keys/:id', async (request, reply) => {
-    if (await refuseUnlessPlatform(request, reply)) return reply;
-    const params = dealerKeyParamsSchema.safeParse(request.params);
-    if (!params.success) return reply.code(400).send({ message: 'Please check the dealer key id.', fields: { id: params.error.issues[0]!.message } });
-    const revoked = await revokeDealerKey(ctx.db, params.data.id);
-    if (!revoked) return reply.code(404).send({ message: `No dealer key with id ${params.data.id}.` });
-    return reply.header('Cache-Control', 'no-store').send({ dealer_key: revoked });
-  });
+  app.delete(
+    '/api/admin/dealer-keys/:id',
+    { config: platformLevel('dealer key'), schema: { params: dealerKeyParamsSchema, response: { 200: z.object({ dealer_key: z.looseObject({ id: z.number() }) }), ...refusals } } },
+    async (request, reply) => {
+      const revoked = await revokeDealerKey(ctx.db, request.params.id);
+      if (!revoked) return reply.code(404).send({ message: `No dealer key with id ${request.params.id}.` });
+      return reply.header('Cache-Control', 'no-store').send({ dealer_key: revoked });
+    },
+  );
 
   /**
    * A dealer's change to one car (price, status, sold, reserved, tag...): saved in the store and
    * pushed to search before the answer, so the next search on the site shows it.
    */
-  app.patch<{ Params: { id: string } }>('/api/admin/cars/:id', async (request, reply) => {
-    if (await refuseUnlessPlatform(request, reply)) return reply;
-    const params = carParamsSchema.safeParse(request.params);
-    if (!params.success) return reply.code(400).send({ message: 'Please check the car id.', fields: { id: params.error.issues[0]!.message } });
-    const change = carChangeSchema.safeParse(request.body ?? {});
-    if (!change.success) return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: fieldErrors(change.error) });
-    let updated;
-    try {
-      updated = await updateCar(ctx.db, params.data.id, change.data);
-    } catch (error) {
-      if (error instanceof CarChangeConflict) return reply.code(400).send({ message: 'Please check the highlighted fields.', fields: error.fields });
-      throw error;
-    }
-    if (!updated) return reply.code(404).send({ message: `No car with id ${params.data.id}.` });
-    let searchUpdated = true;
-    try {
-      await ctx.indexer.indexCar(updated.siteId, updated.car);
-    } catch (error) {
-      // The store has the change; search catches up at the next full indexing (platform start).
-      searchUpdated = false;
-      request.log.error({ err: error, carId: updated.car.id }, 'car saved but not pushed to search');
-    }
-    return reply.header('Cache-Control', 'no-store').send({ car: updated.car, searchUpdated });
-  });
+  app.patch(
+    '/api/admin/cars/:id',
+    {
+      config: platformLevel('car'),
+      schema: { params: carParamsSchema, body: orEmpty(carChangeSchema), response: { 200: z.object({ car: z.looseObject({ id: z.number() }), searchUpdated: z.boolean() }), ...refusals } },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      let updated;
+      try {
+        updated = await updateCar(ctx.db, id, request.body);
+      } catch (error) {
+        if (error instanceof CarChangeConflict) return reply.code(400).send({ message: checkFields, fields: error.fields });
+        throw error;
+      }
+      if (!updated) return reply.code(404).send({ message: `No car with id ${id}.` });
+      let searchUpdated = true;
+      try {
+        await ctx.indexer.indexCar(updated.siteId, updated.car);
+      } catch (error) {
+        // The store has the change; search catches up at the next full indexing (platform start).
+        searchUpdated = false;
+        request.log.error({ err: error, carId: updated.car.id }, 'car saved but not pushed to search');
+      }
+      return reply.header('Cache-Control', 'no-store').send({ car: updated.car, searchUpdated });
+    },
+  );
 }

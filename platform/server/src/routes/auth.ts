@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { messageSchema, noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import { deleteShopper, maxSavedCars, watchlistOf, type Shopper } from '../accounts/account-store';
 import { clearedSessionCookie, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
@@ -60,6 +62,9 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
 
 export const checkFieldsMessage = 'Please check the highlighted fields.';
 
+const userSchema = z.object({ id: z.number(), email: z.string(), name: z.string().optional() });
+const signedInSchema = z.object({ user: userSchema, watchlist: z.array(z.number()) });
+
 const userOf = (shopper: Shopper) => ({ id: shopper.id, email: shopper.email, ...(shopper.name ? { name: shopper.name } : {}) });
 
 /**
@@ -72,11 +77,14 @@ const userOf = (shopper: Shopper) => ({ id: shopper.id, email: shopper.email, ..
  * - `POST /api/auth/sign-out`: 204, the session ended and the cookie cleared;
  * - `DELETE /api/auth/account`: 204, the account and all it kept deleted.
  */
-export async function authRoutes(app: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
-  const { services, garageSite, signedIn, shopperOf, secure } = requests;
+export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const { services, signedIn, shopper: signedInShopper, shopperOf, secure } = requests;
   const perClient = ctx.config.leads.rateLimit.max > 0;
   const codeLimiter = new RateLimiter(perClient ? codeRequestRateLimit.max : 0, codeRequestRateLimit.windowMs);
   const verifyLimiter = new RateLimiter(perClient ? verifyRateLimit.max : 0, verifyRateLimit.windowMs);
+  const config = { site: 'required', schemaError: (error: z.ZodError) => ({ status: 400, body: { message: checkFieldsMessage, fields: fieldErrors(error) } }) } as const;
+  const refusals = { '4xx': refusalSchema };
 
   const tooMany = (reply: FastifyReply, retryAfterMs: number, what: string) =>
     reply
@@ -84,60 +92,58 @@ export async function authRoutes(app: FastifyInstance, ctx: PlatformContext, req
       .header('Retry-After', String(Math.ceil(retryAfterMs / 1000)))
       .send({ message: `Too many ${what}. Please try again in ${retryAfterText(retryAfterMs)}.` });
 
-  app.post('/api/auth/code', { bodyLimit: codeBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const body = codeBodySchema.safeParse(request.body);
-    if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: fieldErrors(body.error) });
-    const client = codeLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
-    if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in codes asked for from your connection');
-    // The link goes to the address the site was found at (its Host, checked by the site lookup), never
-    // to an X-Forwarded-Host, which a proxy may pass on from the client: a link to another host would hand it the token.
-    const origin = `${request.protocol}://${(request.headers.host ?? '').toLowerCase()}`;
-    const sent = await services.signIn.requestCode(site, body.data.email, origin);
-    if (!sent.ok) return tooMany(reply, sent.retryAfterMs, 'sign-in codes sent to this address');
-    return reply.code(202).send({
-      message: `We have e-mailed a 6-digit code and a sign-in link to ${body.data.email}. They work for ${signInCodeTtlMs / 60_000} minutes.`,
-    });
-  });
+  app.post(
+    '/api/auth/code',
+    { bodyLimit: codeBodyLimit, config, schema: { body: codeBodySchema, response: { 202: messageSchema, ...refusals } } },
+    async (request, reply) => {
+      const { site } = request;
+      const client = codeLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
+      if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in codes asked for from your connection');
+      // The link goes to the address the site was found at (its Host, checked by the site lookup), never
+      // to an X-Forwarded-Host, which a proxy may pass on from the client: a link to another host would hand it the token.
+      const origin = `${request.protocol}://${(request.headers.host ?? '').toLowerCase()}`;
+      const sent = await services.signIn.requestCode(site, request.body.email, origin);
+      if (!sent.ok) return tooMany(reply, sent.retryAfterMs, 'sign-in codes sent to this address');
+      return reply.code(202).send({
+        message: `We have e-mailed a 6-digit code and a sign-in link to ${request.body.email}. They work for ${signInCodeTtlMs / 60_000} minutes.`,
+      });
+    },
+  );
 
-  app.post('/api/auth/verify', { bodyLimit: verifyBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const body = verifyBodySchema.safeParse(request.body);
-    if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: fieldErrors(body.error) });
-    const client = verifyLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
-    if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in tries from your connection');
-    const { token, code, favourites = [] } = body.data;
-    const signed =
-      token !== undefined ? await services.signIn.verifyToken(site, token, favourites) : await services.signIn.verifyCode(site, body.data.email!, code!, favourites);
-    if (!signed) return reply.code(400).send({ message: wrongCodeMessage, fields: { [token !== undefined ? 'token' : 'code']: wrongCodeMessage } });
-    return reply
-      .header('Set-Cookie', sessionCookie(signed.sessionId, secure(request)))
-      .send({ user: userOf(signed.shopper), watchlist: signed.watchlist });
-  });
+  app.post(
+    '/api/auth/verify',
+    { bodyLimit: verifyBodyLimit, config, schema: { body: verifyBodySchema, response: { 200: signedInSchema, ...refusals } } },
+    async (request, reply) => {
+      const { site } = request;
+      const client = verifyLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
+      if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in tries from your connection');
+      const { token, email: address, code, favourites = [] } = request.body;
+      const signed =
+        token !== undefined ? await services.signIn.verifyToken(site, token, favourites) : await services.signIn.verifyCode(site, address!, code!, favourites);
+      if (!signed) return reply.code(400).send({ message: wrongCodeMessage, fields: { [token !== undefined ? 'token' : 'code']: wrongCodeMessage } });
+      return reply
+        .header('Set-Cookie', sessionCookie(signed.sessionId, secure(request)))
+        .send({ user: userOf(signed.shopper), watchlist: signed.watchlist });
+    },
+  );
 
-  app.get('/api/auth', async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const shopper = await shopperOf(request, reply, site);
+  app.get('/api/auth', { config, schema: { response: { 200: z.object({ user: userSchema.nullable(), watchlist: z.array(z.number()) }), ...refusals } } }, async (request, reply) => {
+    const shopper = await shopperOf(request, reply);
     if (!shopper) return reply.send({ user: null, watchlist: [] });
     return reply.send({ user: userOf(shopper), watchlist: await watchlistOf(ctx.db, shopper) });
   });
 
-  app.post('/api/auth/sign-out', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    await services.signIn.signOut(site, sessionIdFromCookies(request.headers.cookie));
-    return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send();
+  app.post('/api/auth/sign-out', { bodyLimit: emptyBodyLimit, config, schema: { response: { 204: noContentSchema, ...refusals } } }, async (request, reply) => {
+    await services.signIn.signOut(request.site, sessionIdFromCookies(request.headers.cookie));
+    return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send(undefined);
   });
 
-  app.delete('/api/auth/account', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const shopper = await signedIn(request, reply, site);
-    if (!shopper) return reply;
-    await deleteShopper(ctx.db, shopper);
-    return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send();
-  });
+  app.delete(
+    '/api/auth/account',
+    { bodyLimit: emptyBodyLimit, config, preHandler: signedIn, schema: { response: { 204: noContentSchema, ...refusals } } },
+    async (request, reply) => {
+      await deleteShopper(ctx.db, signedInShopper(request));
+      return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send(undefined);
+    },
+  );
 }

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refusalSchema } from '../http/zod-schemas';
 import type { BookingTimes } from '@dealer/contracts/booking-values';
 import type { BookingKind } from '@dealer/rules/booking-slots';
 import { availabilityAt, bookableLocations, siteCarId } from '@dealer/leads/bookings';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { requireSite } from '../tenancy/site-context';
 
 const files: Record<string, BookingKind> = {
   'available_appointment_bookings.json': 'appointment',
@@ -19,13 +20,31 @@ const files: Record<string, BookingKind> = {
  * already taken and, with `?car_id=`, less the times that car is out on another test drive. Answers (SPEC shows no shape, so this is ours):
  * `{ dealership_id, location_id, location_name, kind, time_zone, slot_minutes, days: [{ date, label, slots: [{ start, label }] }] }`.
  */
-export async function bookingRoutes(app: FastifyInstance, ctx: PlatformContext) {
+/** A query value as the handler reads it: a repeated one (`?car_id=1&car_id=2`) is its values joined with commas, and matches nothing. */
+const queryValue = z.union([z.string(), z.array(z.string())]).transform(String).optional();
+
+const bookingTimesSchema = z.object({
+  dealership_id: z.number(),
+  location_id: z.number(),
+  location_name: z.string(),
+  kind: z.enum(['appointment', 'service']),
+  time_zone: z.string(),
+  slot_minutes: z.number(),
+  days: z.array(z.object({ date: z.string(), label: z.string(), slots: z.array(z.object({ start: z.string(), label: z.string() })) })),
+});
+
+const schema = {
+  params: z.object({ id: z.string(), file: z.string() }),
+  querystring: z.object({ location_id: queryValue, car_id: queryValue }),
+  response: { 200: bookingTimesSchema, '4xx': refusalSchema },
+};
+
+export async function bookingRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const prefixes = ['/api', ...(ctx.config.leads.mockMode ? ['/mock'] : [])];
   for (const prefix of prefixes) {
-    app.get<{ Params: { id: string; file: string }; Querystring: { location_id?: string; car_id?: string } }>(`${prefix}/dealerships/:id/:file`, async (request, reply) => {
-      const resolved = await requireSite(request, reply, siteDeps(ctx));
-      if (!resolved) return reply;
-      const { site } = resolved;
+    app.get(`${prefix}/dealerships/:id/:file`, { config: { site: 'fresh' }, schema }, async (request, reply) => {
+      const { site } = request;
       const kind = files[request.params.file];
       const dealershipId = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
       if (!kind) return reply.code(404).send({ message: 'Not found.' });

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { refusalSchema, type RequestPart } from '../http/zod-schemas';
 import { z } from 'zod';
 import { chatLimits, chatTokenHeader, type ChatMessages, type ChatMessageSent } from '@dealer/contracts/chat';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { phoneRegion } from '@dealer/rules/locale';
 import { formatPhoneForDisplay } from '@dealer/rules/phone';
-import type { ChatService, ShopperKey } from '../chat/chat-service';
+import type { ChatService } from '../chat/chat-service';
 import { chatFieldErrors, clientMessageIdSchema, lineTextSchema, messageTextSchema } from '../chat/chat-text';
 import { clientAddressKey } from '../http/client-address';
 import { checkFieldsMessage } from '@dealer/leads/lead-service';
@@ -47,7 +49,11 @@ function fullMessage(site: SiteConfig) {
 
 const chatEnabled = (site: SiteConfig) => site.remotes.some((remote) => remote.name === 'mf-chat' && remote.enabled);
 
-const threadIdOf = (raw: string) => (/^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null);
+const tokenHeaderName = chatTokenHeader.toLowerCase();
+
+const chatMessageSchema = z.object({ id: z.number(), author: z.enum(['shopper', 'dealer']), author_name: z.string().nullable(), body: z.string(), sent_at: z.number() });
+const threadStartedSchema = z.object({ thread_id: z.number(), lead_id: z.number(), token: z.string(), messages: z.array(chatMessageSchema) });
+const messageSentSchema = z.object({ message: chatMessageSchema });
 
 /**
  * The shopper's side of the built-in chat (issue 11), under /api (and /mock in mock mode, as the
@@ -61,93 +67,107 @@ const threadIdOf = (raw: string) => (/^\d{1,15}$/.test(raw) && Number(raw) > 0 ?
  *   429 with Retry-After past the per-conversation limit, 409 once the conversation is full.
  * - `GET /chat/threads/:id/messages?after=` (X-Chat-Token): ChatMessages after that id.
  */
-export async function chatRoutes(app: FastifyInstance, ctx: PlatformContext, chat: ChatService) {
+export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext, chat: ChatService) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });
+  // Every chat route is a site's (config.site): a site without the chat switched on answers 404.
+  app.addHook('preValidation', async (request, reply) => {
+    if (!chatEnabled(request.site)) return reply.code(404).send({ message: chatRefusals.noChat });
+  });
 
-  /** The request's site when it has the chat switched on; null once the refusal is sent. */
-  async function chatSite(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
-    const site = await ctx.leads.sites.forRequestOrRefuse(request, reply);
-    if (!site) return null;
-    if (chatEnabled(site)) return site;
-    await reply.code(404).send({ message: chatRefusals.noChat });
-    return null;
-  }
-
-  const tokenOf = (request: FastifyRequest) => {
-    const raw = request.headers[chatTokenHeader.toLowerCase()];
+  /** A conversation's id that cannot be one is a conversation not found; a bad body a 400 naming its fields. */
+  const refusal = (error: z.ZodError, part: RequestPart) =>
+    part === 'params'
+      ? { status: 404, body: { message: chatRefusals.notFound } }
+      : part === 'querystring'
+        ? { status: 400, body: { message: chatRefusals.badAfter } }
+        : { status: 400, body: { message: checkFieldsMessage, fields: chatFieldErrors(error, unknownField) } };
+  const threadParams = z.object({ id: z.string().regex(/^\d{1,15}$/).transform(Number).refine((id) => id > 0) });
+  const tokenHeaders = z.looseObject({ [tokenHeaderName]: z.string().optional() });
+  const tokenOf = (headers: Record<string, unknown>) => {
+    const raw = headers[tokenHeaderName];
     return typeof raw === 'string' && raw !== '' ? raw : null;
   };
 
   const prefixes = [{ prefix: '/api', mock: false }, ...(ctx.config.leads.mockMode ? [{ prefix: '/mock', mock: true }] : [])];
   for (const { prefix, mock } of prefixes) {
-    /** The conversation's key from the path and header; null (404 sent) for an id that cannot be one. */
-    async function keyOf(request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, site: SiteConfig): Promise<ShopperKey | null> {
-      const threadId = threadIdOf(request.params.id);
-      if (threadId !== null) return { site, mock, threadId, token: tokenOf(request) };
-      await reply.code(404).send({ message: chatRefusals.notFound });
-      return null;
-    }
+    app.post(
+      `${prefix}/chat/threads`,
+      {
+        bodyLimit: startBodyLimit,
+        config: {
+          site: 'required',
+          // The details' own problems too, so the shopper sees every field to fix at once.
+          schemaError: (error, _part, request) => {
+            const raw = request.body;
+            const contact = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? chat.contactProblems(request.site, raw) : {};
+            return { status: 400, body: { message: checkFieldsMessage, fields: { ...contact, ...chatFieldErrors(error, unknownField) } } };
+          },
+        },
+        schema: { body: startBodySchema, response: { 200: threadStartedSchema, 201: threadStartedSchema, '4xx': refusalSchema } },
+      },
+      async (request, reply) => {
+        const { site } = request;
+        const result = await chat.start({ site, body: request.body, mock, ip: clientAddressKey(request.ip), userAgent: String(request.headers['user-agent'] ?? '') });
+        switch (result.kind) {
+          case 'started':
+            return reply.code(result.created ? 201 : 200).send(result.started);
+          case 'id-taken':
+            return reply.code(422).send({ message: chatRefusals.idTaken, fields: { client_message_id: chatRefusals.idTaken } });
+          case 'refused':
+            if (result.headers) void reply.headers(result.headers);
+            return reply.code(result.status).send(result.body);
+        }
+      },
+    );
 
-    app.post(`${prefix}/chat/threads`, { bodyLimit: startBodyLimit }, async (request, reply) => {
-      const site = await chatSite(request, reply);
-      if (!site) return reply;
-      const body = startBodySchema.safeParse(request.body);
-      if (!body.success) {
-        // The details' own problems too, so the shopper sees every field to fix at once.
-        const raw = request.body;
-        const contact = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? chat.contactProblems(site, raw) : {};
-        return reply.code(400).send({ message: checkFieldsMessage, fields: { ...contact, ...chatFieldErrors(body.error, unknownField) } });
-      }
-      const result = await chat.start({ site, body: body.data, mock, ip: clientAddressKey(request.ip), userAgent: String(request.headers['user-agent'] ?? '') });
-      switch (result.kind) {
-        case 'started':
-          return reply.code(result.created ? 201 : 200).send(result.started);
-        case 'id-taken':
-          return reply.code(422).send({ message: chatRefusals.idTaken, fields: { client_message_id: chatRefusals.idTaken } });
-        case 'refused':
-          if (result.headers) void reply.headers(result.headers);
-          return reply.code(result.status).send(result.body);
-      }
-    });
+    app.post(
+      `${prefix}/chat/threads/:id/messages`,
+      {
+        bodyLimit: messageBodyLimit,
+        config: { site: 'required', schemaError: refusal },
+        schema: { params: threadParams, headers: tokenHeaders, body: messageBodySchema, response: { 200: messageSentSchema, 201: messageSentSchema, '4xx': refusalSchema } },
+      },
+      async (request, reply) => {
+        const { site } = request;
+        const result = await chat.send({ site, mock, threadId: request.params.id, token: tokenOf(request.headers) }, request.body);
+        switch (result.kind) {
+          case 'sent':
+            return reply.code(result.created ? 201 : 200).send({ message: result.message } satisfies ChatMessageSent);
+          case 'not-found':
+            return reply.code(404).send({ message: chatRefusals.notFound });
+          case 'full':
+            return reply.code(409).send({ message: fullMessage(site) });
+          case 'too-many':
+            return reply
+              .code(429)
+              .header('Retry-After', String(Math.ceil(result.retryAfterMs / 1000)))
+              .send({
+                message: `You can send ${chatLimits.shopperMessagesPerWindow} messages in ${chatLimits.windowMs / 60_000} minutes. Please wait ${retryAfterText(result.retryAfterMs)} before the next one, or call the dealership.`,
+              });
+        }
+      },
+    );
 
-    app.post<{ Params: { id: string } }>(`${prefix}/chat/threads/:id/messages`, { bodyLimit: messageBodyLimit }, async (request, reply) => {
-      const site = await chatSite(request, reply);
-      if (!site) return reply;
-      const key = await keyOf(request, reply, site);
-      if (!key) return reply;
-      const body = messageBodySchema.safeParse(request.body);
-      if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: chatFieldErrors(body.error, unknownField) });
-      const result = await chat.send(key, body.data);
-      switch (result.kind) {
-        case 'sent':
-          return reply.code(result.created ? 201 : 200).send({ message: result.message } satisfies ChatMessageSent);
-        case 'not-found':
-          return reply.code(404).send({ message: chatRefusals.notFound });
-        case 'full':
-          return reply.code(409).send({ message: fullMessage(site) });
-        case 'too-many':
-          return reply
-            .code(429)
-            .header('Retry-After', String(Math.ceil(result.retryAfterMs / 1000)))
-            .send({
-              message: `You can send ${chatLimits.shopperMessagesPerWindow} messages in ${chatLimits.windowMs / 60_000} minutes. Please wait ${retryAfterText(result.retryAfterMs)} before the next one, or call the dealership.`,
-            });
-      }
-    });
-
-    app.get<{ Params: { id: string }; Querystring: { after?: unknown } }>(`${prefix}/chat/threads/:id/messages`, async (request, reply) => {
-      const site = await chatSite(request, reply);
-      if (!site) return reply;
-      const key = await keyOf(request, reply, site);
-      if (!key) return reply;
-      const raw = request.query.after;
-      const after = raw === undefined || raw === '' ? 0 : typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
-      if (after === null) return reply.code(400).send({ message: chatRefusals.badAfter });
-      const messages = await chat.poll(key, after);
-      if (!messages) return reply.code(404).send({ message: chatRefusals.notFound });
-      return reply.send({ messages } satisfies ChatMessages);
-    });
+    app.get(
+      `${prefix}/chat/threads/:id/messages`,
+      {
+        config: { site: 'required', schemaError: refusal },
+        schema: {
+          params: threadParams,
+          headers: tokenHeaders,
+          querystring: z.object({ after: z.string().regex(/^(\d{1,15})?$/).optional() }),
+          response: { 200: z.object({ messages: z.array(chatMessageSchema) }), '4xx': refusalSchema },
+        },
+      },
+      async (request, reply) => {
+        const after = request.query.after ? Number(request.query.after) : 0;
+        const messages = await chat.poll({ site: request.site, mock, threadId: request.params.id, token: tokenOf(request.headers) }, after);
+        if (!messages) return reply.code(404).send({ message: chatRefusals.notFound });
+        return reply.send({ messages } satisfies ChatMessages);
+      },
+    );
   }
 }

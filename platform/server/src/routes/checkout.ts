@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkoutPath } from '@dealer/rules/routes';
 import { clientAddressKey } from '../http/client-address';
 import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
-import type { CheckoutReply, ReservationService } from '../payments/reservation-service';
+import type { CheckoutRefusalReason, CheckoutResult, ReservationService } from '../payments/reservation-service';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refusalSchema } from '../http/zod-schemas';
 import type { PlatformContext } from '../platform-context';
 
 /** A checkout body is a few contact fields or a card: anything larger is not one. */
@@ -26,20 +29,57 @@ const hostedGateways = ['till', 'st_george'] as const;
  * - `POST /api/payments/stripe/webhook` and `/api/payments/{till,st_george}/notify` take the
  *   providers' signed notifications, read raw so the signature can be checked.
  */
-export async function checkoutRoutes(app: FastifyInstance, ctx: PlatformContext, checkout: ReservationService) {
+/** The HTTP answer to each of the checkout's refusals. */
+export const checkoutRefusalStatus: Record<CheckoutRefusalReason, number> = {
+  'no-checkout': 403,
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  declined: 402,
+  'payments-unavailable': 503,
+  'provider-failed': 502,
+};
+
+/** A checkout result as HTTP: its value with `okStatus`, or `{ message, fields? }` with the refusal's status. */
+export function sendCheckoutResult<T>(reply: FastifyReply, result: CheckoutResult<T>, okStatus: number) {
+  if (result.ok) return reply.code(okStatus).send(result.value);
+  const { reason, message, fields } = result;
+  return reply.code(checkoutRefusalStatus[reason]).send(fields ? { message, fields } : { message });
+}
+
+const reservationViewSchema = z.object({
+  id: z.number(),
+  state: z.string(),
+  car: z.object({ id: z.number(), slug: z.string(), name: z.string() }).nullable(),
+  deposit: z.object({ amount_cents: z.number(), currency: z.string() }),
+  held_until: z.number(),
+  provider: z.string(),
+  payment_reference: z.string().nullable(),
+});
+const reservationAnswer = z.object({ reservation: reservationViewSchema });
+const refusals = { '4xx': refusalSchema, '5xx': refusalSchema };
+/** A reservation id: anything but digits is no reservation (a 404 from the checkout, as for an id that is not the shopper's). */
+const reservationParams = z.object({ id: z.string().transform((raw) => (/^\d{1,15}$/.test(raw) ? Number(raw) : 0)) });
+const tokenHeaders = z.looseObject({ [tokenHeader]: z.string().optional() });
+/**
+ * The bodies (the shopper's details, a test card) are judged by the checkout with the forms'
+ * own rules (its 400 names the fields as the form does), so their schema takes anything.
+ */
+const anyBody = z.unknown();
+
+export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContext, checkout: ReservationService) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const perClient = ctx.config.leads.rateLimit.max > 0;
   const holdLimiter = new RateLimiter(perClient ? holdRateLimit.max : 0, holdRateLimit.windowMs);
   const cardLimiter = new RateLimiter(perClient ? cardTryRateLimit.max : 0, cardTryRateLimit.windowMs);
+  const config = { site: 'required' } as const;
 
-  const siteOf = (request: FastifyRequest, reply: FastifyReply) => ctx.leads.sites.forRequestOrRefuse(request, reply);
-
-  const send = (reply: FastifyReply, answer: CheckoutReply) => reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
-  const tokenOf = (request: FastifyRequest) => {
-    const raw = request.headers[tokenHeader];
-    const token = Array.isArray(raw) ? raw[0] : raw;
-    return token && token.length <= 100 ? token : null;
+  const send = <T>(reply: FastifyReply, result: CheckoutResult<T>, okStatus = 200) => sendCheckoutResult(reply.header('Cache-Control', 'no-store'), result, okStatus);
+  const tokenOf = (headers: Record<string, unknown>) => {
+    const raw = headers[tokenHeader];
+    const token = Array.isArray(raw) ? (raw[0] as unknown) : raw;
+    return typeof token === 'string' && token && token.length <= 100 ? token : null;
   };
-  const idOf = (raw: string) => (/^\d{1,15}$/.test(raw) ? Number(raw) : 0);
   const limited = (reply: FastifyReply, limiter: RateLimiter, key: string, what: string) => {
     const taken = limiter.take(key);
     if (taken.ok) return false;
@@ -50,55 +90,67 @@ export async function checkoutRoutes(app: FastifyInstance, ctx: PlatformContext,
     return true;
   };
 
-  app.post<{ Params: { slug: string } }>('/api/cars/:slug/reservations', { bodyLimit: checkoutBodyLimit }, async (request, reply) => {
-    const site = await siteOf(request, reply);
-    if (!site) return reply;
-    if (limited(reply, holdLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'reservations')) return reply;
-    // The Host the site was found by, not X-Forwarded-Host: a gateway returns the shopper to this address.
-    const origin = `${request.protocol}://${request.headers.host}`;
-    return send(
-      reply,
-      await checkout.hold({
+  app.post(
+    '/api/cars/:slug/reservations',
+    {
+      bodyLimit: checkoutBodyLimit,
+      config,
+      schema: {
+        params: z.object({ slug: z.string() }),
+        body: anyBody,
+        response: {
+          201: z.object({
+            reservation: reservationViewSchema,
+            token: z.string(),
+            payment: z.object({ provider: z.string(), client_secret: z.string().nullable(), redirect_url: z.string().nullable(), publishable_key: z.string().nullable() }),
+          }),
+          ...refusals,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { site } = request;
+      if (limited(reply, holdLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'reservations')) return reply;
+      // The Host the site was found by, not X-Forwarded-Host: a gateway returns the shopper to this address.
+      const origin = `${request.protocol}://${request.headers.host}`;
+      const result = await checkout.hold({
         site,
         slug: request.params.slug,
         body: request.body,
         returnUrl: (id) => `${origin}${checkoutPath(site, request.params.slug)}?reservation=${id}`,
-      }),
-    );
-  });
+      });
+      return send(reply, result, 201);
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/reservations/:id', async (request, reply) => {
-    const site = await siteOf(request, reply);
-    if (!site) return reply;
-    return send(reply, await checkout.status(site, idOf(request.params.id), tokenOf(request)));
-  });
+  const owned = { config, schema: { params: reservationParams, headers: tokenHeaders, response: { 200: reservationAnswer, ...refusals } } };
 
-  app.delete<{ Params: { id: string } }>('/api/reservations/:id', async (request, reply) => {
-    const site = await siteOf(request, reply);
-    if (!site) return reply;
-    return send(reply, await checkout.cancel(site, idOf(request.params.id), tokenOf(request)));
-  });
+  app.get('/api/reservations/:id', owned, async (request, reply) => send(reply, await checkout.status(request.site, request.params.id, tokenOf(request.headers))));
 
-  app.post<{ Params: { id: string } }>('/api/reservations/:id/test-payment', { bodyLimit: checkoutBodyLimit }, async (request, reply) => {
-    const site = await siteOf(request, reply);
-    if (!site) return reply;
+  app.delete('/api/reservations/:id', owned, async (request, reply) => send(reply, await checkout.cancel(request.site, request.params.id, tokenOf(request.headers))));
+
+  app.post('/api/reservations/:id/test-payment', { ...owned, bodyLimit: checkoutBodyLimit, schema: { ...owned.schema, body: anyBody } }, async (request, reply) => {
+    const { site } = request;
     if (limited(reply, cardLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'card payments')) return reply;
-    return send(reply, await checkout.payWithTestCard(site, idOf(request.params.id), tokenOf(request), request.body));
+    return send(reply, await checkout.payWithTestCard(site, request.params.id, tokenOf(request.headers), request.body));
   });
 
   // Notifications are read as bytes: a signature covers the body exactly as it was sent.
-  await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: noticeBodyLimit }, (_request, body, done) => done(null, body));
-    const notice = async (request: FastifyRequest, reply: FastifyReply, kind: 'stripe' | (typeof hostedGateways)[number]) => {
-      const site = await siteOf(request, reply);
-      if (!site) return reply;
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return send(reply, await checkout.notice(site, kind, body, request.headers));
+  await app.register(async (noticeScope) => {
+    const notices = noticeScope.withTypeProvider<ZodTypeProvider>();
+    notices.removeAllContentTypeParsers();
+    notices.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: noticeBodyLimit }, (_request, body, done) => done(null, body));
+    const schema = {
+      body: z.instanceof(Buffer).nullable(),
+      response: { 200: z.object({ received: z.literal(true), ignored: z.string().optional(), state: z.string().nullable().optional() }), ...refusals },
     };
-    scope.post('/api/payments/stripe/webhook', { bodyLimit: noticeBodyLimit }, (request, reply) => notice(request, reply, 'stripe'));
+    const notice = async (request: FastifyRequest, reply: FastifyReply, kind: 'stripe' | (typeof hostedGateways)[number]) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      return send(reply, await checkout.notice(request.site, kind, body, request.headers));
+    };
+    notices.post('/api/payments/stripe/webhook', { bodyLimit: noticeBodyLimit, config, schema }, (request, reply) => notice(request, reply, 'stripe'));
     for (const kind of hostedGateways) {
-      scope.post(`/api/payments/${kind}/notify`, { bodyLimit: noticeBodyLimit }, (request, reply) => notice(request, reply, kind));
+      notices.post(`/api/payments/${kind}/notify`, { bodyLimit: noticeBodyLimit, config, schema }, (request, reply) => notice(request, reply, kind));
     }
   });
 }

@@ -1,19 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { checkoutPath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
+import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
+import { AppRenderer } from '../document/app-render';
 import { renderDocument, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
 import { canonicalOrigin, trimPath } from '../document/seo';
 import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
 import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { resolveSite } from '../tenancy/site-context';
 import { contentPageTitle } from '@dealer/rules/content-pages';
+import { listSiteCards } from '@dealer/db/site-store';
 
 /** The configured search category (SPEC §2 '/search/suv') a path is, with its path in one spelling; null when none. */
 function searchCategoryOf(site: Pick<SiteConfig, 'search_categories'>, pathname: string): { label: string; path: string } | null {
@@ -46,18 +49,21 @@ const formTitles: Record<string, string> = {
 };
 
 /** Every site page: one HTML document whatever the route; the route decides status, title and preloads. */
-export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  let shellAssets: DocumentAssets | null = null;
+/** Every answer is an HTML page (or a 301 to the page's own address), never serialised. */
+const schema = { params: z.object({ '*': z.string() }), response: { 200: z.string(), '4xx': z.string() } };
 
-  app.get('/*', async (request, reply) => {
-    const resolved = await resolveSite(request, siteDeps(ctx));
+export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  let shellAssets: DocumentAssets | null = null;
+  const appRenderer = new AppRenderer(ctx.config.shellClientDir, app.log);
+
+  app.get('/*', { schema }, async (request, reply) => {
+    const resolved = await request.siteContext();
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
     if (resolved === 'index') {
       const port = ctx.config.port;
-      const sites = await ctx.db.selectFrom('sites').select(['slug', 'config']).orderBy('id').execute();
-      return renderSiteIndex(
-        sites.map((site) => ({ slug: site.slug, name: (JSON.parse(site.config) as { name: string }).name, url: `http://${site.slug}.localhost:${port}/` })),
-      );
+      const sites = await listSiteCards(ctx.db);
+      return renderSiteIndex(sites.map((site) => ({ slug: site.slug, name: site.name, url: `http://${site.slug}.localhost:${port}/` })));
     }
     if (resolved === 'invalid') return reply.code(400).send(renderUnknownSite('this address'));
     if (!resolved) return reply.code(404).send(renderUnknownSite(request.headers.host ?? ''));
@@ -114,6 +120,11 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
       else if (match.kind === 'home') jsonLd = homeSeo(site, siteOrigin);
     }
 
+    const heroImage = car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null;
+    // The page's markup in the first response (the browser hydrates it); the hero as the preload names it.
+    const hero = car && heroImage ? { slug: car.slug, src: imageUrl(heroImage.path, 828, imageQuality.standard), srcSet: imageSrcSet(heroImage.path, deviceWidths), sizes: heroImage.sizes, alt: car.name } : null;
+    const appHtml = appRenderer.renderPage(publicConfig, `${url.pathname}${url.search}`, hero);
+
     return reply.code(status).send(
       renderDocument({
         site: publicConfig,
@@ -122,11 +133,12 @@ export async function documentRoutes(app: FastifyInstance, ctx: PlatformContext)
         canonicalUrl,
         shellAssets,
         remotePreloads: { manifests: remote && status === 200 ? [remote.manifestUrl] : [], js: files.js, css: files.css },
-        heroImage: car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null,
+        heroImage,
         routeData: car ? { car } : null,
         robots: status === 404 ? 'noindex' : undefined,
         social,
         jsonLd,
+        appHtml,
       }),
     );
   });

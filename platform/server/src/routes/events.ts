@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import { recordEvent } from '@dealer/db/event-store';
 import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { requireSite } from '../tenancy/site-context';
 import { clientAddressKey } from '../http/client-address';
 
 /** SPEC §3 analytics event (the fields the browser may send). */
@@ -29,39 +29,41 @@ const trackedSenders = 10_000;
  * `navigator.sendBeacon` and a JSON Blob, or `fetch`), into the platform's event log. JSON only,
  * at most 8 KB, and per IP and site at most `EVENTS_RATE_LIMIT` a minute.
  */
-export async function eventRoutes(app: FastifyInstance, ctx: PlatformContext) {
+export async function eventRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const limiter = new RateLimiter(ctx.config.events.ratePerMinute, 60_000, trackedSenders);
 
   app.post(
     '/api/events',
     {
       bodyLimit: eventBodyLimit,
+      config: { site: 'fresh', schemaError: (error) => ({ status: 400, body: { message: `Invalid event: ${error.issues[0]?.message ?? 'bad body'}` } }) },
+      schema: { body: eventSchema, response: { 202: z.object({ ok: z.literal(true) }), '4xx': refusalSchema } },
       // Before the body is read: anything but JSON is refused unread.
       onRequest: async (request, reply) => {
         if (request.mediaType !== 'application/json') {
           return reply.code(415).send({ message: 'Events must be sent as JSON (Content-Type: application/json).' });
         }
       },
+      // After the site, before the body is judged: a flood is refused whatever it sends.
+      preValidation: async (request, reply) => {
+        const limited = limiter.take(`${request.site.id}|${clientAddressKey(request.ip)}`);
+        if (!limited.ok) {
+          return reply
+            .code(429)
+            .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
+            .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
+        }
+      },
     },
     async (request, reply) => {
-      const resolved = await requireSite(request, reply, siteDeps(ctx));
-      if (!resolved) return reply;
-      const limited = limiter.take(`${resolved.site.id}|${clientAddressKey(request.ip)}`);
-      if (!limited.ok) {
-        return reply
-          .code(429)
-          .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
-          .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
-      }
-      const parsed = eventSchema.safeParse(request.body);
-      if (!parsed.success) return reply.code(400).send({ message: `Invalid event: ${parsed.error.issues[0]?.message ?? 'bad body'}` });
-      const event = parsed.data;
+      const { site, body: event } = request;
       await recordEvent(ctx.db, {
-        siteId: resolved.site.id,
+        siteId: site.id,
         category: event.category,
         url: event.url ?? null,
         errorMessage: event.error_message ?? null,
-        payload: { ...event, website_slug: resolved.site.slug },
+        payload: { ...event, website_slug: site.slug },
       });
       return reply.code(202).send({ ok: true });
     },

@@ -1,4 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { carSchema } from '@dealer/contracts/car';
+import { noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import {
   deleteSearch,
@@ -52,9 +55,26 @@ const searchBodySchema = z.object({
   q: z.string({ error: 'q must be the words searched for.' }).trim().max(200, 'q is at most 200 characters.').nullable().optional(),
 });
 
-const idParam = (raw: string) => (/^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null);
+/** A positive whole-number id in the path, or a 400 naming what it is the id of. */
+const idParam = (what: string) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, `The ${what} id must be a whole number.`)
+    .transform(Number)
+    .refine((id) => id > 0, `The ${what} id must be a whole number.`);
 
 const searchView = (search: SavedSearch) => ({ ...search, alerts: search.filter !== null });
+
+const savedSearchSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  path: z.string(),
+  filter: z.union([z.string(), z.array(z.union([z.string(), z.array(z.string())]))]).nullable(),
+  q: z.string().nullable(),
+  alerts: z.boolean(),
+});
+const watchlistSchema = z.object({ watchlist: z.array(z.number()) });
+const refusals = { '4xx': refusalSchema };
 
 /**
  * The garage of the signed-in shopper (401 otherwise; 404 on a site without a garage):
@@ -65,70 +85,78 @@ const searchView = (search: SavedSearch) => ({ ...search, alerts: search.filter 
  * - `POST /api/garage/searches` `{ name, path, filter?, q? }`: 201 `{ search }`, at most 20;
  * - `DELETE /api/garage/searches/:id`: 204.
  */
-export async function garageRoutes(app: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
-  const { garageSite, signedIn } = requests;
+export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const { signedIn, shopper: shopperOf } = requests;
   const { db } = ctx;
+  const site = { site: 'required' } as const;
 
-  const badId = (reply: FastifyReply, what: string) => reply.code(400).send({ message: `The ${what} id must be a whole number.` });
+  app.get(
+    '/api/garage',
+    {
+      config: site,
+      preValidation: signedIn,
+      schema: { response: { 200: z.object({ saved: z.array(z.looseObject({ car_id: z.number(), car: carSchema.nullable() })), searches: z.array(savedSearchSchema) }), ...refusals } },
+    },
+    async (request, reply) => {
+      const shopper = shopperOf(request);
+      const [saved, searches] = await Promise.all([savedCarsOf(db, shopper), searchesOf(db, shopper)]);
+      return reply.send({ saved, searches: searches.map(searchView) });
+    },
+  );
 
-  app.get('/api/garage', async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const shopper = await signedIn(request, reply, site);
-    if (!shopper) return reply;
-    const [saved, searches] = await Promise.all([savedCarsOf(db, shopper), searchesOf(db, shopper)]);
-    return reply.send({ saved, searches: searches.map(searchView) });
-  });
+  // The id is judged before the session: a malformed address is a 400 whoever asks.
+  const carRoute = {
+    bodyLimit: emptyBodyLimit,
+    config: site,
+    preHandler: signedIn,
+    schema: { params: z.object({ carId: idParam('car') }), response: { 200: watchlistSchema, ...refusals } },
+  };
 
-  app.put<{ Params: { carId: string } }>('/api/garage/saved/:carId', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const carId = idParam(request.params.carId);
-    if (carId === null) return badId(reply, 'car');
-    const shopper = await signedIn(request, reply, site);
-    if (!shopper) return reply;
-    if (!(await siteCarExists(db, site.id, carId))) return reply.code(404).send({ message: `There is no car ${carId} on this site.` });
+  app.put('/api/garage/saved/:carId', carRoute, async (request, reply) => {
+    const { carId } = request.params;
+    const shopper = shopperOf(request);
+    if (!(await siteCarExists(db, request.site.id, carId))) return reply.code(404).send({ message: `There is no car ${carId} on this site.` });
     const outcome = await db.transaction().execute((trx) => saveCars(trx, shopper, [carId], Date.now()));
     if (outcome.full) return reply.code(409).send({ message: `Your garage holds at most ${maxSavedCars} cars: remove one to save another.` });
     return reply.send({ watchlist: await watchlistOf(db, shopper) });
   });
 
-  app.delete<{ Params: { carId: string } }>('/api/garage/saved/:carId', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const carId = idParam(request.params.carId);
-    if (carId === null) return badId(reply, 'car');
-    const shopper = await signedIn(request, reply, site);
-    if (!shopper) return reply;
-    await unsaveCar(db, shopper, carId);
+  app.delete('/api/garage/saved/:carId', carRoute, async (request, reply) => {
+    const shopper = shopperOf(request);
+    await unsaveCar(db, shopper, request.params.carId);
     return reply.send({ watchlist: await watchlistOf(db, shopper) });
   });
 
-  app.post('/api/garage/searches', { bodyLimit: searchBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const shopper = await signedIn(request, reply, site);
-    if (!shopper) return reply;
-    const body = searchBodySchema.safeParse(request.body);
-    if (!body.success) return reply.code(400).send({ message: checkFieldsMessage, fields: fieldErrors(body.error) });
-    const { name, path, filter, q } = body.data;
-    if (filter !== undefined) {
-      const parsed = parseSavedSearchFilter(filter);
-      if (!parsed.ok) return reply.code(400).send({ message: checkFieldsMessage, fields: { filter: parsed.message } });
-    }
-    const search = await insertSearch(db, shopper, { name, path, filter: filter ?? null, q: q || null }, Date.now());
-    if (!search) return reply.code(409).send({ message: `You can keep ${maxSavedSearches} saved searches: delete one to save another.` });
-    return reply.code(201).send({ search: searchView(search) });
-  });
+  app.post(
+    '/api/garage/searches',
+    {
+      bodyLimit: searchBodyLimit,
+      // The session before the body: a shopper signed out is told so, whatever was sent.
+      preValidation: signedIn,
+      config: { ...site, schemaError: (error) => ({ status: 400, body: { message: checkFieldsMessage, fields: fieldErrors(error) } }) },
+      schema: { body: searchBodySchema, response: { 201: z.object({ search: savedSearchSchema }), ...refusals } },
+    },
+    async (request, reply) => {
+      const shopper = shopperOf(request);
+      const { name, path, filter, q } = request.body;
+      if (filter !== undefined) {
+        const parsed = parseSavedSearchFilter(filter);
+        if (!parsed.ok) return reply.code(400).send({ message: checkFieldsMessage, fields: { filter: parsed.message } });
+      }
+      const search = await insertSearch(db, shopper, { name, path, filter: filter ?? null, q: q || null }, Date.now());
+      if (!search) return reply.code(409).send({ message: `You can keep ${maxSavedSearches} saved searches: delete one to save another.` });
+      return reply.code(201).send({ search: searchView(search) });
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/garage/searches/:id', { bodyLimit: emptyBodyLimit }, async (request, reply) => {
-    const site = await garageSite(request, reply);
-    if (!site) return reply;
-    const id = idParam(request.params.id);
-    if (id === null) return badId(reply, 'saved search');
-    const shopper = await signedIn(request, reply, site);
-    if (!shopper) return reply;
-    if (!(await deleteSearch(db, shopper, id))) return reply.code(404).send({ message: `There is no saved search ${id} in your garage.` });
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/api/garage/searches/:id',
+    { bodyLimit: emptyBodyLimit, config: site, preHandler: signedIn, schema: { params: z.object({ id: idParam('saved search') }), response: { 204: noContentSchema, ...refusals } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!(await deleteSearch(db, shopperOf(request), id))) return reply.code(404).send({ message: `There is no saved search ${id} in your garage.` });
+      return reply.code(204).send();
+    },
+  );
 }

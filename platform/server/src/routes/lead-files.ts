@@ -1,11 +1,12 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, ReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refusalSchema } from '../http/zod-schemas';
 import { findLeadFile, storedFilePath } from '@dealer/leads/lead-file-store';
 import { leadFileName, verifyLeadFileLink } from '@dealer/leads/lead-file-links';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { resolveSite } from '../tenancy/site-context';
 
 /** `attachment` with a plain ASCII name for old clients and the real one (RFC 5987) for the rest. */
 export function attachmentHeader(name: string): string {
@@ -20,8 +21,17 @@ export function attachmentHeader(name: string): string {
  * the lead came to (another dealer's domain answers 404). Always a download, never
  * shown inline, never cached by a shared cache.
  */
-export async function leadFileRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  app.get<{ Params: { fileId: string }; Querystring: Record<string, unknown> }>('/api/lead-files/:fileId', async (request, reply) => {
+/** The link's parts as sent: the signature check judges them (a bad one is a 403 of its own words). */
+const schema = {
+  params: z.object({ fileId: z.string() }),
+  querystring: z.looseObject({ expires: z.unknown().optional(), sig: z.unknown().optional() }),
+  // 200 is the file itself, streamed (never serialised).
+  response: { 200: z.instanceof(ReadStream), '4xx': refusalSchema },
+};
+
+export async function leadFileRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/lead-files/:fileId', { schema }, async (request, reply) => {
     reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex');
     const notFound = () => reply.code(404).send({ message: 'This file does not exist (any more).' });
     if (!/^[1-9]\d{0,15}$/.test(request.params.fileId)) return notFound();
@@ -35,7 +45,7 @@ export async function leadFileRoutes(app: FastifyInstance, ctx: PlatformContext)
       return reply.code(403).send({ message });
     }
     // Only on the address of the site the lead came to: another dealer's domain does not serve it.
-    const resolved = await resolveSite(request, siteDeps(ctx));
+    const resolved = await request.siteContext();
     const found = await findLeadFile(ctx.db, fileId);
     const file = found && typeof resolved === 'object' && resolved !== null && resolved.site.id === found.site_id ? found : null;
     const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;

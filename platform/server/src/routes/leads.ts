@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refusalSchema } from '../http/zod-schemas';
 import type { LeadReply } from '@dealer/leads/lead-service';
 import { checkFieldsMessage } from '@dealer/leads/lead-service';
 import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '@dealer/leads/uploads';
@@ -28,6 +31,7 @@ const maxKeyLength = 200;
 export const maxLeadFields = 200;
 export const maxLeadFieldBytes = 256 * 1024;
 
+const notMultipartMessage = 'Send the enquiry and its files as multipart/form-data.';
 const tooManyFieldsMessage = `The enquiry has too many fields: at most ${maxLeadFields} can be sent besides the files.`;
 const unnamedFieldMessage = 'Every field of the enquiry needs a name (Content-Disposition: form-data; name="...").';
 const fieldsTooLargeMessage = `The enquiry's fields are too large: at most ${maxLeadFieldBytes / 1024} KB of text can be sent besides the files.`;
@@ -123,8 +127,24 @@ async function send(reply: FastifyReply, result: LeadReply) {
  * PUT /api/leads/:id; the same under /mock when LEADS_MOCK_MODE is on (stored with a mock flag,
  * never delivered). Every 2xx is sent only after the lead and its delivery jobs are committed.
  */
-export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  const { service, sites } = ctx.leads;
+/**
+ * The lead itself is judged by the lead pipeline (its 400 names the fields by the form's rules,
+ * the same for JSON and multipart), so the body schema takes anything; the headers it reads are
+ * declared, and checked by hand where a bad one has its own answer.
+ */
+const leadHeaders = z.looseObject({ 'idempotency-key': z.string().optional(), 'x-lead-update-token': z.string().optional(), 'user-agent': z.string().optional() });
+const leadAnswers = {
+  200: z.object({ id: z.number(), lead_id: z.number(), update_token: z.string() }),
+  201: z.object({ id: z.number(), lead_id: z.number(), update_token: z.string() }),
+  '4xx': refusalSchema,
+  '5xx': refusalSchema,
+};
+const leadSchema = { body: z.unknown(), headers: leadHeaders, response: leadAnswers };
+const leadOf = (body: unknown) => (body && typeof body === 'object' ? (body as { lead?: unknown }).lead : undefined);
+
+export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const { service } = ctx.leads;
   const uploads = ctx.config.leads.uploads;
   const incomingDir = join(uploadsRoot(ctx.config.dataDir), '.incoming');
 
@@ -138,8 +158,6 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
       headerPairs: 20,
     },
   });
-
-  const siteOf = (request: FastifyRequest, reply: FastifyReply) => sites.forRequestOrRefuse(request, reply);
 
   function idempotencyKeyOf(request: FastifyRequest, reply: FastifyReply): string | null | false {
     const raw = request.headers['idempotency-key'];
@@ -155,8 +173,7 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
   const userAgentOf = (request: FastifyRequest) => String(request.headers['user-agent'] ?? '');
 
   async function create(request: FastifyRequest, reply: FastifyReply, mock: boolean, lead: unknown, files: ReceivedFile[]) {
-    const site = await siteOf(request, reply);
-    if (!site) return void (await discardReceived(files));
+    const { site } = request;
     const key = idempotencyKeyOf(request, reply);
     if (key === false) return void (await discardReceived(files));
     return send(reply, await service.create({ site, lead, files, idempotencyKey: key, userAgent: userAgentOf(request), ip: clientAddressKey(request.ip), mock }));
@@ -164,20 +181,28 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
 
   const prefixes = [{ prefix: '/api', mock: false }, ...(ctx.config.leads.mockMode ? [{ prefix: '/mock', mock: true }] : [])];
   for (const { prefix, mock } of prefixes) {
-    app.post(`${prefix}/leads`, async (request, reply) => {
-      const body = request.body as { lead?: unknown } | null | undefined;
-      return create(request, reply, mock, body && typeof body === 'object' ? body.lead : undefined, []);
-    });
+    app.post(`${prefix}/leads`, { config: { site: 'required' }, schema: leadSchema }, async (request, reply) => create(request, reply, mock, leadOf(request.body), []));
 
-    app.post(`${prefix}/leads/with-files`, async (request, reply) => {
+    app.post(
+      `${prefix}/leads/with-files`,
+      {
+        config: { site: 'required' },
+        schema: leadSchema,
+        // A text body or none is not a lead, whatever the host: refused before the site is looked up
+        // (other types without a parser are Fastify's own 415).
+        preParsing: async (request, reply) => {
+          const { headers } = request;
+          const noBody = headers['content-type'] === undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0';
+          if (request.mediaType === 'text/plain' || noBody) return reply.code(415).send({ message: notMultipartMessage });
+        },
+      },
+      async (request, reply) => {
       if (!request.isMultipart()) {
         // Without files a JSON body is a plain create; anything else is not a lead.
-        const body = request.body as { lead?: unknown } | null | undefined;
-        if (body && typeof body === 'object') return create(request, reply, mock, body.lead, []);
-        return reply.code(415).send({ message: 'Send the enquiry and its files as multipart/form-data.' });
+        const { body } = request;
+        if (body && typeof body === 'object') return create(request, reply, mock, leadOf(body), []);
+        return reply.code(415).send({ message: notMultipartMessage });
       }
-      const site = await siteOf(request, reply);
-      if (!site) return reply;
       const fields: [string, string][] = [];
       const files: ReceivedFile[] = [];
       // busboy bounds each field, not their sum: the running total is ours.
@@ -214,16 +239,15 @@ export async function leadRoutes(app: FastifyInstance, ctx: PlatformContext) {
         return reply.code(400).send({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' } });
       }
       return create(request, reply, mock, lead, files);
-    });
+    },
+    );
 
-    app.put<{ Params: { id: string } }>(`${prefix}/leads/:id`, async (request, reply) => {
-      const site = await siteOf(request, reply);
-      if (!site) return reply;
+    app.put(`${prefix}/leads/:id`, { config: { site: 'required' }, schema: { ...leadSchema, params: z.object({ id: z.string() }) } }, async (request, reply) => {
+      const { site } = request;
       const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
       if (!Number.isSafeInteger(id) || id <= 0) return reply.code(404).send({ message: `No lead ${request.params.id} was found on this site.` });
       const body = (request.body ?? {}) as { lead?: unknown; update_token?: unknown };
-      const header = request.headers['x-lead-update-token'];
-      const token = (Array.isArray(header) ? header[0] : header) ?? (typeof body.update_token === 'string' ? body.update_token : null);
+      const token = request.headers['x-lead-update-token'] ?? (typeof body.update_token === 'string' ? body.update_token : null);
       return send(reply, await service.update({ site, id, lead: body.lead, token: token || null, userAgent: userAgentOf(request), ip: clientAddressKey(request.ip), mock }));
     });
   }

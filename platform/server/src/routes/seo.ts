@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { garagePath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
@@ -6,21 +8,21 @@ import { listSiteCars } from '@dealer/db/car-store';
 import { canonicalOrigin, renderRobots, trimPath, renderSitemap, sitemapDate, sitemapUrlLimit, type SitemapEntry } from '../document/seo';
 import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { resolveSite, type SiteContext } from '../tenancy/site-context';
+import type { SiteContext } from '../tenancy/site-context';
+import { siteRefusals } from '../tenancy/site-plugin';
 
 /** Paths no crawler has business in: the APIs, the search service, checkout, thank-you and garage pages. */
 const privatePaths = ['/api/', '/meili/', '/checkout', '/success', '/my-garage'];
 
 /** The request's site, or a plain-text 400/404 already sent (these files are not JSON APIs). */
-async function siteOrNotFound(request: FastifyRequest, reply: FastifyReply, ctx: PlatformContext): Promise<SiteContext | null> {
-  const resolved = await resolveSite(request, siteDeps(ctx));
+async function siteOrNotFound(request: FastifyRequest, reply: FastifyReply): Promise<SiteContext | null> {
+  const resolved = await request.siteContext();
   if (resolved === 'invalid') {
-    await reply.code(400).type('text/plain; charset=utf-8').send('The Host header is not a valid host name.\n');
+    await reply.code(400).type('text/plain; charset=utf-8').send(`${siteRefusals.invalidHost}\n`);
     return null;
   }
   if (resolved === null || resolved === 'index') {
-    await reply.code(404).type('text/plain; charset=utf-8').send('No dealer site is served at this address.\n');
+    await reply.code(404).type('text/plain; charset=utf-8').send(`${siteRefusals.noSite}\n`);
     return null;
   }
   return resolved;
@@ -30,14 +32,18 @@ async function siteOrNotFound(request: FastifyRequest, reply: FastifyReply, ctx:
  * Per-site `robots.txt` and `sitemap.xml`. Static paths, so the router serves them before the
  * document catch-all (`/*`) whatever the registration order.
  */
-export async function seoRoutes(app: FastifyInstance, ctx: PlatformContext) {
+/** Plain text and XML, not JSON: the schemas say so, and nothing is serialised. */
+const schema = { response: { 200: z.string(), '4xx': z.string() } };
+
+export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   /**
    * Every page a search engine should know: home, the search page and the site's search
    * categories (when the site's search remote serves them), and every car the site's search lists
    * (isCarOnSite, the rule car pages answer by) at its detail path, dated by when it was listed.
    */
-  app.get('/sitemap.xml', async (request, reply) => {
-    const resolved = await siteOrNotFound(request, reply, ctx);
+  app.get('/sitemap.xml', { schema }, async (request, reply) => {
+    const resolved = await siteOrNotFound(request, reply);
     if (!resolved) return reply;
     const { site, publicConfig, origin } = resolved;
     const siteOrigin = canonicalOrigin(site, origin);
@@ -73,8 +79,8 @@ export async function seoRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return reply.header('Cache-Control', 'public, max-age=300').type('application/xml; charset=utf-8').send(renderSitemap(entries));
   });
 
-  app.get('/robots.txt', async (request, reply) => {
-    const resolved = await siteOrNotFound(request, reply, ctx);
+  app.get('/robots.txt', { schema }, async (request, reply) => {
+    const resolved = await siteOrNotFound(request, reply);
     if (!resolved) return reply;
     const { site, origin } = resolved;
     // Per-car checkout pages too ('*' is understood by the major crawlers).

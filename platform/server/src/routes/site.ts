@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { carSlugPattern, type Car } from '@dealer/contracts/car';
-import type { SiteConfig } from '@dealer/contracts/site';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { carSchema, carSlugPattern, type Car } from '@dealer/contracts/car';
+import { publicSiteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
 import { findCarBySlug } from '@dealer/db/car-store';
 import type { PlatformDb } from '@dealer/db/database';
 import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';
-import { siteDeps } from '../platform-context';
-import { requireSite } from '../tenancy/site-context';
+import { freshSiteContext } from '../tenancy/site-plugin';
+import { refusalSchema } from '../http/zod-schemas';
 
 export const carNotFoundMessage = 'This vehicle is no longer available.';
 
@@ -21,20 +23,20 @@ export async function findCarOnSite(db: PlatformDb, site: SiteConfig, slug: stri
   return car && isCarOnSite(site, car, nowSeconds) ? car : null;
 }
 
-export async function siteRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  app.get('/api/health', async () => ({ status: 'ok' }));
+const carAnswers = { 200: carSchema, '4xx': refusalSchema };
 
-  app.get('/api/site', async (request, reply) => {
-    const resolved = await requireSite(request, reply, siteDeps(ctx));
-    if (!resolved) return reply;
-    return reply.header('Cache-Control', 'no-cache').send(resolved.publicConfig);
+export async function siteRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  app.get('/api/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
+
+  app.get('/api/site', { config: { site: 'fresh' }, schema: { response: { 200: publicSiteConfigSchema, '4xx': refusalSchema } } }, async (request, reply) => {
+    const { publicConfig } = await freshSiteContext(request);
+    return reply.header('Cache-Control', 'no-cache').send(publicConfig);
   });
 
-  app.get<{ Params: { slug: string } }>('/api/cars/:slug', async (request, reply) => {
-    const resolved = await requireSite(request, reply, siteDeps(ctx));
-    if (!resolved) return reply;
+  app.get('/api/cars/:slug', { config: { site: 'fresh' }, schema: { params: z.object({ slug: z.string() }), response: carAnswers } }, async (request, reply) => {
     // SPEC §5: a slug with other characters gives an empty result.
-    const car = await findCarOnSite(ctx.db, resolved.site, request.params.slug);
+    const car = await findCarOnSite(ctx.db, request.site, request.params.slug);
     if (!car) return reply.code(404).send({ message: carNotFoundMessage });
     return car;
   });
@@ -44,14 +46,17 @@ export async function siteRoutes(app: FastifyInstance, ctx: PlatformContext) {
    * `/api/cars/:slug`. The website id must be the site the request's host serves: one site's
    * pages can never read another's stock by naming its id. Any mismatch is a plain 404.
    */
-  app.get<{ Params: { websiteId: string; file: string } }>('/api/websites/:websiteId/cars/:file', async (request, reply) => {
-    const resolved = await requireSite(request, reply, siteDeps(ctx));
-    if (!resolved) return reply;
-    const { websiteId, file } = request.params;
-    const slug = file.endsWith('.json') ? file.slice(0, -'.json'.length) : null;
-    const sameSite = /^\d{1,15}$/.test(websiteId) && Number(websiteId) === resolved.site.id;
-    const car = sameSite && slug ? await findCarOnSite(ctx.db, resolved.site, slug) : null;
-    if (!car) return reply.code(404).send({ message: carNotFoundMessage });
-    return car;
-  });
+  app.get(
+    '/api/websites/:websiteId/cars/:file',
+    { config: { site: 'fresh' }, schema: { params: z.object({ websiteId: z.string(), file: z.string() }), response: carAnswers } },
+    async (request, reply) => {
+      const { site } = request;
+      const { websiteId, file } = request.params;
+      const slug = file.endsWith('.json') ? file.slice(0, -'.json'.length) : null;
+      const sameSite = /^\d{1,15}$/.test(websiteId) && Number(websiteId) === site.id;
+      const car = sameSite && slug ? await findCarOnSite(ctx.db, site, slug) : null;
+      if (!car) return reply.code(404).send({ message: carNotFoundMessage });
+      return car;
+    },
+  );
 }

@@ -1,8 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
-import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
-import { parseHost } from './site-host';
+import { loadSiteConfig } from '@dealer/db/site-store';
+import { siteIdForHost } from './site-host';
 
 type Entry = { site: SiteConfig; expires: number };
 
@@ -28,29 +28,11 @@ export class SiteCache {
     const host = (request.headers.host ?? '').toLowerCase();
     const cached = this.byHost.get(host);
     if (cached && cached.expires > now) return cached.site;
-    const target = parseHost(request.headers.host, this.publicOriginSuffix);
-    if (target.kind === 'invalid') return 'invalid';
-    if (target.kind === 'index') return null;
-    let siteId: number | null;
-    if (target.kind === 'slug') siteId = await findSiteIdBySlug(this.db, target.slug);
-    else siteId = (await this.db.selectFrom('sites').select('id').where('domain_name', '=', target.domain).executeTakeFirst())?.id ?? null;
-    if (siteId === null) return null;
+    const siteId = await siteIdForHost(this.db, request.headers.host, this.publicOriginSuffix);
+    if (siteId === 'invalid') return 'invalid';
+    if (siteId === 'index' || siteId === null) return null;
     const site = await this.byIdFresh(siteId, now);
     if (site) this.remember(this.byHost, host, { site, expires: now + this.ttlMs });
-    return site;
-  }
-
-  /** The request's site, or null once a 400 (malformed Host) or 404 (no site here) has been sent. */
-  async forRequestOrRefuse(request: FastifyRequest, reply: FastifyReply): Promise<SiteConfig | null> {
-    const site = await this.forRequest(request);
-    if (site === 'invalid') {
-      await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
-      return null;
-    }
-    if (!site) {
-      await reply.code(404).send({ message: 'No dealer site is served at this address.' });
-      return null;
-    }
     return site;
   }
 

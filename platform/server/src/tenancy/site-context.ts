@@ -1,19 +1,19 @@
 import type { TLSSocket } from 'node:tls';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
-import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
+import { loadSiteConfig } from '@dealer/db/site-store';
 import type { PlatformDb } from '@dealer/db/database';
 import type { RemoteRegistry } from '../remotes/remote-registry';
 import type { MeilisearchConfig } from '../config';
 import { carsIndexUid, searchKeyForSite } from '../search/site-search';
 import { tenantTokenForSite } from '../search/tenant-token';
-import { parseHost } from './site-host';
+import { siteIdForHost } from './site-host';
 import { toPublicSiteConfig } from './public-config';
 
 export type SiteContext = { site: SiteConfig; publicConfig: PublicSiteConfig; origin: string };
 
-type Deps = {
+export type SiteDeps = {
   db: PlatformDb;
   registry: RemoteRegistry;
   publicOriginSuffix: string | null;
@@ -29,7 +29,7 @@ type Deps = {
  * site's signed search key, or the real Meilisearch with a tenant token carrying the site's rules.
  * Both keys can only search, and only the site's own listed stock.
  */
-async function searchAccess(site: SiteConfig, origin: string, deps: Deps): Promise<PublicSiteConfig['search']> {
+async function searchAccess(site: SiteConfig, origin: string, deps: SiteDeps): Promise<PublicSiteConfig['search']> {
   if (deps.meilisearch) {
     return { host: deps.meilisearch.url, apiKey: await tenantTokenForSite(site, deps.meilisearch, Math.floor(Date.now() / 1000)), indexUid: carsIndexUid };
   }
@@ -48,34 +48,13 @@ export function requestOrigin(request: FastifyRequest): string {
 }
 
 /** Finds the request's site by its host, read fresh from the store so switches apply on the next load. */
-export async function resolveSite(request: FastifyRequest, deps: Deps): Promise<SiteContext | 'index' | 'invalid' | null> {
-  const target = parseHost(request.headers.host, deps.publicOriginSuffix);
-  if (target.kind === 'index' || target.kind === 'invalid') return target.kind;
-  let siteId: number | null;
-  if (target.kind === 'slug') siteId = await findSiteIdBySlug(deps.db, target.slug);
-  else {
-    const row = await deps.db.selectFrom('sites').select('id').where('domain_name', '=', target.domain).executeTakeFirst();
-    siteId = row?.id ?? null;
-  }
-  if (siteId === null) return null;
+export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Promise<SiteContext | 'index' | 'invalid' | null> {
+  const siteId = await siteIdForHost(deps.db, request.headers.host, deps.publicOriginSuffix);
+  if (siteId === 'index' || siteId === 'invalid' || siteId === null) return siteId;
   const site = await loadSiteConfig(deps.db, siteId);
   if (!site) return null;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
   const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps), deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api');
   return { site, publicConfig, origin };
-}
-
-/** For API routes: the site or a 404 with a message. */
-export async function requireSite(request: FastifyRequest, reply: FastifyReply, deps: Deps): Promise<SiteContext | null> {
-  const resolved = await resolveSite(request, deps);
-  if (resolved === 'invalid') {
-    await reply.code(400).send({ message: 'The Host header is not a valid host name.' });
-    return null;
-  }
-  if (resolved === null || resolved === 'index') {
-    await reply.code(404).send({ message: 'No dealer site is served at this address.' });
-    return null;
-  }
-  return resolved;
 }

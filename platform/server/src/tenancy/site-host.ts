@@ -1,3 +1,6 @@
+import type { PlatformDb } from '@dealer/db/database';
+import { findSiteIdByHost } from '@dealer/db/site-store';
+
 /**
  * How a request names its site: `{slug}.localhost[:port]` locally (or `{slug}.{PUBLIC_ORIGIN_SUFFIX}`),
  * the site's own domain otherwise. Bare localhost is the platform's index of demo sites.
@@ -18,4 +21,14 @@ export function parseHost(hostHeader: string | undefined, publicOriginSuffix: st
     }
   }
   return { kind: 'domain', domain: hostname.replace(/\.$/, '') };
+}
+
+/**
+ * The one place a Host header becomes a site: 'invalid' for a malformed Host, 'index' for the
+ * platform's own index, the site's id, or null when no site is served there.
+ */
+export async function siteIdForHost(db: PlatformDb, hostHeader: string | undefined, publicOriginSuffix: string | null): Promise<number | 'invalid' | 'index' | null> {
+  const target = parseHost(hostHeader, publicOriginSuffix);
+  if (target.kind === 'index' || target.kind === 'invalid') return target.kind;
+  return findSiteIdByHost(db, target.kind === 'slug' ? { slug: target.slug } : { domain: target.domain });
 }

@@ -1,0 +1,52 @@
+import { expect, test } from '@playwright/test';
+import { demoStock } from './support/demo-stock';
+import { siteUrl } from './support/platform';
+
+/** React's hydration failures in a production build: minified errors 418, 423 and 425, or the words. */
+const hydrationProblem = /hydrat|Minified React error #(418|419|422|423|425)/i;
+
+const site = 'metro-motor-group';
+
+test('the first response already shows the header, the footer and the home page; the browser adopts it without re-rendering', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  const html = (await (await page.goto(siteUrl(site, '/')))?.text()) ?? '';
+  const root = /<div id="root" data-ssr>([\s\S]*)<\/div>\s*<\/body>/.exec(html)?.[1] ?? '';
+  expect(root).toContain('class="site-header"');
+  expect(root).toContain('<h1>Metro Motor Group</h1>');
+  expect(root).toContain('class="site-footer');
+
+  const heading = page.getByRole('heading', { level: 1, name: 'Metro Motor Group' });
+  await expect(heading).toBeVisible();
+  // Hydrated, not replaced: the element the server sent is the one React now drives.
+  await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
+  await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
+  await expect(heading).toHaveAttribute('data-from-server', 'yes');
+  // The app is live: client-side navigation works.
+  await page.getByRole('link', { name: /^Browse \d+ vehicles$/ }).click();
+  await expect(page.locator('.vehicle-card').first()).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('every kind of page hydrates without a mismatch: search, a car, a content page, a form and a missing page', async ({ page }) => {
+  const car = demoStock().cars.find((item) => item.site === site && item.show_on_dealer_website && item.status === 'in_stock')!;
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(`${page.url()}: ${message.text()}`));
+  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+  const pages: [string, RegExp | string][] = [
+    ['/search/new-used-and-demo-cars', /./],
+    [`/cars/${car.slug}`, car.name],
+    ['/privacy-policy', 'Privacy Policy'],
+    ['/contact', 'Contact us'],
+    ['/no-such-page', 'Page not found'],
+  ];
+  for (const [path, heading] of pages) {
+    const response = await page.goto(siteUrl(site, path));
+    const html = (await response?.text()) ?? '';
+    expect(html, path).toContain('<div id="root" data-ssr>');
+    await expect(page.getByRole('heading', { level: 1, name: heading }).first(), path).toBeVisible();
+    if (path.startsWith('/search/')) await expect(page.locator('.vehicle-card').first()).toBeVisible();
+  }
+  expect(problems).toEqual([]);
+});
