@@ -190,6 +190,20 @@ const callingCodes: Record<PhoneRegion, string> = { AU: '61', NZ: '64', US: '1' 
  * make a valid number of is returned trimmed but otherwise as typed, so nothing is lost.
  */
 export function formatPhoneForDisplay(input: string, region: PhoneRegion): string {
+  const key = `${region}|${input}`;
+  const known = displayedPhones.get(key);
+  if (known !== undefined) return known;
+  const shown = formatPhone(input, region);
+  // Bounded: the same few dealer numbers are shown on every page (the server builds them per request).
+  if (displayedPhones.size >= displayedPhonesLimit) displayedPhones.delete(displayedPhones.keys().next().value!);
+  displayedPhones.set(key, shown);
+  return shown;
+}
+
+const displayedPhones = new Map<string, string>();
+const displayedPhonesLimit = 2_000;
+
+function formatPhone(input: string, region: PhoneRegion): string {
   const compact = compactPhone(input);
   if (!compact) return input.trim();
   // The '00' and Australian '0011' international prefixes become '+', so SPEC's 0061/0064/001
