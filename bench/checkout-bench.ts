@@ -32,7 +32,7 @@ import { depositFor, reservationLeadCategory } from '../shared/rules/src/reserva
 import { findCarById, listSiteCars } from '@dealer/db/car-store';
 import { openDatabase, type PlatformDb } from '@dealer/db/database';
 import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
-import { createTestSchema, testDatabaseUrl } from '@dealer/server/testing/postgres';
+import { createTestSchema, testDatabaseUrl } from '@dealer/db/testing/postgres';
 import { freePort } from '@dealer/server/testing/free-port';
 
 type Engine = 'sqlite' | 'postgres';

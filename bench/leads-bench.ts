@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@dealer/db/database';
-import { createTestSchema, testDatabaseUrl } from '@dealer/server/testing/postgres';
+import { createTestSchema, testDatabaseUrl } from '@dealer/db/testing/postgres';
 import { freePort } from '@dealer/server/testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');

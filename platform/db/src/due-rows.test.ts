@@ -1,39 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseEngine, type PlatformDb } from './database';
+import { createTestSchema, skipPostgres } from './testing/postgres';
 import { claimDueRows, releaseClaimedRows, type OutboxTable } from './due-rows';
-
-// As the server's PostgreSQL suites (platform/server/src/testing/postgres.ts): TEST_DATABASE_URL or
-// the local default; SKIP_POSTGRES=1 leaves PostgreSQL out, otherwise an unreachable one fails.
-const testDatabaseUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const skipPostgres = process.env.SKIP_POSTGRES === '1';
-
-async function onPostgres(statement: string) {
-  const client = new pg.Client({ connectionString: testDatabaseUrl, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A migrated, empty store: a temp SQLite file, or a fresh PostgreSQL schema. */
 async function openStore(engine: DatabaseEngine): Promise<{ db: PlatformDb; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'dealer-due-rows-test-'));
-  const schema = engine === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : null;
-  if (schema) await onPostgres(`CREATE SCHEMA "${schema}"`);
-  const { db } = openDatabase({ dataDir, databaseUrl: schema ? testDatabaseUrl : null, pgSearchPath: schema ?? undefined });
+  const schema = engine === 'postgres' ? await createTestSchema() : null;
+  const { db } = openDatabase({ dataDir, databaseUrl: schema?.databaseUrl ?? null, pgSearchPath: schema?.schema });
   await migrateToLatest(db, engine);
   return {
     db,
     close: async () => {
       await db.destroy();
-      if (schema) await onPostgres(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await schema?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,7 @@ import type { Car } from '@dealer/contracts/car';
 import { insertCars, listSiteCars } from '@dealer/db/car-store';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { signInFirstMessage } from '../routes/accounts';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { accountServicesOf } from './account-services';
 import { maxSavedSearches, type SavedCar, type SavedSearch } from './account-store';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { codeRequestRateLimit, verifyRateLimit, wrongCodeMessage } from '../routes/auth';
 import { noGarageMessage } from '../routes/accounts';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 import { startSmtpSink } from '@dealer/leads/delivery-smtp-sink';
 import { accountServicesOf } from './account-services';

@@ -3,7 +3,7 @@ import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { generateDemoData } from '@dealer/demo/demo-data';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
 import { carCount, findCarBySlug } from '@dealer/db/car-store';
 import { migrateToLatest } from '@dealer/db/database';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
 import { migrateToLatest } from '@dealer/db/database';
 import { findReservation, holdCar, moveReservation, type NewHold } from '@dealer/db/reservation-store';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadFileRoutes } from '../routes/lead-files';
 import { sitePlugin, sitePluginOptions } from '../tenancy/site-plugin';
 import { applyZodSchemas } from '../http/zod-schemas';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
 import { adfFileBase, deliverLead, type DeliverableLead } from '@dealer/leads/delivery-targets';
 import { signedLeadFileUrl } from '@dealer/leads/lead-file-links';

@@ -3,7 +3,7 @@ import { migrateToLatest } from '@dealer/db/database';
 import { insertLead } from '@dealer/db/lead-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
 import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
 

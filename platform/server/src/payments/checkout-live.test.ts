@@ -10,7 +10,7 @@ import { depositFor, reservationLeadCategory } from '@dealer/rules/reservation';
 import { listSiteCars } from '@dealer/db/car-store';
 import { findReservation } from '@dealer/db/reservation-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { startFakeStripe, type FakeStripe, type FakeStripeObject } from './fake-stripe-server';
 import { signGatewayNotice } from './hosted-provider';

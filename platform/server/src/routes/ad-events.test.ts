@@ -8,7 +8,7 @@ import { adEventMaxAgeMs, adEventRetentionMs, type AdEventOutbox } from '../ads/
 import { adEventFilePath } from '../ads/conversions-api';
 import { startFakeGraph, type FakeGraph } from '../ads/fake-graph-server';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -7,8 +7,9 @@ import { enqueueAdEvent } from '../ads/ad-event-outbox';
 import { hashedUserData, metaCookies, scrubbedPageUrl, type AdUserInput } from '../ads/ad-user-data';
 import type { AdCustomData, ConversionsApiEvent } from '../ads/conversions-api';
 import { clientAddressKey } from '../http/client-address';
-import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
+import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
+import { tooManyRequests } from '../http/too-many-requests';
 
 /** An ad event is a few hundred bytes: this leaves room for its content and nothing like a flood. */
 export const adEventBodyLimit = 8 * 1024;
@@ -135,10 +136,7 @@ export async function adEventRoutes(scope: FastifyInstance, ctx: PlatformContext
       preValidation: async (request, reply) => {
         const limited = limiter.take(`${request.site.id}|${clientAddressKey(request.ip)}`);
         if (!limited.ok) {
-          return reply
-            .code(429)
-            .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
-            .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
+          return tooManyRequests(reply, limited.retryAfterMs, (wait) => `Too many events from your connection. Please try again in ${wait}.`);
         }
       },
     },

@@ -6,9 +6,10 @@ import { deleteShopper, maxSavedCars, watchlistOf, type Shopper } from '../accou
 import { clearedSessionCookie, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
 import { signInCodeTtlMs } from '../accounts/sign-in';
 import { clientAddressKey } from '../http/client-address';
-import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
+import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import type { AccountRequests } from './accounts';
+import { tooManyRequests } from '../http/too-many-requests';
 
 /** An address, or an address and a code, or a link's token with up to 200 favourites: a few KB at most. */
 const codeBodyLimit = 2 * 1024;
@@ -87,10 +88,7 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
   const refusals = { '4xx': refusalSchema };
 
   const tooMany = (reply: FastifyReply, retryAfterMs: number, what: string) =>
-    reply
-      .code(429)
-      .header('Retry-After', String(Math.ceil(retryAfterMs / 1000)))
-      .send({ message: `Too many ${what}. Please try again in ${retryAfterText(retryAfterMs)}.` });
+    tooManyRequests(reply, retryAfterMs, (wait) => `Too many ${what}. Please try again in ${wait}.`);
 
   app.post(
     '/api/auth/code',

@@ -3,7 +3,7 @@ import { chatLeadSubcategory, chatLimits, type ChatMessage, type ChatThreadStart
 import { formMessages } from '@dealer/contracts/lead-values';
 import { chatTextMessages } from '../chat/chat-text';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
-import { skipPostgres } from '../testing/postgres';
+import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { chatRefusals } from './chat';
 

@@ -10,8 +10,8 @@ import type { ChatService } from '../chat/chat-service';
 import { chatFieldErrors, clientMessageIdSchema, lineTextSchema, messageTextSchema } from '../chat/chat-text';
 import { clientAddressKey } from '../http/client-address';
 import { checkFieldsMessage } from '@dealer/leads/lead-service';
-import { retryAfterText } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
+import { tooManyRequests } from '../http/too-many-requests';
 
 /** A first message with the shopper's details and the page (a long address at most): far under this. */
 const startBodyLimit = 16 * 1024;
@@ -141,12 +141,12 @@ export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext, c
           case 'full':
             return reply.code(409).send({ message: fullMessage(site) });
           case 'too-many':
-            return reply
-              .code(429)
-              .header('Retry-After', String(Math.ceil(result.retryAfterMs / 1000)))
-              .send({
-                message: `You can send ${chatLimits.shopperMessagesPerWindow} messages in ${chatLimits.windowMs / 60_000} minutes. Please wait ${retryAfterText(result.retryAfterMs)} before the next one, or call the dealership.`,
-              });
+            return tooManyRequests(
+              reply,
+              result.retryAfterMs,
+              (wait) =>
+                `You can send ${chatLimits.shopperMessagesPerWindow} messages in ${chatLimits.windowMs / 60_000} minutes. Please wait ${wait} before the next one, or call the dealership.`,
+            );
         }
       },
     );

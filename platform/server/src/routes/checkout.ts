@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkoutPath } from '@dealer/rules/routes';
 import { clientAddressKey } from '../http/client-address';
-import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
+import { RateLimiter } from '@dealer/leads/spam';
 import type { CheckoutRefusalReason, CheckoutResult, ReservationService } from '../payments/reservation-service';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { refusalSchema } from '../http/zod-schemas';
 import type { PlatformContext } from '../platform-context';
+import { tooManyRequests } from '../http/too-many-requests';
 
 /** A checkout body is a few contact fields or a card: anything larger is not one. */
 const checkoutBodyLimit = 8 * 1024;
@@ -83,10 +84,7 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
   const limited = (reply: FastifyReply, limiter: RateLimiter, key: string, what: string) => {
     const taken = limiter.take(key);
     if (taken.ok) return false;
-    void reply
-      .code(429)
-      .header('Retry-After', String(Math.ceil(taken.retryAfterMs / 1000)))
-      .send({ message: `Too many ${what} from your connection. Please try again in ${retryAfterText(taken.retryAfterMs)}, or call the dealership.` });
+    void tooManyRequests(reply, taken.retryAfterMs, (wait) => `Too many ${what} from your connection. Please try again in ${wait}, or call the dealership.`);
     return true;
   };
 

@@ -3,9 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import { recordEvent } from '@dealer/db/event-store';
-import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
+import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { clientAddressKey } from '../http/client-address';
+import { tooManyRequests } from '../http/too-many-requests';
 
 /** SPEC §3 analytics event (the fields the browser may send). */
 const eventSchema = z.object({
@@ -49,10 +50,7 @@ export async function eventRoutes(scope: FastifyInstance, ctx: PlatformContext) 
       preValidation: async (request, reply) => {
         const limited = limiter.take(`${request.site.id}|${clientAddressKey(request.ip)}`);
         if (!limited.ok) {
-          return reply
-            .code(429)
-            .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
-            .send({ message: `Too many events from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}.` });
+          return tooManyRequests(reply, limited.retryAfterMs, (wait) => `Too many events from your connection. Please try again in ${wait}.`);
         }
       },
     },

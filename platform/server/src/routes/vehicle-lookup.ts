@@ -3,9 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { refusalSchema } from '../http/zod-schemas';
 import { demoRegister, httpRegister, lookupRego, type RegoRegister } from '@dealer/leads/rego-lookup';
-import { RateLimiter, retryAfterText } from '@dealer/leads/spam';
+import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { clientAddressKey } from '../http/client-address';
+import { tooManyRequests } from '../http/too-many-requests';
 
 /**
  * SPEC §7 "Rego lookup for trade-in: sends rego and regoState": `POST {api}/rego-lookup` with
@@ -38,10 +39,7 @@ export async function vehicleLookupRoutes(scope: FastifyInstance, ctx: PlatformC
       // Per address across all sites: another Host header does not buy more lookups.
       const limited = limiter.take(clientAddressKey(request.ip));
       if (!limited.ok) {
-        return reply
-          .code(429)
-          .header('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)))
-          .send({ message: `Too many lookups from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or enter your car’s details below.` });
+        return tooManyRequests(reply, limited.retryAfterMs, (wait) => `Too many lookups from your connection. Please try again in ${wait}, or enter your car’s details below.`);
       }
       // Mock calls never spend the dealer's money on a real register.
       const answer = await lookupRego(prefix === '/mock' ? demoRegister : registerInUse, request.site.locale, request.body, (error) => request.log.warn({ err: error, register: registerInUse.name }, 'rego lookup failed'));

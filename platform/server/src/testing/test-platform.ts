@@ -12,7 +12,7 @@ import { StockIndexer } from '../search/indexer';
 import { InProcessMeili, indexerClient } from '../search/meili-client';
 import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { createTestSchema, type TestSchema } from './postgres';
+import { createTestSchema, type TestSchema } from '@dealer/db/testing/postgres';
 import { createPlatformLeads } from '../leads/platform-leads';
 import type { Deliver } from '@dealer/leads/outbox-worker';
 

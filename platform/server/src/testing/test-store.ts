@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, type DatabaseEngine, type PlatformDb } from '@dealer/db/database';
-import { createTestSchema, type TestSchema } from './postgres';
+import { createTestSchema, type TestSchema } from '@dealer/db/testing/postgres';
 
 export type TestStore = { db: PlatformDb; engine: DatabaseEngine; close(): Promise<void> };
 
