@@ -50,3 +50,47 @@ test('every kind of page hydrates without a mismatch: search, a car, a content p
   }
   expect(problems).toEqual([]);
 });
+
+test('the search page’s first results and filters come in the first response; the browser adopts them without searching again', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  const searches: string[] = [];
+  page.on('request', (request) => new URL(request.url()).pathname.startsWith('/meili/') && searches.push(request.url()));
+
+  const html = (await (await page.goto(siteUrl(site, '/search/new-used-and-demo-cars?make=Toyota')))?.text()) ?? '';
+  const cardsInHtml = [...html.matchAll(/<span class="vehicle-card__name">([^<]+)<\/span>/g)].map((m) => m[1] ?? '');
+  expect(cardsInHtml.length).toBeGreaterThan(0);
+  expect(cardsInHtml.every((name) => name.includes('Toyota'))).toBe(true);
+  expect(html).toContain('data-facet="make"');
+  expect(html).toContain('id="app-state"');
+
+  const firstCard = page.locator('.vehicle-card').first();
+  await firstCard.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
+  await expect.poll(() => firstCard.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
+  await expect(firstCard).toHaveAttribute('data-from-server', 'yes');
+  expect(searches).toEqual([]);
+
+  // Live: another filter asks the search engine from the browser.
+  await page.locator('[data-facet="make"] input[type="checkbox"]').nth(1).click();
+  await expect(page).toHaveURL(/make=/);
+  await expect.poll(() => searches.length).toBeGreaterThan(0);
+  expect(problems).toEqual([]);
+});
+
+test('a car page’s details come in the first response and are adopted by the browser', async ({ page }) => {
+  const car = demoStock().cars.find((item) => item.site === site && item.show_on_dealer_website && item.status === 'in_stock')!;
+  const problems: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(message.text()));
+  page.on('pageerror', (error) => problems.push(error.message));
+  const html = (await (await page.goto(siteUrl(site, `/cars/${car.slug}`)))?.text()) ?? '';
+  expect(html).toMatch(new RegExp(`<article class="[^"]*vehicle-page[^"]*"[^>]*data-car-id="${car.id}"`));
+  expect(html).toContain(`<h1>${car.name}</h1>`);
+  const heading = page.getByRole('heading', { level: 1, name: car.name });
+  await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
+  await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
+  await expect(heading).toHaveAttribute('data-from-server', 'yes');
+  // The other remotes' calls to action render in the browser into the server's page.
+  await expect(page.getByRole('button', { name: /enquire/i }).first()).toBeVisible();
+  expect(problems).toEqual([]);
+});

@@ -7,4 +7,5 @@ export default remoteConfig({
   name: 'mf-search',
   port: 3101,
   exposes: { './SearchPage': './src/search-page.tsx' },
+  server: './src/server.ts',
 });

@@ -7,4 +7,5 @@ export default remoteConfig({
   name: 'mf-vehicle',
   port: 3102,
   exposes: { './VehicleDetailPage': './src/vehicle-detail-page.tsx' },
+  server: './src/server.ts',
 });

@@ -1,8 +1,12 @@
-import { Meilisearch, type MultiSearchQuery } from 'meilisearch';
+import { Meilisearch, MeilisearchApiError, type MeilisearchErrorResponse, type MultiSearchQuery } from 'meilisearch';
 import { platformApi } from '@dealer/state/platform-api';
+import { platformFetch } from '@dealer/state/platform-fetch';
 import type { RootState } from '@dealer/state/root-reducer';
+import { selectSite } from '@dealer/state/site-slice';
+import type { PrefetchContext } from '@dealer/state/server-render';
 import type { Car } from '@dealer/contracts/car';
-import { buildSearchQueries, pageCount, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
+import type { SearchPageProps } from '@dealer/contracts/remote-modules';
+import { buildSearchQueries, pageCount, parseSearchState, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
 import { SearchResultCache } from '@dealer/rules/search-cache';
 
 export type FacetStats = Record<string, { min: number; max: number }>;
@@ -17,15 +21,32 @@ export type SearchResult = {
 };
 export type SearchArgs = { state: SearchState; searchSlug: string; hitsPerPage: number };
 
+/** Cars per results page. */
+export const hitsPerPage = 24;
+
+const onServer = typeof window === 'undefined';
+
+/**
+ * On the server the official client's requests go through the platform's fetch (answered in
+ * process); its answers and errors are the client's own, as over the network.
+ */
+async function requestOnServer(url: URL | RequestInfo, init?: RequestInit): Promise<unknown> {
+  const response = await platformFetch(url instanceof Request ? url : String(url), init);
+  const text = await response.text();
+  const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+  if (!response.ok) throw new MeilisearchApiError(response, body as MeilisearchErrorResponse | undefined);
+  return body;
+}
+
 let client: { key: string; instance: Meilisearch } | null = null;
 function searchClient(host: string, apiKey: string) {
   const key = `${host} ${apiKey}`;
-  if (client?.key !== key) client = { key, instance: new Meilisearch({ host, apiKey }) };
+  if (client?.key !== key) client = { key, instance: new Meilisearch({ host, apiKey, ...(onServer ? { httpClient: requestOnServer } : {}) }) };
   return client.instance;
 }
 
-/** SPEC §4: results kept by query; the oldest is dropped when full. */
-const resultCache = new SearchResultCache<SearchResult>(50);
+/** SPEC §4: results kept by query; the oldest is dropped when full. Only in the shopper's browser: a server renders many sites, always fresh. */
+const resultCache = onServer ? null : new SearchResultCache<SearchResult>(50);
 
 export const searchApi = platformApi.injectEndpoints({
   endpoints: (build) => ({
@@ -37,7 +58,7 @@ export const searchApi = platformApi.injectEndpoints({
         const facets = site.search_facets;
         const queries = buildSearchQueries({ state, facets, indexUid, hitsPerPage, defaultSort: site.default_sort, extraFilters: searchSlugFilters(searchSlug) });
         const cacheKey = JSON.stringify(queries);
-        const cached = resultCache.get(cacheKey);
+        const cached = resultCache?.get(cacheKey);
         if (cached) return { data: cached };
         try {
           const { results } = await searchClient(host, apiKey).multiSearch({ queries: queries as MultiSearchQuery[] });
@@ -59,7 +80,7 @@ export const searchApi = platformApi.injectEndpoints({
             facetStats,
             pagination: { page: state.page, pages: pageCount(count, hitsPerPage), hitsPerPage },
           };
-          resultCache.set(cacheKey, data);
+          resultCache?.set(cacheKey, data);
           return { data };
         } catch (error) {
           return { error: { status: 'FETCH_ERROR', error: error instanceof Error ? error.message : String(error) } };
@@ -70,3 +91,14 @@ export const searchApi = platformApi.injectEndpoints({
 });
 
 export const { useSearchCarsQuery } = searchApi;
+
+/**
+ * The search page's first results on the server (its server build): the same query the page asks
+ * for in the browser, so the browser's store already holds the answer when it hydrates.
+ */
+export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url, store }: PrefetchContext) {
+  const site = selectSite(store.getState());
+  const state = parseSearchState(url.searchParams, site.search_facets);
+  const result = await store.dispatch(searchApi.endpoints.searchCars.initiate({ state, searchSlug, hitsPerPage }));
+  if (result.error) throw new Error(`search failed: ${JSON.stringify(result.error)}`);
+}

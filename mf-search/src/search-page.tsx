@@ -10,14 +10,13 @@ import { Spinner } from '@dealer/ui/spinner';
 import { Alert } from '@dealer/ui/alert';
 import { Button } from '@dealer/ui/button';
 import { usePageTitle } from '@dealer/ui/page-title';
-import { useSearchCarsQuery } from './search-api';
+import { hitsPerPage, useSearchCarsQuery } from './search-api';
 import { VehicleCard, PromoCard } from './vehicle-card';
 import { FacetFilters } from './facet-filters';
 import { ActiveFilters, activeFilterChips } from './active-filters';
 import { SaveSearch } from './save-search';
 import './search-page.css';
 
-const hitsPerPage = 24;
 /** The first row of cards loads eagerly with high priority: it holds the LCP image. */
 const eagerCards = 3;
 

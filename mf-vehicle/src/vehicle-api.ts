@@ -1,5 +1,7 @@
 import { platformApi } from '@dealer/state/platform-api';
 import type { RootState } from '@dealer/state/root-reducer';
+import type { PrefetchContext } from '@dealer/state/server-render';
+import type { VehicleDetailPageProps } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import { carSlugPattern } from '@dealer/contracts/car-values';
 
@@ -38,3 +40,9 @@ export const vehicleApi = platformApi.injectEndpoints({
 });
 
 export const { useCarBySlugQuery } = vehicleApi;
+
+/** The car page's car on the server (its server build), into the store the browser hydrates with. */
+export async function prefetchVehiclePage({ slug }: VehicleDetailPageProps, { store }: PrefetchContext) {
+  const result = await store.dispatch(vehicleApi.endpoints.carBySlug.initiate(slug));
+  if (result.error) throw new Error(`the car could not be fetched: ${JSON.stringify(result.error)}`);
+}

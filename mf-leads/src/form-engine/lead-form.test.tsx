@@ -4,8 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formMessages } from '@dealer/contracts/lead-values';
-import type { Location } from '@dealer/contracts/location';
-import { publicSiteConfigSchema, type PublicSiteConfig } from '@dealer/contracts/site';
+import { testSite } from '@dealer/contracts/testing/test-site';
 import { phoneMessages } from '@dealer/rules/phone';
 import { createPlatformStore } from '@dealer/state/store';
 import { LeadForm } from './lead-form';
@@ -14,123 +13,7 @@ import type { FormDef } from './field-types';
 
 const required = formMessages.required;
 
-function location(id: number, name: string, type: Location['location_type'], suburb: string, postcode: string): Location {
-  return {
-    id,
-    dealership_id: 7,
-    name,
-    slug: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-    location_type: type,
-    groupings: type === 'sales' ? ['primary', 'sales'] : [type],
-    dealer_license_number: type === 'sales' ? 'MD 012345' : null,
-    motor_vehicle_repairer: type === 'service' ? 'MVRL 45678' : null,
-    primary: type === 'sales',
-    visible: true,
-    manufacturers: type === 'sales' ? ['Toyota'] : [],
-    contact_detail: {
-      phone: '(02) 9876 5432',
-      landline_phone: '(02) 9876 5432',
-      mobile: null,
-      email: `${type}@metrotoyota.example.com.au`,
-      social: {},
-      opening_hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, status: 'Open' as const, formated_hours: '8:30am - 5:30pm', open: '08:30', close: '17:30' })),
-    },
-    address: {
-      street: '123 Church Street',
-      city: suburb,
-      state: 'NSW',
-      postcode,
-      lat: -33.8151,
-      long: 151.0011,
-      place_id: null,
-      place_url: null,
-      full: `123 Church Street, ${suburb} NSW ${postcode}`,
-      map_key: null,
-      map_url: null,
-    },
-    reviews: { count: 212, average_rating: 4.6 },
-    image: null,
-    external_identifiers: [],
-  };
-}
-
-/** An Australian Toyota dealer's public config, checked against the contract so it stays a real one. */
-const site: PublicSiteConfig = publicSiteConfigSchema.parse({
-  id: 11,
-  template: 'dealer-group',
-  name: 'Metro Toyota Parramatta',
-  slug: 'metro-toyota-parramatta',
-  url: 'https://www.metrotoyota.example.com.au',
-  domain_name: 'www.metrotoyota.example.com.au',
-  locale: 'en-AU',
-  vehicle_category: 'car',
-  dealership_id: 7,
-  dealership_group: null,
-  manufacturer_id: null,
-  manufacturer: null,
-  city: 'Parramatta',
-  state: 'NSW',
-  override_city: null,
-  address: { city: 'Parramatta', state: 'NSW' },
-  phone: '(02) 9876 5432',
-  locations: [location(101, 'Metro Toyota Parramatta', 'sales', 'Parramatta', '2150'), location(102, 'Metro Toyota Service Centre', 'service', 'Granville', '2142')],
-  dealerships: [
-    { id: 7, slug: 'metro-toyota-parramatta', name: 'Metro Toyota Parramatta', stripe_publishable_key: null },
-    { id: 8, slug: 'metro-toyota-penrith', name: 'Metro Toyota Penrith', stripe_publishable_key: null },
-  ],
-  payment_provider: null,
-  finance_provider: null,
-  logo: { url: '/logo.svg', thumb: '/logo-thumb.svg', banner: null },
-  branding: { primary: '#eb0a1e', primaryContrast: '#ffffff', accent: '#222222', surface: '#f5f5f5', text: '#1a1a1a', radius: '4px' },
-  garage_enabled: false,
-  garage_path: '/my-garage',
-  offers_subscription: false,
-  include_sold_cars_days: 0,
-  specifications: { just_arrived_days: 7, just_arrived_tag_name: 'Just Arrived', sold_tag_name: null },
-  search_categories: [],
-  default_search_path: '/search/new-and-used-cars',
-  detail_path: '/cars',
-  finance_path: '/finance',
-  search_filters: [],
-  search_facets: ['make', 'model', 'price'],
-  default_sort: 'custom_rank:desc',
-  promo_positions: [],
-  dealership_websites: [],
-  stock: { count: 84, makes: ['Toyota'], make_models: { 'Toyota HiLux': 20 }, car_types: { new: 60, used: 24 } },
-  blogs: 0,
-  offers: 3,
-  navigation: { header: [], footer: [] },
-  features: {
-    redbook: false,
-    dealerstudio: false,
-    split_testing: false,
-    authentication: false,
-    stock_on_homepage: true,
-    pre_owned_redirect: false,
-    bot_protection: false,
-    mobile_only_phone: false,
-    fuel_tags: false,
-    plain_spinner: true,
-    show_postcode: false,
-  },
-  third_party: {
-    google_site_verification: null,
-    google_analytics_id: null,
-    facebook_pixel: null,
-    livechat_agent_group: null,
-    podium_api_organization: null,
-    impel_chatbot_key: null,
-    zendesk_key: null,
-    youx_provider_code: null,
-    xtime_url: null,
-    autobot: null,
-    dealercell: null,
-  },
-  seo: { title: 'Metro Toyota Parramatta', description: 'New and used Toyotas in Parramatta.' },
-  remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: 'https://remotes.example.com/mf-leads/1.5.1/mf-manifest.json' }],
-  search: { host: 'https://search.example.com', apiKey: 'public-search-key', indexUid: 'cars' },
-  api_prefix: '/api',
-});
+const site = testSite();
 
 type LeadCall = { url: string; method: string; headers: Record<string, string>; lead: Record<string, unknown> };
 

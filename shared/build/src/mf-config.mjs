@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { sharedSingletons } from './shared-singletons.mjs';
@@ -188,9 +189,12 @@ class RemoteDescriptorPlugin {
  * `slots` names the named slots (SlotProps in @dealer/contracts/remote-modules) its exposed
  * modules fill, e.g. `{ 'vehicle.actions': ['ReserveButton'] }`; they are written to
  * dealer-remote.json beside the manifest, which the server reads for the sites running this version.
- * @param {{ dir: string; name: string; exposes: Record<string, string>; slots?: Record<string, string[]>; port: number; outDir?: string; mode?: string }} opts
+ * `server`: the module (e.g. './src/server.ts') exporting `modules` (ServerRemote in
+ * @dealer/state/server-render), the exposed modules this remote renders on the server; it is built
+ * for Node into server/remote.cjs beside the browser build (see serverRemoteConfig).
+ * @param {{ dir: string; name: string; exposes: Record<string, string>; slots?: Record<string, string[]>; server?: string; port: number; outDir?: string; mode?: string }} opts
  */
-export function remoteConfig({ dir, name, exposes, slots = {}, port, outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'), mode = process.env.NODE_ENV }) {
+export function remoteConfig({ dir, name, exposes, slots = {}, server, port, outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'), mode = process.env.NODE_ENV }) {
   for (const [slot, modules] of Object.entries(slots)) {
     for (const module of modules) {
       if (!exposes[`./${module}`]) throw new Error(`${name} fills slot "${slot}" with "${module}", which it does not expose (exposes: ${Object.keys(exposes).join(', ')})`);
@@ -235,7 +239,45 @@ export function remoteConfig({ dir, name, exposes, slots = {}, port, outDir = pr
     // As the site's own pages: its host, and its origin (the platform refuses form posts from other origins).
     proxy: [{ context: ['/api', '/meili', '/img'], target: platform, headers: { host: siteHost, origin: `http://${siteHost}` } }],
   };
-  return config;
+  if (!server) return config;
+  config.name = 'browser';
+  return [config, serverRemoteConfig({ dir, entry: server, outDir, version: process.env.REMOTE_VERSION || `${pkg.version}-dev` })];
+}
+
+/** Whether a module a remote imports is one the page shares (sharedSingletons: exact names and `prefix/` entries). */
+function isSharedSingleton(request) {
+  return Object.keys(sharedSingletons).some((key) => (key.endsWith('/') ? request.startsWith(key) : request === key));
+}
+
+/**
+ * A remote's server build: `server` compiled for Node into server/remote.cjs. The modules the page
+ * shares (React, the router, the store, the slot contexts) stay imports, which the platform answers
+ * with the shell's server render's own instances; everything else (rules, design system, form
+ * library, search client) is bundled, as in the browser build. Styles are the browser build's.
+ */
+function serverRemoteConfig({ dir, entry, outDir, version }) {
+  return {
+    name: 'server',
+    // After the browser build, which empties the output folder first.
+    dependencies: ['browser'],
+    mode: 'production',
+    target: 'node20',
+    context: dir,
+    entry: { remote: entry },
+    output: { path: join(outDir, 'server'), filename: '[name].cjs', library: { type: 'commonjs2' }, clean: false },
+    externalsPresets: { node: true },
+    externals: [({ request }, callback) => (request && !request.endsWith('.css') && isSharedSingleton(request) ? callback(undefined, `commonjs ${request}`) : callback())],
+    resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
+    module: { rules: [swcRule, { test: /\.css$/, type: 'javascript/auto', loader: join(dirname(fileURLToPath(import.meta.url)), 'no-styles-loader.cjs') }] },
+    optimization: { minimize: false, splitChunks: false },
+    performance: { hints: false },
+    devtool: false,
+    plugins: [
+      new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production'), __REMOTE_VERSION__: JSON.stringify(version) }),
+      new rspack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
+    ],
+    stats: 'errors-warnings',
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
-import { startTransition, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { startTransition, useContext, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import type { ExposedModule, ExposedProps, SlotName } from '@dealer/contracts/remote-modules';
 import { forgetFailedRemote, isModuleEnabled, loadRemoteModule, slotFillers } from './remote-runtime';
 import { RemoteBoundary } from './remote-boundary';
 import { RoutePlaceholder } from './route-placeholder';
+import { ServerRenderedContext, ServerRenderedRemote } from './server-rendered';
 
 type Loaded<M extends ExposedModule> = { default: ComponentType<ExposedProps[M]> };
 type LoadState<M extends ExposedModule> = { status: 'loading' } | { status: 'ready'; Component: Loaded<M>['default'] } | { status: 'failed'; error: Error };
@@ -39,13 +40,17 @@ type RemoteModuleProps<M extends ExposedModule> = { module: M; props: ExposedPro
  */
 export function RemoteModule<M extends ExposedModule>({ module, props, compact = false, loading }: RemoteModuleProps<M>) {
   const [attempt, setAttempt] = useState(0);
+  const serverRendered = useContext(ServerRenderedContext);
   if (!isModuleEnabled(module)) return null;
+  const placeholder = loading === undefined ? <RoutePlaceholder module={module} props={props as Record<string, unknown>} /> : loading;
+  // The server's markup for this module is on the page: keep it and hydrate it (a retry loads afresh).
+  const hydrate = attempt === 0 && serverRendered.modules.has(module);
   return (
     <RemoteBoundary module={module} compact={compact} onRetry={() => {
         forgetFailedRemote(module);
         setAttempt((n) => n + 1);
       }}>
-      <RemoteLoader key={attempt} module={module} props={props} loading={loading === undefined ? <RoutePlaceholder module={module} props={props as Record<string, unknown>} /> : loading} />
+      {hydrate ? <ServerRenderedRemote module={module} props={props} loading={placeholder} /> : <RemoteLoader key={attempt} module={module} props={props} loading={placeholder} />}
     </RemoteBoundary>
   );
 }

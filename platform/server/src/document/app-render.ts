@@ -1,50 +1,186 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire, isBuiltin } from 'node:module';
+import { dirname, join } from 'node:path';
+import { compileFunction } from 'node:vm';
+import type { RemoteName } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 
 /** The hero the car page's placeholder shows (the shell's FirstPaintHero). */
 export type AppHero = { slug: string; src: string; srcSet: string; sizes: string; alt: string };
-type RenderApp = (input: { site: PublicSiteConfig; url: string; hero: AppHero | null }) => string;
+
+/** A remote's server build's `modules` (@dealer/state/server-render ServerRemote), opaque to the platform. */
+type ServerRemote = Record<string, unknown>;
+type PlatformFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+type ShellRender = {
+  renderApp: (input: {
+    site: PublicSiteConfig;
+    url: string;
+    hero: AppHero | null;
+    remote: ServerRemote | null;
+    budgetMs: number;
+    onFallback: (module: string, reason: unknown) => void;
+  }) => string | Promise<string | { html: string; state: { modules: string[] } | null }>;
+  sharedModules?: Record<string, unknown>;
+  setPlatformFetch?: (fetchImpl: PlatformFetch) => void;
+};
 type Log = { warn: (details: object, message: string) => void };
+
+/** An in-process request to the platform app (Fastify's `inject`). */
+export type InjectRequest = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: Buffer;
+  remoteAddress: string;
+};
+export type InjectAnswer = { statusCode: number; headers: Record<string, string | string[] | number | undefined>; rawPayload: Buffer };
+export type Inject = (request: InjectRequest) => Promise<InjectAnswer>;
+
+/** The page being rendered: whose site, asked for by whom. */
+type RenderScope = { origin: string; ip: string };
+
+/** What the document gets: the app's markup, and what the browser hydrates its remote modules with. */
+export type RenderedPage = { html: string; state: { modules: string[] } | null };
+
+export type RenderPageInput = {
+  site: PublicSiteConfig;
+  /** The site's origin as the shopper asked for it; the page's data is fetched from it in process. */
+  origin: string;
+  /** Path and query. */
+  url: string;
+  hero: AppHero | null;
+  /** The route's remote at the version the site runs, when the route belongs to one. */
+  remote: { name: RemoteName; version: string } | null;
+  /** The shopper's address: the page's own API calls count against it, as the browser's would. */
+  ip: string;
+};
+
+/** Published versions never change; a few hundred at most are worth keeping loaded. */
+const maxLoadedRemotes = 200;
 
 /**
  * The shell's server render (shell/dist/server/render-app.cjs, beside its browser build), loaded
  * once at run time: the platform does not import browser code, it runs the shell's own build of
  * it. Without that file (an old build), or when a render throws, the page is sent as before and the
  * browser renders it: a failed server render never costs the shopper the page.
+ *
+ * The route's remote renders too when the version the site runs published a server build
+ * (`server/remote.cjs` in its version folder): evaluated with the shell render's React, router and
+ * store as the modules it shares, its first data fetched from this app in process (`inject`).
  */
 export class AppRenderer {
-  private render: RenderApp | null | undefined;
+  private shell: ShellRender | null | undefined;
+  private readonly remotes = new Map<string, ServerRemote | null>();
+  private readonly scope = new AsyncLocalStorage<RenderScope>();
 
   constructor(
-    private readonly shellClientDir: string,
-    private readonly log: Log,
+    private readonly options: {
+      shellClientDir: string;
+      remotesDir: string;
+      log: Log;
+      inject?: Inject;
+      /** How long the route's module may wait for its first data before the browser is left to it. */
+      budgetMs?: number;
+    },
   ) {}
 
-  private load(): RenderApp | null {
-    if (this.render !== undefined) return this.render;
-    const file = join(this.shellClientDir, '..', 'server', 'render-app.cjs');
-    this.render = null;
+  private loadShell(): ShellRender | null {
+    if (this.shell !== undefined) return this.shell;
+    const file = join(this.options.shellClientDir, '..', 'server', 'render-app.cjs');
+    this.shell = null;
     if (existsSync(file)) {
       try {
-        const loaded = createRequire(file)(file) as { renderApp?: RenderApp };
-        this.render = typeof loaded.renderApp === 'function' ? loaded.renderApp : null;
+        const loaded = createRequire(file)(file) as Partial<ShellRender>;
+        if (typeof loaded.renderApp === 'function') {
+          this.shell = loaded as ShellRender;
+          if (this.options.inject) this.shell.setPlatformFetch?.(this.inProcessFetch);
+        }
       } catch (error) {
-        this.log.warn({ err: error, file }, 'the shell server render could not be loaded; pages render in the browser');
+        this.options.log.warn({ err: error, file }, 'the shell server render could not be loaded; pages render in the browser');
       }
     }
-    return this.render;
+    return this.shell;
   }
 
-  /** The app's markup for the page, or null (the browser then renders it). */
-  renderPage(site: PublicSiteConfig, url: string, hero: AppHero | null): string | null {
-    const render = this.load();
-    if (!render) return null;
+  /**
+   * A remote version's server build, evaluated once. Its only imports are the modules the page
+   * shares (React, router, store) and Node's own; anything else means it was built for another
+   * shell, and the browser renders that remote instead.
+   */
+  private loadRemote(shell: ShellRender, remote: { name: RemoteName; version: string }): ServerRemote | null {
+    const key = `${remote.name}@${remote.version}`;
+    if (this.remotes.has(key)) return this.remotes.get(key) ?? null;
+    const file = join(this.options.remotesDir, remote.name, remote.version, 'server', 'remote.cjs');
+    let modules: ServerRemote | null = null;
+    if (/^[\w.+-]+$/.test(remote.version) && existsSync(file) && shell.sharedModules) {
+      const shared = shell.sharedModules;
+      const nodeRequire = createRequire(file);
+      const requireShared = (id: string) => {
+        if (Object.hasOwn(shared, id)) return shared[id];
+        if (isBuiltin(id)) return nodeRequire(id) as unknown;
+        throw new Error(`${key} imports "${id}", which the shell's server render does not share`);
+      };
+      try {
+        const module = { exports: {} as { modules?: ServerRemote } };
+        const evaluate = compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
+        evaluate(module.exports, requireShared, module, file, dirname(file));
+        modules = module.exports.modules && typeof module.exports.modules === 'object' ? module.exports.modules : null;
+      } catch (error) {
+        this.options.log.warn({ err: error, remote: key }, 'a remote server build could not be loaded; the browser renders that remote');
+      }
+    }
+    if (this.remotes.size >= maxLoadedRemotes) this.remotes.delete(this.remotes.keys().next().value!);
+    this.remotes.set(key, modules);
+    return modules;
+  }
+
+  /**
+   * The platform's own API for the page being rendered, answered in process: same routes, checks
+   * and limits as over HTTP (counted against the shopper's address). Any other address (a hosted
+   * Meilisearch) is fetched over the network.
+   */
+  private readonly inProcessFetch: PlatformFetch = async (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = new URL(request.url);
+    const scope = this.scope.getStore();
+    if (!scope || !this.options.inject || url.origin !== scope.origin) return fetch(request);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    headers.host = url.host;
+    const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const answer = await this.options.inject({ method: request.method, url: `${url.pathname}${url.search}`, headers, payload, remoteAddress: scope.ip });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [String(value)]) responseHeaders.append(name, item);
+    }
+    const bodyless = answer.statusCode === 204 || answer.statusCode === 304;
+    return new Response(bodyless ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers: responseHeaders });
+  };
+
+  /** The app's markup for the page (and its hydration state), or null (the browser then renders it). */
+  async renderPage(input: RenderPageInput): Promise<RenderedPage | null> {
+    const shell = this.loadShell();
+    if (!shell) return null;
+    const remote = input.remote ? this.loadRemote(shell, input.remote) : null;
     try {
-      return render({ site, url, hero });
+      const rendered = await this.scope.run({ origin: input.origin, ip: input.ip }, () =>
+        shell.renderApp({
+          site: input.site,
+          url: `${input.origin}${input.url}`,
+          hero: input.hero,
+          remote,
+          budgetMs: this.options.budgetMs ?? 250,
+          onFallback: (module, reason) => this.options.log.warn({ err: reason, module, url: input.url }, 'a remote module is left to the browser'),
+        }),
+      );
+      // A shell built before remotes rendered on the server answers with the markup alone.
+      return typeof rendered === 'string' ? { html: rendered, state: null } : rendered;
     } catch (error) {
-      this.log.warn({ err: error, url }, 'server render failed; the browser renders this page');
+      this.options.log.warn({ err: error, url: input.url }, 'server render failed; the browser renders this page');
       return null;
     }
   }

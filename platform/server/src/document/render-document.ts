@@ -32,6 +32,10 @@ export type DocumentInput = {
   jsonLd?: readonly unknown[];
   /** The app's server-rendered markup (the browser hydrates it); none: the browser renders the page. */
   appHtml?: string | null;
+  /** What the browser hydrates the server's remote modules with (their names and API answers). */
+  appState?: unknown;
+  /** Stylesheets of the remote modules in `appHtml`: applied at once, not merely preloaded. */
+  appStylesheets?: readonly string[];
 };
 
 const escapeHtml = (text: string) =>
@@ -111,7 +115,8 @@ export function renderDocument(input: DocumentInput): string {
   for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
   for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
   for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
-  for (const css of input.remotePreloads.css) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
+  for (const css of input.appStylesheets ?? []) head.push(`<link rel="stylesheet" href="${escapeHtml(css)}">`);
+  for (const css of input.remotePreloads.css) if (!input.appStylesheets?.includes(css)) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
   head.push(`<script id="site-config" type="application/json">${scriptJson(site)}</script>`);
   if (input.routeData) head.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
   for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);
@@ -122,7 +127,7 @@ export function renderDocument(input: DocumentInput): string {
 ${head.join('\n')}
 </head>
 <body>
-${input.appHtml ? `<div id="root" data-ssr>${input.appHtml}</div>` : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`}
+${input.appHtml ? `<div id="root" data-ssr>${input.appHtml}</div>${input.appState ? `\n<script id="app-state" type="application/json">${scriptJson(input.appState)}</script>` : ''}` : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`}
 </body>
 </html>
 `;

@@ -55,7 +55,16 @@ const schema = { params: z.object({ '*': z.string() }), response: { 200: z.strin
 export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   let shellAssets: DocumentAssets | null = null;
-  const appRenderer = new AppRenderer(ctx.config.shellClientDir, app.log);
+  const appRenderer = new AppRenderer({
+    shellClientDir: ctx.config.shellClientDir,
+    remotesDir: ctx.config.remotesDir,
+    log: app.log,
+    // The page's own API calls, answered by this app without a socket.
+    inject: async (request) => {
+      const answer = await app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload, remoteAddress: request.remoteAddress });
+      return { statusCode: answer.statusCode, headers: answer.headers, rawPayload: answer.rawPayload };
+    },
+  });
 
   app.get('/*', { schema }, async (request, reply) => {
     const resolved = await request.siteContext();
@@ -123,7 +132,14 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     const heroImage = car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null;
     // The page's markup in the first response (the browser hydrates it); the hero as the preload names it.
     const hero = car && heroImage ? { slug: car.slug, src: imageUrl(heroImage.path, 828, imageQuality.standard), srcSet: imageSrcSet(heroImage.path, deviceWidths), sizes: heroImage.sizes, alt: car.name } : null;
-    const appHtml = appRenderer.renderPage(publicConfig, `${url.pathname}${url.search}`, hero);
+    const rendered = await appRenderer.renderPage({
+      site: publicConfig,
+      origin,
+      url: `${url.pathname}${url.search}`,
+      hero,
+      remote: remote && status === 200 ? { name: remote.name, version: remote.version } : null,
+      ip: request.ip,
+    });
 
     return reply.code(status).send(
       renderDocument({
@@ -138,7 +154,10 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
         robots: status === 404 ? 'noindex' : undefined,
         social,
         jsonLd,
-        appHtml,
+        appHtml: rendered?.html ?? null,
+        appState: rendered?.state ?? null,
+        // The route's remote is in the markup: its styles apply now, not when its code arrives.
+        appStylesheets: rendered?.state?.modules.length ? files.css : [],
       }),
     );
   });

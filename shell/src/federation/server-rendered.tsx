@@ -1,0 +1,44 @@
+import { createContext, lazy, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import type { ExposedModule, ExposedProps } from '@dealer/contracts/remote-modules';
+import { loadRemoteModule } from './remote-runtime';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module's own props, checked where the module is placed (ExposedProps)
+type AnyComponent = ComponentType<any>;
+
+/**
+ * The remote modules whose markup the page's HTML already holds. On the server, with their
+ * components (from the remotes' server builds); in the browser, the list the document carries.
+ */
+export type ServerRendered = { modules: ReadonlySet<ExposedModule>; components?: Partial<Record<ExposedModule, AnyComponent>> };
+
+export const noneServerRendered: ServerRendered = { modules: new Set() };
+export const ServerRenderedContext = createContext<ServerRendered>(noneServerRendered);
+
+const lazyModules = new Map<ExposedModule, LazyExoticComponent<AnyComponent>>();
+
+/** One lazy component per module (a handful per page): hydration waits for its code, not for a re-render. */
+function lazyRemote(module: ExposedModule) {
+  let component = lazyModules.get(module);
+  if (!component) {
+    component = lazy(() => loadRemoteModule<{ default: AnyComponent }>(module));
+    lazyModules.set(module, component);
+  }
+  return component;
+}
+
+/**
+ * A remote module the server rendered: the same Suspense boundary on both sides, so the browser
+ * keeps the server's markup (and hydrates it) until the module's code has arrived, instead of
+ * replacing it with a placeholder. Should the module throw on the server, React sends the
+ * placeholder for this boundary only and the browser renders it.
+ */
+export function ServerRenderedRemote<M extends ExposedModule>({ module, props, loading }: { module: M; props: ExposedProps[M]; loading: ReactNode }) {
+  const { components } = useContext(ServerRenderedContext);
+  const Component = (components?.[module] as AnyComponent | undefined) ?? lazyRemote(module);
+  return (
+    <Suspense fallback={loading}>
+      {/* eslint-disable-next-line react-hooks/static-components -- one lazy component per module, created once (lazyRemote) */}
+      <Component {...(props as Record<string, unknown>)} />
+    </Suspense>
+  );
+}
