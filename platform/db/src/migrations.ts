@@ -403,6 +403,12 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('chat_messages_thread_id').on('chat_messages').columns(['thread_id', 'id']).execute();
       },
     },
+    '0010_site_content_stamp': {
+      async up(db) {
+        // A site's latest car change in one index step: the page cache's check on every page.
+        await db.schema.createIndex('cars_site_updated_at').on('cars').columns(['site_id', 'updated_at']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -51,6 +51,24 @@ export async function findSiteIdByHost(db: PlatformDb, host: { slug: string } | 
   return row?.id ?? null;
 }
 
+/**
+ * What a site's pages are made of, as one value that changes whenever any of it changes: the
+ * site's config, its remote settings and its latest car change (listing, price, sold, reserved).
+ * One indexed read, written by every process (the CLI too); null for no such site.
+ */
+export async function siteContentStamp(db: PlatformDb, siteId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('sites')
+    .where('sites.id', '=', siteId)
+    .select((eb) => [
+      'sites.updated_at as site',
+      eb.selectFrom('cars').where('cars.site_id', '=', siteId).select((cars) => cars.fn.max('cars.updated_at').as('latest')).as('cars'),
+      eb.selectFrom('site_remotes').where('site_remotes.site_id', '=', siteId).select((remotes) => remotes.fn.max('site_remotes.updated_at').as('latest')).as('remotes'),
+    ])
+    .executeTakeFirst();
+  return row ? `${row.site}.${row.cars ?? 0}.${row.remotes ?? 0}` : null;
+}
+
 /** Every site's slug, name and brand colour, by id: the platform's index of sites and the drawn logos. */
 export async function listSiteCards(db: PlatformDb): Promise<{ slug: string; name: string; colour: string }[]> {
   const rows = await db.selectFrom('sites').select(['slug', 'config']).orderBy('id').execute();

@@ -57,7 +57,7 @@ describe('the shell’s server render, as the platform runs it', () => {
   it('puts the markup the shell renders for the page and its hero into the first response', async () => {
     const { log, warnings } = recordingLog();
     const renderer = new AppRenderer({ ...builds(echoShell), log });
-    expect(await renderer.renderPage(page('/search/suv?make=Mazda'))).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search/suv?make=Mazda</p>', state: null });
+    expect(await renderer.renderPage(page('/search/suv?make=Mazda'))).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search/suv?make=Mazda</p>', state: null, degraded: false });
     const hero = { slug: 'a-car', src: '/img/a.jpg', srcSet: '', sizes: '100vw', alt: '2024 Mazda CX-5' };
     expect((await renderer.renderPage(page('/cars/a-car', { hero })))?.html).toContain('<img alt="2024 Mazda CX-5">');
     expect(warnings).toEqual([]);
@@ -105,7 +105,7 @@ exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>cars, with '
     const { log, warnings } = recordingLog();
     const renderer = new AppRenderer({ ...builds(echoShell, { 'mf-search@2.0.0-other-shell': `require('some-other-store'); exports.modules = {};` }), log });
     const withoutBuild = await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '1.0.0-browser-only' } }));
-    expect(withoutBuild).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search</p>', state: null });
+    expect(withoutBuild).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search</p>', state: null, degraded: false });
     const needsAnotherStore = await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '2.0.0-other-shell' } }));
     expect(needsAnotherStore?.state).toBeNull();
     expect(needsAnotherStore?.html).toContain('<h1>Metro Motor Group</h1>');

@@ -40,8 +40,11 @@ export type Inject = (request: InjectRequest) => Promise<InjectAnswer>;
 /** The page being rendered: whose site, asked for by whom. */
 type RenderScope = { origin: string; ip: string };
 
-/** What the document gets: the app's markup, and what the browser hydrates its remote modules with. */
-export type RenderedPage = { html: string; state: { modules: string[] } | null };
+/**
+ * What the document gets: the app's markup, and what the browser hydrates its remote modules with.
+ * `degraded`: a module was left to the browser this time (over budget, failed): not worth keeping.
+ */
+export type RenderedPage = { html: string; state: { modules: string[] } | null; degraded: boolean };
 
 export type RenderPageInput = {
   site: PublicSiteConfig;
@@ -166,6 +169,7 @@ export class AppRenderer {
     const shell = this.loadShell();
     if (!shell) return null;
     const remote = input.remote ? this.loadRemote(shell, input.remote) : null;
+    let degraded = false;
     try {
       const rendered = await this.scope.run({ origin: input.origin, ip: input.ip }, () =>
         shell.renderApp({
@@ -174,11 +178,14 @@ export class AppRenderer {
           hero: input.hero,
           remote,
           budgetMs: this.options.budgetMs ?? 250,
-          onFallback: (module, reason) => this.options.log.warn({ err: reason, module, url: input.url }, 'a remote module is left to the browser'),
+          onFallback: (module, reason) => {
+            degraded = true;
+            this.options.log.warn({ err: reason, module, url: input.url }, 'a remote module is left to the browser');
+          },
         }),
       );
       // A shell built before remotes rendered on the server answers with the markup alone.
-      return typeof rendered === 'string' ? { html: rendered, state: null } : rendered;
+      return typeof rendered === 'string' ? { html: rendered, state: null, degraded } : { html: rendered.html, state: rendered.state, degraded };
     } catch (error) {
       this.options.log.warn({ err: error, url: input.url }, 'server render failed; the browser renders this page');
       return null;

@@ -33,6 +33,11 @@ export class RemoteRegistry {
     return /^[\w.+-]+$/.test(version) && existsSync(join(this.remotesDir, remote, version, 'mf-manifest.json'));
   }
 
+  /** The versions sites that pin none run, as one value: it changes when a remote version is promoted (by any process). */
+  latestStamp(): string {
+    return remoteNames.map((remote) => this.latest(remote) ?? '-').join(',');
+  }
+
   /** The enabled remotes of a site at the versions it runs; a remote with nothing published is left out. */
   resolve(settings: SiteRemoteSetting[], baseUrl: string): RemoteRef[] {
     return settings.flatMap((setting) => {

@@ -16,7 +16,10 @@ import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
 import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { contentPageTitle } from '@dealer/rules/content-pages';
-import { listSiteCards } from '@dealer/db/site-store';
+import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
+import { PageCache } from '../document/page-cache';
+import { siteIdForHost } from '../tenancy/site-host';
+import { requestOrigin } from '../tenancy/site-context';
 
 /** The configured search category (SPEC §2 '/search/suv') a path is, with its path in one spelling; null when none. */
 function searchCategoryOf(site: Pick<SiteConfig, 'search_categories'>, pathname: string): { label: string; path: string } | null {
@@ -66,9 +69,19 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     },
   });
 
+  const pageCache = new PageCache();
+
   app.get('/*', { schema }, async (request, reply) => {
-    const resolved = await request.siteContext();
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+    // A page already rendered for this address, while nothing it is made of has changed: two indexed reads.
+    const siteId = await siteIdForHost(ctx.db, request.headers.host, ctx.config.publicOriginSuffix);
+    const stamp = typeof siteId === 'number' ? await siteContentStamp(ctx.db, siteId) : null;
+    const cacheKey = `${requestOrigin(request)}${request.url}`;
+    const cacheStamp = stamp === null ? null : `${stamp}|${ctx.registry.latestStamp()}`;
+    const cached = cacheStamp === null ? null : pageCache.get(cacheKey, cacheStamp);
+    if (cached) return reply.code(cached.status).header('X-Page-Cache', 'hit').send(cached.html);
+
+    const resolved = await request.siteContext();
     if (resolved === 'index') {
       const port = ctx.config.port;
       const sites = await listSiteCards(ctx.db);
@@ -141,24 +154,26 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       ip: request.ip,
     });
 
-    return reply.code(status).send(
-      renderDocument({
-        site: publicConfig,
-        title,
-        description,
-        canonicalUrl,
-        shellAssets,
-        remotePreloads: { manifests: remote && status === 200 ? [remote.manifestUrl] : [], js: files.js, css: files.css },
-        heroImage,
-        routeData: car ? { car } : null,
-        robots: status === 404 ? 'noindex' : undefined,
-        social,
-        jsonLd,
-        appHtml: rendered?.html ?? null,
-        appState: rendered?.state ?? null,
-        // The route's remote is in the markup: its styles apply now, not when its code arrives.
-        appStylesheets: rendered?.state?.modules.length ? files.css : [],
-      }),
-    );
+    const html = renderDocument({
+      site: publicConfig,
+      title,
+      description,
+      canonicalUrl,
+      shellAssets,
+      remotePreloads: { manifests: remote && status === 200 ? [remote.manifestUrl] : [], js: files.js, css: files.css },
+      heroImage,
+      routeData: car ? { car } : null,
+      robots: status === 404 ? 'noindex' : undefined,
+      social,
+      jsonLd,
+      appHtml: rendered?.html ?? null,
+      appState: rendered?.state ?? null,
+      // The route's remote is in the markup: its styles apply now, not when its code arrives.
+      appStylesheets: rendered?.state?.modules.length ? files.css : [],
+    });
+    // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
+    // cannot fill the cache), and so is a page whose remote was left to the browser this time.
+    if (cacheStamp !== null && status === 200 && rendered && !rendered.degraded) pageCache.set(cacheKey, cacheStamp, { status, html });
+    return reply.code(status).header('X-Page-Cache', 'miss').send(html);
   });
 }
