@@ -309,6 +309,7 @@ class EntryAssetsPlugin {
           compilation.emitAsset(firstPaint.name, new sources.RawSource(firstPaint.code), { immutable: true });
           for (const file of firstPaint.files) if (!file.includes('node_modules')) compilation.fileDependencies.add(file);
           assets.js.unshift(firstPaint.name);
+          assets.firstPaint = firstPaint.name;
         }
         compilation.emitAsset('assets.json', new sources.RawSource(JSON.stringify(assets)));
       });

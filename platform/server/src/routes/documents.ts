@@ -32,7 +32,7 @@ function loadShellAssets(dir: string): DocumentAssets {
   const file = join(dir, 'assets.json');
   if (!existsSync(file)) throw new Error(`The shell is not built: ${file} is missing. Run npm run build.`);
   const assets = JSON.parse(readFileSync(file, 'utf8')) as DocumentAssets;
-  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`) };
+  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`), ...(assets.firstPaint ? { firstPaint: `/assets/${assets.firstPaint}` } : {}) };
 }
 
 const pageTitles: Record<string, string> = {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { testSite } from '@dealer/contracts/testing/test-site';
+import { renderDocument, type DocumentInput } from './render-document';
+
+const site = testSite();
+const shellAssets = { js: ['/assets/first-paint.1.js', '/assets/main.2.js'], css: ['/assets/main.3.css'], firstPaint: '/assets/first-paint.1.js' };
+const remotePreloads = { manifests: ['/remotes/mf-search/1.4.0/mf-manifest.json'], js: ['/remotes/mf-search/1.4.0/remoteEntry.js'], css: ['/remotes/mf-search/1.4.0/SearchPage.css'] };
+const page = (extra: Partial<DocumentInput>): DocumentInput => ({
+  site,
+  title: 'Search | Metro Toyota Parramatta',
+  description: 'Cars',
+  canonicalUrl: 'https://www.metrotoyota.example.com.au/search',
+  shellAssets,
+  remotePreloads,
+  heroImage: null,
+  routeData: null,
+  ...extra,
+});
+const head = (html: string) => html.slice(0, html.indexOf('</head>'));
+
+describe('the document’s scripts', () => {
+  it('on a server-rendered page, only the first script is in the head; it loads the app and the remote once the page is on screen', () => {
+    const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'] }));
+    expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
+    expect(head(html)).not.toContain('main.2.js"></script>');
+    expect(head(html)).not.toContain('rel="preload" as="script"');
+    expect(head(html)).not.toContain('rel="preload" as="fetch"');
+    // The remote in the markup is styled at once.
+    expect(head(html)).toContain('<link rel="stylesheet" href="/remotes/mf-search/1.4.0/SearchPage.css">');
+    const start = JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as unknown;
+    expect(start).toEqual({
+      scripts: ['/assets/main.2.js'],
+      preloads: [
+        { href: '/remotes/mf-search/1.4.0/mf-manifest.json', as: 'fetch', crossorigin: true },
+        { href: '/remotes/mf-search/1.4.0/remoteEntry.js', as: 'script' },
+      ],
+    });
+  });
+
+  it('on a page the browser renders itself, every script is preloaded and deferred in the head', () => {
+    const html = renderDocument(page({ appHtml: null }));
+    expect(head(html)).toContain('<link rel="preload" as="script" href="/assets/main.2.js">');
+    expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
+    expect(head(html)).toContain('<script defer src="/assets/main.2.js"></script>');
+    expect(head(html)).toContain('<link rel="preload" as="style" href="/remotes/mf-search/1.4.0/SearchPage.css">');
+    expect(html).not.toContain('id="app-start"');
+  });
+});
