@@ -78,11 +78,12 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
   return (
     <div className="search-page dp-container" data-search-slug={searchSlug} data-remote-version={__REMOTE_VERSION__}>
       <h1>{title}</h1>
-      <form className="search-page__bar" role="search" onSubmit={onKeyword}>
+      {/* Before the page's code has run (a server-rendered page), the form still searches: a plain GET of ?q=. */}
+      <form className="search-page__bar" role="search" method="get" onSubmit={onKeyword}>
         <label className="dp-visually-hidden" htmlFor="search-keyword">
           Keyword or stock number
         </label>
-        <input id="search-keyword" type="search" value={keyword} placeholder="Make, model or stock number" onChange={(e) => setKeyword(e.target.value)} />
+        <input id="search-keyword" name="q" type="search" value={keyword} placeholder="Make, model or stock number" onChange={(e) => setKeyword(e.target.value)} />
         <Button type="submit">Search</Button>
         <label className="search-page__sort">
           <span>Sort by</span>

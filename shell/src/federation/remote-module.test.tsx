@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { ReactElement } from 'react';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EnquiryFormProps, ReserveButtonProps, VehicleContext } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
@@ -79,12 +79,17 @@ describe('a remote the dealer switched off', () => {
 });
 
 describe('a remote that loads', () => {
-  it('registers the site’s remotes under their federation names at the pinned manifest', () => {
+  it('registers the site’s remotes under their federation names at the pinned manifest, and the retry plugin only with the first remote loaded', async () => {
     startRemoteRuntime({ remotes: [...leadsOnly.remotes, { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest }] });
     expect(registerRemotes).toHaveBeenCalledWith([
       { name: 'mf_leads', entry: leadsManifest },
       { name: 'mf_checkout', entry: checkoutManifest },
     ]);
+    expect(federation.registerPlugins).not.toHaveBeenCalled();
+    loadRemote.mockResolvedValueOnce({ default: EnquiryForm });
+    await loadRemoteModule('mf-leads/EnquiryForm');
+    expect(federation.registerPlugins).toHaveBeenCalledTimes(1);
+    expect(federation.registerPlugins.mock.calls[0]?.[0].map((plugin: { name: string }) => plugin.name)).toEqual(['retry-plugin', 'dealer-error-load']);
   });
 
   it('shows the loading placeholder first, then the remote’s component with the props the page passed', async () => {
@@ -93,7 +98,7 @@ describe('a remote that loads', () => {
     renderPage(<RemoteModule module="mf-leads/EnquiryForm" props={enquiryProps} loading={<p>Loading the enquiry form</p>} />);
 
     expect(screen.getByText('Loading the enquiry form')).toBeTruthy();
-    expect(loadRemote).toHaveBeenCalledWith('mf_leads/EnquiryForm');
+    await waitFor(() => expect(loadRemote).toHaveBeenCalledWith('mf_leads/EnquiryForm'));
 
     await act(async () => load.resolve({ default: EnquiryForm }));
     expect(await screen.findByRole('heading', { name: 'Ask about this car for car 55123' })).toBeTruthy();

@@ -1,5 +1,4 @@
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { RetryPlugin } from '@module-federation/retry-plugin';
 import { federationName, remoteOfModule, type ExposedModule, type RemoteName, type SlotName } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { errorLoadPlugin } from './error-load-plugin';
@@ -15,10 +14,6 @@ let slotFills = new Map<SlotName, ExposedModule[]>();
 
 /** Registers the site's remotes, at the versions its config pins, when the page starts. */
 export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
-  registerPlugins([
-    RetryPlugin({ fetch: { retryTimes: 2, retryDelay: 500 }, script: { retryTimes: 2, retryDelay: 500 } }),
-    errorLoadPlugin(),
-  ]);
   registerRemotes(site.remotes.map((remote) => ({ name: federationName(remote.name), entry: remote.manifestUrl })));
   enableSiteRemotes(site);
 }
@@ -58,8 +53,24 @@ function reported(error: RemoteLoadError): RemoteLoadError {
   return error;
 }
 
+let plugins: Promise<void> | null = null;
+
+/**
+ * The runtime's plugins (retries, then failure logging), registered with the first remote the page
+ * loads: the retry plugin is ~8 KB gz that a page showing no remote yet (the home page before its
+ * chat) never needs. Should its code not arrive, remotes load without retries.
+ */
+function ensureRuntimePlugins(): Promise<void> {
+  plugins ??= import('@module-federation/retry-plugin').then(
+    ({ RetryPlugin }) => registerPlugins([RetryPlugin({ fetch: { retryTimes: 2, retryDelay: 500 }, script: { retryTimes: 2, retryDelay: 500 } }), errorLoadPlugin()]),
+    () => registerPlugins([errorLoadPlugin()]),
+  );
+  return plugins;
+}
+
 /** Loads an exposed module with a time limit. Each call is a fresh attempt (failures are not cached). */
 export async function loadRemoteModule<T>(module: ExposedModule): Promise<T> {
+  await ensureRuntimePlugins();
   const remote = remoteOfModule(module);
   const id = `${federationName(remote)}/${module.slice(remote.length + 1)}`;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -20,13 +20,16 @@ const head = (html: string) => html.slice(0, html.indexOf('</head>'));
 
 describe('the document’s scripts', () => {
   it('on a server-rendered page, only the first script is in the head; it loads the app and the remote once the page is on screen', () => {
-    const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'] }));
+    const html = renderDocument(
+      page({ appHtml: '<main><h1>Search</h1></main>', appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'], inlineStyles: [{ href: '/remotes/mf-search/1.4.0/SearchPage.css', css: '.search-page{display:grid}' }] }),
+    );
     expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
     expect(head(html)).not.toContain('main.2.js"></script>');
     expect(head(html)).not.toContain('rel="preload" as="script"');
     expect(head(html)).not.toContain('rel="preload" as="fetch"');
-    // The remote in the markup is styled at once.
-    expect(head(html)).toContain('<link rel="stylesheet" href="/remotes/mf-search/1.4.0/SearchPage.css">');
+    // The remote in the markup is styled at once, without a request.
+    expect(head(html)).toContain('<style data-href="/remotes/mf-search/1.4.0/SearchPage.css">.search-page{display:grid}</style>');
+    expect(head(html)).not.toContain('<link rel="stylesheet" href="/remotes/');
     const start = JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as unknown;
     expect(start).toEqual({
       scripts: ['/assets/main.2.js'],

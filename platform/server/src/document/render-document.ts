@@ -37,6 +37,8 @@ export type DocumentInput = {
   appState?: unknown;
   /** Stylesheets of the remote modules in `appHtml`: applied at once, not merely preloaded. */
   appStylesheets?: readonly string[];
+  /** Of those, the ones inlined (`<style data-href>`, which the CSS loader recognises as loaded). */
+  inlineStyles?: readonly { href: string; css: string }[];
 };
 
 const escapeHtml = (text: string) =>
@@ -113,7 +115,10 @@ export function renderDocument(input: DocumentInput): string {
       `<link rel="preload" as="image" href="${escapeHtml(imageUrl(path, 828, imageQuality.standard))}" imagesrcset="${escapeHtml(imageSrcSet(path, deviceWidths))}" imagesizes="${escapeHtml(sizes)}" fetchpriority="high">`,
     );
   }
-  for (const css of input.appStylesheets ?? []) head.push(`<link rel="stylesheet" href="${escapeHtml(css)}">`);
+  for (const css of input.appStylesheets ?? []) {
+    const inline = input.inlineStyles?.find((style) => style.href === css);
+    head.push(inline ? `<style data-href="${escapeHtml(css)}">${inline.css}</style>` : `<link rel="stylesheet" href="${escapeHtml(css)}">`);
+  }
   const remoteCss = input.remotePreloads.css.filter((css) => !input.appStylesheets?.includes(css));
   const firstPaint = input.shellAssets.firstPaint;
   if (input.appHtml && firstPaint && input.shellAssets.js.includes(firstPaint)) {

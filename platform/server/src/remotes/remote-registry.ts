@@ -11,6 +11,7 @@ import type { SiteRemoteSetting } from '@dealer/contracts/site';
 export class RemoteRegistry {
   private manifests = new Map<string, RemoteManifest | null>();
   private descriptors = new Map<string, RemoteDescriptor | null>();
+  private styles = new Map<string, string | null>();
 
   constructor(readonly remotesDir: string) {}
 
@@ -92,7 +93,32 @@ export class RemoteRegistry {
     const js = [join(entry.path ?? '', entry.name), ...(exposed?.assets.js.sync ?? [])];
     return { js: js.map((file) => base + file.replace(/^\.?\//, '')), css: (exposed?.assets.css.sync ?? []).map((file) => base + file) };
   }
+
+  /**
+   * The stylesheets of an exposed module with their text, for a page that shows the module in its
+   * first response: inlined, they cost no request before the page can paint. Published files never
+   * change, so each is read once; a large one (or one that could end a <style>) is left as a link.
+   */
+  inlineStyles(ref: RemoteRef, expose: string): { href: string; css: string }[] {
+    const manifest = this.manifest(ref.name, ref.version);
+    const exposed = manifest?.exposes.find((item) => item.name === expose || item.path === `./${expose}`);
+    const base = ref.manifestUrl.slice(0, ref.manifestUrl.lastIndexOf('/') + 1);
+    return (exposed?.assets.css.sync ?? []).flatMap((file) => {
+      const key = `${ref.name}@${ref.version}/${file}`;
+      if (!this.styles.has(key)) {
+        const path = join(this.remotesDir, ref.name, ref.version, file);
+        const css = /^[\w./-]+$/.test(file) && !file.includes('..') && existsSync(path) ? readFileSync(path, 'utf8') : null;
+        if (this.styles.size >= 500) this.styles.clear();
+        this.styles.set(key, css !== null && css.length <= maxInlineStyleChars && !/<\/style/i.test(css) ? css : null);
+      }
+      const css = this.styles.get(key);
+      return css ? [{ href: base + file, css }] : [];
+    });
+  }
 }
+
+/** Above this a stylesheet stays a link (cached across pages) rather than inlined into each. */
+const maxInlineStyleChars = 16_000;
 
 export const isRemoteName = (value: string): value is RemoteName => (remoteNames as readonly string[]).includes(value);
 

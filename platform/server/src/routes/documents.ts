@@ -170,6 +170,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       appState: rendered?.state ?? null,
       // The route's remote is in the markup: its styles apply now, not when its code arrives.
       appStylesheets: rendered?.state?.modules.length ? files.css : [],
+      inlineStyles: rendered?.state?.modules.length && remote && expose ? ctx.registry.inlineStyles(remote, expose) : [],
     });
     // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
     // cannot fill the cache), and so is a page whose remote was left to the browser this time.
