@@ -27,7 +27,8 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
   const site = useAppSelector(selectSite);
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseSearchState(params, site.search_facets), [params, site.search_facets]);
-  const [keyword, setKeyword] = useState(state.q);
+  // Words typed into the server-rendered box before the page's code ran are kept, not reset by hydration.
+  const [keyword, setKeyword] = useState(() => (typeof document === 'undefined' ? null : document.querySelector<HTMLInputElement>('#search-keyword')?.value) ?? state.q);
   const [now] = useState(() => Math.floor(Date.now() / 1000));
   const { data, error, isFetching, refetch } = useSearchCarsQuery({ state, searchSlug, hitsPerPage });
   const title = searchTitle(searchSlug);
