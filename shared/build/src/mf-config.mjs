@@ -250,33 +250,46 @@ function isSharedSingleton(request) {
 }
 
 /**
- * A remote's server build: `server` compiled for Node into server/remote.cjs. The modules the page
- * shares (React, the router, the store, the slot contexts) stay imports, which the platform answers
- * with the shell's server render's own instances; everything else (rules, design system, form
- * library, search client) is bundled, as in the browser build. Styles are the browser build's.
+ * A server render compiled for Node into `outPath/<entry name>.cjs` (CommonJS, one file): the
+ * shell's (shell/rspack.server.config.mjs) and each remote's (serverRemoteConfig). Requests
+ * `isExternal` accepts stay `require`s, answered at run time; the rest is bundled. Styles are the
+ * browser build's business: their imports compile to nothing.
+ * @param {{ dir: string; entry: Record<string, string>; outPath: string; isExternal: (request: string) => boolean; clean?: boolean; defines?: Record<string, string> }} opts
  */
-function serverRemoteConfig({ dir, entry, outDir, version }) {
+export function nodeRenderConfig({ dir, entry, outPath, isExternal, clean = true, defines = {} }) {
   return {
-    name: 'server',
-    // After the browser build, which empties the output folder first.
-    dependencies: ['browser'],
     mode: 'production',
     target: 'node20',
     context: dir,
-    entry: { remote: entry },
-    output: { path: join(outDir, 'server'), filename: '[name].cjs', library: { type: 'commonjs2' }, clean: false },
+    entry,
+    output: { path: outPath, filename: '[name].cjs', library: { type: 'commonjs2' }, clean },
     externalsPresets: { node: true },
-    externals: [({ request }, callback) => (request && !request.endsWith('.css') && isSharedSingleton(request) ? callback(undefined, `commonjs ${request}`) : callback())],
+    externals: [({ request }, callback) => (request && !request.endsWith('.css') && isExternal(request) ? callback(undefined, `commonjs ${request}`) : callback())],
     resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
     module: { rules: [swcRule, { test: /\.css$/, type: 'javascript/auto', loader: join(dirname(fileURLToPath(import.meta.url)), 'no-styles-loader.cjs') }] },
     optimization: { minimize: false, splitChunks: false },
     performance: { hints: false },
     devtool: false,
     plugins: [
-      new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production'), __REMOTE_VERSION__: JSON.stringify(version) }),
+      new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify('production'), ...defines }),
       new rspack.optimize.LimitChunkCountPlugin({ maxChunks: 1 }),
     ],
     stats: 'errors-warnings',
+  };
+}
+
+/**
+ * A remote's server build: `server` compiled for Node into server/remote.cjs. The modules the page
+ * shares (React, the router, the store, the slot contexts) stay imports, which the platform answers
+ * with the shell's server render's own instances; everything else (rules, design system, form
+ * library, search client) is bundled, as in the browser build.
+ */
+function serverRemoteConfig({ dir, entry, outDir, version }) {
+  return {
+    ...nodeRenderConfig({ dir, entry: { remote: entry }, outPath: join(outDir, 'server'), isExternal: isSharedSingleton, clean: false, defines: { __REMOTE_VERSION__: JSON.stringify(version) } }),
+    name: 'server',
+    // After the browser build, which empties the output folder first.
+    dependencies: ['browser'],
   };
 }
 
@@ -309,7 +322,6 @@ class EntryAssetsPlugin {
           compilation.emitAsset(firstPaint.name, new sources.RawSource(firstPaint.code), { immutable: true });
           for (const file of firstPaint.files) if (!file.includes('node_modules')) compilation.fileDependencies.add(file);
           assets.js.unshift(firstPaint.name);
-          assets.firstPaint = firstPaint.name;
         }
         compilation.emitAsset('assets.json', new sources.RawSource(JSON.stringify(assets)));
       });

@@ -20,7 +20,7 @@ type ShellRender = {
     remote: ServerRemote | null;
     budgetMs: number;
     onFallback: (module: string, reason: unknown) => void;
-  }) => string | Promise<string | { html: string; state: { modules: string[] } | null }>;
+  }) => Promise<{ html: string; state: { modules: string[] } | null }>;
   sharedModules?: Record<string, unknown>;
   setPlatformFetch?: (fetchImpl: PlatformFetch) => void;
 };
@@ -184,8 +184,7 @@ export class AppRenderer {
           },
         }),
       );
-      // A shell built before remotes rendered on the server answers with the markup alone.
-      return typeof rendered === 'string' ? { html: rendered, state: null, degraded } : { html: rendered.html, state: rendered.state, degraded };
+      return { html: rendered.html, state: rendered.state, degraded };
     } catch (error) {
       this.options.log.warn({ err: error, url: input.url }, 'server render failed; the browser renders this page');
       return null;

@@ -95,7 +95,9 @@ describe.each(['sqlite', 'postgres'] as const)('pages kept between shoppers, on 
 
   it('renders afresh when the dealer switches a feature (a remote) on or off', async () => {
     await get(site, '/');
-    expect((await get(site, '/')).headers['x-page-cache']).toBe('hit');
+    const before = await get(site, '/');
+    expect(before.headers['x-page-cache']).toBe('hit');
+    expect(before.body).toContain('mf-chat');
     await setSiteRemote(platform.ctx.db, await siteId(site), 'mf-chat', { enabled: false }, Date.now() + 1);
     const after = await get(site, '/');
     expect(after.headers['x-page-cache']).toBe('miss');

@@ -3,8 +3,7 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import { ogLocale } from './seo';
 
-/** The shell's initial files (assets.json); `firstPaint`: the first script, bundled alone, when there is one. */
-export type DocumentAssets = { js: string[]; css: string[]; firstPaint?: string };
+export type DocumentAssets = { js: string[]; css: string[] };
 
 /** How the page looks when shared (Open Graph, Twitter card); every address absolute. */
 export type SocialMeta = {
@@ -120,31 +119,13 @@ export function renderDocument(input: DocumentInput): string {
     head.push(inline ? `<style data-href="${escapeHtml(css)}">${inline.css}</style>` : `<link rel="stylesheet" href="${escapeHtml(css)}">`);
   }
   const remoteCss = input.remotePreloads.css.filter((css) => !input.appStylesheets?.includes(css));
-  const firstPaint = input.shellAssets.firstPaint;
-  if (input.appHtml && firstPaint && input.shellAssets.js.includes(firstPaint)) {
-    // The page is readable as sent: the first script loads the app's code once it is on screen
-    // (shell/src/federation/app-start.ts), so that code does not take bandwidth from the styles and the main image.
-    const start = {
-      scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
-      preloads: [
-        ...input.remotePreloads.manifests.map((href) => ({ href, as: 'fetch', crossorigin: true })),
-        ...input.remotePreloads.js.map((href) => ({ href, as: 'script' })),
-        ...remoteCss.map((href) => ({ href, as: 'style' })),
-      ],
-    };
-    head.push(`<script id="site-config" type="application/json">${scriptJson(site)}</script>`);
-    if (input.routeData) head.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
-    head.push(`<script id="app-start" type="application/json">${scriptJson(start)}</script>`);
-    head.push(`<script defer src="${escapeHtml(firstPaint)}"></script>`);
-  } else {
-    for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
-    for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
-    for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
-    for (const css of remoteCss) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
-    head.push(`<script id="site-config" type="application/json">${scriptJson(site)}</script>`);
-    if (input.routeData) head.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
-    for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);
-  }
+  for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
+  for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
+  for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
+  for (const css of remoteCss) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
+  head.push(`<script id="site-config" type="application/json">${scriptJson(site)}</script>`);
+  if (input.routeData) head.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
+  for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);
 
   return `<!doctype html>
 <html lang="${site.locale}">

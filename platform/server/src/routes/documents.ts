@@ -32,9 +32,6 @@ function loadShellAssets(dir: string): DocumentAssets {
   const file = join(dir, 'assets.json');
   if (!existsSync(file)) throw new Error(`The shell is not built: ${file} is missing. Run npm run build.`);
   const assets = JSON.parse(readFileSync(file, 'utf8')) as DocumentAssets;
-  // The deferred start (first script loads the app after the first frame, render-document.ts) is off:
-  // it widened the time before hydration, and clicks and typing in it were lost (issue 12 note, stop 17).
-  // Passing `firstPaint` here turns it back on once interactions before hydration are kept.
   return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`) };
 }
 
