@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { NamedSlotContext, RemoteSlotContext } from '@dealer/ui/remote-slot';
 import { useAppSelector } from '@dealer/state/hooks';
@@ -22,7 +22,13 @@ export function App() {
   const match = resolveRoute(site, location.pathname, new URLSearchParams(location.search));
   usePrefetchOnHover(site);
 
+  // A new page starts at its top. Not the first one: the browser placed it, and the shopper may have
+  // scrolled a server-rendered page before its code ran (jumping back to the top then moved what
+  // they were tapping away from under their finger).
+  const shownPath = useRef(location.pathname);
   useEffect(() => {
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
     window.scrollTo(0, 0);
   }, [location.pathname]);
 

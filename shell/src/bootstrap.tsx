@@ -4,14 +4,19 @@ import { BrowserRouter } from 'react-router-dom';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import { createPlatformStore } from '@dealer/state/store';
-import { hydratePlatformApi } from '@dealer/state/platform-api';
-import { startRemoteRuntime } from './federation/remote-runtime';
+import { hydratePlatformApi, whenPlatformApiInjected } from '@dealer/state/root-reducer';
+import { resolveRoute } from '@dealer/rules/routes';
+import { routeOwner } from '@dealer/rules/route-modules';
+import { isModuleEnabled, startRemoteRuntime, warmFederationHost } from './federation/remote-runtime';
 import { noneServerRendered, type ServerRendered } from './federation/server-rendered';
 import { AppRoot } from './app-root';
 
 // The server validated this config before inlining it in the document.
 const site = JSON.parse(document.getElementById('site-config')?.textContent ?? 'null') as PublicSiteConfig;
 startRemoteRuntime(site);
+// A page whose route a remote owns fetches the federation runtime now, beside React, not after the first render asks for it.
+const owner = routeOwner(resolveRoute(site, location.pathname, new URLSearchParams(location.search)));
+if (owner && isModuleEnabled(owner.module)) warmFederationHost();
 const store = createPlatformStore(site);
 const container = document.getElementById('root')!;
 const serverRendered = hydrateServerState();
@@ -22,7 +27,8 @@ function hydrateServerState(): ServerRendered {
   const text = container.hasAttribute('data-ssr') ? document.getElementById('app-state')?.textContent : null;
   if (!text) return noneServerRendered;
   const state = JSON.parse(text) as { modules?: ExposedModule[]; api?: unknown };
-  if (state.api) store.dispatch(hydratePlatformApi(state.api));
+  // The platform API loads with the first remote: its server state goes in the moment it does, before the remote renders.
+  if (state.api) whenPlatformApiInjected(() => store.dispatch(hydratePlatformApi(state.api)));
   return { modules: new Set(state.modules ?? []) };
 }
 

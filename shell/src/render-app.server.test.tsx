@@ -3,7 +3,8 @@ import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import { testSite } from '@dealer/contracts/testing/test-site';
 import { platformApi } from '@dealer/state/platform-api';
 import type { ServerRemote } from '@dealer/state/server-render';
-import { renderApp } from './render-app.server';
+import { renderApp, sharedModules } from './render-app.server';
+import { lazySharedModules, sharedModules as pageModules } from './federation/shared-modules';
 
 const site = testSite({
   remotes: [{ name: 'mf-search', version: '1.3.1', manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json' }],
@@ -92,5 +93,13 @@ describe('the server render of a page whose route belongs to a remote', () => {
     expect(html).not.toContain('test-cars');
     expect(state).toBeNull();
     expect(fallbacks).toEqual([]);
+  });
+});
+
+describe('the modules a remote server build may import', () => {
+  it('are the ones the browser provides, the lazily loaded ones included, as the same instances', async () => {
+    expect(Object.keys(sharedModules).sort()).toEqual([...Object.keys(pageModules), ...Object.keys(lazySharedModules)].sort());
+    for (const [name, module] of Object.entries(pageModules)) expect(sharedModules[name], name).toBe(module);
+    for (const [name, load] of Object.entries(lazySharedModules)) expect(sharedModules[name], name).toBe(await load());
   });
 });

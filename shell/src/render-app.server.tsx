@@ -3,21 +3,9 @@
 // The route's remote module renders too when the platform hands in its server build (the version
 // the site pins) and its first data arrives within the budget; otherwise its area is the
 // placeholder the browser shows before the remote's code arrives.
-import * as React from 'react';
-import * as jsxRuntime from 'react/jsx-runtime';
-import * as ReactDOM from 'react-dom';
-import * as ReactRouter from 'react-router-dom';
-import * as ReduxToolkit from '@reduxjs/toolkit';
 import * as ToolkitQuery from '@reduxjs/toolkit/query';
 import * as ToolkitQueryReact from '@reduxjs/toolkit/query/react';
-import * as ReactRedux from 'react-redux';
-import * as stateHooks from '@dealer/state/hooks';
 import * as statePlatformApi from '@dealer/state/platform-api';
-import * as statePlatformFetch from '@dealer/state/platform-fetch';
-import * as stateRootReducer from '@dealer/state/root-reducer';
-import * as stateSiteSlice from '@dealer/state/site-slice';
-import * as stateStore from '@dealer/state/store';
-import * as remoteSlot from '@dealer/ui/remote-slot';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
@@ -29,32 +17,20 @@ import type { ServerRemote, ServerRenderable } from '@dealer/state/server-render
 import { enableSiteRemotes } from './federation/remote-runtime';
 import { setFirstPaintHero, type FirstPaintHero } from './federation/first-paint';
 import type { ServerRendered } from './federation/server-rendered';
+import { sharedModules as pageModules } from './federation/shared-modules';
 import { AppRoot } from './app-root';
 
 export { setPlatformFetch } from '@dealer/state/platform-fetch';
 
 /**
- * The modules a remote's server build may import from the page instead of bundling: the one
- * React, router and store of the render (the same list the browser shares as singletons).
+ * The modules a remote's server build may import from the page instead of bundling: the render's
+ * own instances, the browser's lazily loaded ones (federation/shared-modules.ts) included.
  */
 export const sharedModules: Record<string, unknown> = {
-  react: React,
-  'react/jsx-runtime': jsxRuntime,
-  'react-dom': ReactDOM,
-  'react-router': ReactRouter,
-  // React Router 7 is one package; -dom re-exports it (the app imports it by that name).
-  'react-router-dom': ReactRouter,
-  '@reduxjs/toolkit': ReduxToolkit,
+  ...pageModules,
   '@reduxjs/toolkit/query': ToolkitQuery,
   '@reduxjs/toolkit/query/react': ToolkitQueryReact,
-  'react-redux': ReactRedux,
-  '@dealer/state/hooks': stateHooks,
   '@dealer/state/platform-api': statePlatformApi,
-  '@dealer/state/platform-fetch': statePlatformFetch,
-  '@dealer/state/root-reducer': stateRootReducer,
-  '@dealer/state/site-slice': stateSiteSlice,
-  '@dealer/state/store': stateStore,
-  '@dealer/ui/remote-slot': remoteSlot,
 };
 
 export type RenderAppInput = {
@@ -119,7 +95,9 @@ export async function renderApp({ site, url, hero, remote = null, budgetMs = 200
         router={(children) => <StaticRouter location={`${page.pathname}${page.search}`}>{children}</StaticRouter>}
       />,
     );
-    const state = modules.size ? { modules: [...modules], api: { platformApi: answeredQueries(store.getState().platformApi) } } : null;
+    // The platform API is loaded here from the start (this module imports it), so its state is there.
+    const api = store.getState().platformApi;
+    const state = modules.size ? { modules: [...modules], api: api ? { platformApi: answeredQueries(api) } : undefined } : null;
     return { html, state };
   } finally {
     setFirstPaintHero(null);

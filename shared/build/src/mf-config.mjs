@@ -296,9 +296,9 @@ function serverRemoteConfig({ dir, entry, outDir, version }) {
 /**
  * Writes assets.json: the initial files of the entry, which the server puts in the document (a
  * preload and a deferred <script> for each JS file, in this order; a stylesheet link for each CSS
- * file). With `firstPaint`, that module is bundled on its own (no Module Federation, no shared
- * modules) and listed first: a few KB the browser runs as soon as the document and the styles are
- * there, before the entry's federation runtime and the app.
+ * file). With `firstPaint`, that module is bundled on its own (no shared modules), listed first
+ * and named as `firstPaint`: a few KB the browser runs as soon as the document and the styles are
+ * there, before the app (a server-rendered document lists only it; it loads the rest).
  */
 class EntryAssetsPlugin {
   constructor({ firstPaint } = {}) {
@@ -322,6 +322,7 @@ class EntryAssetsPlugin {
           compilation.emitAsset(firstPaint.name, new sources.RawSource(firstPaint.code), { immutable: true });
           for (const file of firstPaint.files) if (!file.includes('node_modules')) compilation.fileDependencies.add(file);
           assets.js.unshift(firstPaint.name);
+          assets.firstPaint = firstPaint.name;
         }
         compilation.emitAsset('assets.json', new sources.RawSource(JSON.stringify(assets)));
       });
@@ -329,34 +330,39 @@ class EntryAssetsPlugin {
   }
 }
 
+/** RTK Query's modules and the platform API slice: the shell's lazily provided group. */
+const rtkQueryOrPlatformApi = (module) => {
+  const file = module.nameForCondition?.() ?? '';
+  return /@reduxjs[\\/]toolkit[\\/]dist[\\/]query[\\/]/.test(file) || /[\\/]shared[\\/]state[\\/]src[\\/]platform-api\.ts$/.test(file);
+};
+
 /**
- * The shell's browser build: no remotes at build time, all registered at run time
- * from the site config. `firstPaint`: a module run before the app (see EntryAssetsPlugin).
+ * The shell's browser build. The shell is not a federation build: it imports React, the router and
+ * the store directly and starts the Module Federation runtime itself when the page loads its first
+ * remote (shell/src/federation/federation-host.ts), handing it those instances as the shared
+ * singletons with sharedSingletons' rules (__SHARED_SINGLETONS__). A page with no remote never
+ * downloads the runtime. `firstPaint`: a module run before the app (see EntryAssetsPlugin).
  * @param {{ dir: string; outDir?: string; mode?: string; firstPaint?: string }} opts
  */
 export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = process.env.NODE_ENV, firstPaint }) {
   const sharedRoot = join(dir, '..', 'shared');
   const sharedSources = existsSync(sharedRoot) ? readdirSync(sharedRoot).map((pkg) => join(sharedRoot, pkg, 'src')) : [];
   assertBrowserRouterImports([join(dir, 'src'), ...sharedSources], dir);
-  const shared = {
-    ...sharedSingletons,
-    ...browserRouterShared(dir, sharedSingletons),
-    // The design system's stylesheet is initial CSS of the shell (a <link> in the document head),
-    // so the entry imports it before the async boundary: eager, in the entry chunk.
-    '@dealer/ui/styles.css': { ...sharedSingletons['@dealer/ui/styles.css'], eager: true },
-  };
+  // The shell's (and so every remote's) React Router is its browser build.
+  const router = browserRouterShared(dir, sharedSingletons);
   const config = baseConfig({ dir, outDir, mode });
+  config.resolve.alias = { ...config.resolve.alias, 'react-router$': router['react-router'].import, 'react-router-dom$': router['react-router-dom'].import };
   config.plugins.push(
-    new ModuleFederationPlugin({ name: 'shell', remotes: {}, shared, dts: false, shareStrategy: 'loaded-first', experiments: { provideExternalRuntime: true, optimization: { target: 'web' } } }),
+    new rspack.DefinePlugin({ __SHARED_SINGLETONS__: JSON.stringify(sharedSingletons) }),
     new EntryAssetsPlugin({ firstPaint }),
   );
-  // Every shared module is its own async chunk by default: the shell's first page asked for 30+
-  // small files (HTTP/1.1 allows 6 at a time per host) and gzip saw each alone. The shell needs
-  // all of these on every page, so it loads them as a few groups. Remotes keep per-module chunks:
-  // in a composed page they download only the fallbacks the shell does not provide.
+  // The packages the shell needs on every page load as a few long-cached groups (HTTP/1.1 allows
+  // 6 requests at a time per host, and gzip does better on a group than on each file alone).
   config.optimization.splitChunks = {
     cacheGroups: {
       react: { test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, name: 'vendor-react', chunks: 'async', enforce: true, priority: 30 },
+      // RTK Query and the platform API load with the first remote that asks for them (shell/src/federation/shared-modules.ts).
+      platformApi: { test: rtkQueryOrPlatformApi, name: 'platform-api', chunks: 'async', enforce: true, priority: 40 },
       redux: {
         test: /node_modules[\\/](@reduxjs|react-redux|immer|reselect|redux|redux-thunk|use-sync-external-store)[\\/]/,
         name: 'vendor-redux',
@@ -366,6 +372,8 @@ export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = p
       },
       router: { test: /node_modules[\\/](react-router|react-router-dom|\.cache[\\/]dealer-browser-router)[\\/]/, name: 'vendor-router', chunks: 'async', enforce: true, priority: 30 },
       dealer: { test: /[\\/]shared[\\/][a-z-]+[\\/]src[\\/]/, name: 'dealer-shared', chunks: 'async', enforce: true, priority: 20 },
+      // The federation runtime and its plugins: one file, fetched with the first remote.
+      federation: { test: /node_modules[\\/](\.pnpm[\\/])?@module-federation/, name: 'federation', chunks: 'async', enforce: true, priority: 30 },
     },
   };
   return config;

@@ -1,18 +1,14 @@
-import { createAction } from '@reduxjs/toolkit';
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 import { platformFetch } from '@dealer/state/platform-fetch';
+import { hydratePlatformApi, injectPlatformApi } from '@dealer/state/root-reducer';
+
+export { hydratePlatformApi };
 
 /** What the store hands to every query (the thunk's extra argument). */
 export type PlatformExtra = {
   /** The site's `/api` as an absolute address: the server renders with no page to be relative to. */
   apiBase?: string;
 };
-
-/**
- * The platform API's state the server rendered a page with (its first data: search results, the
- * car), put into the browser's store before hydration so the first render shows the same thing.
- */
-export const hydratePlatformApi = createAction<unknown>('platformApi/hydrateFromServer');
 
 const baseQueries = new Map<string, ReturnType<typeof fetchBaseQuery>>();
 
@@ -31,7 +27,8 @@ const platformBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQuery
 
 /**
  * The one API slice for the platform's own `/api`. Remotes add their endpoints with
- * `platformApi.injectEndpoints` when they load; the shell's store already holds its reducer.
+ * `platformApi.injectEndpoints` when they load; loading this module puts its reducer and
+ * middleware into the store (the shell's pages without a remote never load it).
  */
 export const platformApi = createApi({
   reducerPath: 'platformApi',
@@ -45,3 +42,11 @@ export const platformApi = createApi({
     return undefined;
   },
 });
+
+injectPlatformApi(platformApi);
+
+declare module '@dealer/state/root-reducer' {
+  interface LazyLoadedSlices {
+    platformApi: ReturnType<typeof platformApi.reducer>;
+  }
+}

@@ -86,10 +86,11 @@ function heroMarkup(first: FirstPaintHero) {
  * the same markup when it mounts (createRoot clears the container in its first commit).
  */
 export function paintFirstFrame() {
-  const first = firstPaintHero();
-  const site = readJson<PublicSiteConfig>('site-config');
   const root = document.getElementById('root');
-  // A server-rendered page already shows all of this (and more).
-  if (!first || !site || !root || root.hasAttribute('data-ssr')) return;
+  // A server-rendered page already shows all of this (and more): nothing to read (the site config is tens of KB).
+  if (!root || root.hasAttribute('data-ssr')) return;
+  const first = firstPaintHero();
+  const site = first ? readJson<PublicSiteConfig>('site-config') : null;
+  if (!first || !site) return;
   root.replaceChildren(element('a', { class: 'skip-link', href: '#main' }, 'Skip to content'), header(site), element('main', { id: 'main', class: 'site-main' }, heroMarkup(first)));
 }

@@ -10,13 +10,14 @@ import { loadRemoteModule, remoteLoadTimeoutMs, startRemoteRuntime } from './rem
 import { RemoteLoadError } from './remote-load-error';
 
 const federation = vi.hoisted(() => ({
+  init: vi.fn(),
   loadRemote: vi.fn<(id: string) => Promise<unknown>>(),
-  registerPlugins: vi.fn(),
   registerRemotes: vi.fn(),
 }));
 const reports = vi.hoisted(() => ({ reportRemoteFailure: vi.fn() }));
 
 vi.mock('@module-federation/enhanced/runtime', () => federation);
+vi.mock('@module-federation/runtime/core', () => ({ name: 'runtime-core' }));
 vi.mock('@module-federation/retry-plugin', () => ({ RetryPlugin: vi.fn(() => ({ name: 'retry-plugin' })) }));
 vi.mock('./report-failure', () => reports);
 
@@ -62,6 +63,7 @@ beforeEach(() => {
   startRemoteRuntime(leadsOnly);
   loadRemote.mockReset();
   registerRemotes.mockReset();
+  federation.init.mockReset();
   reportRemoteFailure.mockReset();
 });
 
@@ -79,17 +81,24 @@ describe('a remote the dealer switched off', () => {
 });
 
 describe('a remote that loads', () => {
-  it('registers the site’s remotes under their federation names at the pinned manifest, and the retry plugin only with the first remote loaded', async () => {
+  it('starts the federation runtime only with the first remote loaded: the site’s remotes at the pinned manifests, the shell’s singletons, retries then failure logging', async () => {
     startRemoteRuntime({ remotes: [...leadsOnly.remotes, { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest }] });
-    expect(registerRemotes).toHaveBeenCalledWith([
+    expect(federation.init).not.toHaveBeenCalled();
+    loadRemote.mockResolvedValue({ default: EnquiryForm });
+    await loadRemoteModule('mf-leads/EnquiryForm');
+    await loadRemoteModule('mf-leads/EnquiryForm');
+    expect(federation.init).toHaveBeenCalledTimes(1);
+    const options = federation.init.mock.calls[0]?.[0];
+    expect(options.remotes).toEqual([
       { name: 'mf_leads', entry: leadsManifest },
       { name: 'mf_checkout', entry: checkoutManifest },
     ]);
-    expect(federation.registerPlugins).not.toHaveBeenCalled();
-    loadRemote.mockResolvedValueOnce({ default: EnquiryForm });
-    await loadRemoteModule('mf-leads/EnquiryForm');
-    expect(federation.registerPlugins).toHaveBeenCalledTimes(1);
-    expect(federation.registerPlugins.mock.calls[0]?.[0].map((plugin: { name: string }) => plugin.name)).toEqual(['retry-plugin', 'dealer-error-load']);
+    expect(options.plugins.map((plugin: { name: string }) => plugin.name)).toEqual(['retry-plugin', 'dealer-error-load']);
+    expect(options.shareStrategy).toBe('loaded-first');
+    const react = await import('react');
+    expect(options.shared.react.lib()).toBe(react);
+    expect(options.shared['@dealer/state/store'].shareConfig).toMatchObject({ singleton: true, strictVersion: true });
+    expect((globalThis as { _FEDERATION_RUNTIME_CORE?: unknown })._FEDERATION_RUNTIME_CORE).toMatchObject({ name: 'runtime-core' });
   });
 
   it('shows the loading placeholder first, then the remote’s component with the props the page passed', async () => {
@@ -133,7 +142,7 @@ describe('a remote that cannot be fetched', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
 
-    expect(registerRemotes).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(registerRemotes).toHaveBeenCalledTimes(1));
     expect(registerRemotes).toHaveBeenCalledWith([{ name: 'mf_leads', entry: leadsManifest }], { force: true });
     expect(await screen.findByRole('heading', { name: 'Ask about this car for car 55123' })).toBeTruthy();
     expect(loadRemote).toHaveBeenCalledTimes(2);

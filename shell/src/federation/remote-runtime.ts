@@ -1,7 +1,7 @@
-import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { federationName, remoteOfModule, type ExposedModule, type RemoteName, type SlotName } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
-import { errorLoadPlugin } from './error-load-plugin';
+import type { FederationHost } from './federation-host';
+import { lazySharedModules } from './shared-modules';
 import { RemoteLoadError } from './remote-load-error';
 import { reportRemoteFailure } from './report-failure';
 
@@ -12,10 +12,37 @@ let enabled = new Set<RemoteName>();
 let entries = new Map<RemoteName, string>();
 let slotFills = new Map<SlotName, ExposedModule[]>();
 
-/** Registers the site's remotes, at the versions its config pins, when the page starts. */
+let host: Promise<FederationHost> | null = null;
+
+/**
+ * The site's remotes, at the versions its config pins, when the page starts. Nothing loads yet:
+ * the federation runtime arrives with the first remote the page needs (federation-host.ts).
+ */
 export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
-  registerRemotes(site.remotes.map((remote) => ({ name: federationName(remote.name), entry: remote.manifestUrl })));
+  host = null;
   enableSiteRemotes(site);
+}
+
+/** The federation runtime, started on first use; should its code not arrive, the next use asks again. */
+function federationHost(): Promise<FederationHost> {
+  const remotes = entries;
+  host ??= import(/* webpackChunkName: "federation" */ './federation-host').then(
+    ({ startFederationHost }) => startFederationHost(remotes),
+    (error: unknown) => {
+      host = null;
+      throw error;
+    },
+  );
+  return host;
+}
+
+/**
+ * Starts fetching the federation runtime and the platform API without loading a remote: a page
+ * whose route a remote owns needs both, and they then arrive beside React, not after it.
+ */
+export function warmFederationHost() {
+  federationHost().catch(() => undefined);
+  lazySharedModules['@dealer/state/platform-api']?.().catch(() => undefined);
 }
 
 /** Which remotes (and slot fillers) the page has, without loading anything: also what the server render needs. */
@@ -41,7 +68,7 @@ export const slotFillers = (slot: SlotName): ExposedModule[] => slotFills.get(sl
 export function forgetFailedRemote(module: ExposedModule) {
   const remote = remoteOfModule(module);
   const entry = entries.get(remote);
-  if (entry) registerRemotes([{ name: federationName(remote), entry }], { force: true });
+  if (entry && host) void host.then((started) => started.forget(remote, entry), () => undefined);
 }
 
 export const isRemoteEnabled = (remote: RemoteName) => enabled.has(remote);
@@ -53,24 +80,8 @@ function reported(error: RemoteLoadError): RemoteLoadError {
   return error;
 }
 
-let plugins: Promise<void> | null = null;
-
-/**
- * The runtime's plugins (retries, then failure logging), registered with the first remote the page
- * loads: the retry plugin is ~8 KB gz that a page showing no remote yet (the home page before its
- * chat) never needs. Should its code not arrive, remotes load without retries.
- */
-function ensureRuntimePlugins(): Promise<void> {
-  plugins ??= import('@module-federation/retry-plugin').then(
-    ({ RetryPlugin }) => registerPlugins([RetryPlugin({ fetch: { retryTimes: 2, retryDelay: 500 }, script: { retryTimes: 2, retryDelay: 500 } }), errorLoadPlugin()]),
-    () => registerPlugins([errorLoadPlugin()]),
-  );
-  return plugins;
-}
-
 /** Loads an exposed module with a time limit. Each call is a fresh attempt (failures are not cached). */
 export async function loadRemoteModule<T>(module: ExposedModule): Promise<T> {
-  await ensureRuntimePlugins();
   const remote = remoteOfModule(module);
   const id = `${federationName(remote)}/${module.slice(remote.length + 1)}`;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -79,9 +90,11 @@ export async function loadRemoteModule<T>(module: ExposedModule): Promise<T> {
   });
   try {
     const loaded = await Promise.race([
-      loadRemote<T>(id).catch((error: unknown) => {
-        throw error instanceof RemoteLoadError ? error : new RemoteLoadError(remote, module, 'network', { cause: error });
-      }),
+      federationHost()
+        .then((started) => started.load<T>(id))
+        .catch((error: unknown) => {
+          throw error instanceof RemoteLoadError ? error : new RemoteLoadError(remote, module, 'network', { cause: error });
+        }),
       timeout,
     ]);
     if (!loaded) throw reported(new RemoteLoadError(remote, module, 'empty'));

@@ -1,12 +1,13 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSiteCars, updateCar } from '@dealer/db/car-store';
 import { findSiteIdBySlug, setSiteRemote } from '@dealer/db/site-store';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { isListed } from '@dealer/demo/demo-sites';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
-import { PageCache } from './page-cache';
+import { PageCache, pageEncodingFor } from './page-cache';
 
 describe('the page cache’s own bounds', () => {
   const page = (html: string) => ({ status: 200, html });
@@ -35,6 +36,50 @@ describe('the page cache’s own bounds', () => {
     expect(cache.size().bytes).toBeLessThanOrEqual(100);
     cache.set('/huge', 's', page('x'.repeat(61)), 0);
     expect(cache.get('/huge', 's', 0)).toBeNull();
+  });
+
+  it('compresses a kept page once per encoding and sends that from then on, counting it in its size', () => {
+    const cache = new PageCache({ maxBytes: 100_000, maxPageBytes: 50_000, maxAgeMs: 60_000 });
+    const html = `<main>${'<article class="vehicle-card">2021 Toyota HiLux SR5</article>'.repeat(200)}</main>`;
+    cache.set('/search', 's', page(html), 0);
+    const textBytes = cache.size().bytes;
+
+    const gzip = cache.getBody('/search', 's', 'gzip', 0)!;
+    expect(gzip).toMatchObject({ status: 200, encoding: 'gzip' });
+    expect(gunzipSync(gzip.body as Buffer).toString()).toBe(html);
+    expect(cache.getBody('/search', 's', 'gzip', 0)!.body).toBe(gzip.body);
+    const br = cache.getBody('/search', 's', 'br', 0)!;
+    expect(brotliDecompressSync(br.body as Buffer).toString()).toBe(html);
+    expect(cache.size().bytes).toBe(textBytes + (gzip.body as Buffer).length + (br.body as Buffer).length);
+    expect(cache.getBody('/search', 's', null, 0)).toEqual({ status: 200, encoding: null, body: html });
+    // A new stamp: the page and its compressed forms go together.
+    expect(cache.getBody('/search', 's2', 'gzip', 0)).toBeNull();
+    expect(cache.size()).toEqual({ pages: 0, bytes: 0 });
+  });
+
+  it('forgets other pages when a compressed form takes it over its size, never the page being sent', () => {
+    const cache = new PageCache({ maxBytes: 600, maxPageBytes: 500, maxAgeMs: 60_000 });
+    cache.set('/old', 's', page('o'.repeat(200)), 0);
+    cache.set('/new', 's', page(Array.from({ length: 350 }, (_, i) => String.fromCharCode(33 + ((i * 7919) % 90))).join('')), 0);
+    expect(cache.getBody('/new', 's', 'gzip', 0)).not.toBeNull();
+    expect(cache.get('/old', 's', 0)).toBeNull();
+    expect(cache.get('/new', 's', 0)).not.toBeNull();
+    expect(cache.size().bytes).toBeLessThanOrEqual(600);
+  });
+});
+
+describe('the encoding a kept page is sent in', () => {
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip;q=0.8', 'gzip'],
+    ['GZIP', 'gzip'],
+    ['identity', null],
+    ['', null],
+    [undefined, null],
+    ['gzip;q=0', null],
+  ])('Accept-Encoding %j → %s', (header, encoding) => {
+    expect(pageEncodingFor(header)).toBe(encoding);
   });
 });
 
@@ -67,6 +112,13 @@ describe.each(['sqlite', 'postgres'] as const)('pages kept between shoppers, on 
     expect(second.headers['x-page-cache']).toBe('hit');
     expect(second.body).toBe(first.body);
     expect(second.headers['content-type']).toMatch(/^text\/html/);
+    // Kept compressed: a browser that takes gzip or brotli gets the same page, compressed once.
+    const gzipped = await siteRequest(platform.app, site, 'GET', '/', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers).toMatchObject({ 'x-page-cache': 'hit', 'content-encoding': 'gzip', vary: expect.stringContaining('Accept-Encoding') });
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(first.body);
+    const brotli = await siteRequest(platform.app, site, 'GET', '/', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(first.body);
     // Each address and query is a page of its own.
     expect((await get(site, '/?utm_source=mail')).headers['x-page-cache']).toBe('miss');
   });

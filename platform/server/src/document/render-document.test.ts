@@ -3,7 +3,7 @@ import { testSite } from '@dealer/contracts/testing/test-site';
 import { renderDocument, type DocumentInput } from './render-document';
 
 const site = testSite();
-const shellAssets = { js: ['/assets/first-paint.1.js', '/assets/main.2.js'], css: ['/assets/main.3.css'] };
+const shellAssets = { js: ['/assets/first-paint.1.js', '/assets/main.2.js'], css: ['/assets/main.3.css'], firstPaint: '/assets/first-paint.1.js' };
 const remotePreloads = { manifests: ['/remotes/mf-search/1.4.0/mf-manifest.json'], js: ['/remotes/mf-search/1.4.0/remoteEntry.js'], css: ['/remotes/mf-search/1.4.0/SearchPage.css'] };
 const page = (extra: Partial<DocumentInput>): DocumentInput => ({
   site,
@@ -18,23 +18,54 @@ const page = (extra: Partial<DocumentInput>): DocumentInput => ({
 });
 const head = (html: string) => html.slice(0, html.indexOf('</head>'));
 
-describe('the document’s styles and scripts', () => {
-  it('on a page whose remote is in the markup, inlines that remote’s stylesheet: it paints without another request', () => {
+describe('the document’s scripts', () => {
+  it('on a server-rendered page, only the first script is in the head; it loads the app and the remote once the page is on screen', () => {
     const html = renderDocument(
       page({ appHtml: '<main><h1>Search</h1></main>', appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'], inlineStyles: [{ href: '/remotes/mf-search/1.4.0/SearchPage.css', css: '.search-page{display:grid}' }] }),
     );
+    expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
+    expect(head(html)).not.toContain('main.2.js"></script>');
+    expect(head(html)).not.toContain('rel="preload" as="script"');
+    expect(head(html)).not.toContain('rel="preload" as="fetch"');
+    // The remote in the markup is styled at once, without a request.
     expect(head(html)).toContain('<style data-href="/remotes/mf-search/1.4.0/SearchPage.css">.search-page{display:grid}</style>');
-    expect(head(html)).not.toContain('<link rel="stylesheet" href="/remotes/mf-search/1.4.0/SearchPage.css">');
-    expect(head(html)).not.toContain('<link rel="preload" as="style" href="/remotes/mf-search/1.4.0/SearchPage.css">');
-    expect(head(html)).toContain('<link rel="preload" as="script" href="/remotes/mf-search/1.4.0/remoteEntry.js">');
-    expect(head(html)).toContain('<script defer src="/assets/main.2.js"></script>');
+    expect(head(html)).not.toContain('<link rel="stylesheet" href="/remotes/');
+    const start = JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as unknown;
+    expect(start).toEqual({
+      scripts: ['/assets/main.2.js'],
+      preloads: [
+        { href: '/remotes/mf-search/1.4.0/mf-manifest.json', as: 'fetch', crossorigin: true },
+        { href: '/remotes/mf-search/1.4.0/remoteEntry.js', as: 'script' },
+      ],
+    });
   });
 
-  it('links a stylesheet it was not given the text of, and only preloads the styles of a remote not in the markup', () => {
-    const inMarkup = renderDocument(page({ appHtml: '<main></main>', appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'] }));
-    expect(head(inMarkup)).toContain('<link rel="stylesheet" href="/remotes/mf-search/1.4.0/SearchPage.css">');
-    const browserRendered = renderDocument(page({ appHtml: null }));
-    expect(head(browserRendered)).toContain('<link rel="preload" as="style" href="/remotes/mf-search/1.4.0/SearchPage.css">');
-    expect(head(browserRendered)).not.toContain('rel="stylesheet" href="/remotes/');
+  it('on a page the server could not render, the first script loads the app the same way (the head does not wait for the render)', () => {
+    const html = renderDocument(page({ appHtml: null }));
+    expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
+    expect(head(html)).not.toContain('main.2.js"></script>');
+    expect(html).toContain('<div id="root"><noscript>');
+    expect(html).toContain('<script id="app-start" type="application/json">');
+  });
+
+  it('with a shell that has no first script, every script is preloaded and deferred in the head', () => {
+    const html = renderDocument(page({ appHtml: null, shellAssets: { js: shellAssets.js, css: shellAssets.css } }));
+    expect(head(html)).toContain('<link rel="preload" as="script" href="/assets/main.2.js">');
+    expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
+    expect(head(html)).toContain('<script defer src="/assets/main.2.js"></script>');
+    expect(head(html)).toContain('<link rel="preload" as="style" href="/remotes/mf-search/1.4.0/SearchPage.css">');
+    expect(html).not.toContain('id="app-start"');
+  });
+});
+
+describe('the order of the document', () => {
+  it('puts the page’s markup before the data its scripts read (site config, route data, first answers), so the page paints before the parser reaches tens of KB of JSON', () => {
+    const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', appState: { modules: ['mf-search/SearchPage'], api: {} }, routeData: {} }));
+    const markup = html.indexOf('<h1>Search</h1>');
+    expect(markup).toBeGreaterThan(html.indexOf('</head>'));
+    for (const id of ['site-config', 'route-data', 'app-state', 'app-start']) {
+      expect(html.indexOf(`<script id="${id}" type="application/json">`), id).toBeGreaterThan(markup);
+    }
+    expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
   });
 });

@@ -3,7 +3,8 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import { ogLocale } from './seo';
 
-export type DocumentAssets = { js: string[]; css: string[] };
+/** The shell's initial files (assets.json); `firstPaint`: the first script, bundled alone, when there is one. */
+export type DocumentAssets = { js: string[]; css: string[]; firstPaint?: string };
 
 /** How the page looks when shared (Open Graph, Twitter card); every address absolute. */
 export type SocialMeta = {
@@ -34,7 +35,7 @@ export type DocumentInput = {
   appHtml?: string | null;
   /** What the browser hydrates the server's remote modules with (their names and API answers). */
   appState?: unknown;
-  /** Stylesheets of the remote modules in `appHtml`: applied at once, not merely preloaded. */
+  /** Stylesheets of the route's remote: applied at once (its markup is in `appHtml`, or it renders as soon as its code arrives), not merely preloaded. */
   appStylesheets?: readonly string[];
   /** Of those, the ones inlined (`<style data-href>`, which the CSS loader recognises as loaded). */
   inlineStyles?: readonly { href: string; css: string }[];
@@ -84,12 +85,26 @@ function socialTags(social: SocialMeta, site: PublicSiteConfig): string[] {
   return tags;
 }
 
+/** The app's part of a document, known once the server render is done. */
+export type DocumentApp = Pick<DocumentInput, 'appHtml' | 'appState'>;
+
 /**
  * The HTML document of every site page: config and route data inline, branding as custom
  * properties, and preloads for the shell, the route's remote and the hero image, so first
  * paint never waits on a chain of requests.
  */
 export function renderDocument(input: DocumentInput): string {
+  const parts = documentParts(input);
+  return parts.head + parts.tail(input);
+}
+
+/**
+ * A document in two parts: `head` (everything up to the page's markup), which does not depend on
+ * the server render and can be sent while it runs, and `tail`, the page's markup and data once
+ * the render is done. With a first script (`shellAssets.firstPaint`) the head lists only it: it
+ * loads the app after the first frame (shell/src/federation/app-start.ts).
+ */
+export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { head: string; tail: (app: DocumentApp) => string } {
   const { site } = input;
   const head: string[] = [
     '<meta charset="utf-8">',
@@ -119,24 +134,52 @@ export function renderDocument(input: DocumentInput): string {
     head.push(inline ? `<style data-href="${escapeHtml(css)}">${inline.css}</style>` : `<link rel="stylesheet" href="${escapeHtml(css)}">`);
   }
   const remoteCss = input.remotePreloads.css.filter((css) => !input.appStylesheets?.includes(css));
-  for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
-  for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
-  for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
-  for (const css of remoteCss) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
-  head.push(`<script id="site-config" type="application/json">${scriptJson(site)}</script>`);
-  if (input.routeData) head.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
-  for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);
+  // The data the scripts read comes after the page's markup: the site config alone is tens of KB
+  // (every location's hours and contacts), which the browser parsed before it could paint the page.
+  // Only deferred scripts read it, and they run once the whole document is parsed.
+  const data = [`<script id="site-config" type="application/json">${scriptJson(site)}</script>`];
+  if (input.routeData) data.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
+  const firstPaint = input.shellAssets.firstPaint;
+  if (firstPaint && input.shellAssets.js.includes(firstPaint)) {
+    // The page is readable as sent: the first script loads the app's code once it is on screen, so
+    // that code does not take bandwidth from the styles and the main image.
+    const start = {
+      scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
+      preloads: [
+        ...input.remotePreloads.manifests.map((href) => ({ href, as: 'fetch', crossorigin: true })),
+        ...input.remotePreloads.js.map((href) => ({ href, as: 'script' })),
+        ...remoteCss.map((href) => ({ href, as: 'style' })),
+      ],
+    };
+    data.push(`<script id="app-start" type="application/json">${scriptJson(start)}</script>`);
+    head.push(`<script defer src="${escapeHtml(firstPaint)}"></script>`);
+  } else {
+    for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
+    for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
+    for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
+    for (const css of remoteCss) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
+    for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);
+  }
 
-  return `<!doctype html>
+  const documentHead = `<!doctype html>
 <html lang="${site.locale}">
 <head>
 ${head.join('\n')}
 </head>
 <body>
-${input.appHtml ? `<div id="root" data-ssr>${input.appHtml}</div>${input.appState ? `\n<script id="app-state" type="application/json">${scriptJson(input.appState)}</script>` : ''}` : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`}
+`;
+  const tail = ({ appHtml, appState }: DocumentApp) => {
+    const state = appHtml && appState ? [`<script id="app-state" type="application/json">${scriptJson(appState)}</script>`] : [];
+    const root = appHtml
+      ? `<div id="root" data-ssr>${appHtml}</div>`
+      : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`;
+    return `${root}
+${[...data, ...state].join('\n')}
 </body>
 </html>
 `;
+  };
+  return { head: documentHead, tail };
 }
 
 /** The platform's own page at bare localhost: a link to every demo site. */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,14 +11,15 @@ import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import { AppRenderer } from '../document/app-render';
-import { renderDocument, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
+import { documentParts, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
 import { canonicalOrigin, trimPath } from '../document/seo';
 import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
 import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { contentPageTitle } from '@dealer/rules/content-pages';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
-import { PageCache } from '../document/page-cache';
+import { PageCache, pageEncodingFor } from '../document/page-cache';
+import { PageStream } from '../document/page-stream';
 import { siteIdForHost } from '../tenancy/site-host';
 import { requestOrigin } from '../tenancy/site-context';
 
@@ -32,7 +34,9 @@ function loadShellAssets(dir: string): DocumentAssets {
   const file = join(dir, 'assets.json');
   if (!existsSync(file)) throw new Error(`The shell is not built: ${file} is missing. Run npm run build.`);
   const assets = JSON.parse(readFileSync(file, 'utf8')) as DocumentAssets;
-  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`) };
+  // With the first script named, a server-rendered page loads the app's code once it is on screen
+  // (render-document.ts); what the shopper types or clicks before then is kept (federation/before-hydration.ts).
+  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`), firstPaint: assets.firstPaint ? `/assets/${assets.firstPaint}` : undefined };
 }
 
 const pageTitles: Record<string, string> = {
@@ -53,7 +57,9 @@ const formTitles: Record<string, string> = {
 
 /** Every site page: one HTML document whatever the route; the route decides status, title and preloads. */
 /** Every answer is an HTML page (or a 301 to the page's own address), never serialised. */
-const schema = { params: z.object({ '*': z.string() }), response: { 200: z.string(), '4xx': z.string() } };
+/** A page: its HTML, the page cache's compressed form of it (Content-Encoding says which), or a page sent as it is made. */
+const pageBody = z.union([z.string(), z.instanceof(Buffer), z.instanceof(Readable)]);
+const schema = { params: z.object({ '*': z.string() }), response: { 200: pageBody, '4xx': pageBody } };
 
 export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -78,8 +84,15 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     const stamp = typeof siteId === 'number' ? await siteContentStamp(ctx.db, siteId) : null;
     const cacheKey = `${requestOrigin(request)}${request.url}`;
     const cacheStamp = stamp === null ? null : `${stamp}|${ctx.registry.latestStamp()}`;
-    const cached = cacheStamp === null ? null : pageCache.get(cacheKey, cacheStamp);
-    if (cached) return reply.code(cached.status).header('X-Page-Cache', 'hit').send(cached.html);
+    // Site pages are compressed here, kept or made (the compression plugin leaves an encoded body alone).
+    const encoding = pageEncodingFor(request.headers['accept-encoding']);
+    const encoded = () => {
+      reply.header('Vary', 'Accept-Encoding');
+      if (encoding) reply.header('Content-Encoding', encoding);
+      return reply;
+    };
+    const cached = cacheStamp === null ? null : pageCache.getBody(cacheKey, cacheStamp, encoding);
+    if (cached) return encoded().code(cached.status).header('X-Page-Cache', 'hit').send(cached.body);
 
     const resolved = await request.siteContext();
     if (resolved === 'index') {
@@ -145,7 +158,9 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     const heroImage = car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null;
     // The page's markup in the first response (the browser hydrates it); the hero as the preload names it.
     const hero = car && heroImage ? { slug: car.slug, src: imageUrl(heroImage.path, 828, imageQuality.standard), srcSet: imageSrcSet(heroImage.path, deviceWidths), sizes: heroImage.sizes, alt: car.name } : null;
-    const rendered = await appRenderer.renderPage({
+    // The server render starts now; the document's head goes out while it runs (the browser fetches
+    // the styles, the first script and the hero meanwhile), the page's markup once it is done.
+    const rendering = appRenderer.renderPage({
       site: publicConfig,
       origin,
       url: `${url.pathname}${url.search}`,
@@ -153,8 +168,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       remote: remote && status === 200 ? { name: remote.name, version: remote.version } : null,
       ip: request.ip,
     });
-
-    const html = renderDocument({
+    const { head, tail } = documentParts({
       site: publicConfig,
       title,
       description,
@@ -166,15 +180,29 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       robots: status === 404 ? 'noindex' : undefined,
       social,
       jsonLd,
-      appHtml: rendered?.html ?? null,
-      appState: rendered?.state ?? null,
-      // The route's remote is in the markup: its styles apply now, not when its code arrives.
-      appStylesheets: rendered?.state?.modules.length ? files.css : [],
-      inlineStyles: rendered?.state?.modules.length && remote && expose ? ctx.registry.inlineStyles(remote, expose) : [],
+      // The route's remote's styles apply at once (inlined when small): its markup is in the page, or
+      // (its server render left to the browser) arrives with its code and needs them then.
+      appStylesheets: files.css,
+      inlineStyles: remote && expose && status === 200 ? ctx.registry.inlineStyles(remote, expose) : [],
     });
+    const page = new PageStream(encoding);
+    encoded().code(status).header('X-Page-Cache', 'miss').send(page.body);
+    page.flush(head);
+    let app: string;
+    let rendered: Awaited<typeof rendering>;
+    try {
+      rendered = await rendering;
+      app = tail({ appHtml: rendered?.html ?? null, appState: rendered?.state ?? null });
+    } catch (error) {
+      // renderPage answers null rather than throwing; should anything else fail, the browser renders the page.
+      request.log.error({ err: error }, 'document tail failed');
+      rendered = null;
+      app = tail({ appHtml: null, appState: null });
+    }
+    page.end(app);
     // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
     // cannot fill the cache), and so is a page whose remote was left to the browser this time.
-    if (cacheStamp !== null && status === 200 && rendered && !rendered.degraded) pageCache.set(cacheKey, cacheStamp, { status, html });
-    return reply.code(status).header('X-Page-Cache', 'miss').send(html);
+    if (cacheStamp !== null && status === 200 && rendered && !rendered.degraded) pageCache.set(cacheKey, cacheStamp, { status, html: head + app });
+    return reply;
   });
 }
