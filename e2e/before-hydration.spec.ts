@@ -108,3 +108,22 @@ test('a button pressed while its part of the page is still loading its code does
   release();
   await expect(page.getByRole('link', { name: 'Sign in to your garage' })).toBeVisible();
 });
+
+test('a price range applied before the search page’s code has run is applied once it has, not sent by the browser to the page’s own address', async ({ page }) => {
+  const release = await holdTheAppsCode(page);
+  await page.goto(siteUrl('metro-motor-group', '/search/new-used-and-demo-cars'), { waitUntil: 'domcontentloaded' });
+  await page.getByLabel('Price from').fill('40000');
+  await page.getByLabel('Price to').fill('70000');
+  await page.getByRole('form', { name: 'Price' }).getByRole('button', { name: 'Apply' }).click();
+  // Without its code the browser would have sent ?price-min=…&price-max=… and started the page again.
+  await expect(page).toHaveURL(/\/search\/new-used-and-demo-cars$/);
+  await expect(page.getByLabel('Price from')).toHaveValue('40000');
+
+  release();
+  await hydrated(page);
+  await expect(page).toHaveURL(/price=40000%3A70000|price=40000:70000/);
+  await expect(page.locator('.search-page__results[aria-busy="false"]')).toBeVisible();
+  const prices = async () => (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
+  await expect.poll(async () => (await prices()).every((price) => price >= 40000 && price <= 70000)).toBe(true);
+  expect((await prices()).length).toBeGreaterThan(0);
+});

@@ -158,4 +158,47 @@ describe('what a shopper did to a server-rendered page before its code ran', () 
     expect(onPress).toHaveBeenCalledTimes(2);
     vi.useRealTimers();
   });
+
+  it('sends a form sent before its code ran once it has, with what was typed, and not from the browser to the page’s own address', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const sent = vi.fn();
+    function Enquiry() {
+      const [name, setName] = useState('');
+      return (
+        <form
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            sent(name);
+          }}
+        >
+          <input aria-label="First name" name="first_name" value={name} onChange={(event) => setName(event.target.value)} />
+          <button type="submit">Send enquiry</button>
+        </form>
+      );
+    }
+    const container = document.createElement('div');
+    container.id = 'root';
+    container.innerHTML = renderToString(<Enquiry />);
+    document.body.append(container);
+    keepInteractionsBeforeHydration(container);
+    const browserSent = vi.fn();
+    // Listens last (bubbling, on the document): whether the browser would still send it itself.
+    document.addEventListener('submit', (event) => browserSent(event.defaultPrevented));
+
+    type(field<HTMLInputElement>(container, 'input'), 'Alex');
+    field<HTMLFormElement>(container, 'form').requestSubmit(field<HTMLButtonElement>(container, 'button'));
+    expect(browserSent).toHaveBeenLastCalledWith(true);
+
+    await act(async () => {
+      root = hydrateRoot(container, <Enquiry />);
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(60);
+    });
+    expect(sent).toHaveBeenCalledTimes(1);
+    expect(sent).toHaveBeenCalledWith('Alex');
+    document.body.innerHTML = '';
+    vi.useRealTimers();
+  });
 });

@@ -5,8 +5,8 @@
 // ticked, the text is there) but React, when it takes the markup over, does not know: its state
 // still says "unticked" and the next render would put that back (React 19 keeps the DOM's value at
 // hydration and does not tell the component; see react#33129, not on in 19.3). So this script
-// notes the form fields changed and the last button pressed before their part of the page was
-// hydrated, and once it is, hands them to React as the events it missed: the field's onChange
+// notes the form fields changed and the last button pressed and the form sent before their part of the
+// page was hydrated, and once it is, hands them to React as the events it missed: the field's onChange
 // runs with the shopper's value, the button's onClick runs.
 
 /** How long a noted interaction waits for its part of the page to hydrate. */
@@ -97,13 +97,14 @@ function syncField(node: Field, shopper: string | boolean = shopperValue(node)):
 
 /**
  * Starts noting interactions inside `root` with server-rendered markup React has not hydrated yet,
- * and hands each to React once it has. Clicks are noted before React has a root, and after it
- * when React drops them (a click on a part it cannot hydrate yet); field changes until the field is
- * hydrated (React never replays those). Fields React made itself are React's from the start, and never noted.
+ * and hands each to React once it has. Clicks and sent forms are noted before React has a root,
+ * and after it when React drops them (on a part it cannot hydrate yet); field changes until the
+ * field is hydrated (React never replays those). Fields React made itself are React's from the start, and never noted.
  */
 export function keepInteractionsBeforeHydration(root: HTMLElement) {
   const fields = new Map<Field, string | boolean>();
   let button: HTMLButtonElement | null = null;
+  let sent: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null;
   let since = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -115,15 +116,39 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
       button = null;
       if (pressed.isConnected) pressed.click();
     }
-    if ((fields.size || button) && Date.now() - since < keepForMs) timer = setTimeout(settle, pollMs);
+    if (sent && (!sent.form.isConnected || reactProps(sent.form))) {
+      const { form, submitter } = sent;
+      sent = null;
+      if (form.isConnected) form.requestSubmit(submitter instanceof HTMLButtonElement && submitter.form === form ? submitter : null);
+    }
+    if ((fields.size || button || sent) && Date.now() - since < keepForMs) timer = setTimeout(settle, pollMs);
     else {
       fields.clear();
       button = null;
+      sent = null;
     }
   };
   const watch = () => {
     since = Date.now();
     timer ??= setTimeout(settle, pollMs);
+  };
+
+  /**
+   * Runs `note` when React will not act on `event` (on `target`, unhydrated when it came): before
+   * React has a root, or when React has a root but not this part of the page (a remote whose code
+   * is still coming). React then tries to hydrate it there and then; when it cannot, it stops the
+   * event before it reaches its target and drops it (React 18+ does not replay clicks or submits).
+   * An event that never reached its target is noted; one that did is React's.
+   */
+  const whenReactDropped = (event: Event, target: Element, note: () => void) => {
+    if (!internal(root, '__reactContainer$')) return note();
+    let reached = false;
+    const onReach = () => (reached = true);
+    target.addEventListener(event.type, onReach, { capture: true, once: true });
+    setTimeout(() => {
+      target.removeEventListener(event.type, onReach, { capture: true });
+      if (!reached && target.isConnected) note();
+    }, 0);
   };
 
   const onChange = (event: Event) => {
@@ -133,6 +158,24 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
     watch();
   };
   document.addEventListener('input', onChange, true);
+  // A form sent before its code ran: the browser would send it itself, to this page's address with
+  // what was typed in it, and the page would start again empty. It waits for its code instead. A
+  // form that names its method (the search bar's GET of ?q=) is meant to work without code.
+  document.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !root.contains(form) || !untouched(form) || form.hasAttribute('method')) return;
+      // React's own onSubmit prevents the browser's send too, when React hears it.
+      event.preventDefault();
+      const submitter = (event as SubmitEvent).submitter;
+      whenReactDropped(event, form, () => {
+        sent = { form, submitter };
+        watch();
+      });
+    },
+    true,
+  );
   document.addEventListener('change', onChange, true);
   document.addEventListener(
     'click',
@@ -140,24 +183,10 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
       const target = (event.target as Element | null)?.closest?.('button');
       if (!(target instanceof HTMLButtonElement) || !root.contains(target) || target.type === 'submit' || target.disabled) return;
       if (!untouched(target)) return;
-      if (!internal(root, '__reactContainer$')) {
+      whenReactDropped(event, target, () => {
         button = target;
         watch();
-        return;
-      }
-      // React has a root but not this part of the page (a remote whose code is still coming). React
-      // tries to hydrate it there and then; when it cannot, it stops the click before it reaches the
-      // button and drops it (React 18+ does not replay clicks). A click that never reached its button
-      // is noted; one that did is React's.
-      let reached = false;
-      const onReach = () => (reached = true);
-      target.addEventListener('click', onReach, { capture: true, once: true });
-      setTimeout(() => {
-        target.removeEventListener('click', onReach, { capture: true });
-        if (reached || !target.isConnected) return;
-        button = target;
-        watch();
-      }, 0);
+      });
     },
     true,
   );
