@@ -1,4 +1,4 @@
-// node bench/page-profile.mjs [path ...] — where a page's Lighthouse mobile time goes, one run per
+// node bench/page-profile.mjs [path|car ...] — where a page's Lighthouse mobile time goes, one run per
 // path on the built platform (metro-motor-group): LCP split into its phases (TTFB, load delay,
 // load time, render delay), the long tasks and the scripts' main-thread time, each as a table.
 // For finding what to change; bench:pages gives the medians the targets are checked against.
@@ -34,9 +34,32 @@ function run(url) {
   });
 }
 
+/** `car`: the first car the search page links to (demo stock is dated, so its slugs change). */
+async function resolvePath(path) {
+  if (path !== 'car') {
+    await getHtml(path); // warms the server's render (a first, cold render is not what a shopper waits for)
+    return path;
+  }
+  return /href="(\/cars\/[^"]+)"/.exec(await getHtml('/search/new-used-and-demo-cars'))?.[1] ?? path;
+}
+
+async function getHtml(path) {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host: new URL(platform.origin).host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const platform = await startPlatform(port);
 try {
-  for (const path of paths) {
+  for (const path of await Promise.all(paths.map(resolvePath))) {
     const lhr = await run(`${platform.origin}${path}`);
     const audit = (id) => lhr.audits[id];
     if (lhr.runtimeError) {
@@ -44,6 +67,13 @@ try {
       continue;
     }
     console.log(`\n${path}: score ${Math.round(lhr.categories.performance.score * 100)}, FCP ${Math.round(audit('first-contentful-paint').numericValue)} ms, LCP ${Math.round(audit('largest-contentful-paint').numericValue)} ms, TBT ${Math.round(audit('total-blocking-time').numericValue)} ms`);
+    const observed = audit('metrics')?.details?.items?.[0] ?? {};
+    console.log(`observed (unthrottled): FCP ${observed.observedFirstContentfulPaint} ms, LCP ${observed.observedLargestContentfulPaint} ms, DOMContentLoaded ${observed.observedDomContentLoaded} ms, load ${observed.observedLoad} ms`);
+    console.log(`server response ${Math.round(audit('server-response-time')?.numericValue ?? 0)} ms`);
+    const requests = audit('network-requests')?.details?.items ?? [];
+    console.table(requests.slice(0, 14).map((r) => ({ request: name(r.url).slice(0, 40), priority: r.priority, 'start (ms)': Math.round(r.networkRequestTime ?? r.startTime), 'end (ms)': Math.round(r.networkEndTime ?? r.endTime), 'KB': Math.round((r.transferSize ?? 0) / 1024) })));
+    const element = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;
+    if (element) console.log(`LCP element: ${element.nodeLabel ?? ''} ${element.snippet ?? ''}`.slice(0, 300));
     const phases = audit('largest-contentful-paint-element')?.details?.items?.[1]?.items ?? [];
     console.table(phases.map((phase) => ({ 'LCP phase': phase.phase, ms: Math.round(phase.timing) })));
     console.table((audit('long-tasks')?.details?.items ?? []).map((task) => ({ 'long task': name(task.url), 'starts (ms)': Math.round(task.startTime), ms: Math.round(task.duration) })));

@@ -125,3 +125,27 @@ test("a shopper editing the search request still only gets this dealer's cars", 
   );
   expect(answer).toEqual({ status: 200, hits: [] });
 });
+
+test('on a phone the cars come first; the filters open from a button, narrow the search and fold away again', async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 839 });
+  await page.goto(searchPath);
+  await expect(settled(page)).toBeVisible();
+  // The first car is on the first screen; the filters are folded away.
+  const firstCard = await page.locator('.vehicle-card').first().boundingBox();
+  expect(firstCard!.y).toBeLessThan(839);
+  await expect(facet(page, 'make')).toBeHidden();
+  const everything = await count(page);
+
+  const toggle = page.getByRole('button', { name: 'Filters', exact: true });
+  await toggle.click();
+  await expect(page.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
+  await facet(page, 'make').getByLabel(/^Toyota \(\d+\)$/).click();
+  await expect(page).toHaveURL(/make=Toyota/);
+  await everyCardNamed(page, 'Toyota');
+  const toyotas = await count(page);
+  expect(toyotas).toBeLessThan(everything);
+
+  await page.getByRole('button', { name: `Show ${toyotas} vehicles` }).click();
+  await expect(facet(page, 'make')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Filters (1)' })).toHaveAttribute('aria-expanded', 'false');
+});

@@ -17,8 +17,12 @@ import { ActiveFilters, activeFilterChips } from './active-filters';
 import { SaveSearch } from './save-search';
 import './search-page.css';
 
-/** The first row of cards loads eagerly with high priority: it holds the LCP image. */
-const eagerCards = 3;
+/**
+ * The first card's photo loads eagerly with high priority: it is the page's largest paint on a
+ * phone (one card across) and as large as any on wider screens. The rest load lazily (the browser
+ * still fetches those near the screen at once), so they do not take a phone's bandwidth from it.
+ */
+const eagerCards = 1;
 
 const searchTitle = (slug: string) =>
   slug === 'pre-owned' ? 'Pre-owned vehicles' : slug.replace(/-/g, ' ').replace(/^\w/, (c) => c.toUpperCase()).replace(/\b(suv|4x4)\b/gi, (w) => w.toUpperCase());
@@ -30,6 +34,7 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
   // Words typed into the server-rendered box before the page's code ran are kept, not reset by hydration.
   const [keyword, setKeyword] = useState(() => (typeof document === 'undefined' ? null : document.querySelector<HTMLInputElement>('#search-keyword')?.value) ?? state.q);
   const [now] = useState(() => Math.floor(Date.now() / 1000));
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const { data, error, isFetching, refetch } = useSearchCarsQuery({ state, searchSlug, hitsPerPage });
   const title = searchTitle(searchSlug);
   usePageTitle(title, site.name);
@@ -100,8 +105,17 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
       <ActiveFilters chips={chips} onClearAll={clearAll} />
       <SaveSearch site={site} state={state} searchSlug={searchSlug} title={title} />
       <div className="search-page__layout">
-        <aside className="search-page__filters" aria-label="Filters">
+        {/* On a phone the filters fold away behind this button (the cars come first); wider screens show both. */}
+        <Button variant="secondary" className="search-page__filters-toggle" aria-expanded={filtersOpen} aria-controls="search-filters" onClick={() => setFiltersOpen(!filtersOpen)}>
+          {filtersOpen ? 'Hide filters' : chips.length ? `Filters (${chips.length})` : 'Filters'}
+        </Button>
+        <aside id="search-filters" className="search-page__filters" aria-label="Filters" data-open={filtersOpen}>
           {data && <FacetFilters facets={site.search_facets} counts={data.facets} stats={data.facetStats} state={state} locale={site.locale} onToggle={toggle} onRange={setRange} />}
+          {data && (
+            <Button className="search-page__filters-done" onClick={() => setFiltersOpen(false)}>
+              {`Show ${data.count} vehicles`}
+            </Button>
+          )}
         </aside>
         <section className="search-page__main" aria-label="Results">
           {error ? (

@@ -69,3 +69,12 @@ describe('the order of the document', () => {
     expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
   });
 });
+
+describe('the shell’s stylesheet', () => {
+  it('is inlined when the server has its text, so the page paints without waiting for it; otherwise linked', () => {
+    const inlined = renderDocument(page({ shellAssets: { ...shellAssets, inlineCss: { '/assets/main.3.css': '.dp-container{max-width:1200px}' } } }));
+    expect(head(inlined)).toContain('<style data-href="/assets/main.3.css">.dp-container{max-width:1200px}</style>');
+    expect(head(inlined)).not.toContain('<link rel="stylesheet" href="/assets/main.3.css">');
+    expect(head(renderDocument(page({})))).toContain('<link rel="stylesheet" href="/assets/main.3.css">');
+  });
+});

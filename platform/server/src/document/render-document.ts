@@ -4,7 +4,13 @@ import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules
 import { ogLocale } from './seo';
 
 /** The shell's initial files (assets.json); `firstPaint`: the first script, bundled alone, when there is one. */
-export type DocumentAssets = { js: string[]; css: string[]; firstPaint?: string };
+export type DocumentAssets = {
+  js: string[];
+  css: string[];
+  firstPaint?: string;
+  /** Of `css`, the text of those small enough to inline (`<style data-href>`): the page paints without waiting for another request. */
+  inlineCss?: Readonly<Record<string, string>>;
+};
 
 /** How the page looks when shared (Open Graph, Twitter card); every address absolute. */
 export type SocialMeta = {
@@ -122,7 +128,10 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
   if (input.social) head.push(...socialTags(input.social, site));
   for (const data of input.jsonLd ?? []) head.push(`<script type="application/ld+json">${scriptJson(data)}</script>`);
   head.push(`<style>${brandingCss(site)}</style>`);
-  for (const css of input.shellAssets.css) head.push(`<link rel="stylesheet" href="${escapeHtml(css)}">`);
+  for (const css of input.shellAssets.css) {
+    const text = input.shellAssets.inlineCss?.[css];
+    head.push(text === undefined ? `<link rel="stylesheet" href="${escapeHtml(css)}">` : `<style data-href="${escapeHtml(css)}">${text}</style>`);
+  }
   if (input.heroImage) {
     const { path, sizes } = input.heroImage;
     head.push(

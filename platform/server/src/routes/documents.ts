@@ -30,13 +30,24 @@ function searchCategoryOf(site: Pick<SiteConfig, 'search_categories'>, pathname:
   return category ? { label: category.label, path } : null;
 }
 
+/** Above this the shell's stylesheet stays a link (cached across pages) rather than inlined into each. */
+const maxInlineShellCssChars = 24_000;
+
 function loadShellAssets(dir: string): DocumentAssets {
   const file = join(dir, 'assets.json');
   if (!existsSync(file)) throw new Error(`The shell is not built: ${file} is missing. Run npm run build.`);
   const assets = JSON.parse(readFileSync(file, 'utf8')) as DocumentAssets;
   // With the first script named, a server-rendered page loads the app's code once it is on screen
   // (render-document.ts); what the shopper types or clicks before then is kept (federation/before-hydration.ts).
-  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`), firstPaint: assets.firstPaint ? `/assets/${assets.firstPaint}` : undefined };
+  // The shell's stylesheet (a few KB) is inlined into every page: a request the page would wait for
+  // before its first paint costs a phone a round trip; the bytes cost less than that.
+  const inlineCss: Record<string, string> = {};
+  for (const file of assets.css) {
+    const path = join(dir, file);
+    const text = /^[\w./-]+$/.test(file) && !file.includes('..') && existsSync(path) ? readFileSync(path, 'utf8') : null;
+    if (text !== null && text.length <= maxInlineShellCssChars && !/<\/style/i.test(text)) inlineCss[`/assets/${file}`] = text;
+  }
+  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`), firstPaint: assets.firstPaint ? `/assets/${assets.firstPaint}` : undefined, inlineCss };
 }
 
 const pageTitles: Record<string, string> = {
