@@ -77,6 +77,7 @@ try {
     const phases = audit('largest-contentful-paint-element')?.details?.items?.[1]?.items ?? [];
     console.table(phases.map((phase) => ({ 'LCP phase': phase.phase, ms: Math.round(phase.timing) })));
     console.table((audit('long-tasks')?.details?.items ?? []).map((task) => ({ 'long task': name(task.url), 'starts (ms)': Math.round(task.startTime), ms: Math.round(task.duration) })));
+    console.table((audit('mainthread-work-breakdown')?.details?.items ?? []).map((item) => ({ 'main thread': item.groupLabel ?? item.group, ms: Math.round(item.duration) })));
     console.table((audit('bootup-time')?.details?.items ?? []).map((item) => ({ script: name(item.url), 'main thread (ms)': Math.round(item.total), 'of it scripting': Math.round(item.scripting) })));
   }
 } finally {

@@ -7,7 +7,7 @@ import { renderApp, sharedModules } from './render-app.server';
 import { lazySharedModules, sharedModules as pageModules } from './federation/shared-modules';
 
 const site = testSite({
-  remotes: [{ name: 'mf-search', version: '1.3.1', manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json' }],
+  remotes: [{ name: 'mf-search', version: '1.3.1', manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-search/1.3.1/remoteEntry.js' }],
 });
 const searchUrl = `https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`;
 

@@ -165,7 +165,7 @@ describe('the platform server', () => {
       const site = await siteBySlug(platform, slug);
       const res = await siteRequest(platform.app, slug, 'GET', '/api/site');
       expect(res.statusCode).toBe(200);
-      const config = res.json<{ slug: string; name: string; remotes: { name: string; version: string; manifestUrl: string }[]; search: unknown }>();
+      const config = res.json<{ slug: string; name: string; remotes: { name: string; version: string; manifestUrl: string; entryUrl: string }[]; search: unknown }>();
       expect(publicSiteConfigSchema.safeParse(config).success).toBe(true);
       expect(config.slug).toBe(slug);
       expect(config.name).toBe(site.name);
@@ -176,6 +176,7 @@ describe('the platform server', () => {
       for (const remote of config.remotes) {
         expect(remote.version).toBe(testRemoteVersion);
         expect(remote.manifestUrl.endsWith(`/remotes/${remote.name}/${testRemoteVersion}/mf-manifest.json`), remote.manifestUrl).toBe(true);
+        expect(remote.entryUrl, 'the entry the browser loads, beside the manifest').toBe(remote.manifestUrl.replace('mf-manifest.json', 'remoteEntry.js'));
       }
       expect(config.search).toEqual({
         host: `http://${slug}.localhost:3000/meili`,
@@ -201,6 +202,7 @@ describe('the platform server', () => {
           name: 'mf-search',
           version: '0.9.0-test',
           manifestUrl: 'http://harbour-used-cars.localhost:3000/remotes/mf-search/0.9.0-test/mf-manifest.json',
+          entryUrl: 'http://harbour-used-cars.localhost:3000/remotes/mf-search/0.9.0-test/remoteEntry.js',
         });
         expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { name: string; version: string }[] }>().remotes.find((remote) => remote.name === 'mf-search')?.version).toBe(testRemoteVersion);
         await setSiteRemote(platform.ctx.db, harbour.id, 'mf-search', { version: '7.7.7' });
@@ -210,12 +212,15 @@ describe('the platform server', () => {
       }
     });
 
-    it('serves a remote manifest at the address it hands out', async () => {
-      const config = (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { manifestUrl: string }[] }>();
+    it('serves a remote manifest and entry at the addresses it hands out', async () => {
+      const config = (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { manifestUrl: string; entryUrl: string }[] }>();
       const url = new URL(config.remotes[0]!.manifestUrl);
       const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', url.pathname);
       expect(res.statusCode).toBe(200);
       expect(res.json<{ exposes: unknown[] }>().exposes.length).toBeGreaterThan(0);
+      const entry = await siteRequest(platform.app, 'metro-motor-group', 'GET', new URL(config.remotes[0]!.entryUrl).pathname);
+      expect(entry.statusCode).toBe(200);
+      expect(entry.headers['content-type']).toMatch(/javascript/);
     });
 
     it('answers 404 for the config of an address that is no dealer site', async () => {
@@ -252,7 +257,8 @@ describe('the platform server', () => {
       expect(html).toContain(`<link rel="canonical" href="https://${metro.domain_name}/cars/${car.slug}">`);
       expect(siteConfigOf(html)).toMatchObject({ id: metro.id, slug: metro.slug });
       const remotes = `http://metro-motor-group.localhost:3000/remotes/mf-vehicle/${testRemoteVersion}`;
-      expect(html).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${remotes}/mf-manifest.json">`);
+      // The browser's runtime loads the remote's entry, not its manifest.
+      expect(html).not.toContain('mf-manifest.json">');
       expect(html).toContain(`<link rel="preload" as="script" href="${remotes}/remoteEntry.js">`);
       expect(html).toContain(`<link rel="preload" as="script" href="${remotes}/static/js/VehicleDetailPage.js">`);
       const hero = /<link rel="preload" as="image" href="([^"]+)" imagesrcset="([^"]+)"/.exec(html);
@@ -267,7 +273,7 @@ describe('the platform server', () => {
       expect(res.statusCode).toBe(404);
       expect(res.body).toContain(`<title>Page not found | ${escapeHtml(metro.name)}</title>`);
       expect(res.body).toContain('<meta name="robots" content="noindex">');
-      expect(res.body.includes('<link rel="preload" as="fetch"'), 'preloads a remote manifest').toBe(false);
+      expect(/<link rel="preload" as="script" href="[^"]*\/remotes\//.test(res.body), 'preloads a remote').toBe(false);
       expect(res.body.includes('<link rel="preload" as="image"'), 'preloads a hero image').toBe(false);
       expect(res.body.includes('id="route-data"'), 'carries route data').toBe(false);
     });

@@ -19,6 +19,12 @@ export const remoteRefSchema = z.object({
   name: z.enum(remoteNames),
   version: z.string(),
   manifestUrl: z.string(),
+  /**
+   * Its remoteEntry.js: what the browser's federation runtime loads. Given the entry (not the
+   * manifest) the runtime neither fetches the manifest nor builds preload links from it, work a
+   * phone did on every page; the server already preloads what the page's first render needs.
+   */
+  entryUrl: z.string(),
   /** Slot name → the remote's exposed modules (by expose name) that fill it, at this version. */
   slots: z.partialRecord(z.enum(slotNames), z.array(z.string())).optional(),
 });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { currencyCode, formatDistance, localeWording, phoneRegion, t } from './locale';
+import { currencyCode, formatDistance, localeWording, numberFormat, phoneRegion, t } from './locale';
 
 describe('t', () => {
   it.each([
@@ -69,5 +69,14 @@ describe('currencyCode and phoneRegion', () => {
   ] as const)('%s → %s, %s', (locale, currency, region) => {
     expect(currencyCode(locale)).toBe(currency);
     expect(phoneRegion(locale)).toBe(region);
+  });
+});
+
+describe('number formats', () => {
+  it('are made once per locale and options, and format as their locale does', () => {
+    expect(numberFormat('en-AU', { maximumFractionDigits: 0 })).toBe(numberFormat('en-AU', { maximumFractionDigits: 0 }));
+    expect(numberFormat('en-AU', { maximumFractionDigits: 0 })).not.toBe(numberFormat('en-AU', { maximumFractionDigits: 2 }));
+    expect(numberFormat('en-US').format(1234567.5)).toBe('1,234,567.5');
+    expect(numberFormat('en-NZ', { maximumFractionDigits: 0 }).format(42_001.4)).toBe('42,001');
   });
 });

@@ -45,12 +45,30 @@ export function t(locale: SiteLocale, text: string): string {
   return text.replace(/[A-Za-z]+/g, (word) => wording[word] ?? word);
 }
 
+const formats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A number format, made once per locale and options: making one costs far more than using it
+ * (on a phone, the prices of a results page took tens of milliseconds when each made its own).
+ */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    // Locales and options come from this code, so few; bounded all the same.
+    if (formats.size >= 64) formats.clear();
+    formats.set(key, format);
+  }
+  return format;
+}
+
 const kmPerMile = 1.609344;
 
 /** Odometer text: US sites show miles (SPEC §9), the rest kilometres; whole units with grouping. */
 export function formatDistance(km: number, locale: SiteLocale): string {
   const [value, unit] = locale === 'en-US' ? [km / kmPerMile, 'mi'] : [km, 'km'];
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(Math.round(value))} ${unit}`;
+  return `${numberFormat(locale, { maximumFractionDigits: 0 }).format(Math.round(value))} ${unit}`;
 }
 
 const currencies = { 'en-AU': 'AUD', 'en-NZ': 'NZD', 'en-US': 'USD' } as const satisfies Record<SiteLocale, string>;

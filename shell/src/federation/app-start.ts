@@ -1,7 +1,7 @@
 // Part of the document's first script (first-paint-entry.ts): no shared modules, no React.
 
 /** What a server-rendered document asks the first script to load once the page is on screen. */
-export type AppStart = { scripts: string[]; preloads: { href: string; as: 'script' | 'style' | 'fetch'; crossorigin?: boolean }[] };
+export type AppStart = { scripts: string[]; preloads: { href: string; as: 'script' | 'style' }[] };
 
 function load({ scripts, preloads }: AppStart) {
   for (const preload of preloads) {
@@ -9,7 +9,6 @@ function load({ scripts, preloads }: AppStart) {
     link.rel = 'preload';
     link.as = preload.as;
     link.href = preload.href;
-    if (preload.crossorigin) link.crossOrigin = 'anonymous';
     document.head.append(link);
   }
   for (const src of scripts) {

@@ -43,11 +43,11 @@ export function providedShared(rules: Record<string, SingletonRule>) {
 
 export type FederationHost = {
   load<T>(id: string): Promise<T | null>;
-  /** Drops a failed manifest request the runtime keeps, so a retry asks the network again. */
+  /** Drops a failed entry load the runtime keeps, so a retry asks the network again. */
   forget(remote: RemoteName, entry: string): void;
 };
 
-/** Starts the runtime with the site's remotes at the manifests its config pins. */
+/** Starts the runtime with the site's remotes at the entries (remoteEntry.js) of the versions its config pins. */
 export function startFederationHost(remotes: Map<RemoteName, string>): FederationHost {
   // Remote entries are built without the runtime core (`externalRuntime`): they read this global.
   const global = globalThis as { _FEDERATION_RUNTIME_CORE?: unknown; _FEDERATION_RUNTIME_CORE_FROM?: unknown };

@@ -27,10 +27,12 @@ const { reportRemoteFailure } = reports;
 const leadsManifest = 'https://remotes.example.com/mf-leads/1.5.1/mf-manifest.json';
 const checkoutManifest = 'https://remotes.example.com/mf-checkout/1.3.0/mf-manifest.json';
 const vehicleManifest = 'https://remotes.example.com/mf-vehicle/1.4.0/mf-manifest.json';
+/** The remote entry beside a manifest: what the runtime loads. */
+const entryOf = (manifest: string) => manifest.replace('mf-manifest.json', 'remoteEntry.js');
 
 type Remotes = Pick<PublicSiteConfig, 'remotes'>;
 /** A dealer with the leads remote on and checkout switched off. */
-const leadsOnly: Remotes = { remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: leadsManifest }] };
+const leadsOnly: Remotes = { remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: leadsManifest, entryUrl: entryOf(leadsManifest) }] };
 
 /** The enquiry form as mf-leads would expose it: it shows the props the shell hands it. */
 function EnquiryForm({ carId, title }: EnquiryFormProps) {
@@ -82,7 +84,7 @@ describe('a remote the dealer switched off', () => {
 
 describe('a remote that loads', () => {
   it('starts the federation runtime only with the first remote loaded: the site’s remotes at the pinned manifests, the shell’s singletons, retries then failure logging', async () => {
-    startRemoteRuntime({ remotes: [...leadsOnly.remotes, { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest }] });
+    startRemoteRuntime({ remotes: [...leadsOnly.remotes, { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, entryUrl: entryOf(checkoutManifest) }] });
     expect(federation.init).not.toHaveBeenCalled();
     loadRemote.mockResolvedValue({ default: EnquiryForm });
     await loadRemoteModule('mf-leads/EnquiryForm');
@@ -90,8 +92,8 @@ describe('a remote that loads', () => {
     expect(federation.init).toHaveBeenCalledTimes(1);
     const options = federation.init.mock.calls[0]?.[0];
     expect(options.remotes).toEqual([
-      { name: 'mf_leads', entry: leadsManifest },
-      { name: 'mf_checkout', entry: checkoutManifest },
+      { name: 'mf_leads', entry: entryOf(leadsManifest) },
+      { name: 'mf_checkout', entry: entryOf(checkoutManifest) },
     ]);
     expect(options.plugins.map((plugin: { name: string }) => plugin.name)).toEqual(['retry-plugin', 'dealer-error-load']);
     expect(options.shareStrategy).toBe('loaded-first');
@@ -143,7 +145,7 @@ describe('a remote that cannot be fetched', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
 
     await waitFor(() => expect(registerRemotes).toHaveBeenCalledTimes(1));
-    expect(registerRemotes).toHaveBeenCalledWith([{ name: 'mf_leads', entry: leadsManifest }], { force: true });
+    expect(registerRemotes).toHaveBeenCalledWith([{ name: 'mf_leads', entry: entryOf(leadsManifest) }], { force: true });
     expect(await screen.findByRole('heading', { name: 'Ask about this car for car 55123' })).toBeTruthy();
     expect(loadRemote).toHaveBeenCalledTimes(2);
     expect(screen.queryByRole('alert')).toBeNull();
@@ -258,8 +260,8 @@ describe('named slots on the vehicle page', () => {
   it('renders the checkout remote’s Reserve button with the car when the site’s checkout fills the slot', async () => {
     startRemoteRuntime({
       remotes: [
-        { name: 'mf-vehicle', version: '1.4.0', manifestUrl: vehicleManifest },
-        { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, slots: { 'vehicle.actions': ['ReserveButton'] } },
+        { name: 'mf-vehicle', version: '1.4.0', manifestUrl: vehicleManifest, entryUrl: entryOf(vehicleManifest) },
+        { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, entryUrl: entryOf(checkoutManifest), slots: { 'vehicle.actions': ['ReserveButton'] } },
       ],
     });
     loadRemote.mockImplementation(async (id) => (id === 'mf_checkout/ReserveButton' ? { default: ReserveButton } : undefined));
@@ -273,8 +275,8 @@ describe('named slots on the vehicle page', () => {
   it('renders nothing when no remote of the site fills the slot', async () => {
     startRemoteRuntime({
       remotes: [
-        { name: 'mf-vehicle', version: '1.4.0', manifestUrl: vehicleManifest },
-        { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest },
+        { name: 'mf-vehicle', version: '1.4.0', manifestUrl: vehicleManifest, entryUrl: entryOf(vehicleManifest) },
+        { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, entryUrl: entryOf(checkoutManifest) },
       ],
     });
     const { container } = renderPage(vehicleActions());

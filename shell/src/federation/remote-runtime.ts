@@ -48,7 +48,7 @@ export function warmFederationHost() {
 /** Which remotes (and slot fillers) the page has, without loading anything: also what the server render needs. */
 export function enableSiteRemotes(site: Pick<PublicSiteConfig, 'remotes'>) {
   enabled = new Set(site.remotes.map((remote) => remote.name));
-  entries = new Map(site.remotes.map((remote) => [remote.name, remote.manifestUrl]));
+  entries = new Map(site.remotes.map((remote) => [remote.name, remote.entryUrl]));
   slotFills = new Map();
   for (const remote of site.remotes) {
     for (const [slot, modules] of Object.entries(remote.slots ?? {}) as [SlotName, string[]][]) {
@@ -62,7 +62,7 @@ export function enableSiteRemotes(site: Pick<PublicSiteConfig, 'remotes'>) {
 export const slotFillers = (slot: SlotName): ExposedModule[] => slotFills.get(slot) ?? [];
 
 /**
- * The runtime keeps a failed manifest request; registering the remote again with `force`
+ * The runtime keeps a failed entry load; registering the remote again with `force`
  * drops it, so a retry after a failure really asks the network again.
  */
 export function forgetFailedRemote(module: ExposedModule) {

@@ -4,7 +4,7 @@ import { renderDocument, type DocumentInput } from './render-document';
 
 const site = testSite();
 const shellAssets = { js: ['/assets/first-paint.1.js', '/assets/main.2.js'], css: ['/assets/main.3.css'], firstPaint: '/assets/first-paint.1.js' };
-const remotePreloads = { manifests: ['/remotes/mf-search/1.4.0/mf-manifest.json'], js: ['/remotes/mf-search/1.4.0/remoteEntry.js'], css: ['/remotes/mf-search/1.4.0/SearchPage.css'] };
+const remotePreloads = { js: ['/remotes/mf-search/1.4.0/remoteEntry.js'], css: ['/remotes/mf-search/1.4.0/SearchPage.css'] };
 const page = (extra: Partial<DocumentInput>): DocumentInput => ({
   site,
   title: 'Search | Metro Toyota Parramatta',
@@ -34,7 +34,6 @@ describe('the document’s scripts', () => {
     expect(start).toEqual({
       scripts: ['/assets/main.2.js'],
       preloads: [
-        { href: '/remotes/mf-search/1.4.0/mf-manifest.json', as: 'fetch', crossorigin: true },
         { href: '/remotes/mf-search/1.4.0/remoteEntry.js', as: 'script' },
       ],
     });

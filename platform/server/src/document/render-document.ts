@@ -29,7 +29,8 @@ export type DocumentInput = {
   description: string;
   canonicalUrl: string;
   shellAssets: DocumentAssets;
-  remotePreloads: { manifests: string[]; js: string[]; css: string[] };
+  /** The route remote's entry and first chunks (the browser's runtime loads the entry itself, not the manifest). */
+  remotePreloads: { js: string[]; css: string[] };
   heroImage: { path: string; sizes: string } | null;
   routeData: { car?: Car } | null;
   robots?: string;
@@ -155,7 +156,6 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
     const start = {
       scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
       preloads: [
-        ...input.remotePreloads.manifests.map((href) => ({ href, as: 'fetch', crossorigin: true })),
         ...input.remotePreloads.js.map((href) => ({ href, as: 'script' })),
         ...remoteCss.map((href) => ({ href, as: 'style' })),
       ],
@@ -164,7 +164,6 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
     head.push(`<script defer src="${escapeHtml(firstPaint)}"></script>`);
   } else {
     for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
-    for (const manifest of input.remotePreloads.manifests) head.push(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(manifest)}">`);
     for (const js of input.remotePreloads.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
     for (const css of remoteCss) head.push(`<link rel="preload" as="style" href="${escapeHtml(css)}">`);
     for (const js of input.shellAssets.js) head.push(`<script defer src="${escapeHtml(js)}"></script>`);

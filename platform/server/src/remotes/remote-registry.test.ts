@@ -32,6 +32,7 @@ describe('the named slots a site’s remotes fill', () => {
       name: 'mf-checkout',
       version: '1.4.0-new',
       manifestUrl: `${base}/remotes/mf-checkout/1.4.0-new/mf-manifest.json`,
+      entryUrl: `${base}/remotes/mf-checkout/1.4.0-new/remoteEntry.js`,
       slots: { 'vehicle.actions': ['ReserveButton'] },
     });
   });

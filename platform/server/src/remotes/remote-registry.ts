@@ -46,7 +46,11 @@ export class RemoteRegistry {
       const version = setting.version && this.hasVersion(setting.name, setting.version) ? setting.version : this.latest(setting.name);
       if (!version) return [];
       const slots = this.descriptor(setting.name, version)?.slots;
-      return [{ name: setting.name, version, manifestUrl: `${baseUrl}/remotes/${setting.name}/${version}/mf-manifest.json`, ...(slots && Object.keys(slots).length ? { slots } : {}) }];
+      const entry = this.manifest(setting.name, version)?.metaData.remoteEntry;
+      if (!entry) return [];
+      const base = `${baseUrl}/remotes/${setting.name}/${version}/`;
+      const entryUrl = base + join(entry.path ?? '', entry.name).replace(/^\.?\//, '');
+      return [{ name: setting.name, version, manifestUrl: `${base}mf-manifest.json`, entryUrl, ...(slots && Object.keys(slots).length ? { slots } : {}) }];
     });
   }
 

@@ -185,7 +185,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       description,
       canonicalUrl,
       shellAssets,
-      remotePreloads: { manifests: remote && status === 200 ? [remote.manifestUrl] : [], js: files.js, css: files.css },
+      remotePreloads: { js: files.js, css: files.css },
       heroImage,
       routeData: car ? { car } : null,
       robots: status === 404 ? 'noindex' : undefined,

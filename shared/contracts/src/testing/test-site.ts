@@ -119,7 +119,7 @@ export function testSite(overrides: Partial<PublicSiteConfig> = {}): PublicSiteC
       dealercell: null,
     },
     seo: { title: 'Metro Toyota Parramatta', description: 'New and used Toyotas in Parramatta.' },
-    remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: 'https://remotes.example.com/mf-leads/1.5.1/mf-manifest.json' }],
+    remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: 'https://remotes.example.com/mf-leads/1.5.1/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-leads/1.5.1/remoteEntry.js' }],
     search: { host: 'https://search.example.com', apiKey: 'public-search-key', indexUid: 'cars' },
     api_prefix: '/api',
     ...overrides,
