@@ -31,6 +31,8 @@ test('flexi-subscriptions: a shopper narrows by weekly price band', async ({ pag
   await expect(page.locator('.search-page__results[aria-busy="false"]')).toBeVisible();
   const everything = Number((await page.locator('.search-page__count').innerText()).split(' ')[0]);
 
+  // On a phone the filters open from their button.
+  await page.getByRole('button', { name: 'Filters', exact: true }).tap();
   const bands = page.locator('fieldset[data-facet="weekly_price_range"] label');
   await expect(bands.first()).toContainText(/a week \(\d+\)$/);
   const first = await bands.first().innerText();
