@@ -4,12 +4,13 @@ import { FORM_ERROR } from 'final-form';
 import { chatLimits, chatPollMs, type ChatMessage } from '@dealer/contracts/chat';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { validateFields, type FieldRule } from '@dealer/rules/lead-validation';
+import { formatNumber } from '@dealer/rules/locale';
 import { phoneRuleFor, phoneRuleRegion, toE164 } from '@dealer/rules/phone';
 import { Alert } from '@dealer/ui/alert';
 import { Button } from '@dealer/ui/button';
 import { mergeMessages, messagesAfter, newClientMessageId, sendMessage, startConversation, storeConversation, storedConversation, type Conversation } from './chat-api';
 
-const tooLong = `Please keep a message to ${chatLimits.messageMax.toLocaleString('en-AU')} characters.`;
+const tooLong = `Please keep a message to ${formatNumber(chatLimits.messageMax)} characters.`;
 
 /**
  * The start form's fields (SPEC §5 rules and messages). The mobile must also make an E.164

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { currencyCode, formatDistance, localeWording, numberFormat, phoneRegion, t } from './locale';
+import { currencyCode, formatDistance, formatNumber, localeWording, phoneRegion, t } from './locale';
 
 describe('t', () => {
   it.each([
@@ -72,11 +72,18 @@ describe('currencyCode and phoneRegion', () => {
   });
 });
 
-describe('number formats', () => {
-  it('are made once per locale and options, and format as their locale does', () => {
-    expect(numberFormat('en-AU', { maximumFractionDigits: 0 })).toBe(numberFormat('en-AU', { maximumFractionDigits: 0 }));
-    expect(numberFormat('en-AU', { maximumFractionDigits: 0 })).not.toBe(numberFormat('en-AU', { maximumFractionDigits: 2 }));
-    expect(numberFormat('en-US').format(1234567.5)).toBe('1,234,567.5');
-    expect(numberFormat('en-NZ', { maximumFractionDigits: 0 }).format(42_001.4)).toBe('42,001');
+describe('numbers as the site locales write them', () => {
+  const values = [0, 7, 42, 999, 1000, 1234.5, 12_345.67, 99_999.99, 100_000, 1_234_567.89, 43_990, 250_000.05, 0.5, -1500];
+  it.each(['en-AU', 'en-NZ', 'en-US'] as const)('are what Intl writes in %s, whole and in cents', (locale) => {
+    for (const value of values) {
+      for (const digits of [0, 2]) {
+        const intl = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(value.toFixed(digits)));
+        expect(formatNumber(value, digits), `${value} with ${digits} decimals`).toBe(intl);
+      }
+    }
+  });
+
+  it('writes a negative amount that rounds to nothing as 0 (Intl writes -0)', () => {
+    expect(formatNumber(-0.001)).toBe('0');
   });
 });

@@ -1,5 +1,5 @@
 import { isPriceShown } from './price';
-import { numberFormat } from './locale';
+import { formatNumber } from './locale';
 
 /**
  * SPEC §3 facets `price_range` and `weekly_price_range`: a car's price (or weekly subscription
@@ -30,7 +30,7 @@ export function priceBand(facet: PriceBandFacet, price: number | null | undefine
 }
 
 const bandPattern = /^(\d+)(?:-(\d+)|\+)$/;
-const dollars = (amount: number) => `$${numberFormat('en-AU').format(amount)}`;
+const dollars = (amount: number) => `$${formatNumber(amount)}`;
 
 /** '10000-20000' → '$10,000 – $20,000', '0-150' on weekly prices → 'Under $150 a week'; other values unchanged. */
 export function priceBandLabel(facet: PriceBandFacet, value: string): string {

@@ -1,5 +1,5 @@
 import type { SiteLocale } from '@dealer/contracts/site';
-import { defaultLocale, numberFormat, t } from './locale';
+import { defaultLocale, formatNumber, t } from './locale';
 
 /** SPEC §5/§9: a price of 10 or less is a placeholder in the feed, not a real price. */
 export const minShownPrice = 10;
@@ -30,7 +30,7 @@ export function formatPrice(
   // Integer cents avoid float noise such as 1234.5 * 100 !== 123450 for other values.
   const cents = Math.round(price * 100);
   const fractionDigits = cents % 100 === 0 ? 0 : 2;
-  const amount = numberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(cents / 100);
+  const amount = formatNumber(cents / 100, fractionDigits);
   return `$${amount}`;
 }
 
