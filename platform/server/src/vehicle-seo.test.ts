@@ -197,7 +197,7 @@ describe('a vehicle page as search engines and shared links see it', () => {
     expect(JSON.parse(doc.getElementById('route-data')!.textContent!)).toEqual({ car });
     expect(doc.querySelector('link[rel="preload"][as="image"]')?.getAttribute('href')?.startsWith(`${car.primary_image_url}?`)).toBe(true);
     const remote = `http://metro-motor-group.localhost:3000/remotes/mf-vehicle/${testRemoteVersion}`;
-    expect(res.body).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${remote}/mf-manifest.json">`);
+    expect(res.body).toContain(`<link rel="preload" as="script" href="${remote}/remoteEntry.js">`);
     expect(res.body).toContain(`<link rel="preload" as="script" href="${remote}/static/js/VehicleDetailPage.js">`);
   });
 

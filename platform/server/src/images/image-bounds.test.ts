@@ -7,6 +7,7 @@ import { cardWidths, deviceWidths, fixedLoaderMaxWidth, imageQuality } from '@de
 import { shareImageSize } from '../document/seo';
 import { generateDemoData } from '@dealer/demo/demo-data';
 import { ImageCache, openImageCache } from './image-cache';
+import { applyZodSchemas } from '../http/zod-schemas';
 import { busyRetryAfterSeconds, imageRoutes, RenderQueueFull, renderSlots } from './image-routes';
 import { demoPhotoVocabulary, photoQualities, photoWidths } from '@dealer/demo/photo-vocabulary';
 
@@ -84,6 +85,7 @@ describe('render slots', () => {
 describe('the render queue behind /img', () => {
   it('answers 503 with Retry-After when every render slot and queue place is taken, and draws the rest once a slot frees', async () => {
     const app = Fastify();
+    applyZodSchemas(app);
     const held = gate();
     const started: string[] = [];
     await app.register(imageRoutes, {

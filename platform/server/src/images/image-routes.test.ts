@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carPhotoSvg, paintHex, resolveBody, type BodyShape } from '@dealer/demo/car-photo';
 import { imageRoutes, negotiateFormat, renderVersion, webpFromWidth } from './image-routes';
 import { openImageCache } from './image-cache';
+import { applyZodSchemas, RequestSchemaError, sendSchemaRefusal } from '../http/zod-schemas';
 import { logoSvg } from '@dealer/demo/logo';
 
 let app: FastifyInstance;
@@ -20,6 +21,9 @@ const sites: Record<string, { name: string; colour: string }> = {
 beforeAll(async () => {
   cacheDir = await mkdtemp(join(tmpdir(), 'img-routes-'));
   app = Fastify();
+  // As app.ts: zod schemas, and a request one refuses answered as its route says.
+  applyZodSchemas(app);
+  app.setErrorHandler((error, request, reply) => (error instanceof RequestSchemaError ? sendSchemaRefusal(error, request, reply) : reply.send(error)));
   await app.register(imageRoutes, {
     cache: await openImageCache(cacheDir, 64 * 1024 * 1024, app.log),
     siteLogo: (slug) => sites[slug] ?? null,
@@ -135,7 +139,28 @@ describe('vehicle photos', () => {
   ])('rejects %s with 400 and a message', async (url, message) => {
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(400);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json().message).toMatch(message);
+  });
+
+  it.each([
+    ['/img/vehicle/spaceship/SUV/white/1.jpg', 400, 'Invalid body: use lowercase letters, digits and dashes (max 64)'],
+    ['/img/vehicle/spaceship/suv/white/9.jpg', 400, 'Invalid variant: expected 0 to 7, e.g. 3.jpg'],
+    ['/img/vehicle/spaceship/suv/white/1.jpg?w=3', 404, 'No photo is drawn for the category "spaceship".'],
+    ['/img/vehicle/car/suv/white/1.jpg?w=3&q=1', 400, 'Invalid w: use one of the widths 160, 320, 480, 640, 750, 828, 960, 1080, 1200, 1280, 1920, 2048, 3840'],
+  ])('judges %s by its first fault: a malformed path part, then a part never drawn, then w, then q', async (url, status, message) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({ message });
+  });
+
+  it('reads w and q as the pages write them: an empty one is the default, a repeated one its last value, rounded', async () => {
+    const res = await app.inject({ url: `${photo}?w=3840&w=%20160.2%20&q=` });
+    expect(res.statusCode).toBe(200);
+    const meta = await sharp(res.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([160, 120]);
+    expect(res.headers.etag).toBe((await app.inject({ url: `${photo}?w=160&q=75` })).headers.etag);
   });
 
   it.each(['3', '16', '200', '641', '3841', '5000', '100000'])('refuses the width %s, which no page asks for, naming the widths it draws', async (w) => {
@@ -179,10 +204,10 @@ describe('logos', () => {
     expect(meta.height).toBe(64);
   });
 
-  it('404s an unknown site', async () => {
-    const res = await app.inject({ url: '/img/logo/nope.svg' });
+  it.each(['nope', 'Not_A-Slug', '-nope'])('404s the logo of %s, which is no site', async (slug) => {
+    const res = await app.inject({ url: `/img/logo/${slug}.svg` });
     expect(res.statusCode).toBe(404);
-    expect(res.json().message).toBeTruthy();
+    expect(res.json()).toEqual({ message: 'Unknown site' });
   });
 
   it('drops an unsafe colour', () => {

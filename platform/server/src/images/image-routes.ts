@@ -20,8 +20,11 @@
  * once and `renderQueue` wait; a render beyond those is a 503 with Retry-After, not a longer queue.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import sharp from 'sharp';
+import { z } from 'zod';
+import { messageSchema, noContentSchema, type SchemaRefusal } from '../http/zod-schemas';
 import { carPhotoSvg } from '@dealer/demo/car-photo';
 import type { ImageCache } from './image-cache';
 import { logoSvg } from '@dealer/demo/logo';
@@ -150,11 +153,40 @@ export async function renderVehiclePhoto(
   }
 }
 
-function badRequest(reply: FastifyReply, message: string) {
-  return reply.code(400).header('cache-control', 'no-store').send({ message });
+/** A refusal is never cached (only pictures are, for a year). */
+const noStore = { 'cache-control': 'no-store' };
+
+/** A width or quality as the pages write it (the last one if repeated, rounded), `fallback` when absent; one the pages never ask for is refused naming those they do. */
+const photoSetting = (name: 'w' | 'q', allowed: readonly number[], fallback: number, words: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((value) => intParam(value) ?? fallback)
+    .refine((value) => allowed.includes(value), `Invalid ${name}: use one of the ${words} ${allowed.join(', ')}`);
+
+const photoQuery = z.object({
+  w: photoSetting('w', photoWidths, photoDefaults.width, 'widths'),
+  q: photoSetting('q', photoQualities, photoDefaults.quality, 'qualities'),
+});
+
+/** Marks a zod issue about a category, body or colour the drawing does not know (a 404, not a 400). */
+const notDrawn = { notDrawn: true };
+
+/**
+ * A photo request its schema refused: the first malformed part (slugs, then variant, then w,
+ * then q) is a 400 naming it; a well-formed one the drawing does not know, a 404.
+ */
+function photoRefusal(error: z.ZodError): SchemaRefusal {
+  const malformed = error.issues.find((issue) => issue.code !== 'custom' || issue.params?.notDrawn !== true);
+  return malformed
+    ? { status: 400, body: { message: malformed.message }, headers: noStore }
+    : { status: 404, body: { message: error.issues[0]?.message }, headers: noStore };
 }
 
-export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions): Promise<void> {
+const unknownSite = { message: 'Unknown site' };
+
+export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptions): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const inFlight = new Map<string, Promise<{ bytes: Buffer; cache: 'hit' | 'miss' }>>();
   const run = renderSlots(Math.max(1, opts.renderConcurrency ?? 2), Math.max(0, opts.renderQueue ?? 32));
   const vocabulary = demoPhotoVocabulary();
@@ -175,34 +207,33 @@ export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions
     return task;
   }
 
+  /** A category, body or colour: a slug, and one the drawing knows. */
+  const drawnPart = (name: string, known: ReadonlySet<string>) =>
+    z
+      .string()
+      .regex(slugPattern, `Invalid ${name}: use lowercase letters, digits and dashes (max 64)`)
+      .refine((value) => known.has(value), { error: (issue) => `No photo is drawn for the ${name} "${String(issue.input)}".`, params: notDrawn });
+  const photoParams = z.object({
+    category: drawnPart('category', vocabulary.categories),
+    body: drawnPart('body', vocabulary.bodies),
+    colour: drawnPart('colour', vocabulary.colours),
+    // `3.jpg`: the extension is only a name (the format is negotiated).
+    variant: z
+      .string()
+      .regex(variantPattern, 'Invalid variant: expected 0 to 7, e.g. 3.jpg')
+      .transform((text) => Number(text[0])),
+  });
+
   app.get(
     '/img/vehicle/:category/:body/:colour/:variant',
-    async (
-      request: FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, string | string[]> }>,
-      reply,
-    ) => {
-      const { category = '', body = '', colour = '', variant: variantParam = '' } = request.params;
-      const parts = [
-        ['category', category, vocabulary.categories],
-        ['body', body, vocabulary.bodies],
-        ['colour', colour, vocabulary.colours],
-      ] as const;
-      for (const [name, value] of parts) {
-        if (!slugPattern.test(value)) return badRequest(reply, `Invalid ${name}: use lowercase letters, digits and dashes (max 64)`);
-      }
-      const variantMatch = variantPattern.exec(variantParam);
-      if (!variantMatch) return badRequest(reply, 'Invalid variant: expected 0 to 7, e.g. 3.jpg');
-      const variant = Number(variantMatch[1]);
-      for (const [name, value, known] of parts) {
-        if (!known.has(value)) return reply.code(404).header('cache-control', 'no-store').send({ message: `No photo is drawn for the ${name} "${value}".` });
-      }
-
-      const w = intParam(request.query.w);
-      const q = intParam(request.query.q);
-      const width = w ?? photoDefaults.width;
-      const quality = q ?? photoDefaults.quality;
-      if (!photoWidths.includes(width)) return badRequest(reply, `Invalid w: use one of the widths ${photoWidths.join(', ')}`);
-      if (!photoQualities.includes(quality)) return badRequest(reply, `Invalid q: use one of the qualities ${photoQualities.join(', ')}`);
+    {
+      config: { schemaError: photoRefusal },
+      // 200 is the picture's bytes, sent as they are (never serialised).
+      schema: { params: photoParams, querystring: photoQuery, response: { 200: z.instanceof(Buffer), 304: noContentSchema, '4xx': messageSchema, 503: messageSchema } },
+    },
+    async (request, reply) => {
+      const { category, body, colour, variant } = request.params;
+      const { w: width, q: quality } = request.query;
       const format = negotiateFormat(request.headers.accept, width);
 
       const name = `${variant}-w${width}-q${quality}.${extensions[format]}`;
@@ -236,10 +267,16 @@ export async function imageRoutes(app: FastifyInstance, opts: ImageRoutesOptions
     },
   );
 
-  app.get('/img/logo/:slug.svg', async (request: FastifyRequest<{ Params: { slug: string } }>, reply) => {
-    const slug = request.params.slug;
-    const site = slugPattern.test(slug) ? opts.siteLogo(slug) : null;
-    if (!site) return reply.code(404).send({ message: 'Unknown site' });
+  // A slug no site could have is no site's logo either: a 404, as for an unknown one.
+  const logoParams = z.object({ slug: z.string().regex(slugPattern) });
+  const logoOptions = {
+    config: { schemaError: (): SchemaRefusal => ({ status: 404, body: unknownSite }) },
+    // 200 is the SVG text, sent as it is.
+    schema: { params: logoParams, response: { 200: z.string(), '4xx': messageSchema } },
+  };
+  app.get('/img/logo/:slug.svg', logoOptions, async (request, reply) => {
+    const site = opts.siteLogo(request.params.slug);
+    if (!site) return reply.code(404).send(unknownSite);
     const svg = logoSvg(site.name, site.colour);
     return reply
       .header('content-type', 'image/svg+xml; charset=utf-8')

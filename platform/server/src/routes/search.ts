@@ -1,5 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { noContentSchema, RequestSchemaError } from '../http/zod-schemas';
 import { loadSiteConfig } from '@dealer/db/site-store';
 import { clientAddressKey } from '../http/client-address';
 import { jsonNestsDeeperThan, maxJsonDepth } from '@dealer/search-engine/json-depth';
@@ -27,7 +30,7 @@ import {
 } from '@dealer/search-engine/meili-values';
 import { inside, MeiliError } from '@dealer/search-engine/search-errors';
 import type { SearchParams } from '@dealer/search-engine/search-index';
-import { checkIndexUid, settingNames, type EmbeddedIndex, type MeiliSettings, type SettingName } from '@dealer/search-engine/search-engine';
+import { checkIndexUid, settingNames, taskTypes, type EmbeddedIndex, type MeiliSettings, type SettingName } from '@dealer/search-engine/search-engine';
 import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '@dealer/search-engine/search-request';
 import { carsIndexUid, siteBaseFilter, siteIdFromSearchKey } from '../search/site-search';
 import { readTaskFilter, readTaskQuery } from '@dealer/search-engine/task-query';
@@ -111,8 +114,7 @@ function checkSetting(name: SettingName, value: unknown, path: string) {
   if (!check.ok(value)) throw invalidType(`invalid_settings_${snakeCase(name)}`, path, check.expected, value);
 }
 
-function settingsBody(body: unknown): Partial<MeiliSettings> {
-  if (!isPlainObject(body)) throw invalidType('bad_request', '', 'an object', body ?? null);
+function settingsBody(body: Record<string, unknown>): Partial<MeiliSettings> {
   const settings: Partial<MeiliSettings> = {};
   for (const [name, value] of Object.entries(body)) {
     if (!(settingNames as string[]).includes(name)) throw unknownField('bad_request', '', name, settingNames);
@@ -214,9 +216,134 @@ function namingIndex(index: EmbeddedIndex, error: unknown): unknown {
   return new MeiliError(error.code, `Index \`${index.uid}\`: ${error.message}`, error.status, error.type);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Route schemas: what Fastify sees of a request, refused as Meilisearch refuses it
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A zod transform by `read`, which throws Meilisearch's own error for what it refuses. The error
+ * rides on the zod issue to the error handler (`asMeiliError`), which answers with it, so a
+ * schema's refusal is the one Meilisearch gives and the official client raises its code.
+ */
+const readingAs =
+  <In, Out>(read: (value: In) => Out) =>
+  (value: In, ctx: z.RefinementCtx<In>): Out => {
+    try {
+      return read(value);
+    } catch (error) {
+      if (!(error instanceof MeiliError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message, params: { meiliError: error } });
+      return z.NEVER;
+    }
+  };
+
+/** The Meilisearch error a schema's reader raised (see `readingAs`), if that is why it refused the request. */
+function raisedBySchema(error: RequestSchemaError): MeiliError | undefined {
+  const issue = error.zodError.issues[0];
+  const raised: unknown = issue?.code === 'custom' ? issue.params?.meiliError : undefined;
+  return raised instanceof MeiliError ? raised : undefined;
+}
+
+/** A JSON object, else Meilisearch's refusal naming what came instead. */
+function jsonObject(body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body)) throw invalidType('bad_request', '', 'an object', body ?? null);
+  return body;
+}
+
+/** A body that must be a JSON object (a new index, settings); the route reads its fields. */
+const objectBody = z.unknown().transform(readingAs(jsonObject));
+/** A search, fetch or delete body: a JSON object, none at all (or null) being `{}`, as Meilisearch reads it; the engine reads its fields. */
+const objectOrEmptyBody = z.unknown().transform(readingAs((body) => (body === undefined || body === null ? {} : jsonObject(body))));
+/** `PATCH /indexes/:uid`: `{ primaryKey }`, a string or null. */
+const indexUpdateBody = z.unknown().transform(
+  readingAs((body) => {
+    if (!isPlainObject(body) || (body.primaryKey !== undefined && body.primaryKey !== null && typeof body.primaryKey !== 'string')) {
+      throw new MeiliError('invalid_index_primary_key', 'Invalid value type at `.primaryKey`: expected a string', 400);
+    }
+    return { primaryKey: (body.primaryKey as string | undefined) ?? null };
+  }),
+);
+/** `POST /documents/delete-batch`: the ids of the documents to delete. */
+const documentIdsBody = z.unknown().transform(
+  readingAs((ids) => {
+    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' || typeof id === 'number')) throw invalidType('bad_request', '', 'an array of document ids', ids ?? null);
+    return ids as (string | number)[];
+  }),
+);
+
+/**
+ * A query string as Fastify reads it: each parameter a string, or its values when repeated. The
+ * engine reads the parameters, refusing a name it does not know as Meilisearch does, so the query
+ * is handed on as it came (a copy would drop a name such as `__proto__` instead).
+ */
+const meiliQuery = z.custom<Record<string, string | string[]>>(
+  (query) => isPlainObject(query) && Object.values(query).every((value) => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'))),
+);
+
+/** A task's or batch's uid in a path: digits only. */
+const uidIn = (kind: 'task' | 'batch') => (text: string) => {
+  if (!/^\d+$/.test(text)) throw new MeiliError(`invalid_${kind}_uids`, `${kind === 'task' ? 'Task' : 'Batch'} uid \`${text}\` is invalid. It should only contain numeric characters.`, 400);
+  return Number(text);
+};
+
+const indexParams = z.object({ uid: z.string() });
+const documentParams = z.object({ uid: z.string(), id: z.string() });
+/** A setting's route name (`filterable-attributes`); one Meilisearch does not have is its 404. */
+const settingParams = z.object({ uid: z.string(), setting: z.string().transform(readingAs(settingFromRoute)) });
+const taskParams = z.object({ taskUid: z.string().transform(readingAs(uidIn('task'))) });
+const batchParams = z.object({ batchUid: z.string().transform(readingAs(uidIn('batch'))) });
+
+/** Meilisearch's error body: what every refusal on `/meili` answers, so the official client raises its MeilisearchApiError. */
+const meiliErrorSchema = z.object({ message: z.string(), code: z.string(), type: z.enum(['invalid_request', 'auth', 'internal', 'system']), link: z.string() });
+const refusals = { '4xx': meiliErrorSchema, 500: meiliErrorSchema };
+
+/** A write's answer: Meilisearch's summarized task. */
+const enqueuedTaskSchema = z.object({ taskUid: z.number(), indexUid: z.string().nullable(), status: z.literal('enqueued'), type: z.enum(taskTypes), enqueuedAt: z.string() });
+const taskSchema = z.object({
+  uid: z.number(),
+  batchUid: z.number(),
+  indexUid: z.string().nullable(),
+  status: z.enum(['succeeded', 'failed']),
+  type: z.enum(taskTypes),
+  canceledBy: z.number().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  error: meiliErrorSchema.nullable(),
+  duration: z.string(),
+  enqueuedAt: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+});
+const counts = z.record(z.string(), z.number());
+const batchSchema = z.object({
+  uid: z.number(),
+  progress: z.null(),
+  details: z.record(z.string(), z.unknown()),
+  stats: z.object({ totalNbTasks: z.number(), status: counts, types: counts, indexUids: counts }),
+  duration: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  batchStrategy: z.string(),
+});
+/** A page of tasks or batches, newest first. */
+const pageByUid = <T extends z.ZodType>(item: T) => z.object({ results: z.array(item), total: z.number(), limit: z.number(), from: z.number().nullable(), next: z.number().nullable() });
+
+const indexSchema = z.object({ uid: z.string(), primaryKey: z.string().nullable(), createdAt: z.string(), updatedAt: z.string() });
+const indexStatsSchema = z.object({ numberOfDocuments: z.number(), isIndexing: z.boolean(), fieldDistribution: counts });
+const documentSchema = z.record(z.string(), z.unknown());
+const documentsPageSchema = z.object({ results: z.array(documentSchema), offset: z.number(), limit: z.number(), total: z.number() });
+
+/** A search's answer: its hits and whatever else the search asked for, all sent (the client reads fields this does not name). */
+const searchResultSchema = z.looseObject({ hits: z.array(documentSchema), processingTimeMs: z.number() });
+/** A multi-search's answer: each query's results, or one merged result when federated. */
+const multiSearchSchema = z.union([z.object({ results: z.array(searchResultSchema.extend({ indexUid: z.string() })) }), searchResultSchema]);
+const facetSearchSchema = z.object({ facetHits: z.array(z.object({ value: z.string(), count: z.number() })), facetQuery: z.string().nullable(), processingTimeMs: z.number() });
+
 /** Any error on a `/meili` route, in Meilisearch's shape, so the official client raises its MeilisearchApiError with the right code. */
 function asMeiliError(error: FastifyError | Error, request: FastifyRequest): MeiliError {
   if (error instanceof MeiliError) return error;
+  // Any other schema refusal (Fastify's params and query strings always pass theirs) is a `bad_request` below, as Fastify's own 4xx are.
+  const raised = error instanceof RequestSchemaError ? raisedBySchema(error) : undefined;
+  if (raised) return raised;
   const code = (error as FastifyError).code;
   if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
     const documents = /\/documents(\/|$|\?)/.test(request.url) && request.method !== 'GET';
@@ -240,7 +367,8 @@ function asMeiliError(error: FastifyError | Error, request: FastifyRequest): Mei
  *   the browser asks; or the search admin key, unscoped.
  * - Everything the indexer uses (indexes, settings, documents, tasks, batches): the search admin key only.
  */
-export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
+export async function searchRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
   const adminKey = Buffer.from(ctx.config.searchAdminKey);
   const isAdminKey = (key: string) => {
     const given = Buffer.from(key);
@@ -353,9 +481,9 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     }
   }
 
-  app.options('/meili/*', async (_request, reply) => cors(reply).code(204).send());
+  app.options('/meili/*', { schema: { response: { 204: noContentSchema } } }, async (_request, reply) => cors(reply).code(204).send());
 
-  app.post('/meili/multi-search', search, async (request, reply) => {
+  app.post('/meili/multi-search', { ...search, schema: { body: objectOrEmptyBody, response: { 200: multiSearchSchema, ...refusals } } }, async (request, reply) => {
     const base = await baseFilterOf(request);
     const { queries, federation } = readMultiSearch(request.body);
     if (!federation) {
@@ -380,19 +508,19 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return cors(reply).send(federatedSearch(federated, federation, facetIndexes, base));
   });
 
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/search', search, async (request, reply) => {
+  app.post('/meili/indexes/:uid/search', { ...search, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: searchResultSchema, ...refusals } } }, async (request, reply) => {
     const base = await baseFilterOf(request);
     const index = indexToSearch(request, request.params.uid, 404);
     return cors(reply).send(runSearch(index, readSearchBody(request.body), base));
   });
 
-  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid/search', search, async (request, reply) => {
+  app.get('/meili/indexes/:uid/search', { ...search, schema: { params: indexParams, querystring: meiliQuery, response: { 200: searchResultSchema, ...refusals } } }, async (request, reply) => {
     const base = await baseFilterOf(request);
     const index = indexToSearch(request, request.params.uid, 404);
     return cors(reply).send(runSearch(index, readSearchQuery(request.query), base));
   });
 
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/facet-search', search, async (request, reply) => {
+  app.post('/meili/indexes/:uid/facet-search', { ...search, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: facetSearchSchema, ...refusals } } }, async (request, reply) => {
     const started = performance.now();
     const base = await baseFilterOf(request);
     const index = indexToSearch(request, request.params.uid, 404);
@@ -423,11 +551,16 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   // Instance
   // -------------------------------------------------------------------------------------------
 
-  app.get('/meili/health', async () => ({ status: 'available' }));
+  app.get('/meili/health', { schema: { response: { 200: z.object({ status: z.literal('available') }), ...refusals } } }, async () => ({ status: 'available' as const }));
 
-  app.get('/meili/version', admin, async () => ({ commitSha: 'embedded', commitDate: 'unknown', pkgVersion: '1.16.0' }));
+  app.get(
+    '/meili/version',
+    { ...admin, schema: { response: { 200: z.object({ commitSha: z.string(), commitDate: z.string(), pkgVersion: z.string() }), ...refusals } } },
+    async () => ({ commitSha: 'embedded', commitDate: 'unknown', pkgVersion: '1.16.0' }),
+  );
 
-  app.get('/meili/stats', admin, async () => ({
+  const statsSchema = z.object({ databaseSize: z.number(), usedDatabaseSize: z.number(), lastUpdate: z.string().nullable(), indexes: z.record(z.string(), indexStatsSchema) });
+  app.get('/meili/stats', { ...admin, schema: { response: { 200: statsSchema, ...refusals } } }, async () => ({
     databaseSize: 0,
     usedDatabaseSize: 0,
     lastUpdate: null,
@@ -438,16 +571,16 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   // Indexes
   // -------------------------------------------------------------------------------------------
 
-  app.get('/meili/indexes', admin, async (request) => {
+  const indexesPageSchema = z.object({ results: z.array(indexSchema), offset: z.number(), limit: z.number(), total: z.number() });
+  app.get('/meili/indexes', { ...admin, schema: { querystring: meiliQuery, response: { 200: indexesPageSchema, ...refusals } } }, async (request) => {
     const given = queryParameters(request.query, ['offset', 'limit']);
     const offset = given.has('offset') ? parsePositiveInteger(given.get('offset')!, 'offset', 'invalid_index_offset') : 0;
     const limit = given.has('limit') ? parsePositiveInteger(given.get('limit')!, 'limit', 'invalid_index_limit') : 20;
     return ctx.search.listIndexes(offset, limit);
   });
 
-  app.post('/meili/indexes', admin, async (request, reply) => {
+  app.post('/meili/indexes', { ...admin, schema: { body: objectBody, response: { 202: enqueuedTaskSchema, ...refusals } } }, async (request, reply) => {
     const body = request.body;
-    if (!isPlainObject(body)) throw invalidType('bad_request', '', 'an object', body ?? null);
     for (const field of Object.keys(body)) {
       if (field !== 'uid' && field !== 'primaryKey') throw new MeiliError('bad_request', `Unknown field \`${field}\`: expected one of \`uid\`, \`primaryKey\``, 400);
     }
@@ -460,53 +593,62 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return reply.code(202).send(ctx.search.createIndex(body.uid, (body.primaryKey as string | undefined) ?? null));
   });
 
-  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid', admin, async (request) => ctx.search.existingIndex(request.params.uid).info());
+  /** A write's options: the index in the path, answered with the task summary. */
+  const indexWrite = { ...admin, schema: { params: indexParams, response: { 202: enqueuedTaskSchema, ...refusals } } };
 
-  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid/stats', admin, async (request) => ctx.search.existingIndex(request.params.uid).stats());
+  app.get('/meili/indexes/:uid', { ...admin, schema: { params: indexParams, response: { 200: indexSchema, ...refusals } } }, async (request) =>
+    ctx.search.existingIndex(request.params.uid).info(),
+  );
 
-  app.patch<{ Params: { uid: string } }>('/meili/indexes/:uid', admin, async (request, reply) => {
-    const body = request.body;
-    if (!isPlainObject(body) || (body.primaryKey !== undefined && body.primaryKey !== null && typeof body.primaryKey !== 'string')) {
-      throw new MeiliError('invalid_index_primary_key', 'Invalid value type at `.primaryKey`: expected a string', 400);
-    }
-    return reply.code(202).send(ctx.search.updateIndex(request.params.uid, (body.primaryKey as string | undefined) ?? null));
-  });
+  app.get('/meili/indexes/:uid/stats', { ...admin, schema: { params: indexParams, response: { 200: indexStatsSchema, ...refusals } } }, async (request) =>
+    ctx.search.existingIndex(request.params.uid).stats(),
+  );
 
-  app.delete<{ Params: { uid: string } }>('/meili/indexes/:uid', admin, async (request, reply) => reply.code(202).send(ctx.search.deleteIndex(request.params.uid)));
+  app.patch('/meili/indexes/:uid', { ...indexWrite, schema: { ...indexWrite.schema, body: indexUpdateBody } }, async (request, reply) =>
+    reply.code(202).send(ctx.search.updateIndex(request.params.uid, request.body.primaryKey)),
+  );
+
+  app.delete('/meili/indexes/:uid', indexWrite, async (request, reply) => reply.code(202).send(ctx.search.deleteIndex(request.params.uid)));
 
   // -------------------------------------------------------------------------------------------
   // Settings
   // -------------------------------------------------------------------------------------------
 
-  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid/settings', admin, async (request) => ctx.search.existingIndex(request.params.uid).allSettings());
+  app.get('/meili/indexes/:uid/settings', { ...admin, schema: { params: indexParams, response: { 200: z.record(z.string(), z.unknown()), ...refusals } } }, async (request) =>
+    ctx.search.existingIndex(request.params.uid).allSettings(),
+  );
 
-  app.patch<{ Params: { uid: string } }>('/meili/indexes/:uid/settings', admin, async (request, reply) =>
+  app.patch('/meili/indexes/:uid/settings', { ...indexWrite, schema: { ...indexWrite.schema, body: objectBody } }, async (request, reply) =>
     reply.code(202).send(ctx.search.updateSettings(request.params.uid, settingsBody(request.body))),
   );
 
-  app.delete<{ Params: { uid: string } }>('/meili/indexes/:uid/settings', admin, async (request, reply) =>
+  app.delete('/meili/indexes/:uid/settings', indexWrite, async (request, reply) =>
     reply.code(202).send(ctx.search.updateSettings(request.params.uid, Object.fromEntries(settingNames.map((name) => [name, null])))),
   );
 
-  app.get<{ Params: { uid: string; setting: string } }>('/meili/indexes/:uid/settings/:setting', admin, async (request, reply) => {
-    const name = settingFromRoute(request.params.setting);
-    // Serialised here: Fastify would send a bare string (`byWord`) as text/plain, and null as nothing.
-    return reply.type('application/json').send(JSON.stringify(ctx.search.existingIndex(request.params.uid).allSettings()[name]));
+  // 200 is the setting's value as JSON text, serialised by the route: Fastify would send a bare string (`byWord`) as text/plain, and null as nothing.
+  app.get('/meili/indexes/:uid/settings/:setting', { ...admin, schema: { params: settingParams, response: { 200: z.string(), ...refusals } } }, async (request, reply) =>
+    reply.type('application/json').send(JSON.stringify(ctx.search.existingIndex(request.params.uid).allSettings()[request.params.setting])),
+  );
+
+  const settingWrite = { ...admin, schema: { params: settingParams, response: { 202: enqueuedTaskSchema, ...refusals } } };
+  app.route({
+    ...settingWrite,
+    // The value, any JSON: checked against the setting the path names.
+    schema: { ...settingWrite.schema, body: z.unknown() },
+    method: ['PUT', 'PATCH'],
+    url: '/meili/indexes/:uid/settings/:setting',
+    handler: async (request, reply) => {
+      const { setting } = request.params;
+      const value = request.body === undefined ? null : request.body;
+      checkSetting(setting, value, '');
+      return reply.code(202).send(ctx.search.updateSettings(request.params.uid, { [setting]: value }));
+    },
   });
 
-  const updateOneSetting = async (request: FastifyRequest<{ Params: { uid: string; setting: string } }>, reply: FastifyReply) => {
-    const name = settingFromRoute(request.params.setting);
-    const value = request.body === undefined ? null : request.body;
-    checkSetting(name, value, '');
-    return reply.code(202).send(ctx.search.updateSettings(request.params.uid, { [name]: value }));
-  };
-  app.put<{ Params: { uid: string; setting: string } }>('/meili/indexes/:uid/settings/:setting', admin, updateOneSetting);
-  app.patch<{ Params: { uid: string; setting: string } }>('/meili/indexes/:uid/settings/:setting', admin, updateOneSetting);
-
-  app.delete<{ Params: { uid: string; setting: string } }>('/meili/indexes/:uid/settings/:setting', admin, async (request, reply) => {
-    const name = settingFromRoute(request.params.setting);
-    return reply.code(202).send(ctx.search.updateSettings(request.params.uid, { [name]: null }));
-  });
+  app.delete('/meili/indexes/:uid/settings/:setting', settingWrite, async (request, reply) =>
+    reply.code(202).send(ctx.search.updateSettings(request.params.uid, { [request.params.setting]: null })),
+  );
 
   // -------------------------------------------------------------------------------------------
   // Documents
@@ -523,13 +665,16 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return { results: docs.slice(offset, offset + limit).map((doc) => index.shown(doc, fields)), offset, limit, total: docs.length };
   }
 
-  app.get<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', admin, async (request) => browseDocuments(request.params.uid, documentsQuery(request.query)));
-
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/fetch', admin, async (request) =>
-    browseDocuments(request.params.uid, readObject(request.body ?? {}, fetchFields, '', 'bad_request') as DocumentsQuery),
+  const documentsPage = { ...admin, schema: { params: indexParams, response: { 200: documentsPageSchema, ...refusals } } };
+  app.get('/meili/indexes/:uid/documents', { ...documentsPage, schema: { ...documentsPage.schema, querystring: meiliQuery } }, async (request) =>
+    browseDocuments(request.params.uid, documentsQuery(request.query)),
   );
 
-  app.get<{ Params: { uid: string; id: string } }>('/meili/indexes/:uid/documents/:id', admin, async (request) => {
+  app.post('/meili/indexes/:uid/documents/fetch', { ...documentsPage, schema: { ...documentsPage.schema, body: objectOrEmptyBody } }, async (request) =>
+    browseDocuments(request.params.uid, readObject(request.body, fetchFields, '', 'bad_request') as DocumentsQuery),
+  );
+
+  app.get('/meili/indexes/:uid/documents/:id', { ...admin, schema: { params: documentParams, querystring: meiliQuery, response: { 200: documentSchema, ...refusals } } }, async (request) => {
     const given = queryParameters(request.query, ['fields', 'retrieveVectors']);
     if (given.has('retrieveVectors')) parseBoolean(given.get('retrieveVectors')!, 'retrieveVectors', 'invalid_document_retrieve_vectors');
     const index = ctx.search.existingIndex(request.params.uid);
@@ -538,29 +683,33 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
     return index.shown(doc, given.has('fields') ? parseList(given.get('fields')!) : undefined);
   });
 
-  const addDocuments = (merge: boolean) => async (request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) => {
-    const { docs, primaryKey } = documentsOf(request);
-    return reply.code(202).send(ctx.search.addDocuments(request.params.uid, docs, { primaryKey, merge }));
-  };
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', adminDocuments, addDocuments(false));
-  app.put<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', adminDocuments, addDocuments(true));
-
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/delete-batch', { ...admin, bodyLimit: documentsBodyLimit }, async (request, reply) => {
-    const ids = request.body;
-    if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' || typeof id === 'number')) throw invalidType('bad_request', '', 'an array of document ids', ids ?? null);
-    return reply.code(202).send(ctx.search.deleteDocuments(request.params.uid, ids as (string | number)[]));
+  app.route({
+    ...adminDocuments,
+    method: ['POST', 'PUT'],
+    url: '/meili/indexes/:uid/documents',
+    // The documents as JSON, NDJSON or CSV text: `documentsOf` reads them in the format the Content-Type names.
+    schema: { params: indexParams, querystring: meiliQuery, body: z.unknown(), response: { 202: enqueuedTaskSchema, ...refusals } },
+    handler: async (request, reply) => {
+      const { docs, primaryKey } = documentsOf(request);
+      // PUT updates documents field by field, POST replaces them, as in Meilisearch.
+      return reply.code(202).send(ctx.search.addDocuments(request.params.uid, docs, { primaryKey, merge: request.method === 'PUT' }));
+    },
   });
 
-  app.post<{ Params: { uid: string } }>('/meili/indexes/:uid/documents/delete', admin, async (request, reply) => {
-    const { filter } = readObject(request.body ?? {}, [{ name: 'filter', code: 'invalid_document_filter', read: readDocumentFilter, required: { code: 'missing_document_filter' } }], '', 'bad_request');
+  app.post('/meili/indexes/:uid/documents/delete-batch', { ...indexWrite, schema: { ...indexWrite.schema, body: documentIdsBody }, bodyLimit: documentsBodyLimit }, async (request, reply) =>
+    reply.code(202).send(ctx.search.deleteDocuments(request.params.uid, request.body)),
+  );
+
+  app.post('/meili/indexes/:uid/documents/delete', { ...indexWrite, schema: { ...indexWrite.schema, body: objectOrEmptyBody } }, async (request, reply) => {
+    const { filter } = readObject(request.body, [{ name: 'filter', code: 'invalid_document_filter', read: readDocumentFilter, required: { code: 'missing_document_filter' } }], '', 'bad_request');
     return reply.code(202).send(ctx.search.deleteDocumentsByFilter(request.params.uid, filter as SearchParams['filter']));
   });
 
-  app.delete<{ Params: { uid: string; id: string } }>('/meili/indexes/:uid/documents/:id', admin, async (request, reply) =>
+  app.delete('/meili/indexes/:uid/documents/:id', { ...indexWrite, schema: { ...indexWrite.schema, params: documentParams } }, async (request, reply) =>
     reply.code(202).send(ctx.search.deleteDocuments(request.params.uid, [request.params.id])),
   );
 
-  app.delete<{ Params: { uid: string } }>('/meili/indexes/:uid/documents', admin, async (request, reply) => reply.code(202).send(ctx.search.deleteAllDocuments(request.params.uid)));
+  app.delete('/meili/indexes/:uid/documents', indexWrite, async (request, reply) => reply.code(202).send(ctx.search.deleteAllDocuments(request.params.uid)));
 
   // -------------------------------------------------------------------------------------------
   // Tasks and batches
@@ -569,30 +718,29 @@ export async function searchRoutes(app: FastifyInstance, ctx: PlatformContext) {
   /** What a cancelation or deletion task records as its filter: the query string as sent. */
   const originalFilter = (request: FastifyRequest) => `?${request.url.split('?')[1] ?? ''}`;
 
-  app.get('/meili/tasks', admin, async (request) => ctx.search.listTasks(readTaskQuery(request.query)));
+  app.get('/meili/tasks', { ...admin, schema: { querystring: meiliQuery, response: { 200: pageByUid(taskSchema), ...refusals } } }, async (request) =>
+    ctx.search.listTasks(readTaskQuery(request.query)),
+  );
 
-  app.get<{ Params: { taskUid: string } }>('/meili/tasks/:taskUid', admin, async (request) => {
-    const { taskUid } = request.params;
-    if (!/^\d+$/.test(taskUid)) throw new MeiliError('invalid_task_uids', `Task uid \`${taskUid}\` is invalid. It should only contain numeric characters.`, 400);
-    return ctx.search.task(Number(taskUid));
-  });
+  app.get('/meili/tasks/:taskUid', { ...admin, schema: { params: taskParams, response: { 200: taskSchema, ...refusals } } }, async (request) => ctx.search.task(request.params.taskUid));
 
-  app.post('/meili/tasks/cancel', admin, async (request) => ctx.search.cancelTasks(readTaskFilter(request.query, 'cancel'), originalFilter(request)));
+  /** A cancelation or deletion: the tasks it is about named in the query string, answered with its task summary. */
+  const tasksWrite = { ...admin, schema: { querystring: meiliQuery, response: { 200: enqueuedTaskSchema, ...refusals } } };
+  app.post('/meili/tasks/cancel', tasksWrite, async (request) => ctx.search.cancelTasks(readTaskFilter(request.query, 'cancel'), originalFilter(request)));
 
-  app.delete('/meili/tasks', admin, async (request) => ctx.search.deleteTasks(readTaskFilter(request.query, 'delete'), originalFilter(request)));
+  app.delete('/meili/tasks', tasksWrite, async (request) => ctx.search.deleteTasks(readTaskFilter(request.query, 'delete'), originalFilter(request)));
 
-  app.get('/meili/batches', admin, async (request) => ctx.search.listBatches(readTaskQuery(request.query)));
+  app.get('/meili/batches', { ...admin, schema: { querystring: meiliQuery, response: { 200: pageByUid(batchSchema), ...refusals } } }, async (request) =>
+    ctx.search.listBatches(readTaskQuery(request.query)),
+  );
 
-  app.get<{ Params: { batchUid: string } }>('/meili/batches/:batchUid', admin, async (request) => {
-    const { batchUid } = request.params;
-    if (!/^\d+$/.test(batchUid)) throw new MeiliError('invalid_batch_uids', `Batch uid \`${batchUid}\` is invalid. It should only contain numeric characters.`, 400);
-    return ctx.search.batch(Number(batchUid));
-  });
+  app.get('/meili/batches/:batchUid', { ...admin, schema: { params: batchParams, response: { 200: batchSchema, ...refusals } } }, async (request) => ctx.search.batch(request.params.batchUid));
 
   // Anything else under /meili is not part of the API (rather than a page of the site).
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     url: '/meili/*',
+    schema: { params: z.object({ '*': z.string() }), response: refusals },
     handler: async (request) => {
       throw new MeiliError('not_found', `Route \`${request.method} ${request.url.split('?')[0]}\` does not exist.`, 404);
     },

@@ -58,6 +58,35 @@ describe('the embedded engine\'s Meilisearch API', () => {
     expect(text.json()).toMatchObject({ code: 'invalid_content_type' });
   });
 
+  it('refuses a malformed path or body in Meilisearch\'s shape, code and words, with CORS on search answers', async () => {
+    const meiliError = (code: string, message: string) => ({ message, code, type: 'invalid_request', link: `https://docs.meilisearch.com/errors#${code}` });
+    for (const [method, url, payload, status, code, message] of [
+      ['GET', '/meili/tasks/first', undefined, 400, 'invalid_task_uids', 'Task uid `first` is invalid. It should only contain numeric characters.'],
+      ['GET', '/meili/batches/-1', undefined, 400, 'invalid_batch_uids', 'Batch uid `-1` is invalid. It should only contain numeric characters.'],
+      ['PUT', '/meili/indexes/anything/settings/colours', ['red'], 404, 'not_found', 'Setting `colours` does not exist.'],
+      ['DELETE', '/meili/indexes/anything/settings/colours', undefined, 404, 'not_found', 'Setting `colours` does not exist.'],
+      ['POST', '/meili/indexes', [1], 400, 'bad_request', 'Invalid value type: expected an object, but found an array: `[1]`'],
+      ['PATCH', '/meili/indexes/anything/settings', ['displayedAttributes'], 400, 'bad_request', 'Invalid value type: expected an object, but found an array: `["displayedAttributes"]`'],
+      ['PATCH', '/meili/indexes/anything', ['id'], 400, 'invalid_index_primary_key', 'Invalid value type at `.primaryKey`: expected a string'],
+      ['POST', '/meili/indexes/anything/documents/delete-batch', { ids: [1] }, 400, 'bad_request', 'Invalid value type: expected an array of document ids, but found an object: `{"ids":[1]}`'],
+      ['POST', '/meili/indexes/anything/documents/fetch', [], 400, 'bad_request', 'Invalid value type: expected an object, but found an array: `[]`'],
+      ['POST', '/meili/multi-search', 'queries', 400, 'bad_request', 'Invalid value type: expected an object, but found a string: `"queries"`'],
+    ] as const) {
+      const res = await call(method, url, { headers: { 'content-type': 'application/json' }, payload: payload === undefined ? undefined : JSON.stringify(payload) });
+      expect(res.statusCode, `${method} ${url}`).toBe(status);
+      expect(res.json(), `${method} ${url}`).toEqual(meiliError(code, message));
+      expect(res.headers['access-control-allow-origin'], `${method} ${url}`).toBe(url === '/meili/multi-search' ? '*' : undefined);
+    }
+  });
+
+  it('reads a search body that is missing or null as an empty one, as Meilisearch does', async () => {
+    for (const payload of [undefined, 'null']) {
+      const res = await call('POST', `/meili/indexes/${carsIndexUid}/search`, { headers: { 'content-type': 'application/json' }, payload });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<{ hits: unknown[] }>().hits.length).toBeGreaterThan(0);
+    }
+  });
+
   it('checks an index creation: uid given, well formed, no other fields', async () => {
     expect((await call('POST', '/meili/indexes', { payload: { primaryKey: 'id' } })).json()).toMatchObject({ code: 'missing_index_uid' });
     expect((await call('POST', '/meili/indexes', { payload: { uid: 'bad uid!' } })).json()).toMatchObject({ code: 'invalid_index_uid' });
