@@ -1,12 +1,13 @@
 /**
- * Shopper accounts and their garages in the store: accounts, sign-in codes, sessions, saved cars
- * and saved searches. A shopper belongs to one site; every read here is scoped by the site too,
- * so a session, a car or a search of one site never answers on another.
+ * Shopper accounts and their garages in the store: accounts, sign-in codes, sessions, saved cars,
+ * saved searches and the alerts sent about them. A shopper belongs to one site; every read here is
+ * scoped by the site too, so a session, a car or a search of one site never answers on another
+ * (the alert job's reads, which look at every site at once, say so).
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Car } from '@dealer/contracts/car';
 import type { PlatformDb } from '@dealer/db/database';
-import type { PlatformDatabase } from '@dealer/db/schema';
+import type { GarageAlertKind, PlatformDatabase } from '@dealer/db/schema';
 
 type Db = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;
 
@@ -107,6 +108,11 @@ export async function useToken(trx: Db, siteId: number, tokenHash: string, maxTr
   return row.email;
 }
 
+/** Forgets the sign-in codes made before `before`, used or not (all sites). */
+export async function deleteCodesMadeBefore(db: Db, before: number) {
+  await db.deleteFrom('shopper_sign_in_codes').where('created_at', '<', before).execute();
+}
+
 // ---------------------------------------------------------------------------- accounts, sessions
 
 /** The address's account on the site, made on its first sign-in. */
@@ -170,6 +176,17 @@ export async function shopperOfSession(db: PlatformDb, siteId: number, idHash: s
 
 export async function deleteSession(db: PlatformDb, siteId: number, idHash: string) {
   await db.deleteFrom('shopper_sessions').where('id_hash', '=', idHash).where('site_id', '=', siteId).execute();
+}
+
+/** Ends every session whose time is up by `now`, on all sites: those shoppers sign in again. */
+export async function deleteSessionsEndedBy(db: Db, now: number) {
+  await db.deleteFrom('shopper_sessions').where('expires_at', '<=', now).execute();
+}
+
+/** The site and address of a shopper's account, or null once the account is gone. */
+export async function addressOfShopper(db: Db, shopperId: number): Promise<{ siteId: number; email: string } | null> {
+  const row = await db.selectFrom('shoppers').select(['email', 'site_id']).where('id', '=', shopperId).executeTakeFirst();
+  return row ? { siteId: Number(row.site_id), email: row.email } : null;
 }
 
 /**
@@ -326,4 +343,89 @@ export async function insertSearch(
 export async function deleteSearch(db: PlatformDb, shopper: Shopper, searchId: number): Promise<boolean> {
   const deleted = await db.deleteFrom('garage_searches').where('id', '=', searchId).where('shopper_id', '=', shopper.id).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
+}
+
+// ------------------------------------------------------------------------------- garage alerts
+
+/** Where the alert job's last complete look at the changed cars ended (cars.updated_at, ms), or null before its first. */
+export async function alertsScannedUntil(db: Db, name: string): Promise<number | null> {
+  const row = await db.selectFrom('garage_alert_progress').select('scanned_until').where('name', '=', name).executeTakeFirst();
+  return row ? Number(row.scanned_until) : null;
+}
+
+/** Records that the alert job has looked at the cars changed up to `until`. */
+export async function setAlertsScannedUntil(db: Db, name: string, until: number) {
+  await db
+    .insertInto('garage_alert_progress')
+    .values({ name, scanned_until: until })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ scanned_until: until }))
+    .execute();
+}
+
+/** Whether any shopper, on any site, watches anything: a saved car, or a saved search that alerts. */
+export async function anyoneWatching(db: Db): Promise<boolean> {
+  if (await db.selectFrom('garage_saved_cars').select('car_id').limit(1).executeTakeFirst()) return true;
+  return !!(await db.selectFrom('garage_searches').select('id').where('filter', 'is not', null).limit(1).executeTakeFirst());
+}
+
+export type ChangedCar = { id: number; siteId: number; updatedAt: number };
+
+/**
+ * The cars of all sites written after `since`, oldest change first (then by id), at most `limit`
+ * of them; `after` (the last car of the previous batch) pages on from there.
+ */
+export async function carsChangedSince(db: Db, since: number, after: { updatedAt: number; id: number } | null, limit: number): Promise<ChangedCar[]> {
+  let query = db.selectFrom('cars').select(['id', 'site_id', 'updated_at']).where('updated_at', '>', since);
+  if (after) {
+    const { updatedAt, id } = after;
+    query = query.where((eb) => eb.or([eb('updated_at', '>', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('id', '>', id)])]));
+  }
+  const rows = await query.orderBy('updated_at').orderBy('id').limit(limit).execute();
+  return rows.map((row) => ({ id: Number(row.id), siteId: Number(row.site_id), updatedAt: Number(row.updated_at) }));
+}
+
+/** Who saved which of these cars, on which site, and at what price (any site: the caller checks it is the car's). */
+export async function saversOfCars(db: Db, carIds: readonly number[]): Promise<{ shopperId: number; carId: number; siteId: number; savedPrice: number }[]> {
+  const rows = await db
+    .selectFrom('garage_saved_cars')
+    .select(['shopper_id', 'car_id', 'site_id', 'saved_price'])
+    .where('car_id', 'in', [...carIds])
+    .execute();
+  return rows.map((row) => ({ shopperId: Number(row.shopper_id), carId: Number(row.car_id), siteId: Number(row.site_id), savedPrice: Number(row.saved_price) }));
+}
+
+/** These cars as they are now, with the site each belongs to (whether shown on the website or not). */
+export async function carsWithSites(db: Db, carIds: readonly number[]): Promise<{ siteId: number; car: Car }[]> {
+  const rows = await db.selectFrom('cars').select(['id', 'site_id', 'data']).where('id', 'in', [...carIds]).execute();
+  return rows.map((row) => ({ siteId: Number(row.site_id), car: JSON.parse(row.data) as Car }));
+}
+
+export type AlertingSearch = { id: number; shopperId: number; name: string; filter: NonNullable<SavedSearch['filter']>; q: string | null; createdAt: number };
+
+/** The site's saved searches that alert (those with a filter, bookmarks left out), of every shopper, oldest first. */
+export async function alertingSearchesOf(db: Db, siteId: number): Promise<AlertingSearch[]> {
+  const rows = await db
+    .selectFrom('garage_searches')
+    .select(['id', 'shopper_id', 'name', 'filter', 'q', 'created_at'])
+    .where('site_id', '=', siteId)
+    .where('filter', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: Number(row.id), shopperId: Number(row.shopper_id), name: row.name, filter: JSON.parse(row.filter!) as NonNullable<SavedSearch['filter']>, q: row.q, createdAt: Number(row.created_at) }));
+}
+
+export type AlertToRecord = { carId: number; kind: GarageAlertKind; searchId: number | null };
+
+/**
+ * Records alerts for the shopper, inside the caller's transaction (the one that stores their
+ * e-mail). Returns those not sent before: an alert already recorded is left as it was.
+ */
+export async function recordAlerts(trx: Transaction<PlatformDatabase>, shopperId: number, alerts: readonly AlertToRecord[], now: number): Promise<{ carId: number; kind: GarageAlertKind }[]> {
+  const rows = await trx
+    .insertInto('garage_alerts')
+    .values(alerts.map((alert) => ({ shopper_id: shopperId, car_id: alert.carId, kind: alert.kind, search_id: alert.searchId, created_at: now })))
+    .onConflict((oc) => oc.columns(['shopper_id', 'car_id', 'kind']).doNothing())
+    .returning(['car_id', 'kind'])
+    .execute();
+  return rows.map((row) => ({ carId: Number(row.car_id), kind: row.kind }));
 }

@@ -17,8 +17,21 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import { siteBaseFilter } from '../search/site-search';
 import { alertMail, type AlertMailItem } from './account-mail';
-import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SavedSearchFilter, type SearchWatcher, type SiteRules } from './garage-alerts';
-import { enqueueShopperMail, type MailOutbox } from './mail-outbox';
+import {
+  addressOfShopper,
+  alertingSearchesOf,
+  alertsScannedUntil,
+  anyoneWatching,
+  carsChangedSince,
+  carsWithSites,
+  deleteCodesMadeBefore,
+  deleteSessionsEndedBy,
+  recordAlerts,
+  saversOfCars,
+  setAlertsScannedUntil,
+} from './account-store';
+import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SearchWatcher, type SiteRules } from './garage-alerts';
+import { deleteFinishedMailBefore, enqueueShopperMail, type MailOutbox } from './mail-outbox';
 
 const progressName = 'cars';
 /** Spent sign-in codes are kept a day (the per-address limit counts the last hour's). */
@@ -65,8 +78,8 @@ export class GarageAlertSweep {
   /** One look: alerts for the cars written since the last one, then the housekeeping. Returns the alerts and e-mails made. */
   async runOnce(now = Date.now()): Promise<{ alerts: number; mails: number }> {
     const { db } = this.opts;
-    const progress = await db.selectFrom('garage_alert_progress').select('scanned_until').where('name', '=', progressName).executeTakeFirst();
-    const since = progress ? Number(progress.scanned_until) - (this.opts.overlapMs ?? 120_000) : -1;
+    const scannedUntil = await alertsScannedUntil(db, progressName);
+    const since = scannedUntil !== null ? scannedUntil - (this.opts.overlapMs ?? 120_000) : -1;
     const pending = await this.alertsSince(since, now);
     let alerts = 0;
     let mails = 0;
@@ -78,13 +91,7 @@ export class GarageAlertSweep {
       if (sent) mails += 1;
     }
     // After a failure the same cars are looked at again next time (what was sent is not sent twice).
-    if (!failed) {
-      await db
-        .insertInto('garage_alert_progress')
-        .values({ name: progressName, scanned_until: now })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ scanned_until: now }))
-        .execute();
-    }
+    if (!failed) await setAlertsScannedUntil(db, progressName, now);
     if (mails > 0) this.opts.mail.nudge();
     await this.housekeeping(now);
     return { alerts, mails };
@@ -94,25 +101,18 @@ export class GarageAlertSweep {
   private async alertsSince(since: number, now: number): Promise<Map<number, Pending>> {
     const { db } = this.opts;
     const pending = new Map<number, Pending>();
-    const anyWatcher =
-      (await db.selectFrom('garage_saved_cars').select('car_id').limit(1).executeTakeFirst()) ?? (await db.selectFrom('garage_searches').select('id').where('filter', 'is not', null).limit(1).executeTakeFirst());
-    if (!anyWatcher) return pending;
+    if (!(await anyoneWatching(db))) return pending;
     const searchesOfSite = new Map<number, SearchWatcher[]>();
     const rulesOfSite = new Map<number, SiteRules | null>();
     const batchSize = this.opts.batchSize ?? 500;
     let after: { updatedAt: number; id: number } | null = null;
     for (;;) {
-      let query = db.selectFrom('cars').select(['id', 'site_id', 'updated_at']).where('updated_at', '>', since);
-      if (after) {
-        const { updatedAt, id } = after;
-        query = query.where((eb) => eb.or([eb('updated_at', '>', updatedAt), eb.and([eb('updated_at', '=', updatedAt), eb('id', '>', id)])]));
-      }
-      const changed = await query.orderBy('updated_at').orderBy('id').limit(batchSize).execute();
+      const changed = await carsChangedSince(db, since, after, batchSize);
       if (changed.length === 0) break;
       const last = changed[changed.length - 1]!;
-      after = { updatedAt: Number(last.updated_at), id: Number(last.id) };
+      after = { updatedAt: last.updatedAt, id: last.id };
 
-      const siteOfCar = new Map(changed.map((row) => [Number(row.id), Number(row.site_id)]));
+      const siteOfCar = new Map(changed.map((row) => [row.id, row.siteId]));
       for (const siteId of new Set(siteOfCar.values())) {
         if (!rulesOfSite.has(siteId)) {
           rulesOfSite.set(siteId, await this.siteRules(siteId, now));
@@ -120,24 +120,15 @@ export class GarageAlertSweep {
         }
       }
       const savers = new Map<number, { shopperId: number; savedPrice: number }[]>();
-      const saved = await db
-        .selectFrom('garage_saved_cars')
-        .select(['shopper_id', 'car_id', 'site_id', 'saved_price'])
-        .where('car_id', 'in', [...siteOfCar.keys()])
-        .execute();
-      for (const row of saved) {
-        const carId = Number(row.car_id);
-        if (siteOfCar.get(carId) !== Number(row.site_id)) continue;
-        savers.set(carId, [...(savers.get(carId) ?? []), { shopperId: Number(row.shopper_id), savedPrice: Number(row.saved_price) }]);
+      for (const { carId, siteId, shopperId, savedPrice } of await saversOfCars(db, [...siteOfCar.keys()])) {
+        if (siteOfCar.get(carId) !== siteId) continue;
+        savers.set(carId, [...(savers.get(carId) ?? []), { shopperId, savedPrice }]);
       }
       const watched = [...siteOfCar].filter(([carId, siteId]) => rulesOfSite.get(siteId) && (savers.has(carId) || searchesOfSite.get(siteId)!.length > 0)).map(([carId]) => carId);
       if (watched.length > 0) {
-        const cars = await db.selectFrom('cars').select(['id', 'site_id', 'data']).where('id', 'in', watched).execute();
-        for (const row of cars) {
+        for (const { siteId, car } of await carsWithSites(db, watched)) {
           // A site with many saved searches makes this real work: other requests get their turn between cars.
           await new Promise((resolve) => setImmediate(resolve));
-          const siteId = Number(row.site_id);
-          const car = JSON.parse(row.data) as Car;
           const found = alertsForCar(rulesOfSite.get(siteId)!, car, { savers: savers.get(car.id) ?? [], searches: searchesOfSite.get(siteId) ?? [] });
           for (const alert of found) {
             const entry = pending.get(alert.shopperId) ?? { siteId, alerts: [] };
@@ -159,17 +150,11 @@ export class GarageAlertSweep {
   }
 
   private async searchesOf(siteId: number): Promise<SearchWatcher[]> {
-    const rows = await this.opts.db
-      .selectFrom('garage_searches')
-      .select(['id', 'shopper_id', 'name', 'filter', 'q', 'created_at'])
-      .where('site_id', '=', siteId)
-      .where('filter', 'is not', null)
-      .orderBy('id')
-      .execute();
-    return rows.flatMap((row) => {
-      const parsed = parseSavedSearchFilter(JSON.parse(row.filter!) as SavedSearchFilter);
+    const searches = await alertingSearchesOf(this.opts.db, siteId);
+    return searches.flatMap((search) => {
+      const parsed = parseSavedSearchFilter(search.filter);
       if (!parsed.ok) return [];
-      return [{ shopperId: Number(row.shopper_id), searchId: Number(row.id), name: row.name, createdAt: Number(row.created_at), filter: parsed.node, words: queryWords(row.q) }];
+      return [{ shopperId: search.shopperId, searchId: search.id, name: search.name, createdAt: search.createdAt, filter: parsed.node, words: queryWords(search.q) }];
     });
   }
 
@@ -182,15 +167,15 @@ export class GarageAlertSweep {
     if (!site) return 0;
     try {
       return await this.opts.db.transaction().execute(async (trx) => {
-        const shopper = await trx.selectFrom('shoppers').select(['email', 'site_id']).where('id', '=', shopperId).executeTakeFirst();
-        if (!shopper || Number(shopper.site_id) !== site.id) return 0;
-        const inserted = await trx
-          .insertInto('garage_alerts')
-          .values(found.alerts.map((alert) => ({ shopper_id: shopperId, car_id: alert.carId, kind: alert.kind, search_id: alert.kind === 'new_match' ? alert.searchId : null, created_at: now })))
-          .onConflict((oc) => oc.columns(['shopper_id', 'car_id', 'kind']).doNothing())
-          .returning(['car_id', 'kind'])
-          .execute();
-        const fresh = new Set(inserted.map((row) => `${Number(row.car_id)}:${row.kind}`));
+        const shopper = await addressOfShopper(trx, shopperId);
+        if (!shopper || shopper.siteId !== site.id) return 0;
+        const inserted = await recordAlerts(
+          trx,
+          shopperId,
+          found.alerts.map((alert) => ({ carId: alert.carId, kind: alert.kind, searchId: alert.kind === 'new_match' ? alert.searchId : null })),
+          now,
+        );
+        const fresh = new Set(inserted.map((row) => `${row.carId}:${row.kind}`));
         const items: AlertMailItem[] = found.alerts
           .filter((alert) => fresh.has(`${alert.carId}:${alert.kind}`))
           .map((alert) => (alert.kind === 'price_drop' ? { kind: alert.kind, car: alert.car, savedPrice: alert.savedPrice } : { kind: alert.kind, car: alert.car, searchName: alert.searchName }));
@@ -207,8 +192,8 @@ export class GarageAlertSweep {
 
   private async housekeeping(now: number) {
     const { db } = this.opts;
-    await db.deleteFrom('shopper_sign_in_codes').where('created_at', '<', now - codeRetentionMs).execute();
-    await db.deleteFrom('shopper_sessions').where('expires_at', '<=', now).execute();
-    await db.deleteFrom('shopper_mail').where('status', 'in', ['sent', 'dead', 'expired']).where('updated_at', '<', now - mailRetentionMs).execute();
+    await deleteCodesMadeBefore(db, now - codeRetentionMs);
+    await deleteSessionsEndedBy(db, now);
+    await deleteFinishedMailBefore(db, now - mailRetentionMs);
   }
 }

@@ -50,6 +50,17 @@ export async function enqueueShopperMail(trx: Transaction<PlatformDatabase> | Pl
   return Number(row.id);
 }
 
+/** The ids of the e-mail sent to an address on the site, oldest first (those not sent yet, or given up, left out). */
+export async function sentMailIdsOf(db: PlatformDb, siteId: number, email: string): Promise<number[]> {
+  const rows = await db.selectFrom('shopper_mail').select('id').where('site_id', '=', siteId).where('email', '=', email).where('status', '=', 'sent').orderBy('id').execute();
+  return rows.map((row) => Number(row.id));
+}
+
+/** Forgets the e-mail that was sent, given up or left to expire before `before` (all sites); mail still to send stays. */
+export async function deleteFinishedMailBefore(db: PlatformDb, before: number) {
+  await db.deleteFrom('shopper_mail').where('status', 'in', ['sent', 'dead', 'expired']).where('updated_at', '<', before).execute();
+}
+
 type ClaimedMail = { id: number; site_id: number; email: string; subject: string; body: string; attempts: number; expires_at: number | null };
 
 async function claimDueMail(db: PlatformDb, token: string, now: number, leaseMs: number, limit: number): Promise<ClaimedMail[]> {

@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { siteRequest, type TestPlatform } from '../testing/test-platform';
 import { accountServicesOf } from './account-services';
 import { mailFilePath } from './mail-delivery';
+import { sentMailIdsOf } from './mail-outbox';
 
 export type ReadMail = { id: number; file: string; raw: string; to: string; subject: string; text: string };
 
@@ -47,11 +48,10 @@ export function parseEml(raw: string): Omit<ReadMail, 'id' | 'file'> {
 /** Sends all that is due, then reads every e-mail written for the address on the site, oldest first. */
 export async function mailboxOf(platform: TestPlatform, siteId: number, email: string): Promise<ReadMail[]> {
   while ((await accountServicesOf(platform.ctx).mail.runOnce()) > 0);
-  const rows = await platform.ctx.db.selectFrom('shopper_mail').select('id').where('site_id', '=', siteId).where('email', '=', email).where('status', '=', 'sent').orderBy('id').execute();
   const mails: ReadMail[] = [];
-  for (const row of rows) {
-    const file = mailFilePath(platform.ctx.config.dataDir, Number(row.id));
-    mails.push({ id: Number(row.id), file, ...parseEml(await readFile(file, 'utf8')) });
+  for (const id of await sentMailIdsOf(platform.ctx.db, siteId, email)) {
+    const file = mailFilePath(platform.ctx.config.dataDir, id);
+    mails.push({ id, file, ...parseEml(await readFile(file, 'utf8')) });
   }
   return mails;
 }
