@@ -20,17 +20,35 @@ function load({ scripts, preloads }: AppStart) {
   }
 }
 
+/** Longest the app's code waits for the page's main image once the first frame is on screen. */
+const mainImageWaitMs = 1000;
+
 /**
  * A server-rendered page is readable before any of the app's code runs, so that code is fetched
- * once the page's first frame is on screen. Fetched earlier, the app's ~150 KB took bandwidth from
- * the styles and the main image on a slow line, and the shopper saw the page later. It is not held
- * back further (say, until the main image has loaded): the page would then finish loading before
- * its code started, and what a shopper clicks meanwhile does nothing. Documents the browser renders
- * itself list their scripts in the head instead.
+ * once the page's first frame is on screen and its main image (the one marked fetchpriority=high:
+ * the car's photo, the first card's) has arrived, or after `mainImageWaitMs`. Fetched earlier,
+ * the app's ~150 KB took bandwidth from the styles and that image on a slow line, and the shopper
+ * saw the page later. What a shopper types or presses meanwhile is kept and handed to React once
+ * it has taken the page over (before-hydration.ts). Documents the browser renders itself list
+ * their scripts in the head instead.
  */
 export function startAppAfterFirstPaint() {
   const element = document.getElementById('app-start');
   if (!element?.textContent) return;
   const start = JSON.parse(element.textContent) as AppStart;
-  requestAnimationFrame(() => setTimeout(() => load(start), 0));
+  let started = false;
+  const go = () => {
+    if (started) return;
+    started = true;
+    load(start);
+  };
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const image = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
+      if (!image || image.complete) return go();
+      image.addEventListener('load', go, { once: true });
+      image.addEventListener('error', go, { once: true });
+      setTimeout(go, mainImageWaitMs);
+    }, 0),
+  );
 }
