@@ -39,6 +39,9 @@ describe('when a server-rendered page starts loading its code', () => {
     expect(appScripts()).toEqual([]);
 
     photo.dispatchEvent(new Event('load'));
+    // Once the frame that shows it is painted.
+    expect(appScripts()).toEqual([]);
+    vi.advanceTimersByTime(20);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
     const preload = document.head.querySelector<HTMLLinkElement>('link[rel="preload"]');
     expect([preload?.getAttribute('href'), preload?.as]).toEqual(['/remotes/mf-vehicle/1.5.2/remoteEntry.js', 'script']);

@@ -26,7 +26,7 @@ const mainImageWaitMs = 1000;
 /**
  * A server-rendered page is readable before any of the app's code runs, so that code is fetched
  * once the page's first frame is on screen and its main image (the one marked fetchpriority=high:
- * the car's photo, the first card's) has arrived, or after `mainImageWaitMs`. Fetched earlier,
+ * the car's photo, the first card's) is painted too, or after `mainImageWaitMs`. Fetched earlier,
  * the app's ~150 KB took bandwidth from the styles and that image on a slow line, and the shopper
  * saw the page later. What a shopper types or presses meanwhile is kept and handed to React once
  * it has taken the page over (before-hydration.ts). Documents the browser renders itself list
@@ -42,13 +42,13 @@ export function startAppAfterFirstPaint() {
     started = true;
     load(start);
   };
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      const image = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
-      if (!image || image.complete) return go();
-      image.addEventListener('load', go, { once: true });
-      image.addEventListener('error', go, { once: true });
-      setTimeout(go, mainImageWaitMs);
-    }, 0),
-  );
+  // After the next frame is painted: the code then takes nothing from what that frame shows.
+  const afterNextFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));
+  afterNextFrame(() => {
+    const image = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
+    if (!image || image.complete) return go();
+    image.addEventListener('load', () => afterNextFrame(go), { once: true });
+    image.addEventListener('error', go, { once: true });
+    setTimeout(go, mainImageWaitMs);
+  });
 }
