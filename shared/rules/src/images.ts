@@ -45,3 +45,10 @@ export function imageUrl(path: string, width: number, quality: number = imageQua
 export function imageSrcSet(path: string, widths: readonly number[] = cardWidths, quality: number = imageQuality.standard): string {
   return [...new Set(widths.map(servedImageWidth))].map((w) => `${imageUrl(path, w, quality)} ${w}w`).join(', ');
 }
+
+/**
+ * Names a page's main image (VehicleImage's `priority` one) for the Element Timing API: the browser
+ * reports when it is painted, and a server-rendered page's code waits for that
+ * (shell/src/federation/app-start.ts).
+ */
+export const mainImageTiming = 'main-image';

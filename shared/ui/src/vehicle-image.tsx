@@ -1,4 +1,4 @@
-import { cardWidths, imageSrcSet, imageUrl, imageQuality } from '@dealer/rules/images';
+import { cardWidths, imageSrcSet, imageUrl, imageQuality, mainImageTiming } from '@dealer/rules/images';
 
 type VehicleImageProps = {
   path: string;
@@ -26,6 +26,8 @@ export function VehicleImage({ path, alt, width, height, sizes, priority = false
       loading={priority ? 'eager' : 'lazy'}
       decoding={priority ? 'sync' : 'async'}
       fetchPriority={priority ? 'high' : 'auto'}
+      // Not in React's img props; a spread is passed through as the attribute.
+      {...(priority ? ({ elementtiming: mainImageTiming } as Record<string, string>) : {})}
     />
   );
 }

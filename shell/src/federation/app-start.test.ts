@@ -4,9 +4,9 @@ import { startAppAfterFirstPaint, type AppStart } from './app-start';
 
 const start: AppStart = { scripts: ['/assets/main.1.js'], preloads: [{ href: '/remotes/mf-vehicle/1.5.2/remoteEntry.js', as: 'script' }] };
 
-/** A server-rendered car page: its photo (marked as the main image) and the app-start data. */
+/** A server-rendered car page: its photo (VehicleImage's main image) and the app-start data. */
 function serverPage({ mainImage }: { mainImage: boolean }) {
-  document.body.innerHTML = `<div id="root" data-ssr>${mainImage ? '<img src="/img/vehicle/car/suv/blue/5.jpg?w=750&amp;q=75" fetchpriority="high" alt="">' : '<h1>Home</h1>'}</div>`;
+  document.body.innerHTML = `<div id="root" data-ssr>${mainImage ? '<img src="/img/vehicle/car/suv/blue/5.jpg?w=750&amp;q=75" fetchpriority="high" elementtiming="main-image" alt="">' : '<h1>Home</h1>'}</div>`;
   const data = document.createElement('script');
   data.id = 'app-start';
   data.type = 'application/json';
@@ -17,11 +17,17 @@ function serverPage({ mainImage }: { mainImage: boolean }) {
 
 const appScripts = () => [...document.head.querySelectorAll('script')].map((script) => script.getAttribute('src'));
 
+/** Lets the decode promise and the frame after it run. */
+async function nextFrames() {
+  await vi.advanceTimersByTimeAsync(40);
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
   vi.stubGlobal('requestAnimationFrame', (run: FrameRequestCallback) => setTimeout(() => run(0), 16));
   // jsdom loads no images: the photo stays incomplete until the test says it arrived.
   vi.spyOn(HTMLImageElement.prototype, 'complete', 'get').mockReturnValue(false);
+  HTMLImageElement.prototype.decode = () => Promise.resolve();
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -32,35 +38,60 @@ afterEach(() => {
 });
 
 describe('when a server-rendered page starts loading its code', () => {
-  it('waits for its main image after the first frame, then loads the app and preloads the route’s remote once', () => {
+  it('in a browser without Element Timing: once its main image has arrived and the frame after its decode, then once', async () => {
     const photo = serverPage({ mainImage: true })!;
     startAppAfterFirstPaint();
-    vi.advanceTimersByTime(100);
+    await vi.advanceTimersByTimeAsync(100);
     expect(appScripts()).toEqual([]);
 
     photo.dispatchEvent(new Event('load'));
-    // Once the frame that shows it is painted.
-    expect(appScripts()).toEqual([]);
-    vi.advanceTimersByTime(20);
+    await nextFrames();
     expect(appScripts()).toEqual(['/assets/main.1.js']);
     const preload = document.head.querySelector<HTMLLinkElement>('link[rel="preload"]');
     expect([preload?.getAttribute('href'), preload?.as]).toEqual(['/remotes/mf-vehicle/1.5.2/remoteEntry.js', 'script']);
-    vi.advanceTimersByTime(2000);
+    await vi.advanceTimersByTimeAsync(2000);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
   });
 
-  it('does not wait for a main image that is slow beyond a second, nor on a page without one', () => {
+  it('in Chromium: when the browser reports the main image painted (Element Timing), not before', async () => {
+    let report: ((entries: { identifier: string }[]) => void) | null = null;
+    class ElementObserver {
+      static supportedEntryTypes = ['element', 'largest-contentful-paint'];
+      constructor(private readonly callback: (list: { getEntries: () => unknown[] }, observer: ElementObserver) => void) {}
+      observe() {
+        report = (entries) => this.callback({ getEntries: () => entries }, this);
+      }
+      disconnect() {
+        report = null;
+      }
+    }
+    vi.stubGlobal('PerformanceObserver', ElementObserver);
+    const photo = serverPage({ mainImage: true })!;
+    startAppAfterFirstPaint();
+    await vi.advanceTimersByTimeAsync(40);
+    // Arrived but not yet painted: the code waits.
+    photo.dispatchEvent(new Event('load'));
+    await nextFrames();
+    report!([{ identifier: 'logo' }]);
+    expect(appScripts()).toEqual([]);
+
+    report!([{ identifier: 'main-image' }]);
+    expect(appScripts()).toEqual(['/assets/main.1.js']);
+    expect(report).toBeNull();
+  });
+
+  it('does not wait for a main image that is slow beyond a second, nor on a page without one', async () => {
     serverPage({ mainImage: true });
     startAppAfterFirstPaint();
-    vi.advanceTimersByTime(900);
+    await vi.advanceTimersByTimeAsync(900);
     expect(appScripts()).toEqual([]);
-    vi.advanceTimersByTime(200);
+    await vi.advanceTimersByTimeAsync(200);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
 
     document.head.innerHTML = '';
     serverPage({ mainImage: false });
     startAppAfterFirstPaint();
-    vi.advanceTimersByTime(20);
+    await vi.advanceTimersByTimeAsync(20);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
   });
 });

@@ -1,4 +1,5 @@
 // Part of the document's first script (first-paint-entry.ts): no shared modules, no React.
+import { mainImageTiming } from '@dealer/rules/images';
 
 /** What a server-rendered document asks the first script to load once the page is on screen. */
 export type AppStart = { scripts: string[]; preloads: { href: string; as: 'script' | 'style' }[] };
@@ -25,8 +26,8 @@ const mainImageWaitMs = 1000;
 
 /**
  * A server-rendered page is readable before any of the app's code runs, so that code is fetched
- * once the page's first frame is on screen and its main image (the one marked fetchpriority=high:
- * the car's photo, the first card's) is painted too, or after `mainImageWaitMs`. Fetched earlier,
+ * once the page's first frame is on screen and its main image (VehicleImage's `priority` one: the
+ * car's photo, the first card's) is painted too, or after `mainImageWaitMs`. Fetched earlier,
  * the app's ~150 KB took bandwidth from the styles and that image on a slow line, and the shopper
  * saw the page later. What a shopper types or presses meanwhile is kept and handed to React once
  * it has taken the page over (before-hydration.ts). Documents the browser renders itself list
@@ -45,10 +46,24 @@ export function startAppAfterFirstPaint() {
   // After the next frame is painted: the code then takes nothing from what that frame shows.
   const afterNextFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));
   afterNextFrame(() => {
-    const image = document.querySelector<HTMLImageElement>('#root img[fetchpriority="high"]');
-    if (!image || image.complete) return go();
-    image.addEventListener('load', () => afterNextFrame(go), { once: true });
-    image.addEventListener('error', go, { once: true });
+    const image = document.querySelector<HTMLImageElement>(`#root img[elementtiming="${mainImageTiming}"]`);
+    if (!image) return go();
     setTimeout(go, mainImageWaitMs);
+    image.addEventListener('error', go, { once: true });
+    if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('element')) {
+      // The browser says when the image is painted (Element Timing: Chromium).
+      new PerformanceObserver((list, observer) => {
+        if (!list.getEntries().some((entry) => (entry as PerformanceEntry & { identifier?: string }).identifier === mainImageTiming)) return;
+        observer.disconnect();
+        go();
+      }).observe({ type: 'element', buffered: true });
+      return;
+    }
+    // Elsewhere: once it is decoded, the next frame paints it.
+    const painted = () => void Promise.resolve(image.decode?.())
+      .catch(() => undefined)
+      .then(() => afterNextFrame(go));
+    if (image.complete) painted();
+    else image.addEventListener('load', painted, { once: true });
   });
 }
