@@ -4,6 +4,7 @@
 import '@dealer/ui/styles.css';
 import './shell.css';
 import './federation/route-placeholder.css';
+import { whenImageShown } from './federation/main-image';
 
 /** A turn for the browser (input, paint) between steps of the app's start. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -18,24 +19,9 @@ const start = () =>
 /** Longest the app waits for the first frame's hero image before it starts loading anyway. */
 const heroWaitMs = 800;
 
+// A car page's first frame (drawn by the browser's first script) shows its hero: the app's chunks
+// start once it is on screen. Fetched in parallel, they took bandwidth from the image, and running
+// them held the frame that shows it back. On a slow line that reorders the bytes more than it delays them.
 const hero = document.querySelector<HTMLImageElement>('#root .route-placeholder img');
-if (hero) {
-  // A car page's first frame is in the DOM. The app's chunks start once its hero image is on
-  // screen: fetched in parallel, they took bandwidth from the image, and running them held the
-  // frame that shows it back. On a slow line that reorders the bytes more than it delays them.
-  let started = false;
-  const once = () => {
-    if (started) return;
-    started = true;
-    start();
-  };
-  const afterNextFrame = () => requestAnimationFrame(() => setTimeout(once, 0));
-  if (hero.complete) afterNextFrame();
-  else {
-    hero.addEventListener('load', afterNextFrame, { once: true });
-    hero.addEventListener('error', once, { once: true });
-  }
-  setTimeout(once, heroWaitMs);
-} else {
-  start();
-}
+if (hero) whenImageShown(hero, start, heroWaitMs);
+else start();

@@ -1,5 +1,6 @@
 // Part of the document's first script (first-paint-entry.ts): no shared modules, no React.
 import { mainImageTiming } from '@dealer/rules/images';
+import { afterNextFrame, whenImageShown } from './main-image';
 
 /** What a server-rendered document asks the first script to load once the page is on screen. */
 export type AppStart = { scripts: string[]; preloads: { href: string; as: 'script' | 'style' }[] };
@@ -37,33 +38,9 @@ export function startAppAfterFirstPaint() {
   const element = document.getElementById('app-start');
   if (!element?.textContent) return;
   const start = JSON.parse(element.textContent) as AppStart;
-  let started = false;
-  const go = () => {
-    if (started) return;
-    started = true;
-    load(start);
-  };
-  // After the next frame is painted: the code then takes nothing from what that frame shows.
-  const afterNextFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));
   afterNextFrame(() => {
     const image = document.querySelector<HTMLImageElement>(`#root img[elementtiming="${mainImageTiming}"]`);
-    if (!image) return go();
-    setTimeout(go, mainImageWaitMs);
-    image.addEventListener('error', go, { once: true });
-    if (typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('element')) {
-      // The browser says when the image is painted (Element Timing: Chromium).
-      new PerformanceObserver((list, observer) => {
-        if (!list.getEntries().some((entry) => (entry as PerformanceEntry & { identifier?: string }).identifier === mainImageTiming)) return;
-        observer.disconnect();
-        go();
-      }).observe({ type: 'element', buffered: true });
-      return;
-    }
-    // Elsewhere: once it is decoded, the next frame paints it.
-    const painted = () => void Promise.resolve(image.decode?.())
-      .catch(() => undefined)
-      .then(() => afterNextFrame(go));
-    if (image.complete) painted();
-    else image.addEventListener('load', painted, { once: true });
+    if (image) whenImageShown(image, () => load(start), mainImageWaitMs);
+    else load(start);
   });
 }

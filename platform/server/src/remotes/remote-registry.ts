@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { inlinableStylesheet } from '../document/inline-stylesheet';
 import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
 import { remoteDescriptorFile, remoteDescriptorSchema, type RemoteDescriptor, type RemoteRef } from '@dealer/contracts/remotes';
 import type { SiteRemoteSetting } from '@dealer/contracts/site';
@@ -92,10 +93,9 @@ export class RemoteRegistry {
     const manifest = this.manifest(ref.name, ref.version);
     if (!manifest) return { js: [], css: [] };
     const base = ref.manifestUrl.slice(0, ref.manifestUrl.lastIndexOf('/') + 1);
-    const entry = manifest.metaData.remoteEntry;
     const exposed = manifest.exposes.find((item) => item.name === expose || item.path === `./${expose}`);
-    const js = [join(entry.path ?? '', entry.name), ...(exposed?.assets.js.sync ?? [])];
-    return { js: js.map((file) => base + file.replace(/^\.?\//, '')), css: (exposed?.assets.css.sync ?? []).map((file) => base + file) };
+    const js = (exposed?.assets.js.sync ?? []).map((file) => base + file.replace(/^\.?\//, ''));
+    return { js: [ref.entryUrl, ...js], css: (exposed?.assets.css.sync ?? []).map((file) => base + file) };
   }
 
   /**
@@ -110,10 +110,8 @@ export class RemoteRegistry {
     return (exposed?.assets.css.sync ?? []).flatMap((file) => {
       const key = `${ref.name}@${ref.version}/${file}`;
       if (!this.styles.has(key)) {
-        const path = join(this.remotesDir, ref.name, ref.version, file);
-        const css = /^[\w./-]+$/.test(file) && !file.includes('..') && existsSync(path) ? readFileSync(path, 'utf8') : null;
         if (this.styles.size >= 500) this.styles.clear();
-        this.styles.set(key, css !== null && css.length <= maxInlineStyleChars && !/<\/style/i.test(css) ? css : null);
+        this.styles.set(key, inlinableStylesheet(join(this.remotesDir, ref.name, ref.version), file, maxInlineStyleChars));
       }
       const css = this.styles.get(key);
       return css ? [{ href: base + file, css }] : [];

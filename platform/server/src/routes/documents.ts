@@ -20,6 +20,7 @@ import { contentPageTitle } from '@dealer/rules/content-pages';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { PageCache, pageEncodingFor } from '../document/page-cache';
 import { PageStream } from '../document/page-stream';
+import { inlinableStylesheet } from '../document/inline-stylesheet';
 import { siteIdForHost } from '../tenancy/site-host';
 import { requestOrigin } from '../tenancy/site-context';
 
@@ -43,9 +44,8 @@ function loadShellAssets(dir: string): DocumentAssets {
   // before its first paint costs a phone a round trip; the bytes cost less than that.
   const inlineCss: Record<string, string> = {};
   for (const file of assets.css) {
-    const path = join(dir, file);
-    const text = /^[\w./-]+$/.test(file) && !file.includes('..') && existsSync(path) ? readFileSync(path, 'utf8') : null;
-    if (text !== null && text.length <= maxInlineShellCssChars && !/<\/style/i.test(text)) inlineCss[`/assets/${file}`] = text;
+    const css = inlinableStylesheet(dir, file, maxInlineShellCssChars);
+    if (css !== null) inlineCss[`/assets/${file}`] = css;
   }
   return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`), firstPaint: assets.firstPaint ? `/assets/${assets.firstPaint}` : undefined, inlineCss };
 }
