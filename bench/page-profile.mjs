@@ -1,6 +1,6 @@
 // node bench/page-profile.mjs [path|car ...] — where a page's Lighthouse mobile time goes, one run per
 // path on the built platform (metro-motor-group): LCP split into its phases (TTFB, load delay,
-// load time, render delay), the long tasks and the scripts' main-thread time, each as a table.
+// load time, render delay), the layout shifts and their elements, the long tasks and the scripts' main-thread time, each as a table.
 // For finding what to change; bench:pages gives the medians the targets are checked against.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -74,6 +74,9 @@ try {
     console.table(requests.slice(0, 14).map((r) => ({ request: name(r.url).slice(0, 40), priority: r.priority, 'start (ms)': Math.round(r.networkRequestTime ?? r.startTime), 'end (ms)': Math.round(r.networkEndTime ?? r.endTime), 'KB': Math.round((r.transferSize ?? 0) / 1024) })));
     const element = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;
     if (element) console.log(`LCP element: ${element.nodeLabel ?? ''} ${element.snippet ?? ''}`.slice(0, 300));
+    const shifts = audit('layout-shifts')?.details?.items ?? [];
+    console.log(`CLS ${(audit('cumulative-layout-shift')?.numericValue ?? 0).toFixed(3)}`);
+    if (shifts.length) console.table(shifts.map((shift) => ({ 'layout shift': `${shift.node?.nodeLabel ?? ''} ${shift.node?.snippet ?? ''}`.slice(0, 90), score: Number(shift.score ?? 0).toFixed(4), cause: (shift.subItems?.items ?? []).map((c) => c.cause ?? c.extra?.value ?? '').join('; ').slice(0, 60) })));
     const phases = audit('largest-contentful-paint-element')?.details?.items?.[1]?.items ?? [];
     console.table(phases.map((phase) => ({ 'LCP phase': phase.phase, ms: Math.round(phase.timing) })));
     console.table((audit('long-tasks')?.details?.items ?? []).map((task) => ({ 'long task': name(task.url), 'starts (ms)': Math.round(task.startTime), ms: Math.round(task.duration) })));

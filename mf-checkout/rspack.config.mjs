@@ -9,4 +9,5 @@ export default remoteConfig({
   exposes: { './CheckoutPage': './src/checkout-page.tsx', './ReserveButton': './src/reserve-button.tsx' },
   // Reserve sits among the vehicle page's calls to action without a release of the vehicle remote.
   slots: { 'vehicle.actions': ['ReserveButton'] },
+  server: './src/server.ts',
 });

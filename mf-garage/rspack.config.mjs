@@ -7,4 +7,5 @@ export default remoteConfig({
   name: 'mf-garage',
   port: 3105,
   exposes: { './GaragePage': './src/garage-page.tsx', './FavouriteButton': './src/favourite-button.tsx' },
+  server: './src/server.ts',
 });

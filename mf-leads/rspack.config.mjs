@@ -14,4 +14,5 @@ export default remoteConfig({
     './TestDriveButton': './src/test-drive-button.tsx',
     './RequestPhotosButton': './src/request-photos-button.tsx',
   },
+  server: './src/server.ts',
 });

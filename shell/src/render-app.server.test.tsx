@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import { testSite } from '@dealer/contracts/testing/test-site';
 import { platformApi } from '@dealer/state/platform-api';
+import { NamedSlot, RemoteSlot } from '@dealer/ui/remote-slot';
 import type { ServerRemote } from '@dealer/state/server-render';
 import { renderApp, sharedModules } from './render-app.server';
 import { lazySharedModules, sharedModules as pageModules } from './federation/shared-modules';
 
 const site = testSite({
-  remotes: [{ name: 'mf-search', version: '1.3.1', manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-search/1.3.1/remoteEntry.js' }],
+  remotes: [
+    { name: 'mf-search', version: '1.3.1', manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-search/1.3.1/remoteEntry.js' },
+    { name: 'mf-garage', version: '1.2.0', manifestUrl: 'https://remotes.example.com/mf-garage/1.2.0/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-garage/1.2.0/remoteEntry.js' },
+    { name: 'mf-checkout', version: '1.5.0', manifestUrl: 'https://remotes.example.com/mf-checkout/1.5.0/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-checkout/1.5.0/remoteEntry.js', slots: { 'vehicle.actions': ['ReserveButton'] } },
+  ],
 });
 const searchUrl = `https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`;
 
@@ -28,9 +33,9 @@ const searchRemote = (prefetch: NonNullable<ServerRemote['mf-search/SearchPage']
   'mf-search/SearchPage': { Component, prefetch },
 });
 
-async function render(remote: ServerRemote | null, budgetMs = 200) {
+async function render(remotes: ServerRemote | null, budgetMs = 200) {
   const fallbacks: [ExposedModule, unknown][] = [];
-  const page = await renderApp({ site, url: searchUrl, hero: null, remote, budgetMs, onFallback: (module, reason) => fallbacks.push([module, reason]) });
+  const page = await renderApp({ site, url: searchUrl, hero: null, remotes, budgetMs, onFallback: (module, reason) => fallbacks.push([module, reason]) });
   return { ...page, fallbacks };
 }
 
@@ -93,6 +98,43 @@ describe('the server render of a page whose route belongs to a remote', () => {
     expect(html).not.toContain('test-cars');
     expect(state).toBeNull();
     expect(fallbacks).toEqual([]);
+  });
+});
+
+describe('the modules a route’s remote places in slots, on the server', () => {
+  const car = { id: 7, name: '2024 Toyota HiLux', slug: '2024-toyota-hilux', make: 'Toyota', model: 'HiLux', primary_image_url: '/img/hilux.jpg' };
+  /** A page with a Save button (a slot by module) and whatever fills `vehicle.actions` (a named slot). */
+  function PageWithSlots() {
+    return (
+      <div className="test-page">
+        <NamedSlot name="vehicle.actions" car={{ ...car, year: 2024, car_type: 'used', stocknum: 'S1', vin: 'JTEBR3FJ00K000001', price: 52990, tag: null, location_id: 1, dealership_slug: 'metro' }} />
+        <RemoteSlot module="mf-garage/FavouriteButton" car={car} />
+      </div>
+    );
+  }
+  const page = (): ServerRemote => ({ 'mf-search/SearchPage': { Component: PageWithSlots } });
+  const save: ServerRemote = { 'mf-garage/FavouriteButton': { Component: ({ car: saved }) => <button type="button">♡ Save the {saved.name}</button> } };
+  const reserve: ServerRemote = { 'mf-checkout/ReserveButton': { Component: () => <a href="/checkout/2024-toyota-hilux">Reserve this car</a> } };
+
+  it('renders them from their own remotes’ server builds, and lists them for the browser to hydrate', async () => {
+    const { html, state, fallbacks } = await render({ ...page(), ...save, ...reserve });
+    expect(fallbacks).toEqual([]);
+    expect(html).toMatch(/<div class="test-page">.*Reserve this car.*♡ Save the .*2024 Toyota HiLux/);
+    expect(new Set(state?.modules)).toEqual(new Set(['mf-search/SearchPage', 'mf-checkout/ReserveButton', 'mf-garage/FavouriteButton']));
+  });
+
+  it('leaves a slot to the browser when its remote published no server build; the rest renders', async () => {
+    const { html, state } = await render({ ...page(), ...reserve });
+    expect(html).toContain('Reserve this car');
+    expect(html).not.toContain('Save the');
+    expect(new Set(state?.modules)).toEqual(new Set(['mf-search/SearchPage', 'mf-checkout/ReserveButton']));
+  });
+
+  it('renders no slot when the route’s module is left to the browser', async () => {
+    const { html, state } = await render({ 'mf-search/SearchPage': { Component: PageWithSlots, prefetch: () => Promise.reject(new Error('search failed')) }, ...save, ...reserve });
+    expect(html).not.toContain('Reserve this car');
+    expect(html).not.toContain('Save the');
+    expect(state).toBeNull();
   });
 });
 

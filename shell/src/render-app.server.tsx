@@ -2,7 +2,9 @@
 // platform server calls `renderApp` for a page's first response, and the browser hydrates it.
 // The route's remote module renders too when the platform hands in its server build (the version
 // the site pins) and its first data arrives within the budget; otherwise its area is the
-// placeholder the browser shows before the remote's code arrives.
+// placeholder the browser shows before the remote's code arrives. The modules it places in its slots
+// (the car page's Enquire, Test drive, Reserve and Save buttons) render from their own remotes'
+// server builds, so the first response holds them and nothing moves when the browser's code runs.
 import * as ToolkitQuery from '@reduxjs/toolkit/query';
 import * as ToolkitQueryReact from '@reduxjs/toolkit/query/react';
 import * as statePlatformApi from '@dealer/state/platform-api';
@@ -38,8 +40,11 @@ export type RenderAppInput = {
   /** The page's absolute address. */
   url: string;
   hero: FirstPaintHero | null;
-  /** The route's remote's server build (the version the site runs), when it has one. */
-  remote?: ServerRemote | null;
+  /**
+   * The modules the site's remotes render on the server (each remote's server build, at the version
+   * the site runs, merged): the route's module and those placed in slots.
+   */
+  remotes?: ServerRemote | null;
   /** How long the route's module may spend fetching its first data before the browser does it instead. */
   budgetMs?: number;
   /** Told when the route's module is left to the browser, and why. */
@@ -66,13 +71,19 @@ function answeredQueries(api: { queries: Record<string, { status?: string } | un
 }
 
 /** The app's markup for `url`, with the route's remote module rendered when it can be. */
-export async function renderApp({ site, url, hero, remote = null, budgetMs = 200, onFallback }: RenderAppInput): Promise<RenderAppOutput> {
+export async function renderApp({ site, url, hero, remotes = null, budgetMs = 200, onFallback }: RenderAppInput): Promise<RenderAppOutput> {
   const page = new URL(url);
   const store = createPlatformStore(site, { apiBase: `${page.origin}/api` });
   const owner = routeOwner(resolveRoute(site, page.pathname, page.searchParams));
   const modules = new Set<ExposedModule>();
   const components: ServerRendered['components'] = {};
-  const renderable = owner ? (remote?.[owner.module] as ServerRenderable<ExposedModule> | undefined) : undefined;
+  // A module placed in a slot renders with the props it is given there: no data of its own to wait for.
+  for (const [module, renderable] of Object.entries(remotes ?? {}) as [ExposedModule, ServerRenderable<ExposedModule> | undefined][]) {
+    if (module === owner?.module || typeof renderable?.Component !== 'function') continue;
+    modules.add(module);
+    components[module] = renderable.Component;
+  }
+  const renderable = owner ? (remotes?.[owner.module] as ServerRenderable<ExposedModule> | undefined) : undefined;
   if (owner && renderable) {
     try {
       if (renderable.prefetch) await withinBudget(renderable.prefetch(owner.props as never, { url: page, store }), budgetMs);
@@ -86,18 +97,20 @@ export async function renderApp({ site, url, hero, remote = null, budgetMs = 200
   // From here on synchronous: the site's remotes and the hero are module state of this render.
   enableSiteRemotes(site);
   setFirstPaintHero(hero);
+  // The browser hydrates exactly the modules whose markup is in the page (the route's and the slots').
+  const rendered = new Set<ExposedModule>();
   try {
     const html = renderToString(
       <AppRoot
         site={site}
         store={store}
-        serverRendered={{ modules, components }}
+        serverRendered={{ modules, components, onRendered: (module) => rendered.add(module) }}
         router={(children) => <StaticRouter location={`${page.pathname}${page.search}`}>{children}</StaticRouter>}
       />,
     );
     // The platform API is loaded here from the start (this module imports it), so its state is there.
     const api = store.getState().platformApi;
-    const state = modules.size ? { modules: [...modules], api: api ? { platformApi: answeredQueries(api) } : undefined } : null;
+    const state = rendered.size ? { modules: [...rendered], api: api ? { platformApi: answeredQueries(api) } : undefined } : null;
     return { html, state };
   } finally {
     setFirstPaintHero(null);

@@ -9,7 +9,12 @@ type AnyComponent = ComponentType<any>;
  * The remote modules whose markup the page's HTML already holds. On the server, with their
  * components (from the remotes' server builds); in the browser, the list the document carries.
  */
-export type ServerRendered = { modules: ReadonlySet<ExposedModule>; components?: Partial<Record<ExposedModule, AnyComponent>> };
+export type ServerRendered = {
+  modules: ReadonlySet<ExposedModule>;
+  components?: Partial<Record<ExposedModule, AnyComponent>>;
+  /** On the server: told each module whose markup goes in the page, for the browser's list. */
+  onRendered?: (module: ExposedModule) => void;
+};
 
 export const noneServerRendered: ServerRendered = { modules: new Set() };
 export const ServerRenderedContext = createContext<ServerRendered>(noneServerRendered);
@@ -33,7 +38,8 @@ function lazyRemote(module: ExposedModule) {
  * placeholder for this boundary only and the browser renders it.
  */
 export function ServerRenderedRemote<M extends ExposedModule>({ module, props, loading }: { module: M; props: ExposedProps[M]; loading: ReactNode }) {
-  const { components } = useContext(ServerRenderedContext);
+  const { components, onRendered } = useContext(ServerRenderedContext);
+  onRendered?.(module);
   const Component = (components?.[module] as AnyComponent | undefined) ?? lazyRemote(module);
   return (
     <Suspense fallback={loading}>

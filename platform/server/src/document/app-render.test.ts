@@ -39,7 +39,7 @@ const page = (url: string, extra: Partial<Parameters<AppRenderer['renderPage']>[
   origin: 'http://metro.example',
   url,
   hero: null,
-  remote: null,
+  remotes: [],
   ip: '203.0.113.9',
   ...extra,
 });
@@ -47,9 +47,10 @@ const page = (url: string, extra: Partial<Parameters<AppRenderer['renderPage']>[
 /** A shell render that shows the page's address and, when given one, what the route's remote renders. */
 const echoShell = `
 exports.sharedModules = { react: { name: 'the shell’s React' } };
-exports.renderApp = async ({ site, url, hero, remote }) => {
-  const searchPage = remote && remote['mf-search/SearchPage'];
-  const body = searchPage ? searchPage.Component() : '';
+exports.renderApp = async ({ site, url, hero, remotes }) => {
+  const searchPage = remotes && remotes['mf-search/SearchPage'];
+  const save = remotes && remotes['mf-garage/FavouriteButton'];
+  const body = (searchPage ? searchPage.Component() : '') + (save ? save.Component() : '');
   return { html: '<h1>' + site.name + '</h1><p>' + url + '</p>' + (hero ? '<img alt="' + hero.alt + '">' : '') + body, state: searchPage ? { modules: ['mf-search/SearchPage'] } : null };
 };`;
 
@@ -94,19 +95,34 @@ exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>cars, with '
   it('renders the route’s remote from the server build of the version the site pins, with the shell’s shared modules', async () => {
     const { log, warnings } = recordingLog();
     const renderer = new AppRenderer({ ...builds(echoShell, { 'mf-search@1.3.1-new': remoteUsingSharedReact, 'mf-search@1.3.0-old': `exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>old</ul>' } };` }), log });
-    const rendered = await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '1.3.1-new' } }));
+    const rendered = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.3.1-new' }] }));
     expect(rendered?.html).toContain('<ul>cars, with the shell’s React</ul>');
     expect(rendered?.state).toEqual({ modules: ['mf-search/SearchPage'] });
-    expect((await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '1.3.0-old' } })))?.html).toContain('<ul>old</ul>');
+    expect((await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.3.0-old' }] })))?.html).toContain('<ul>old</ul>');
+    expect(warnings).toEqual([]);
+  });
+
+  it('renders the modules other remotes place in the page from their own server builds, at the versions the site runs', async () => {
+    const { log, warnings } = recordingLog();
+    const renderer = new AppRenderer({
+      ...builds(echoShell, {
+        'mf-search@1.3.1': remoteUsingSharedReact,
+        'mf-garage@1.2.0': `exports.modules = { 'mf-garage/FavouriteButton': { Component: () => '<button>♡ Save</button>' } };`,
+      }),
+      log,
+    });
+    const remotes = [{ name: 'mf-search', version: '1.3.1' }, { name: 'mf-garage', version: '1.2.0' }, { name: 'mf-leads', version: '1.0.0-browser-only' }] as const;
+    const rendered = await renderer.renderPage(page('/search', { remotes }));
+    expect(rendered?.html).toContain('<ul>cars, with the shell’s React</ul><button>♡ Save</button>');
     expect(warnings).toEqual([]);
   });
 
   it('leaves a remote to the browser when its version has no server build, or its build needs a module the page does not share', async () => {
     const { log, warnings } = recordingLog();
     const renderer = new AppRenderer({ ...builds(echoShell, { 'mf-search@2.0.0-other-shell': `require('some-other-store'); exports.modules = {};` }), log });
-    const withoutBuild = await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '1.0.0-browser-only' } }));
+    const withoutBuild = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.0.0-browser-only' }] }));
     expect(withoutBuild).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search</p>', state: null, degraded: false });
-    const needsAnotherStore = await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '2.0.0-other-shell' } }));
+    const needsAnotherStore = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '2.0.0-other-shell' }] }));
     expect(needsAnotherStore?.state).toBeNull();
     expect(needsAnotherStore?.html).toContain('<h1>Metro Motor Group</h1>');
     expect(warnings).toEqual(['a remote server build could not be loaded; the browser renders that remote']);
@@ -115,7 +131,7 @@ exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>cars, with '
   it('refuses a version name that could leave the remotes folder', async () => {
     const { log } = recordingLog();
     const renderer = new AppRenderer({ ...builds(echoShell, { 'mf-search@1.0.0': remoteUsingSharedReact }), log });
-    const rendered = await renderer.renderPage(page('/search', { remote: { name: 'mf-search', version: '../mf-search/1.0.0' } }));
+    const rendered = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '../mf-search/1.0.0' }] }));
     expect(rendered?.state).toBeNull();
   });
 });

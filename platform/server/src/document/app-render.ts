@@ -17,7 +17,7 @@ type ShellRender = {
     site: PublicSiteConfig;
     url: string;
     hero: AppHero | null;
-    remote: ServerRemote | null;
+    remotes: ServerRemote | null;
     budgetMs: number;
     onFallback: (module: string, reason: unknown) => void;
   }) => Promise<{ html: string; state: { modules: string[] } | null }>;
@@ -53,8 +53,11 @@ export type RenderPageInput = {
   /** Path and query. */
   url: string;
   hero: AppHero | null;
-  /** The route's remote at the version the site runs, when the route belongs to one. */
-  remote: { name: RemoteName; version: string } | null;
+  /**
+   * The site's remotes at the versions it runs: the route's, and those whose modules the page places
+   * in its slots (the car page's lead buttons, Save and Reserve).
+   */
+  remotes: readonly { name: RemoteName; version: string }[];
   /** The shopper's address: the page's own API calls count against it, as the browser's would. */
   ip: string;
 };
@@ -70,7 +73,9 @@ const maxLoadedRemotes = 200;
  *
  * The route's remote renders too when the version the site runs published a server build
  * (`server/remote.cjs` in its version folder): evaluated with the shell render's React, router and
- * store as the modules it shares, its first data fetched from this app in process (`inject`).
+ * store as the modules it shares, its first data fetched from this app in process (`inject`). So do
+ * the modules it places in slots, from their own remotes' server builds; a remote without one is
+ * left to the browser there.
  */
 export class AppRenderer {
   private shell: ShellRender | null | undefined;
@@ -168,7 +173,9 @@ export class AppRenderer {
   async renderPage(input: RenderPageInput): Promise<RenderedPage | null> {
     const shell = this.loadShell();
     if (!shell) return null;
-    const remote = input.remote ? this.loadRemote(shell, input.remote) : null;
+    // Each remote names only its own modules (`<remote>/<module>`): merged, they cannot collide.
+    const remotes: ServerRemote = {};
+    for (const ref of input.remotes) Object.assign(remotes, this.loadRemote(shell, ref));
     let degraded = false;
     try {
       const rendered = await this.scope.run({ origin: input.origin, ip: input.ip }, () =>
@@ -176,7 +183,7 @@ export class AppRenderer {
           site: input.site,
           url: `${input.origin}${input.url}`,
           hero: input.hero,
-          remote,
+          remotes,
           budgetMs: this.options.budgetMs ?? 250,
           onFallback: (module, reason) => {
             degraded = true;

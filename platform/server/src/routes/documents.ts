@@ -176,7 +176,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       origin,
       url: `${url.pathname}${url.search}`,
       hero,
-      remote: remote && status === 200 ? { name: remote.name, version: remote.version } : null,
+      remotes: remote && status === 200 ? publicConfig.remotes.map(({ name, version }) => ({ name, version })) : [],
       ip: request.ip,
     });
     const { head, tail } = documentParts({
