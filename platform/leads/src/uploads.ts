@@ -132,8 +132,9 @@ export async function receiveFile(
       callback(null, chunk);
     },
   });
+  const file = createWriteStream(tempPath, { flags: 'wx', mode: 0o600 });
   try {
-    await pipeline(stream, counter, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }));
+    await pipeline(stream, counter, file);
     // @fastify/multipart stops a file at its own fileSize limit and marks the stream truncated.
     if (stream.truncated || tooLarge) throw new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`);
     const sniffed = sniffFileType(Buffer.concat(head));
@@ -144,6 +145,11 @@ export async function receiveFile(
     return { tempPath, type: sniffed.type, size, originalName: name, sha256: hash.digest('hex') };
   } catch (error) {
     stream.resume();
+    // When the upload breaks off while the file is still being opened, the pipeline rejects before
+    // the open is done: removed now, the file would be created after, and left in the folder.
+    // (`close` comes after the open, also when the stream was destroyed with an error meanwhile.)
+    file.destroy();
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
     await rm(tempPath, { force: true });
     if (error instanceof UploadError) throw error;
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {

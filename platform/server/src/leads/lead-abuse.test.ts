@@ -323,6 +323,18 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       expect(readdirSync(incoming())).toEqual([]);
     });
 
+    it('leaves no file behind from uploads broken off at any point of the file, however many', async () => {
+      // A file broken off while it was being opened was once created after its removal, and kept.
+      const cuts = [100, 110, 120, 130, 140, 160];
+      for (let round = 0; round < 50; round++) {
+        for (const cutAt of cuts) {
+          const res = await upload(Buffer.concat([Buffer.from(leadPart), filePart('photo.png', png).subarray(0, cutAt)]));
+          expect(res.statusCode, res.body).toBe(400);
+          expect(readdirSync(incoming()), `round ${round}, cut at byte ${cutAt}`).toEqual([]);
+        }
+      }
+    });
+
     it('refuses the lead field sent twice (which one would be meant?), saying which field', async () => {
       const twice = await upload(fieldPart('lead', leadJson) + fieldPart('lead', JSON.stringify(enquiry({ name: 'Other' }))) + closing);
       expect(twice.statusCode).toBe(400);
