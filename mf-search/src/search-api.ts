@@ -9,9 +9,20 @@ import type { SearchPageProps } from '@dealer/contracts/remote-modules';
 import { buildSearchQueries, pageCount, parseSearchState, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
 import { SearchResultCache } from '@dealer/rules/search-cache';
 
+/**
+ * What a result card shows (VehicleCard, cardTag, Save): the only fields the search asks for. A whole
+ * car is ten times that (description, photos, features), and the first page's answer travels in the
+ * server-rendered page, ahead of the first card's photo.
+ */
+export const cardAttributes = [
+  'id', 'slug', 'name', 'make', 'model', 'primary_image_url', 'price', 'subscription_price', 'before_price', 'preorder', 'autograb_data',
+  'location_name', 'km', 'simple_fuel', 'simple_transmission', 'status', 'sold', 'reserved', 'certified', 'tag', 'created_at_timestamp',
+] as const satisfies readonly (keyof Car)[];
+export type SearchHit = Pick<Car, (typeof cardAttributes)[number]>;
+
 export type FacetStats = Record<string, { min: number; max: number }>;
 export type SearchResult = {
-  hits: Car[];
+  hits: SearchHit[];
   count: number;
   ms: number;
   /** Per facet, the counts from that facet's own query (its own filter left out). */
@@ -56,26 +67,28 @@ export const searchApi = platformApi.injectEndpoints({
         if (!site) return { error: { status: 'CUSTOM_ERROR', error: 'No site config' } };
         const { host, apiKey, indexUid } = site.search;
         const facets = site.search_facets;
-        const queries = buildSearchQueries({ state, facets, indexUid, hitsPerPage, defaultSort: site.default_sort, extraFilters: searchSlugFilters(searchSlug) });
+        const [main, ...perFacet] = buildSearchQueries({ state, facets, indexUid, hitsPerPage, defaultSort: site.default_sort, extraFilters: searchSlugFilters(searchSlug) });
+        // The cards' fields only; each facet's own query is asked for its counts, not for cars.
+        const queries = [{ ...main!, attributesToRetrieve: [...cardAttributes] }, ...perFacet.map((query) => ({ ...query, limit: 0 }))];
         const cacheKey = JSON.stringify(queries);
         const cached = resultCache?.get(cacheKey);
         if (cached) return { data: cached };
         try {
           const { results } = await searchClient(host, apiKey).multiSearch({ queries: queries as MultiSearchQuery[] });
-          const [main, ...perFacet] = results;
-          const count = main?.estimatedTotalHits ?? main?.totalHits ?? 0;
+          const [mainResult, ...perFacetResults] = results;
+          const count = mainResult?.estimatedTotalHits ?? mainResult?.totalHits ?? 0;
           const facetCounts: SearchResult['facets'] = {};
           const facetStats: FacetStats = {};
           facets.forEach((facet, i) => {
-            facetCounts[facet] = perFacet[i]?.facetDistribution?.[facet] ?? {};
-            const stats = perFacet[i]?.facetStats?.[facet];
+            facetCounts[facet] = perFacetResults[i]?.facetDistribution?.[facet] ?? {};
+            const stats = perFacetResults[i]?.facetStats?.[facet];
             if (stats) facetStats[facet] = stats;
           });
           const data: SearchResult = {
             // SPEC §8: a missing result list is an empty one.
-            hits: (main?.hits ?? []) as Car[],
+            hits: (mainResult?.hits ?? []) as SearchHit[],
             count,
-            ms: main?.processingTimeMs ?? 0,
+            ms: mainResult?.processingTimeMs ?? 0,
             facets: facetCounts,
             facetStats,
             pagination: { page: state.page, pages: pageCount(count, hitsPerPage), hitsPerPage },

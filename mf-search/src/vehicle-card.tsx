@@ -1,5 +1,4 @@
 import { Link } from 'react-router-dom';
-import type { Car } from '@dealer/contracts/car';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { formatPrice, isBelowMarket, belowMarketAmount } from '@dealer/rules/price';
 import { formatDistance, t } from '@dealer/rules/locale';
@@ -7,8 +6,9 @@ import { vehiclePath } from '@dealer/rules/routes';
 import { cardTag } from '@dealer/rules/tags';
 import { VehicleImage } from '@dealer/ui/vehicle-image';
 import { RemoteSlot } from '@dealer/ui/remote-slot';
+import type { SearchHit } from './search-api';
 
-type Props = { car: Car; site: PublicSiteConfig; now: number; priority: boolean };
+type Props = { car: SearchHit; site: PublicSiteConfig; now: number; priority: boolean };
 
 /** SPEC §2 vehicle card: image, tag banner, location overlay, price, was-price, below-market. */
 export function VehicleCard({ car, site, now, priority }: Props) {
