@@ -30,7 +30,7 @@ function answeringSearch() {
 afterEach(() => setPlatformFetch(null));
 
 describe('the search page’s search', () => {
-  it('asks only for the fields a result card shows, and only counts from each filter’s own query', async () => {
+  it('asks only for the fields a result card shows, and only counts from each filter’s own query (none kept for a range like price)', async () => {
     const asked = answeringSearch();
     const store = createPlatformStore(site, { apiBase: 'https://www.metrotoyota.example.com.au/api' });
     await prefetchSearchPage({ searchSlug: 'new-and-used-cars' }, { url: new URL(`https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`), store });
@@ -43,6 +43,6 @@ describe('the search page’s search', () => {
     }
     // The page renders from the answer the store keeps (and the browser hydrates with).
     const queries = (store.getState() as { platformApi: { queries: Record<string, { endpointName?: string; data?: unknown }> } }).platformApi.queries;
-    expect(Object.values(queries).find((query) => query.endpointName === searchApi.endpoints.searchCars.name)?.data).toMatchObject({ hits: [hit], count: 1, facets: { make: { Toyota: 1 } } });
+    expect(Object.values(queries).find((query) => query.endpointName === searchApi.endpoints.searchCars.name)?.data).toMatchObject({ hits: [hit], count: 1, facets: { make: { Toyota: 1 }, price: {} } });
   });
 });

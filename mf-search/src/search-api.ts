@@ -6,7 +6,7 @@ import { selectSite } from '@dealer/state/site-slice';
 import type { PrefetchContext } from '@dealer/state/server-render';
 import type { Car } from '@dealer/contracts/car';
 import type { SearchPageProps } from '@dealer/contracts/remote-modules';
-import { buildSearchQueries, pageCount, parseSearchState, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
+import { buildSearchQueries, isRangeFacet, pageCount, parseSearchState, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
 import { SearchResultCache } from '@dealer/rules/search-cache';
 
 /**
@@ -80,7 +80,8 @@ export const searchApi = platformApi.injectEndpoints({
           const facetCounts: SearchResult['facets'] = {};
           const facetStats: FacetStats = {};
           facets.forEach((facet, i) => {
-            facetCounts[facet] = perFacetResults[i]?.facetDistribution?.[facet] ?? {};
+            // A range (price, km, year) is chosen between its lowest and highest: its counts per value are not shown.
+            facetCounts[facet] = isRangeFacet(facet) ? {} : (perFacetResults[i]?.facetDistribution?.[facet] ?? {});
             const stats = perFacetResults[i]?.facetStats?.[facet];
             if (stats) facetStats[facet] = stats;
           });
