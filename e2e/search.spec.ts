@@ -111,7 +111,7 @@ test("a shopper editing the search request still only gets this dealer's cars", 
   for (const id of ids) expect(metroIds.has(id)).toBe(true);
 
   // The key itself cannot be used to ask for another site's cars either.
-  const apiKey = await page.evaluate(() => (JSON.parse(document.getElementById('site-config')!.textContent!) as { search: { apiKey: string } }).search.apiKey);
+  const apiKey = await page.evaluate(async () => ((await (await fetch('/api/site')).json()) as { search: { apiKey: string } }).search.apiKey);
   const answer = await page.evaluate(
     async ({ key, otherSite }) => {
       const response = await fetch('/meili/indexes/cars/search', {

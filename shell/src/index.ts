@@ -5,16 +5,23 @@ import '@dealer/ui/styles.css';
 import './shell.css';
 import './federation/route-placeholder.css';
 import { whenImageShown } from './federation/main-image';
+import { readSiteConfig } from './site-config-source';
 
 /** A turn for the browser (input, paint) between steps of the app's start. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 // The libraries are fetched together and each runs its modules in a task of its own as it arrives,
 // then the app's own modules run: run at once, they were one long task on a phone.
+// The site config (inline, or fetched beside these files on a server-rendered page) is asked for at once.
+const siteConfig = readSiteConfig();
+siteConfig.catch(() => undefined); // handled where the app starts; not an unhandled rejection before that
 const start = () =>
   void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
     .then(nextTask)
-    .then(() => import('./bootstrap'));
+    .then(() => Promise.all([siteConfig, import('./bootstrap')]))
+    .then(([site, { startApp }]) => startApp(site))
+    // The server's page stays as it is: readable, its links and forms work without the app.
+    .catch((error: unknown) => console.error('The app could not start', error));
 
 /** Longest the app waits for the first frame's hero image before it starts loading anyway. */
 const heroWaitMs = 800;

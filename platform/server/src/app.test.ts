@@ -223,6 +223,31 @@ describe('the platform server', () => {
       expect(entry.headers['content-type']).toMatch(/javascript/);
     });
 
+    it('is kept by the browser at the address of its current version, and asked afresh at any other; a dealer’s change makes a new version', async () => {
+      const plain = await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site');
+      expect(plain.headers['cache-control']).toBe('no-cache');
+      const version = /^"([\w-]+)"$/.exec(String(plain.headers.etag))?.[1];
+      expect(version).toBeDefined();
+      const current = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/site?v=${version}`);
+      expect(current.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(current.json()).toEqual(plain.json());
+      const old = await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site?v=an-older-version');
+      expect(old.headers['cache-control']).toBe('no-cache');
+      expect(old.json()).toEqual(plain.json());
+      // Another site's config is another version.
+      expect((await siteRequest(platform.app, 'harbour-used-cars', 'GET', '/api/site')).headers.etag).not.toBe(plain.headers.etag);
+      const chatWasOn = metro.remotes.find((remote) => remote.name === 'mf-chat')?.enabled ?? false;
+      await setSiteRemote(platform.ctx.db, metro.id, 'mf-chat', { enabled: !chatWasOn });
+      try {
+        const changed = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/site?v=${version}`);
+        expect(changed.headers['cache-control']).toBe('no-cache');
+        expect(changed.headers.etag).not.toBe(plain.headers.etag);
+      } finally {
+        await setSiteRemote(platform.ctx.db, metro.id, 'mf-chat', { enabled: chatWasOn });
+      }
+      expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site?v=' + 'x'.repeat(65))).statusCode).toBe(400);
+    });
+
     it('answers 404 for the config of an address that is no dealer site', async () => {
       const res = await siteRequest(platform.app, 'no-such-dealer', 'GET', '/api/site');
       expect(res.statusCode).toBe(404);

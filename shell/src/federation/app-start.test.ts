@@ -5,12 +5,12 @@ import { startAppAfterFirstPaint, type AppStart } from './app-start';
 const start: AppStart = { scripts: ['/assets/main.1.js'], preloads: [{ href: '/remotes/mf-vehicle/1.5.2/remoteEntry.js', as: 'script' }] };
 
 /** A server-rendered car page: its photo (VehicleImage's main image) and the app-start data. */
-function serverPage({ mainImage }: { mainImage: boolean }) {
+function serverPage({ mainImage, siteConfig }: { mainImage: boolean; siteConfig?: string }) {
   document.body.innerHTML = `<div id="root" data-ssr>${mainImage ? '<img src="/img/vehicle/car/suv/blue/5.jpg?w=750&amp;q=75" fetchpriority="high" elementtiming="main-image" alt="">' : '<h1>Home</h1>'}</div>`;
   const data = document.createElement('script');
   data.id = 'app-start';
   data.type = 'application/json';
-  data.textContent = JSON.stringify(start);
+  data.textContent = JSON.stringify(siteConfig ? { ...start, siteConfig } : start);
   document.body.append(data);
   return document.querySelector('img');
 }
@@ -93,5 +93,25 @@ describe('when a server-rendered page starts loading its code', () => {
     startAppAfterFirstPaint();
     await vi.advanceTimersByTimeAsync(20);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
+  });
+
+  it('fetches the site config the page names beside the app’s first files, unless the page carries it', async () => {
+    serverPage({ mainImage: false, siteConfig: '/api/site?v=abc' });
+    startAppAfterFirstPaint();
+    await vi.advanceTimersByTimeAsync(20);
+    const config = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="fetch"]');
+    expect([config?.getAttribute('href'), config?.getAttribute('crossorigin')]).toEqual(['/api/site?v=abc', 'anonymous']);
+    expect(appScripts()).toEqual(['/assets/main.1.js']);
+
+    document.head.innerHTML = '';
+    serverPage({ mainImage: false, siteConfig: '/api/site?v=abc' });
+    const inline = document.createElement('script');
+    inline.id = 'site-config';
+    inline.type = 'application/json';
+    inline.textContent = '{}';
+    document.body.append(inline);
+    startAppAfterFirstPaint();
+    await vi.advanceTimersByTimeAsync(20);
+    expect(document.head.querySelector('link[as="fetch"]')).toBeNull();
   });
 });

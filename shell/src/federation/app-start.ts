@@ -3,9 +3,23 @@ import { mainImageTiming } from '@dealer/rules/images';
 import { afterNextFrame, whenImageShown } from './main-image';
 
 /** What a server-rendered document asks the first script to load once the page is on screen. */
-export type AppStart = { scripts: string[]; preloads: { href: string; as: 'script' | 'style' }[] };
+export type AppStart = {
+  /** Where the site config is fetched, when the document does not carry it (site-config-source.ts). */
+  siteConfig?: string;
+  scripts: string[];
+  preloads: { href: string; as: 'script' | 'style' }[];
+};
 
-function load({ scripts, preloads }: AppStart) {
+function load({ siteConfig, scripts, preloads }: AppStart) {
+  // Fetched beside the app's first files: the app starts from it. (`crossorigin`: a fetch()'s request, which it then answers.)
+  if (siteConfig && !document.getElementById('site-config')) {
+    const link = document.createElement('link');
+    link.rel = 'preload';
+    link.setAttribute('as', 'fetch');
+    link.setAttribute('crossorigin', 'anonymous');
+    link.href = siteConfig;
+    document.head.append(link);
+  }
   for (const preload of preloads) {
     const link = document.createElement('link');
     link.rel = 'preload';

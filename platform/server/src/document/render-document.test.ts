@@ -57,6 +57,29 @@ describe('the document’s scripts', () => {
   });
 });
 
+describe('the site config', () => {
+  const siteConfigUrl = '/api/site?v=abc123';
+  const configIn = (html: string) => /<script id="site-config" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
+  const startOf = (html: string) => JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { siteConfig?: string } | null;
+
+  it('is not in a server-rendered page: its code fetches it from the address the page names, which every page of the site shares', () => {
+    const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', siteConfigUrl }));
+    expect(configIn(html)).toBeUndefined();
+    expect(html).not.toContain(site.search.apiKey);
+    expect(startOf(html)?.siteConfig).toBe(siteConfigUrl);
+  });
+
+  it('is in the page when the server left it to the browser, whose first frame draws the header from it', () => {
+    const html = renderDocument(page({ appHtml: null, siteConfigUrl }));
+    expect(JSON.parse(configIn(html) ?? 'null')).toMatchObject({ id: site.id, slug: site.slug });
+  });
+
+  it('is in the page when no address is given, or the shell has no first script to fetch it', () => {
+    expect(configIn(renderDocument(page({ appHtml: '<main></main>' })))).toBeDefined();
+    expect(configIn(renderDocument(page({ appHtml: '<main></main>', siteConfigUrl, shellAssets: { js: shellAssets.js, css: shellAssets.css } })))).toBeDefined();
+  });
+});
+
 describe('the order of the document', () => {
   it('puts the page’s markup before the data its scripts read (site config, route data, first answers), so the page paints before the parser reaches tens of KB of JSON', () => {
     const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', appState: { modules: ['mf-search/SearchPage'], api: {} }, routeData: {} }));

@@ -46,6 +46,12 @@ export type DocumentInput = {
   appStylesheets?: readonly string[];
   /** Of those, the ones inlined (`<style data-href>`, which the CSS loader recognises as loaded). */
   inlineStyles?: readonly { href: string; css: string }[];
+  /**
+   * Where the browser fetches the site config (`/api/site?v=<version>`, cached by the browser) when
+   * the page is server-rendered: then the document does not carry it. Without it, or when the page
+   * is left to the browser (whose first frame draws the header from it), the config is inline.
+   */
+  siteConfigUrl?: string;
 };
 
 const escapeHtml = (text: string) =>
@@ -147,13 +153,19 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
   // The data the scripts read comes after the page's markup: the site config alone is tens of KB
   // (every location's hours and contacts), which the browser parsed before it could paint the page.
   // Only deferred scripts read it, and they run once the whole document is parsed.
-  const data = [`<script id="site-config" type="application/json">${scriptJson(site)}</script>`];
+  const inlineConfig = `<script id="site-config" type="application/json">${scriptJson(site)}</script>`;
+  const data: string[] = [];
   if (input.routeData) data.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
   const firstPaint = input.shellAssets.firstPaint;
+  // A server-rendered page is drawn without the site config: the app's code fetches it (the same
+  // for every page of the site, so cached after the first) with its other files once the page is on
+  // screen. Inline, its ~8 KB compressed made most documents more than a first round trip carries.
+  const fetchesConfig = Boolean(input.siteConfigUrl && firstPaint && input.shellAssets.js.includes(firstPaint));
   if (firstPaint && input.shellAssets.js.includes(firstPaint)) {
     // The page is readable as sent: the first script loads the app's code once it is on screen, so
     // that code does not take bandwidth from the styles and the main image.
     const start = {
+      ...(fetchesConfig ? { siteConfig: input.siteConfigUrl } : {}),
       scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
       preloads: [
         ...input.remotePreloads.js.map((href) => ({ href, as: 'script' })),
@@ -181,8 +193,9 @@ ${head.join('\n')}
     const root = appHtml
       ? `<div id="root" data-ssr>${appHtml}</div>`
       : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`;
+    const config = appHtml && fetchesConfig ? [] : [inlineConfig];
     return `${root}
-${[...data, ...state].join('\n')}
+${[...config, ...data, ...state].join('\n')}
 </body>
 </html>
 `;

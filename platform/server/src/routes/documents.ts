@@ -1,3 +1,4 @@
+import { siteConfigUrl } from '../document/site-config-url';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -195,6 +196,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       // (its server render left to the browser) arrives with its code and needs them then.
       appStylesheets: files.css,
       inlineStyles: remote && expose && status === 200 ? ctx.registry.inlineStyles(remote, expose) : [],
+      siteConfigUrl: siteConfigUrl(publicConfig),
     });
     const page = new PageStream(encoding);
     encoded().code(status).header('X-Page-Cache', 'miss').send(page.body);

@@ -9,6 +9,7 @@ import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';
 import { freshSiteContext } from '../tenancy/site-plugin';
 import { refusalSchema } from '../http/zod-schemas';
+import { siteConfigPath, siteConfigVersion } from '../document/site-config-url';
 
 export const carNotFoundMessage = 'This vehicle is no longer available.';
 
@@ -29,9 +30,18 @@ export async function siteRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   app.get('/api/health', { schema: { response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
 
-  app.get('/api/site', { config: { site: 'fresh' }, schema: { response: { 200: publicSiteConfigSchema, '4xx': refusalSchema } } }, async (request, reply) => {
+  // `v`: the version a server-rendered page names (document/site-config-url.ts). While it is the
+  // site's current config, the browser keeps the answer for good (a change makes a new address);
+  // any other version, or none, is answered with the current config, asked afresh each time.
+  const siteQuery = z.object({ v: z.string().max(64).optional() });
+  app.get(siteConfigPath, { config: { site: 'fresh' }, schema: { querystring: siteQuery, response: { 200: publicSiteConfigSchema, '4xx': refusalSchema } } }, async (request, reply) => {
     const { publicConfig } = await freshSiteContext(request);
-    return reply.header('Cache-Control', 'no-cache').send(publicConfig);
+    const version = siteConfigVersion(publicConfig);
+    const current = request.query.v === version;
+    return reply
+      .header('ETag', `"${version}"`)
+      .header('Cache-Control', current ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .send(publicConfig);
   });
 
   app.get('/api/cars/:slug', { config: { site: 'fresh' }, schema: { params: z.object({ slug: z.string() }), response: carAnswers } }, async (request, reply) => {
