@@ -42,7 +42,17 @@ function federationHost(): Promise<FederationHost> {
  */
 export function warmFederationHost() {
   federationHost().catch(() => undefined);
-  lazySharedModules['@dealer/state/platform-api']?.().catch(() => undefined);
+  // One chunk, run a module at a time with a task between: RTK Query's core, its React hooks, then the
+  // platform API. Run together they were one ~12 ms task (~50 ms on a phone) while the page hydrated.
+  const load = (name: string) => () => lazySharedModules[name]?.();
+  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  Promise.resolve()
+    .then(load('@reduxjs/toolkit/query'))
+    .then(nextTask)
+    .then(load('@reduxjs/toolkit/query/react'))
+    .then(nextTask)
+    .then(load('@dealer/state/platform-api'))
+    .catch(() => undefined);
 }
 
 /** Which remotes (and slot fillers) the page has, without loading anything: also what the server render needs. */
