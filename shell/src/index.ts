@@ -5,10 +5,8 @@ import '@dealer/ui/styles.css';
 import './shell.css';
 import './federation/route-placeholder.css';
 import { whenImageShown } from './federation/main-image';
+import { nextTask } from './federation/scheduling';
 import { readSiteConfig } from './site-config-source';
-
-/** A turn for the browser (input, paint) between steps of the app's start. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 // The libraries are fetched together and each runs its modules in a task of its own as it arrives,
 // then the app's own modules run: run at once, they were one long task on a phone.

@@ -1,4 +1,5 @@
 import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { AppStart } from './federation/app-start';
 
 /** Tries before a server-rendered page gives up starting its code (the page stays readable, its links work). */
 const attempts = 3;
@@ -11,7 +12,7 @@ const attempts = 3;
 export async function readSiteConfig(doc: Document = document): Promise<PublicSiteConfig> {
   const inline = doc.getElementById('site-config')?.textContent;
   if (inline) return JSON.parse(inline) as PublicSiteConfig;
-  const start = JSON.parse(doc.getElementById('app-start')?.textContent ?? 'null') as { siteConfig?: string } | null;
+  const start = JSON.parse(doc.getElementById('app-start')?.textContent ?? 'null') as AppStart | null;
   if (!start?.siteConfig) throw new Error('This page names no site config');
   let failure: unknown = null;
   for (let attempt = 1; attempt <= attempts; attempt++) {

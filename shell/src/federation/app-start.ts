@@ -1,6 +1,7 @@
 // Part of the document's first script (first-paint-entry.ts): no shared modules, no React.
 import { mainImageTiming } from '@dealer/rules/images';
-import { afterNextFrame, whenImageShown } from './main-image';
+import { whenImageShown } from './main-image';
+import { afterNextFrame } from './scheduling';
 
 /** What a server-rendered document asks the first script to load once the page is on screen. */
 export type AppStart = {

@@ -1,8 +1,6 @@
 // Used by the document's first script (app-start.ts) and the shell's entry (index.ts): no React.
 import { mainImageTiming } from '@dealer/rules/images';
-
-/** After the next frame is painted: what runs then takes nothing from what that frame shows. */
-export const afterNextFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));
+import { afterNextFrame } from './scheduling';
 
 /**
  * Runs `run` once, when `image` is on screen: as the browser reports it painted (Element Timing,

@@ -2,6 +2,7 @@ import { federationName, remoteOfModule, type ExposedModule, type RemoteName, ty
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { FederationHost } from './federation-host';
 import { lazySharedModules } from './shared-modules';
+import { nextTask } from './scheduling';
 import { RemoteLoadError } from './remote-load-error';
 import { reportRemoteFailure } from './report-failure';
 
@@ -45,7 +46,6 @@ export function warmFederationHost() {
   // One chunk, run a module at a time with a task between: RTK Query's core, its React hooks, then the
   // platform API. Run together they were one ~12 ms task (~50 ms on a phone) while the page hydrated.
   const load = (name: string) => () => lazySharedModules[name]?.();
-  const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
   Promise.resolve()
     .then(load('@reduxjs/toolkit/query'))
     .then(nextTask)

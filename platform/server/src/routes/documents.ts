@@ -1,4 +1,3 @@
-import { siteConfigUrl } from '../document/site-config-url';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -22,6 +21,7 @@ import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { PageCache, pageEncodingFor } from '../document/page-cache';
 import { PageStream } from '../document/page-stream';
 import { inlinableStylesheet } from '../document/inline-stylesheet';
+import { siteConfigUrl } from '../document/site-config-url';
 import { siteIdForHost } from '../tenancy/site-host';
 import { requestOrigin } from '../tenancy/site-context';
 

@@ -1,0 +1,7 @@
+// Used by the document's first script (app-start.ts, main-image.ts) and the app's code: no React.
+
+/** After the next frame is painted: what runs then takes nothing from what that frame shows. */
+export const afterNextFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));
+
+/** A turn for the browser (input, paint) between steps of a long start. */
+export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
