@@ -58,8 +58,11 @@ export class RateLimiter {
     readonly maxKeys = 50_000,
   ) {}
 
-  /** Counts a hit if allowed; otherwise says how long until the oldest hit leaves the window. */
-  take(key: string, now = Date.now()): { ok: true } | { ok: false; retryAfterMs: number } {
+  /**
+   * Counts `count` hits if all are allowed (a multi-search counts its queries); otherwise counts
+   * none and says how long until enough hits have left the window.
+   */
+  take(key: string, now = Date.now(), count = 1): { ok: true } | { ok: false; retryAfterMs: number } {
     if (this.max <= 0) return { ok: true };
     this.sweep(now);
     const since = now - this.windowMs;
@@ -73,10 +76,13 @@ export class RateLimiter {
       entry.times = entry.times.slice(entry.head);
       entry.head = 0;
     }
-    if (entry.times.length - entry.head >= this.max) {
-      return { ok: false, retryAfterMs: Math.max(1, entry.times[entry.head]! + this.windowMs - now) };
+    const held = entry.times.length - entry.head;
+    if (held + count > this.max) {
+      // A request of more than the whole window never fits: it waits for the window to empty.
+      const freeing = held === 0 ? now : entry.times[entry.head + Math.min(held, held + count - this.max) - 1]!;
+      return { ok: false, retryAfterMs: Math.max(1, freeing + this.windowMs - now) };
     }
-    entry.times.push(now);
+    for (let i = 0; i < count; i += 1) entry.times.push(now);
     return { ok: true };
   }
 

@@ -126,11 +126,20 @@ function mergeAcrossIndexes(byIndex: Map<EmbeddedIndex, FacetResult>, maxValuesP
  * a document two queries of one index both find is listed once, where it ranks best. Every hit
  * says where it came from in `_federation`.
  */
-export function federatedSearch(queries: FederatedQuery[], federation: Federation, facetIndexes: Map<string, EmbeddedIndex>, base: FilterNode | undefined): FederatedResponse {
+export async function federatedSearch(
+  queries: FederatedQuery[],
+  federation: Federation,
+  facetIndexes: Map<string, EmbeddedIndex>,
+  base: FilterNode | undefined,
+  /** Awaited between two queries' searches, so that one request never holds the process for all of them. */
+  between: () => Promise<unknown> = async () => undefined,
+): Promise<FederatedResponse> {
   const started = performance.now();
   const wanted = federation.offset + federation.limit;
   let estimatedTotalHits = 0;
-  const lists = queries.map(({ index, request, weight }, query): Ranked[] => {
+  const lists: Ranked[][] = [];
+  for (const [query, { index, request, weight }] of queries.entries()) {
+    if (query > 0) await between();
     let result: SearchResponse;
     try {
       result = index.search({ ...request.params, offset: 0, limit: wanted, showRankingScore: true }, base);
@@ -138,8 +147,8 @@ export function federatedSearch(queries: FederatedQuery[], federation: Federatio
       throw inside(`.queries[${query}]`, error);
     }
     estimatedTotalHits += result.estimatedTotalHits ?? 0;
-    return result.hits.map((hit) => ({ hit, score: scoreOf(hit) * weight, query }));
-  });
+    lists.push(result.hits.map((hit) => ({ hit, score: scoreOf(hit) * weight, query })));
+  }
 
   const seen = new Set<string>();
   const hits: Doc[] = [];

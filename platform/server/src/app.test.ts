@@ -13,10 +13,14 @@ import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testS
 type Engine = 'sqlite' | 'postgres';
 const day = 86_400;
 
-/** One platform per engine for the whole file; the slowest part of a test is building it. */
+/**
+ * One platform per engine for the whole file; the slowest part of a test is building it. Its
+ * search tests read sites' whole stock with their browser keys, past what one public request may
+ * ask for (public-search-budget.test.ts holds that bound).
+ */
 const platforms = new Map<Engine, Promise<TestPlatform>>();
 const platformOn = (engine: Engine) => {
-  if (!platforms.has(engine)) platforms.set(engine, createTestPlatform({ engine }));
+  if (!platforms.has(engine)) platforms.set(engine, createTestPlatform({ engine, env: { SEARCH_PUBLIC_MAX_HITS: '20000' } }));
   return platforms.get(engine)!;
 };
 afterAll(async () => {

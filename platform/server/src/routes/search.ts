@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,7 +32,8 @@ import {
 import { inside, MeiliError } from '@dealer/search-engine/search-errors';
 import type { SearchParams } from '@dealer/search-engine/search-index';
 import { checkIndexUid, settingNames, taskTypes, type EmbeddedIndex, type MeiliSettings, type SettingName } from '@dealer/search-engine/search-engine';
-import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type SearchRequest } from '@dealer/search-engine/search-request';
+import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readFilter, readMultiSearch, readSearchBody, readSearchQuery, type Federation, type SearchRequest } from '@dealer/search-engine/search-request';
+import { checkSearchBudget } from '@dealer/search-engine/search-budget';
 import { carsIndexUid, siteBaseFilter, siteIdFromSearchKey } from '../search/site-search';
 import { readTaskFilter, readTaskQuery } from '@dealer/search-engine/task-query';
 
@@ -40,7 +42,7 @@ import { readTaskFilter, readTaskQuery } from '@dealer/search-engine/task-query'
  * (`search`), or the search admin key only (`admin`). Checked before the body is read.
  */
 type Access = 'public' | 'search' | 'admin';
-type Caller = { kind: 'admin' } | { kind: 'site'; siteId: number };
+type Caller = { kind: 'admin' } | { kind: 'site'; siteId: number; limitKey: string };
 /** A route's options: who may call it, and whether it takes documents as NDJSON and CSV besides JSON. */
 type RouteConfig = { access?: Access; documents?: boolean };
 
@@ -377,6 +379,24 @@ export async function searchRoutes(scope: FastifyInstance, ctx: PlatformContext)
   const callers = new WeakMap<FastifyRequest, Caller>();
   const searchLimit = new RateLimiter(ctx.config.search.ratePerMinute, 60_000, trackedSearchers);
   const accessOf = (request: FastifyRequest): Access => (request.routeOptions.config as RouteConfig).access ?? 'public';
+  /** Counts `queries` searches against the caller's address (a multi-search is as many as its queries), or refuses with a 429. */
+  const takeSearches = (key: string, queries: number, reply: FastifyReply) => {
+    const limited = searchLimit.take(key, Date.now(), queries);
+    if (limited.ok) return;
+    const seconds = Math.ceil(limited.retryAfterMs / 1000);
+    void reply.header('Retry-After', String(seconds));
+    throw tooManySearches(searchLimit.max, seconds);
+  };
+  /**
+   * A request with a site's public key: the rest of its queries counted (the first was, before
+   * the body was read), and its work bounded by the public budget before any of it runs.
+   */
+  function checkPublicRequest(request: FastifyRequest, reply: FastifyReply, queries: readonly (SearchRequest & { index: EmbeddedIndex })[], federation: Federation | undefined, multi: boolean) {
+    const caller = callers.get(request);
+    if (caller?.kind !== 'site') return;
+    if (queries.length > 1) takeSearches(caller.limitKey, queries.length - 1, reply);
+    checkSearchBudget(queries, federation, ctx.config.search.publicBudget, multi);
+  }
 
   const cors = (reply: FastifyReply) =>
     reply
@@ -417,13 +437,8 @@ export async function searchRoutes(scope: FastifyInstance, ctx: PlatformContext)
     const siteId = access === 'search' ? siteIdFromSearchKey(key, ctx.config.searchKeySecret) : null;
     if (siteId === null) throw invalidKey();
     // A site's key is public (every shopper's browser holds it): its searches are counted per address, before the body is read.
-    const limited = searchLimit.take(`${siteId}|${clientAddressKey(request.ip)}`);
-    if (!limited.ok) {
-      const seconds = Math.ceil(limited.retryAfterMs / 1000);
-      void reply.header('Retry-After', String(seconds));
-      throw tooManySearches(searchLimit.max, seconds);
-    }
-    callers.set(request, { kind: 'site', siteId });
+    takeSearches(`${siteId}|${clientAddressKey(request.ip)}`, 1, reply);
+    callers.set(request, { kind: 'site', siteId, limitKey: `${siteId}|${clientAddressKey(request.ip)}` });
   });
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
@@ -486,18 +501,23 @@ export async function searchRoutes(scope: FastifyInstance, ctx: PlatformContext)
   app.post('/meili/multi-search', { ...search, schema: { body: objectOrEmptyBody, response: { 200: multiSearchSchema, ...refusals } } }, async (request, reply) => {
     const base = await baseFilterOf(request);
     const { queries, federation } = readMultiSearch(request.body);
+    const indexes = queries.map((query, i) => within(`.queries[${i}]`, () => indexToSearch(request, query.indexUid, 400)));
+    checkPublicRequest(request, reply, queries.map((query, i) => ({ ...query, index: indexes[i]! })), federation, true);
     if (!federation) {
       let found = 0;
-      const results = queries.map((query, i) => {
-        const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexToSearch(request, query.indexUid, 400), query, base) }));
+      const results = [];
+      for (const [i, query] of queries.entries()) {
+        // Each query in a turn of its own: other requests are answered between them.
+        if (i > 0) await nextTurn();
+        const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexes[i]!, query, base) }));
         checkHitsFound((found += result.hits.length), i);
-        return result;
-      });
+        results.push(result);
+      }
       return cors(reply).send({ results });
     }
     const federated = queries.map((query, i): FederatedQuery =>
       within(`.queries[${i}]`, () => {
-        const index = indexToSearch(request, query.indexUid, 400);
+        const index = indexes[i]!;
         checkSearchAgainstIndex(index, query);
         return { index, request: query, weight: query.federationOptions?.weight ?? 1 };
       }),
@@ -505,19 +525,23 @@ export async function searchRoutes(scope: FastifyInstance, ctx: PlatformContext)
     const facetIndexes = new Map(
       Object.keys(federation.facetsByIndex ?? {}).map((uid) => [uid, within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(request, uid, 400))]),
     );
-    return cors(reply).send(federatedSearch(federated, federation, facetIndexes, base));
+    return cors(reply).send(await federatedSearch(federated, federation, facetIndexes, base, nextTurn));
   });
 
   app.post('/meili/indexes/:uid/search', { ...search, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: searchResultSchema, ...refusals } } }, async (request, reply) => {
     const base = await baseFilterOf(request);
     const index = indexToSearch(request, request.params.uid, 404);
-    return cors(reply).send(runSearch(index, readSearchBody(request.body), base));
+    const query = readSearchBody(request.body);
+    checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
+    return cors(reply).send(runSearch(index, query, base));
   });
 
   app.get('/meili/indexes/:uid/search', { ...search, schema: { params: indexParams, querystring: meiliQuery, response: { 200: searchResultSchema, ...refusals } } }, async (request, reply) => {
     const base = await baseFilterOf(request);
     const index = indexToSearch(request, request.params.uid, 404);
-    return cors(reply).send(runSearch(index, readSearchQuery(request.query), base));
+    const query = readSearchQuery(request.query);
+    checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
+    return cors(reply).send(runSearch(index, query, base));
   });
 
   app.post('/meili/indexes/:uid/facet-search', { ...search, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: facetSearchSchema, ...refusals } } }, async (request, reply) => {
@@ -525,6 +549,7 @@ export async function searchRoutes(scope: FastifyInstance, ctx: PlatformContext)
     const base = await baseFilterOf(request);
     const index = indexToSearch(request, request.params.uid, 404);
     const facetSearch = readFacetSearch(request.body);
+    checkPublicRequest(request, reply, [{ ...facetSearch, index }], undefined, false);
     if (index.allSettings().facetSearch === false) throw new MeiliError('facet_search_disabled', 'The facet search is disabled for this index', 400);
     const { filterableAttributes } = index.settings;
     if (!isFilterableBy(facetSearch.facetName, filterableAttributes)) {

@@ -26,7 +26,8 @@ describe('the query features through the official Meilisearch client', () => {
   let admin: Meilisearch;
 
   beforeAll(async () => {
-    platform = await createTestPlatform();
+    // One search reads a site's whole stock with its browser key, past what one public request may ask for.
+    platform = await createTestPlatform({ env: { SEARCH_PUBLIC_MAX_HITS: '5000' } });
     const embedded = new InProcessMeili();
     embedded.attach(platform.app);
     admin = embedded.client(testSearchAdminKey);
