@@ -76,8 +76,10 @@ async function startServer(
     SHELL_CLIENT_DIR: clientDir,
     PLATFORM_ADMIN_KEY: 'bench-admin-key-0123456789',
     LOG_LEVEL: 'warn',
-    // The bench is one client address sending thousands of creates: the per-IP limit would stop it.
+    // The bench is one client address sending thousands of creates: the per-IP limit would stop it,
+    // and its up to 256 sockets the per-address connection cap.
     LEADS_RATE_LIMIT: '0',
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   delete env.DATABASE_URL;
   delete env.MEILISEARCH_URL;

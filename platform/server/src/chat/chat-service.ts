@@ -49,6 +49,8 @@ export type StartResult =
 
 export type SendResult = { kind: 'sent'; created: boolean; message: ChatMessage } | { kind: 'not-found' } | { kind: 'full' } | { kind: 'too-many'; retryAfterMs: number };
 
+export type PollResult = { kind: 'messages'; messages: ChatMessage[] } | { kind: 'not-found' } | { kind: 'too-many'; retryAfterMs: number };
+
 export type ReplyResult = { kind: 'sent'; message: ChatMessage } | { kind: 'not-found' } | { kind: 'full' };
 
 /** The shopper's way into a conversation: the site it is on, which door (/api or /mock) and its token. */
@@ -83,8 +85,12 @@ const dealerView = (thread: StoredChatThread, last: StoredChatMessage): DealerCh
 export class ChatService {
   /** Shopper messages per conversation (in memory, bounded like every RateLimiter). */
   private readonly limiter = new RateLimiter(chatLimits.shopperMessagesPerWindow, chatLimits.windowMs);
+  /** Polls per conversation a minute (CHAT_POLL_RATE_LIMIT); 0: no limit. */
+  private readonly pollLimiter: RateLimiter;
 
-  constructor(private readonly deps: { db: PlatformDb; leads: LeadService; tokenSecret: string }) {}
+  constructor(private readonly deps: { db: PlatformDb; leads: LeadService; tokenSecret: string; pollsPerMinute: number }) {
+    this.pollLimiter = new RateLimiter(deps.pollsPerMinute, 60_000);
+  }
 
   private tokenOf(thread: Pick<StoredChatThread, 'id' | 'token_salt'>) {
     return chatTokenOf(this.deps.tokenSecret, thread.id, thread.token_salt);
@@ -171,11 +177,16 @@ export class ChatService {
     return { kind: 'sent', created: appended.kind === 'stored', message: toChatMessage(appended.message) };
   }
 
-  /** The messages after the given one, oldest first (the chat window's poll). */
-  async poll(key: ShopperKey, after: number): Promise<ChatMessage[] | null> {
+  /**
+   * The messages after the given one, oldest first (the chat window's poll). Counted once the token
+   * opens the conversation, so polls with a made-up token (404s) spend none of the shopper's.
+   */
+  async poll(key: ShopperKey, after: number, now = Date.now()): Promise<PollResult> {
     const thread = await this.open(key);
-    if (!thread) return null;
-    return (await messagesAfter(this.deps.db, thread.id, after, chatLimits.messagesPerThread)).map(toChatMessage);
+    if (!thread) return { kind: 'not-found' };
+    const limited = this.pollLimiter.take(`thread:${thread.id}`, now);
+    if (!limited.ok) return { kind: 'too-many', retryAfterMs: limited.retryAfterMs };
+    return { kind: 'messages', messages: (await messagesAfter(this.deps.db, thread.id, after, chatLimits.messagesPerThread)).map(toChatMessage) };
   }
 
   /** A page of a site's conversations for its dealer, latest activity first. */

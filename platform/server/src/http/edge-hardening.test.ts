@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import { connect, type Socket } from 'node:net';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { eventBodyLimit } from '../routes/events';
@@ -211,11 +211,35 @@ describe('cross-site writes: a foreign Origin is refused', () => {
     expect(beacon.statusCode).toBe(202);
   });
 
-  it('accepts the site’s other addresses: its own domain over https, its slug host under another port', async () => {
+  it('accepts the site’s own domain over https, the address its pages are served from in production', async () => {
     const fromDomain = await post('/api/leads', 'application/json', JSON.stringify({ lead }), 'https://www.ridgelinetrucks.com.au');
     expect(fromDomain.statusCode, fromDomain.body).toBe(201);
-    const fromSlug = await post('/api/leads', 'application/json', JSON.stringify({ lead }), `http://${slug}.localhost`);
-    expect(fromSlug.statusCode, fromSlug.body).toBe(201);
+  });
+
+  it.each([
+    ['its slug host without the port it is served on', `http://${slug}.localhost`],
+    ['its slug host on another port', `http://${slug}.localhost:4000`],
+    ['its slug host over https when it was reached over http', `https://${host(slug)}`],
+    ['its own domain over plain http', 'http://www.ridgelinetrucks.com.au'],
+    ['its own domain on another port', 'https://www.ridgelinetrucks.com.au:8443'],
+  ])('refuses a page at %s', async (_case, origin) => {
+    const res = await post('/api/leads', 'application/json', JSON.stringify({ lead }), origin);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: `This dealer site only accepts forms sent from its own pages, not from ${origin}.` });
+  });
+
+  it('refuses a plain http page of the site when the shopper reached it over https through the trusted proxy', async () => {
+    const viaHttps = (origin: string) =>
+      platform.app.inject({
+        method: 'POST',
+        url: '/api/leads',
+        remoteAddress: proxy,
+        headers: { host: host(slug), 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${(addressCounter += 1)}`, 'x-forwarded-proto': 'https', origin },
+        payload: JSON.stringify({ lead }),
+      });
+    expect((await viaHttps(own)).statusCode).toBe(403);
+    const secure = await viaHttps(`https://${host(slug)}`);
+    expect(secure.statusCode, secure.body).toBe(201);
   });
 
   it('lets requests without an Origin through (servers, curl)', async () => {
@@ -351,5 +375,130 @@ describe('slow clients are cut off (real sockets)', () => {
     const answer = await slowClient(`GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(answer).toContain('{"status":"ok"}');
+  });
+});
+
+describe('HTTPS only, once a shopper came over https', () => {
+  const slug = 'kiwi-motors';
+  const get = (url: string, headers: Record<string, string> = {}, via?: string) => platform.app.inject({ url, remoteAddress: via, headers: { host: host(slug), ...headers } });
+
+  it.each(['/', '/api/site', '/api/no-such-route'])('tells the browser to use https for a year on %s reached over https through the trusted proxy', async (url) => {
+    const res = await get(url, { 'x-forwarded-proto': 'https' }, proxy);
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
+  it('says nothing of https over plain http, nor when a client that is not the proxy claims https', async () => {
+    expect((await get('/')).headers['strict-transport-security']).toBeUndefined();
+    expect((await get('/', { 'x-forwarded-proto': 'http' }, proxy)).headers['strict-transport-security']).toBeUndefined();
+    expect((await get('/', { 'x-forwarded-proto': 'https' })).headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe('an API address that does not exist is a JSON 404, not the site’s page', () => {
+  const slug = 'lone-star-auto';
+
+  it.each<[InjectOptions['method'], string]>([
+    ['GET', '/api'],
+    ['GET', '/api/'],
+    ['GET', '/api/no-such-thing?x=1'],
+    ['GET', '/api/cars/deep/down/here'],
+    ['POST', '/api/no-such-thing'],
+    ['PUT', '/api/no-such-thing'],
+    ['PATCH', '/api'],
+    ['DELETE', '/api/leads'],
+    ['OPTIONS', '/api/no-such-thing'],
+  ])('answers %s %s with a 404 naming it', async (method, url) => {
+    const body = method === 'GET' || method === 'OPTIONS' ? {} : { headers: { host: host(slug), 'content-type': 'application/json' }, payload: '{}' };
+    const res = await platform.app.inject({ method, url, headers: { host: host(slug) }, ...body });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({ message: `No API route for ${method} ${url.split('?', 1)[0]}.` });
+  });
+
+  it('answers HEAD with a bodiless 404', async () => {
+    const res = await platform.app.inject({ method: 'HEAD', url: '/api/no-such-thing', headers: { host: host(slug) } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toBe('');
+  });
+
+  it('still answers the site’s own pages and API, and a page whose address merely starts with “api”', async () => {
+    expect((await siteRequest(platform.app, slug, 'GET', '/api/site')).statusCode).toBe(200);
+    expect((await siteRequest(platform.app, slug, 'GET', '/api/health')).json()).toEqual({ status: 'ok' });
+    const page = await siteRequest(platform.app, slug, 'GET', '/apiary');
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+  });
+});
+
+describe('open connections per client address (real sockets)', () => {
+  const apps: FastifyInstance[] = [];
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+
+  /** The platform listening on a port of its own, with at most `max` connections per address and long keep-alives (so nothing closes by itself). */
+  async function listening(max: number, trustedProxies: string[] = []) {
+    const http = { ...platform.ctx.config.http, trustedProxies, maxConnectionsPerAddress: max, idleTimeoutMs: 120_000, keepAliveTimeoutMs: 120_000, requestTimeoutMs: 120_000 };
+    const app = await buildApp({ ...platform.ctx, config: { ...platform.ctx.config, http } }, { logger: false });
+    apps.push(app);
+    const port = await freePort();
+    await app.listen({ port, host: '127.0.0.1' });
+    return { app, port };
+  }
+
+  /**
+   * A kept-alive connection that asks for /api/health: resolves with the answer's first bytes once
+   * they come (the server counts the connection by then), or 'closed' if the server cuts it off.
+   */
+  function openConnection(port: number): Promise<{ socket: Socket; answer: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.setEncoding('utf8');
+      socket.on('connect', () => socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n'));
+      socket.once('data', (chunk: string) => resolve({ socket, answer: chunk }));
+      socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+      socket.once('close', () => resolve({ socket, answer: 'closed' }));
+    });
+  }
+
+  /** Waits until the server holds `count` connections (a closed one is let go once its close reaches the server). */
+  async function serverHolds(app: FastifyInstance, count: number) {
+    const held = () => new Promise<number>((resolve, reject) => app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    while ((await held()) !== count) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  it('cuts off the connection one address opens beyond the cap, and takes a new one once another closes', async () => {
+    const { app, port } = await listening(3);
+    const open = [await openConnection(port), await openConnection(port), await openConnection(port)];
+    for (const { answer } of open) expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+
+    expect((await openConnection(port)).answer).toBe('closed');
+    // The ones already open keep working.
+    const again = await new Promise<string>((resolve) => {
+      open[0]!.socket.once('data', resolve);
+      open[0]!.socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    });
+    expect(again).toMatch(/^HTTP\/1\.1 200 OK/);
+
+    open[1]!.socket.destroy();
+    await serverHolds(app, 2);
+    const next = await openConnection(port);
+    expect(next.answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const { socket } of [...open, next]) socket.destroy();
+  });
+
+  it('never caps a trusted proxy, whose connections carry every shopper behind it', async () => {
+    const { port } = await listening(2, ['loopback']);
+    const open = [await openConnection(port), await openConnection(port), await openConnection(port), await openConnection(port)];
+    for (const { answer } of open) expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const { socket } of open) socket.destroy();
+  });
+
+  it('takes any number when the cap is 0 (off)', async () => {
+    const { port } = await listening(0);
+    const open = await Promise.all(Array.from({ length: 5 }, () => openConnection(port)));
+    for (const { answer } of open) expect(answer).toMatch(/^HTTP\/1\.1 200 OK/);
+    for (const { socket } of open) socket.destroy();
   });
 });

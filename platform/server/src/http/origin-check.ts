@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { parseHost } from '../tenancy/site-host';
+import { requestOrigin } from '../tenancy/site-context';
 
 const unsafeMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -16,48 +16,38 @@ export function isPublicWrite(method: string, url: string): boolean {
   return path.startsWith('/api/') || path.startsWith('/mock/');
 }
 
-/** Host name and port of a Host header or an origin's host; the port is '' when not written. */
-function hostAndPort(host: string): { name: string; port: string } | null {
-  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(host.trim());
-  return match ? { name: match[1]!.toLowerCase().replace(/\.$/, ''), port: match[2] ?? '' } : null;
-}
-
-/** An origin's host names the request's host when the names agree and so do the ports both write (an origin leaves out its scheme's port). */
-function sameHost(originHost: string, requestHost: string | undefined): boolean {
-  const a = hostAndPort(originHost);
-  const b = requestHost ? hostAndPort(requestHost) : null;
-  return !!a && !!b && a.name === b.name && (a.port === b.port || a.port === '' || b.port === '');
-}
-
-/** An http(s) origin as a URL; null for `null`, other schemes and anything unreadable. */
-function webOrigin(origin: string): URL | null {
+/** An http(s) origin, normalised as a browser writes it (lower case, its scheme's own port left out); null for `null`, other schemes and anything unreadable. */
+function webOrigin(origin: string): string | null {
   try {
     const url = new URL(origin);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
   } catch {
     return null;
   }
 }
 
-type SiteOf = (request: FastifyRequest) => Promise<Pick<SiteConfig, 'slug' | 'domain_name'> | null>;
+type SiteOf = (request: FastifyRequest) => Promise<Pick<SiteConfig, 'domain_name'> | null>;
 
 /**
- * Refuses, with a 403, a public write whose Origin is not the site its Host names: its own address,
- * or another address of the same site (its slug host or its domain). Requests without an Origin
- * (servers, curl, old clients) pass: browsers always send one with a cross-site POST.
+ * Refuses, with a 403, a public write whose Origin is not one of the site's own: scheme, host and
+ * port all alike. Those are the address the request was made to (its Host, over the scheme it came
+ * by: the connection's own, or a trusted proxy's X-Forwarded-Proto), so locally
+ * `http://{slug}.localhost:PORT`; and the site's domain over https, where its pages are served in
+ * production (also when a TLS proxy is not yet in TRUSTED_PROXIES). A page of the site over plain
+ * http (anyone on the shopper's network can write into it) or on another port (another program on
+ * that host) is not the site.
+ * Requests without an Origin (servers, curl, old clients) pass: browsers always send one with a
+ * cross-site POST.
  */
-export function refuseForeignOrigins(app: FastifyInstance, deps: { siteOf: SiteOf; publicOriginSuffix: string | null }) {
+export function refuseForeignOrigins(app: FastifyInstance, deps: { siteOf: SiteOf }) {
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
     if (origin === undefined || !isPublicWrite(request.method, request.url)) return;
     const web = webOrigin(origin);
-    if (web && sameHost(web.host, request.headers.host)) return;
+    if (web && web === webOrigin(requestOrigin(request))) return;
     if (web) {
-      const site = await deps.siteOf(request);
-      const target = parseHost(web.host, deps.publicOriginSuffix);
-      const domain = site?.domain_name?.trim().toLowerCase().replace(/\.$/, '');
-      if (site && target.kind === 'slug' && target.slug === site.slug) return;
-      if (site && target.kind === 'domain' && domain && target.domain === domain) return;
+      const domain = (await deps.siteOf(request))?.domain_name?.trim().replace(/\.$/, '');
+      if (domain && web === webOrigin(`https://${domain}`)) return;
     }
     return reply
       .code(403)

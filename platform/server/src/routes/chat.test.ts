@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatLeadSubcategory, chatLimits, type ChatMessage, type ChatThreadStarted, type DealerChatThread } from '@dealer/contracts/chat';
+import { chatLeadSubcategory, chatLimits, chatPollMs, type ChatMessage, type ChatThreadStarted, type DealerChatThread } from '@dealer/contracts/chat';
 import { formMessages } from '@dealer/contracts/lead-values';
 import { chatTextMessages } from '../chat/chat-text';
-import { findSiteIdBySlug } from '@dealer/db/site-store';
+import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { chatRefusals } from './chat';
+import { ChatService } from '../chat/chat-service';
+import { loadConfig } from '../config';
 
 /** Demo sites: Metro and Harbour have the chat on (AU numbers), Lone Star has it off. */
 const metro = 'metro-motor-group';
@@ -13,6 +15,8 @@ const harbour = 'harbour-used-cars';
 const noChat = 'lone-star-auto';
 /** New conversations per connection and site: small, so the lead API's own limit shows. */
 const leadRateLimit = 3;
+/** Polls per conversation token a minute: small, so a test reaches it. */
+const pollRateLimit = 10;
 
 type ChatList = { threads: DealerChatThread[]; next_cursor: string | null };
 type ListedLead = { id: number; category: string; payload: Record<string, unknown>; mock: boolean; suspected_spam: boolean };
@@ -30,7 +34,7 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
   let metroKey: string;
 
   beforeAll(async () => {
-    platform = await createTestPlatform({ engine, env: { LEADS_RATE_LIMIT: String(leadRateLimit), LEADS_MOCK_MODE: '1' } });
+    platform = await createTestPlatform({ engine, env: { LEADS_RATE_LIMIT: String(leadRateLimit), LEADS_MOCK_MODE: '1', CHAT_POLL_RATE_LIMIT: String(pollRateLimit) } });
     const keyFor = async (site: string) => {
       const created = await platform.app.inject({ method: 'POST', url: '/api/admin/dealer-keys', headers: { authorization: `Bearer ${testAdminKey}` }, payload: { site, label: 'Sales desk' } });
       expect(created.statusCode, created.body).toBe(201);
@@ -362,6 +366,46 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     expect((await send(metro, thread, { body: accepted.at(-1), client_message_id: stored.client_message_id })).statusCode).toBe(200);
     // The dealer is not limited by the shopper's allowance.
     expect((await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, { body: 'Sorry for the wait!' })).statusCode).toBe(201);
+  });
+
+  it('slows a chat window that asks for messages too often, with Retry-After, and leaves its sending and other conversations alone', async () => {
+    const thread = await startChat(metro);
+    const other = await startChat(metro);
+    // Someone guessing at the conversation with made-up tokens spends none of the shopper's polls.
+    const guess = { ...thread, token: 'made-up-token' };
+    for (let n = 0; n <= pollRateLimit; n++) expect((await poll(metro, guess)).statusCode).toBe(404);
+
+    for (let n = 0; n < pollRateLimit; n++) expect((await poll(metro, thread)).statusCode).toBe(200);
+    const limited = await poll(metro, thread);
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['cache-control']).toBe('no-store');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json<{ message: string }>().message).toMatch(
+      new RegExp(`^This conversation was checked for new messages more than ${pollRateLimit} times in a minute\\. Please wait (\\d+ seconds?|1 minute) before checking again; no message is lost meanwhile\\.$`),
+    );
+
+    expect((await send(metro, thread, { body: 'Still keen', client_message_id: newId() })).statusCode).toBe(201);
+    expect((await poll(metro, other)).statusCode).toBe(200);
+  });
+
+  it('keeps an open chat window’s polling, even in two tabs of a lively conversation, well under the default limit', async () => {
+    const { pollsPerMinute } = loadConfig({}).chat;
+    const service = new ChatService({ db: platform.ctx.db, leads: platform.ctx.leads.service, tokenSecret: platform.ctx.config.leads.tokenSecret, pollsPerMinute });
+    const started = await startChat(metro);
+    const site = (await loadSiteConfig(platform.ctx.db, (await findSiteIdBySlug(platform.ctx.db, metro))!))!;
+    const key = { site, mock: false, threadId: started.thread_id, token: started.token };
+    // Each tab asks every chatPollMs, and once more whenever a message arrives: here one every 4 polls.
+    const tabs = 2;
+    let now = Date.now();
+    for (let tick = 0; tick < (10 * 60_000) / chatPollMs; tick++, now += chatPollMs) {
+      const polls = tick % 4 === 0 ? tabs * 2 : tabs;
+      for (let n = 0; n < polls; n++) expect((await service.poll(key, 0, now)).kind, `poll ${n} at ${tick * chatPollMs} ms`).toBe('messages');
+    }
+    // A window gone wrong, asking four times a second, is slowed down within its first minute.
+    now += 60_000;
+    const runaway = [];
+    for (let n = 0; n < 4 * 60; n++) runaway.push((await service.poll(key, 0, now + n * 250)).kind);
+    expect(runaway).toContain('too-many');
   });
 
   it('asks the shopper to call once a conversation is full, and refuses the dealer’s reply too', async () => {

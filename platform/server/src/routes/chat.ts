@@ -65,7 +65,9 @@ const messageSentSchema = z.object({ message: chatMessageSchema });
  * - `POST /chat/threads/:id/messages` (X-Chat-Token) ChatMessageBody: 201 ChatMessageSent, 200
  *   with the stored message for a retry; 404 for a wrong token or another site's conversation,
  *   429 with Retry-After past the per-conversation limit, 409 once the conversation is full.
- * - `GET /chat/threads/:id/messages?after=` (X-Chat-Token): ChatMessages after that id.
+ * - `GET /chat/threads/:id/messages?after=` (X-Chat-Token): ChatMessages after that id; 429 with
+ *   Retry-After past CHAT_POLL_RATE_LIMIT polls a minute on the conversation (an open window makes 15,
+ *   and one more per message it gets).
  */
 export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext, chat: ChatService) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -164,9 +166,20 @@ export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext, c
       },
       async (request, reply) => {
         const after = request.query.after ? Number(request.query.after) : 0;
-        const messages = await chat.poll({ site: request.site, mock, threadId: request.params.id, token: tokenOf(request.headers) }, after);
-        if (!messages) return reply.code(404).send({ message: chatRefusals.notFound });
-        return reply.send({ messages } satisfies ChatMessages);
+        const result = await chat.poll({ site: request.site, mock, threadId: request.params.id, token: tokenOf(request.headers) }, after);
+        switch (result.kind) {
+          case 'messages':
+            return reply.send({ messages: result.messages } satisfies ChatMessages);
+          case 'not-found':
+            return reply.code(404).send({ message: chatRefusals.notFound });
+          case 'too-many':
+            return tooManyRequests(
+              reply,
+              result.retryAfterMs,
+              (wait) =>
+                `This conversation was checked for new messages more than ${ctx.config.chat.pollsPerMinute} times in a minute. Please wait ${wait} before checking again; no message is lost meanwhile.`,
+            );
+        }
       },
     );
   }
