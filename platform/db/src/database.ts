@@ -30,6 +30,10 @@ export function openDatabase(options: DatabaseOptions): { db: PlatformDb; engine
   // FULL: a committed lead survives a power cut, not only a crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
+  // What a delete or an update frees is overwritten with zeros, not left readable in the file's
+  // free space: a deleted shopper account (or a sign-in e-mail's erased body) is gone from the
+  // bytes too. The cost is writing the freed space, in pages mostly written anyway (issue 10).
+  sqlite.pragma('secure_delete = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
   return { db: new Kysely<PlatformDatabase>({ dialect: new SqliteDialect({ database: sqlite }) }), engine: 'sqlite' };

@@ -65,6 +65,25 @@ export async function claimDueRows<T extends OutboxTable, C extends OutboxColumn
   return (rows as unknown as ClaimedRow<T, C>[]).sort((a, b) => Number(a.id) - Number(b.id));
 }
 
+/**
+ * Extends a worker's lease on the rows it still holds to `until`. Returns the ids it still holds:
+ * one missing was recorded meanwhile or, after a lapsed lease, claimed by another worker.
+ */
+export async function renewClaimedRows(db: PlatformDb, table: OutboxTable, token: string, ids: readonly number[], until: number): Promise<Set<number>> {
+  const held = new Set<number>();
+  for (let start = 0; start < ids.length; start += 500) {
+    const rows = await asAnyOutbox(db)
+      .updateTable(tableName(table))
+      .set({ claimed_until: until })
+      .where('id', 'in', ids.slice(start, start + 500))
+      .where('claim_token', '=', token)
+      .returning('id')
+      .execute();
+    for (const row of rows) held.add(Number(row.id));
+  }
+  return held;
+}
+
 /** Gives claimed rows back untried (a worker stopping mid-batch, or short of lease), so another can take them at once. */
 export async function releaseClaimedRows(db: PlatformDb, table: OutboxTable, token: string, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;

@@ -409,6 +409,42 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('cars_site_updated_at').on('cars').columns(['site_id', 'updated_at']).execute();
       },
     },
+    '0011_event_retention': {
+      async up(db) {
+        // Events older than the retention go oldest first, a batch at a time: found by this index
+        // rather than by a walk of the whole log.
+        await db.schema.createIndex('events_created').on('events').columns(['created_at']).execute();
+        // What a site's log counted per day and kind, kept after the events are deleted.
+        await db.schema
+          .createTable('event_daily_counts')
+          .addColumn('site_id', 'integer', (c) => c.notNull())
+          .addColumn('day', 'text', (c) => c.notNull())
+          .addColumn('category', 'text', (c) => c.notNull())
+          .addColumn('count', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('event_daily_counts_pk', ['site_id', 'day', 'category'])
+          .execute();
+      },
+    },
+    '0012_reservation_holders': {
+      async up(db) {
+        // Who holds (normalised e-mail, phone, client address), so each may hold only so many cars of
+        // a site at once; rows from before have none and count for no one.
+        for (const column of ['holder_email', 'holder_phone', 'holder_address']) {
+          await db.schema.alterTable('reservations').addColumn(column, 'text').execute();
+        }
+        // A site's live holds, the few rows that limit is counted over.
+        await db.schema.createIndex('reservations_site_state_held').on('reservations').columns(['site_id', 'state', 'held_until']).execute();
+      },
+    },
+    '0013_sign_in_code_requesters': {
+      async up(db) {
+        // Who asked for each sign-in code (a keyed hash of the connection), and the wrong tries made
+        // from other connections, counted apart from the asker's own: a stranger can neither use up
+        // an owner's codes nor kill the code the owner is typing (issue 7).
+        await db.schema.alterTable('shopper_sign_in_codes').addColumn('requester', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await db.schema.alterTable('shopper_sign_in_codes').addColumn('other_tries', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

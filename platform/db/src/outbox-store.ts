@@ -1,7 +1,7 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool, Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';
-import { claimDueRows, releaseClaimedRows } from './due-rows';
+import { claimDueRows } from './due-rows';
 import type { DeliveryJobStatus, LeadDeliveryLogTable, PlatformDatabase } from './schema';
 
 type Trx = Transaction<PlatformDatabase>;
@@ -126,31 +126,6 @@ export async function recordAttempts(db: PlatformDb, token: string, results: rea
     }
     return recorded;
   });
-}
-
-/**
- * Extends this worker's lease on the jobs it still holds (waiting in its batch or being
- * delivered) to `until`. Returns the ids it still holds: one missing was recorded meanwhile or,
- * after a lapsed lease, claimed by another worker.
- */
-export async function renewClaims(db: PlatformDb, token: string, jobIds: readonly number[], until: number): Promise<Set<number>> {
-  const held = new Set<number>();
-  for (let start = 0; start < jobIds.length; start += 500) {
-    const rows = await db
-      .updateTable('lead_delivery_jobs')
-      .set({ claimed_until: until })
-      .where('id', 'in', jobIds.slice(start, start + 500))
-      .where('claim_token', '=', token)
-      .returning('id')
-      .execute();
-    for (const row of rows) held.add(Number(row.id));
-  }
-  return held;
-}
-
-/** Gives claimed jobs back untried (a worker stopping mid-batch), so another can take them at once. */
-export async function releaseClaims(db: PlatformDb, token: string, jobIds: readonly number[]): Promise<void> {
-  await releaseClaimedRows(db, 'lead_delivery_jobs', token, jobIds);
 }
 
 export async function listJobs(db: PlatformDb, leadId: number): Promise<DeliveryJob[]> {

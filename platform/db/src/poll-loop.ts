@@ -1,9 +1,10 @@
 /**
- * The polling half of an outbox (lead deliveries, shopper mail, ad events): run a batch now and
- * then, at once again while batches come back full, soon again when something new was stored
- * meanwhile (`nudge`), never two batches at a time in one process, and stop cleanly (waiting for
- * the batch under way). What a batch does while it runs (renewing its leases, giving back what it
- * did not try) is the batch's own business, so it holds whether the loop or a caller runs it.
+ * The polling half of an outbox (lead deliveries, shopper mail, ad events; also the hourly event
+ * retention sweep): run a batch now and then, at once again while batches come back full, soon
+ * again when something new was stored meanwhile (`nudge`), never two batches at a time in one
+ * process, and stop cleanly (waiting for the batch under way). What a batch does while it runs
+ * (renewing its leases, giving back what it did not try: holdingLeases) is the batch's own
+ * business, so it holds whether the loop or a caller runs it.
  */
 export class PollLoop {
   private timer: NodeJS.Timeout | null = null;

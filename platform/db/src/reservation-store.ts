@@ -5,10 +5,12 @@
  * unique index, so however many shoppers race for a car, one wins.
  */
 import type { Selectable } from 'kysely';
+import type { Car } from '@dealer/contracts/car';
 import type { ReservationState } from '@dealer/rules/reservation';
-import type { PlatformDb } from './database';
+import type { DatabaseEngine, PlatformDb } from './database';
 import type { ReservationsTable } from './schema';
 import { pageOf, pastPosition, type Page, type PagePosition } from './page-cursor';
+import { lockSiteRow } from './site-store';
 
 export type StoredReservation = Omit<Selectable<ReservationsTable>, 'customer'> & { customer: ReservationCustomer };
 export type ReservationCustomer = { first_name: string; last_name: string; email: string; phone: string };
@@ -36,21 +38,40 @@ export type NewHold = {
   customer: ReservationCustomer;
   secretHash: string;
   heldUntil: number;
+  holder: Holder;
 };
 
-export type HoldOutcome = { ok: true; reservation: StoredReservation } | { ok: false; takenBy: 'holding' | 'reserved' };
+/** Who holds, each as the caller normalised it (e-mail in lower case, phone in one form, a client address key). */
+export type Holder = { email: string; phone: string; address: string };
+
+/** Live holds one e-mail, one phone or one client address may have on a site at once (0: no limit). */
+export type HoldLimit = { perPerson: number; engine: DatabaseEngine };
+
+export type HoldOutcome =
+  | { ok: true; reservation: StoredReservation }
+  | { ok: false; takenBy: 'holding' | 'reserved' }
+  /** The holder already has `perPerson` live holds of other cars: one is free again at `freeAt` (ms) at the latest. */
+  | { ok: false; overLimit: { freeAt: number } };
 
 /**
  * Holds a car for a shopper: first lets go of a hold on it that has run out, then inserts the new
  * hold unless another row holds the car (the unique `active_car_id` decides, also between
- * concurrent transactions on PostgreSQL).
+ * concurrent transactions on PostgreSQL) or the holder already holds `limit.perPerson` other cars
+ * of the site (counted in the same transaction, one hold of a site at a time).
  */
-export async function holdCar(db: PlatformDb, hold: NewHold, now: number): Promise<HoldOutcome> {
+export async function holdCar(db: PlatformDb, hold: NewHold, now: number, limit: HoldLimit): Promise<HoldOutcome> {
   // Most racers arrive after the winner committed: one indexed read answers them without a
   // transaction. Only a shortcut: the insert below still decides when the car looks free.
   const holder = await db.selectFrom('reservations').select(['state', 'held_until']).where('active_car_id', '=', hold.carId).executeTakeFirst();
   if (holder && (holder.state === 'reserved' || Number(holder.held_until) > now)) return { ok: false, takenBy: holder.state === 'reserved' ? 'reserved' : 'holding' };
-  return db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx): Promise<HoldOutcome> => {
+    if (limit.perPerson > 0) {
+      // PostgreSQL: one hold of a site at a time, so a shopper's racing holds cannot all pass the
+      // count below (SQLite runs one transaction at a time anyway).
+      if (limit.engine === 'postgres') await lockSiteRow(trx, hold.siteId);
+      const freeAt = await holderFullUntil(trx, hold, limit.perPerson, now);
+      if (freeAt !== null) return { ok: false, overLimit: { freeAt } };
+    }
     await trx
       .updateTable('reservations')
       .set({ state: 'expired', active_car_id: null, updated_at: now })
@@ -71,6 +92,9 @@ export async function holdCar(db: PlatformDb, hold: NewHold, now: number): Promi
         currency: hold.currency,
         customer: JSON.stringify(hold.customer),
         secret_hash: hold.secretHash,
+        holder_email: hold.holder.email,
+        holder_phone: hold.holder.phone,
+        holder_address: hold.holder.address,
         created_at: now,
         updated_at: now,
       })
@@ -80,6 +104,55 @@ export async function holdCar(db: PlatformDb, hold: NewHold, now: number): Promi
     if (inserted) return { ok: true, reservation: toReservation(inserted) };
     const holder = await trx.selectFrom('reservations').select('state').where('active_car_id', '=', hold.carId).executeTakeFirst();
     return { ok: false, takenBy: holder?.state === 'reserved' ? 'reserved' : 'holding' };
+  });
+}
+
+/**
+ * Null while the holder may hold another car; otherwise when the first of their e-mail's, phone's
+ * or address's live holds (of other cars: asking for the same car again is not another) that are
+ * over the limit runs out, so that each is under it again.
+ */
+async function holderFullUntil(db: PlatformDb, hold: NewHold, perPerson: number, now: number): Promise<number | null> {
+  const { email, phone, address } = hold.holder;
+  const rows = await db
+    .selectFrom('reservations')
+    .select(['holder_email', 'holder_phone', 'holder_address', 'held_until'])
+    .where('site_id', '=', hold.siteId)
+    .where('state', '=', 'holding')
+    .where('held_until', '>', now)
+    .where('car_id', '<>', hold.carId)
+    .where((eb) => eb.or([eb('holder_email', '=', email), eb('holder_phone', '=', phone), eb('holder_address', '=', address)]))
+    .execute();
+  let freeAt: number | null = null;
+  for (const held of [rows.filter((row) => row.holder_email === email), rows.filter((row) => row.holder_phone === phone), rows.filter((row) => row.holder_address === address)]) {
+    if (held.length < perPerson) continue;
+    const ends = held.map((row) => Number(row.held_until)).sort((a, b) => a - b);
+    freeAt = Math.max(freeAt ?? 0, ends[ends.length - perPerson]!);
+  }
+  return freeAt;
+}
+
+/**
+ * Writes on the car, for search and its page, until when a shopper holds it (`on_hold_until_timestamp`,
+ * unix seconds; null when no one does), read from its live hold. Called after a hold starts or
+ * ends early. The car's row is written first, so two calls for one car run one after the other
+ * and the later one reads the later hold. Null when there is no such car.
+ */
+export async function markCarHold(db: PlatformDb, carId: number, now: number): Promise<{ siteId: number; car: Car } | null> {
+  return db.transaction().execute(async (trx) => {
+    const touched = await trx.updateTable('cars').set({ updated_at: now }).where('id', '=', carId).executeTakeFirst();
+    if (Number(touched.numUpdatedRows) === 0) return null;
+    const holder = await trx
+      .selectFrom('reservations')
+      .select('held_until')
+      .where('active_car_id', '=', carId)
+      .where('state', '=', 'holding')
+      .where('held_until', '>', now)
+      .executeTakeFirst();
+    const row = await trx.selectFrom('cars').select(['site_id', 'data']).where('id', '=', carId).executeTakeFirstOrThrow();
+    const car: Car = { ...(JSON.parse(row.data) as Car), on_hold_until_timestamp: holder ? Math.ceil(Number(holder.held_until) / 1000) : null };
+    await trx.updateTable('cars').set({ data: JSON.stringify(car) }).where('id', '=', carId).execute();
+    return { siteId: Number(row.site_id), car };
   });
 }
 

@@ -178,6 +178,10 @@ export interface ReservationsTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  /** Who holds, as the per-person hold limit counts them: e-mail in lower case, phone in the site's national digits, client address (an IPv6 /64). Null on rows from before the limit. */
+  holder_email: string | null;
+  holder_phone: string | null;
+  holder_address: string | null;
 }
 
 /** A shopper's account on one site (issue 11): signed in by a code or link sent to the address. */
@@ -204,8 +208,12 @@ export interface ShopperSignInCodesTable {
   code_hash: string;
   /** Hex SHA-256 of the link's token. */
   token_hash: string;
-  /** Tries of the code so far, right or wrong; none is taken beyond the limit. */
+  /** Keyed hash of the connection (IPv4 address, IPv6 /64) that asked for the code; '' for codes made before it was kept. */
+  requester: ColumnType<string, string | undefined, string>;
+  /** Tries of the code so far from the connection that asked for it, right or wrong; none is taken beyond the limit. */
   tries: ColumnType<number, number | undefined, number>;
+  /** …and from all other connections together, with a limit of their own. */
+  other_tries: ColumnType<number, number | undefined, number>;
   expires_at: number;
   used_at: number | null;
   created_at: number;
@@ -356,6 +364,19 @@ export interface EventsTable {
   created_at: ColumnType<number, number, never>;
 }
 
+/**
+ * How many events of a kind a site's log had on a day (UTC), kept after the events themselves are
+ * deleted (EVENTS_RETENTION_DAYS): added to in the transaction that deletes them. `category` is the
+ * event's (page_view, event_22, remote_load_failed, …), or `other` for one the platform does not send.
+ */
+export interface EventDailyCountsTable {
+  site_id: number;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  category: string;
+  count: number;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   site_remotes: SiteRemotesTable;
@@ -381,4 +402,5 @@ export interface PlatformDatabase {
   chat_threads: ChatThreadsTable;
   chat_messages: ChatMessagesTable;
   events: EventsTable;
+  event_daily_counts: EventDailyCountsTable;
 }

@@ -6,7 +6,8 @@ import type { PlatformDb } from '@dealer/db/database';
 import type { StoredLeadFile } from '@dealer/db/lead-store';
 import { backoffDelay } from '@dealer/db/outbox-attempt';
 import { PollLoop } from '@dealer/db/poll-loop';
-import { claimDueJobs, recordAttempts, releaseClaims, renewClaims, type AttemptResult, type DeliveryJob } from '@dealer/db/outbox-store';
+import { holdingLeases } from '@dealer/db/outbox-lease';
+import { claimDueJobs, recordAttempts, type AttemptResult, type DeliveryJob } from '@dealer/db/outbox-store';
 import type { LeadsConfig } from './lead-settings';
 import { resolveDeliveryTarget } from './delivery-config';
 import { deliverLead as defaultDeliver, type DeliverableFile, type DeliverableLead, type DeliveryTarget } from './delivery-targets';
@@ -44,9 +45,9 @@ const nudgeDelayMs = 20;
  * The outbox worker: polls for due delivery jobs, claims a batch with its own token and a lease
  * (so two workers, in one process or two, never deliver the same job at once), delivers each
  * through `deliverLead`, and records every attempt in the log as soon as it is over. The leases
- * of the jobs it still holds are renewed every third of a lease, so a batch may take longer than
- * one lease. A failure is retried after the backoff; after `maxAttempts` the job is dead (a dead
- * letter the dealer sees). Its polling is a PollLoop, as the mail and ad-event outboxes' are, with
+ * of the jobs it still holds are renewed every third of a lease (holdingLeases, as the mail and
+ * ad-event outboxes do), so a batch may take longer than one lease. A failure is retried after
+ * the backoff; after `maxAttempts` the job is dead (a dead letter the dealer sees). Its polling is a PollLoop, as the mail and ad-event outboxes' are, with
  * nudges gathered for a few ms. Stopping waits for the batch in hand; a worker killed mid-batch
  * stops renewing, its leases run out, and the jobs it had not recorded are retried.
  */
@@ -96,55 +97,16 @@ export class OutboxWorker {
     this.loop.nudge();
   }
 
-  /** Claims and delivers one batch of due jobs; returns how many were claimed. */
+  /** Claims and delivers one batch of due jobs, holding their lease until each is recorded; returns how many were claimed. */
   async runOnce(): Promise<number> {
     const token = randomBytes(12).toString('base64url');
     const { leaseMs } = this.opts.delivery;
     const jobs = await claimDueJobs(this.opts.db, { token, now: this.now(), leaseMs, limit: this.opts.batchSize ?? 50 });
     if (jobs.length === 0) return 0;
-    // The jobs this worker still holds (waiting or being delivered, not yet recorded).
-    const held = new Set(jobs.map((job) => job.id));
-    const lease = this.keepLeases(token, held);
-    try {
-      await this.attemptAll(jobs, token, held);
-    } finally {
-      await lease.stop();
-      // What is still held was never recorded (an error on the way): given back to be tried again at once.
-      await releaseClaims(this.opts.db, token, [...held]).catch(() => undefined);
-    }
+    const onRenewalError = (error: unknown) => this.log.warn({ err: error }, 'lead outbox: could not renew the lease of a batch; trying again shortly');
+    const lease = { db: this.opts.db, table: 'lead_delivery_jobs', token, leaseMs, now: this.now, onRenewalError } as const;
+    await holdingLeases(lease, jobs.map((job) => job.id), (held) => this.attemptAll(jobs, token, held));
     return jobs.length;
-  }
-
-  /**
-   * Renews the lease of the held jobs every third of a lease. A job missing from a renewal was
-   * taken by another worker after this one's lease lapsed (a stalled process): it is dropped
-   * from `held`, so it is not started here, and its result would not be recorded anyway.
-   */
-  private keepLeases(token: string, held: Set<number>) {
-    const { leaseMs } = this.opts.delivery;
-    let renewing: Promise<void> = Promise.resolve();
-    let busy = false;
-    const renew = () => {
-      if (busy || held.size === 0) return;
-      busy = true;
-      const asked = [...held];
-      renewing = renewClaims(this.opts.db, token, asked, this.now() + leaseMs)
-        .then((kept) => {
-          for (const id of asked) if (!kept.has(id)) held.delete(id);
-        })
-        .catch((error: unknown) => this.log.warn({ err: error }, 'lead outbox: could not renew the lease of a batch; trying again shortly'))
-        .finally(() => {
-          busy = false;
-        });
-    };
-    const timer = setInterval(renew, Math.max(1, Math.floor(leaseMs / 3)));
-    timer.unref?.();
-    return {
-      stop: async () => {
-        clearInterval(timer);
-        await renewing;
-      },
-    };
   }
 
   /**

@@ -6,14 +6,16 @@
  *
  * Bounded: an event's payload (the hashes, the client's address and browser) is erased once it is
  * sent or given up; an event still unsent when Meta would no longer take it (event_time over 7 days
- * old) is given up unsent; and rows are dropped whole after the retention (7 days, longer than
- * Meta's 48-hour deduplication window, which is all the kept event id is for).
+ * old) is given up unsent; and rows that are over are dropped whole after AD_EVENTS_RETENTION_DAYS
+ * (at least 7 days, longer than Meta's 48-hour deduplication window the kept event id is for) by the
+ * event retention sweep (event-retention.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import { deliverAdEvent, graphEventsEndpoint, type AdDeliveryResult, type AdEventTarget, type ConversionsApiEvent } from './conversions-api';
-import { claimDueRows, releaseClaimedRows } from '@dealer/db/due-rows';
+import { claimDueRows } from '@dealer/db/due-rows';
+import { holdingLeases } from '@dealer/db/outbox-lease';
 import { PollLoop } from '@dealer/db/poll-loop';
 import { afterAttempt } from '@dealer/db/outbox-attempt';
 
@@ -22,8 +24,6 @@ const day = 24 * 60 * 60 * 1000;
 /** Meta refuses events whose event_time is more than 7 days old: an event is given up a little before. */
 export const adEventMaxAgeMs = 7 * day - 60 * 60 * 1000;
 
-/** Rows (their event ids, kept to refuse a repeat) are dropped this long after they came. */
-export const adEventRetentionMs = 7 * day;
 
 /** Stores an event, due now, unless the site already has one with its event id. Returns its row id, or null for a repeat. */
 export async function enqueueAdEvent(db: PlatformDb, siteId: number, event: ConversionsApiEvent, now: number): Promise<number | null> {
@@ -44,6 +44,17 @@ export async function enqueueAdEvent(db: PlatformDb, siteId: number, event: Conv
     .returning('id')
     .executeTakeFirst();
   return row ? Number(row.id) : null;
+}
+
+/**
+ * Deletes up to `limit` of the oldest events that came before `before` and are over (sent or
+ * given up: one still to send is left to the outbox, which gives it up once too old). Returns how
+ * many: fewer than `limit` means none older is left.
+ */
+export async function deleteFinishedAdEventsBefore(db: PlatformDb, before: number, limit: number): Promise<number> {
+  const oldest = db.selectFrom('ad_events').select('id').where('created_at', '<', before).where('status', 'in', ['sent', 'dead', 'expired']).orderBy('created_at').limit(limit);
+  const result = await db.deleteFrom('ad_events').where('id', 'in', oldest).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 type ClaimedEvent = { id: number; site_id: number; event_id: string; payload: string; attempts: number; created_at: number };
@@ -76,12 +87,8 @@ export type AdEventOutboxOptions = {
 
 const silent: Log = { info() {}, warn() {}, error() {} };
 
-/** How often old rows are dropped (at most). */
-const purgeEveryMs = 60 * 60 * 1000;
-
 export class AdEventOutbox {
   private readonly loop: PollLoop;
-  private lastPurge = 0;
   private readonly log: Log;
   private readonly now: () => number;
 
@@ -89,13 +96,7 @@ export class AdEventOutbox {
     this.log = opts.log ?? silent;
     this.now = opts.now ?? Date.now;
     this.loop = new PollLoop({
-      runOnce: async () => {
-        if (this.now() - this.lastPurge >= purgeEveryMs) {
-          this.lastPurge = this.now();
-          await this.purge();
-        }
-        return this.runOnce();
-      },
+      runOnce: () => this.runOnce(),
       batchSize: opts.batchSize ?? 20,
       pollMs: opts.pollMs ?? 2_000,
       onError: (error) => this.log.error({ err: error }, 'ad events: a poll failed; trying again at the next one'),
@@ -115,26 +116,25 @@ export class AdEventOutbox {
     this.loop.nudge();
   }
 
-  /** Drops the rows older than the retention, whatever became of them. Returns how many. */
-  async purge(now = this.now()): Promise<number> {
-    const result = await this.opts.db.deleteFrom('ad_events').where('created_at', '<', now - adEventRetentionMs).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
-
-  /** Claims and sends one batch of due events, one after the other; returns how many were claimed. */
+  /**
+   * Claims and sends one batch of due events, one after the other, holding the batch's lease while
+   * it sends (a slow Graph API must not let another server take an event and send it again);
+   * returns how many were claimed.
+   */
   async runOnce(): Promise<number> {
     const token = randomBytes(12).toString('base64url');
-    const claimedAt = this.now();
-    const events = await claimDueEvents(this.opts.db, token, claimedAt, this.opts.leaseMs, this.opts.batchSize ?? 20);
-    for (const [index, event] of events.entries()) {
-      // A slow Graph API must not keep this worker sending past its lease, when another may have taken the rest.
-      if (this.now() > claimedAt + this.opts.leaseMs / 2) {
-        const rest = events.slice(index).map((left) => left.id);
-        await releaseClaimedRows(this.opts.db, 'ad_events', token, rest);
-        break;
+    const { db, leaseMs } = this.opts;
+    const events = await claimDueEvents(db, token, this.now(), leaseMs, this.opts.batchSize ?? 20);
+    if (events.length === 0) return 0;
+    const onRenewalError = (error: unknown) => this.log.warn({ err: error }, 'ad events: could not renew the lease of a batch; trying again shortly');
+    const lease = { db, table: 'ad_events', token, leaseMs, now: this.now, onRenewalError } as const;
+    await holdingLeases(lease, events.map((event) => event.id), async (held) => {
+      for (const event of events) {
+        if (!held.has(event.id)) continue;
+        await this.attempt(event, token);
+        held.delete(event.id);
       }
-      await this.attempt(event, token);
-    }
+    });
     return events.length;
   }
 

@@ -28,7 +28,8 @@ const trackedSenders = 10_000;
 /**
  * `POST /api/events`: the browser's analytics and remote-failure reports (sent with
  * `navigator.sendBeacon` and a JSON Blob, or `fetch`), into the platform's event log. JSON only,
- * at most 8 KB, and per IP and site at most `EVENTS_RATE_LIMIT` a minute.
+ * at most 8 KB, and per IP and site at most `EVENTS_RATE_LIMIT` a minute; kept EVENTS_RETENTION_DAYS,
+ * then only counted per site, kind and day (events/event-retention.ts).
  */
 export async function eventRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
