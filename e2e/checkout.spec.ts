@@ -118,6 +118,31 @@ test('two shoppers race for one car: one pays, the other is told someone is rese
   await Promise.all([first.close(), second.close()]);
 });
 
+test('a car a shopper is paying for shows On hold on its page and in search, and is available again once they let it go', async ({ browser }) => {
+  const car = reservable[3]!;
+  const [holderContext, otherContext] = await Promise.all([browser.newContext(), browser.newContext()]);
+  const [holder, other] = await Promise.all([holderContext.newPage(), otherContext.newPage()]);
+  await holder.goto(`/cars/${car.slug}/checkout`);
+  await fillDetails(holder, shopper('Quinn'));
+  await holder.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(holder.getByText(/We are holding this car for you until/)).toBeVisible();
+
+  await other.goto(`/cars/${car.slug}`);
+  await expect(other.locator('.vehicle-tag')).toHaveText('On hold');
+  await other.goto(`${searchPath}?q=${encodeURIComponent(car.stocknum)}`);
+  await expect(other.locator('.vehicle-card', { hasText: car.name }).locator('.vehicle-card__tag')).toHaveText('On hold');
+
+  await holder.getByRole('button', { name: 'Cancel and let the car go' }).click();
+  await expect(holder.getByRole('button', { name: 'Continue to payment' })).toBeVisible();
+  await other.goto(`/cars/${car.slug}`);
+  await expect(other.getByRole('heading', { level: 1, name: car.name })).toBeVisible();
+  await expect(other.getByText('On hold', { exact: true })).toHaveCount(0);
+  await other.goto(`${searchPath}?q=${encodeURIComponent(car.stocknum)}`);
+  await expect(other.locator('.vehicle-card', { hasText: car.name })).toBeVisible();
+  await expect(other.getByText('On hold', { exact: true })).toHaveCount(0);
+  await Promise.all([holderContext.close(), otherContext.close()]);
+});
+
 test('subscription and rental sites offer no checkout', async ({ page }) => {
   const { sites, cars } = demoStock();
   for (const other of ['flexi-subscriptions', 'citi-rentals']) {

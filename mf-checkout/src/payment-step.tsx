@@ -126,8 +126,15 @@ function StripePaymentForm({ clientSecret, publishableKey, amount, reservationId
   const pay = async () => {
     if (!ready) return;
     setPaying(true);
-    setError(await ready.confirm());
-    setPaying(false);
+    setError(null);
+    try {
+      setError(await ready.confirm());
+    } catch (thrown) {
+      // Stripe.js throws (rather than answering with an error) when it cannot send the payment at all.
+      setError(`Your payment could not be sent${thrown instanceof Error && thrown.message ? ` (${thrown.message})` : ''}. Your card has not been charged; please try again.`);
+    } finally {
+      setPaying(false);
+    }
   };
   return (
     <div className="checkout-page__form">

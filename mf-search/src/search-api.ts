@@ -16,7 +16,8 @@ import { SearchResultCache } from '@dealer/rules/search-cache';
  */
 export const cardAttributes = [
   'id', 'slug', 'name', 'make', 'model', 'primary_image_url', 'price', 'subscription_price', 'before_price', 'preorder', 'autograb_data',
-  'location_name', 'km', 'simple_fuel', 'simple_transmission', 'status', 'sold', 'reserved', 'certified', 'tag', 'created_at_timestamp',
+  'location_name', 'km', 'simple_fuel', 'simple_transmission', 'status', 'sold', 'reserved', 'on_hold_until_timestamp', 'certified', 'tag',
+  'created_at_timestamp',
 ] as const satisfies readonly (keyof Car)[];
 export type SearchHit = Pick<Car, (typeof cardAttributes)[number]>;
 

@@ -36,6 +36,8 @@ export const carSchema = z.object({
   tag: z.string().nullable(),
   certified: z.boolean(),
   reserved: z.boolean(),
+  /** Until when a shopper holds the car while paying its deposit (unix seconds): "On hold" until then. Absent or null: no one does. */
+  on_hold_until_timestamp: z.number().int().nullable().optional(),
   sold: z.boolean(),
   reservable: z.boolean().nullable(),
   preorder: z.boolean(),

@@ -96,6 +96,7 @@ export const checkoutMessages = {
   noDeposit: 'This car has no deposit set up for online reserving. Please call us to reserve it.',
   notYours: 'This reservation could not be found. Please start again from the car.',
   payingFailed: 'We could not reach the payment provider. Your card has not been charged; please try again.',
+  paymentNotStarted: 'The payment could not be started. Your card has not been charged; please call the dealership to reserve this car.',
 } as const;
 
 /** The states an event can move a reservation out of: what a guarded update may move it from. */

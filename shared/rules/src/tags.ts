@@ -10,10 +10,10 @@ export const defaultIncludeSoldCarsDays = 3;
 export const defaultJustArrivedTagName = 'JUST ARRIVED';
 export const defaultSoldTagName = 'JUST SOLD';
 
-export type CardTagKind = 'fuel' | 'reserved' | 'certified' | 'custom' | 'coming-soon' | 'just-arrived' | 'sold';
+export type CardTagKind = 'fuel' | 'reserved' | 'on-hold' | 'certified' | 'custom' | 'coming-soon' | 'just-arrived' | 'sold';
 export type CardTag = { text: string; kind: CardTagKind };
 
-export type TagCar = Pick<Car, 'status' | 'sold' | 'reserved' | 'certified' | 'tag' | 'simple_fuel' | 'created_at_timestamp'>;
+export type TagCar = Pick<Car, 'status' | 'sold' | 'reserved' | 'on_hold_until_timestamp' | 'certified' | 'tag' | 'simple_fuel' | 'created_at_timestamp'>;
 /** Specifications are optional here so a partly configured site falls back to SPEC defaults. */
 export type TagSite = {
   features: Pick<SiteFeatures, 'fuel_tags'>;
@@ -49,6 +49,8 @@ export function cardTag(car: TagCar, site: TagSite, now: number): CardTag | null
   const fuel = fuelTagText[car.simple_fuel.trim().toLowerCase()];
   if (site.features.fuel_tags && fuel) return { text: fuel, kind: 'fuel' };
   if (car.reserved) return { text: 'Reserved', kind: 'reserved' };
+  // A shopper is paying the deposit: not to be had for now, and available again if the hold runs out.
+  if (car.on_hold_until_timestamp != null && car.on_hold_until_timestamp > now) return { text: 'On hold', kind: 'on-hold' };
   if (car.certified) return { text: 'Certified', kind: 'certified' };
   if (nonEmpty(car.tag)) return { text: car.tag.trim(), kind: 'custom' };
   if (car.status === 'coming_soon') return { text: 'COMING SOON', kind: 'coming-soon' };

@@ -6,15 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteSecrets } from '@dealer/contracts/site';
 import { canReserve } from '@dealer/rules/reserve';
-import { depositFor, reservationLeadCategory } from '@dealer/rules/reservation';
+import { checkoutMessages, depositFor, reservationLeadCategory } from '@dealer/rules/reservation';
 import { listSiteCars } from '@dealer/db/car-store';
 import { findReservation } from '@dealer/db/reservation-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { skipPostgres } from '@dealer/db/testing/postgres';
+import { freePort } from '../testing/free-port';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { startFakeStripe, type FakeStripe, type FakeStripeObject } from './fake-stripe-server';
 import { signGatewayNotice } from './hosted-provider';
 import { PaymentNotConfigured } from './payment-provider';
+import { PaymentProviders } from './payment-providers';
+import { ReservationService } from './reservation-service';
 
 /** Takes deposits through Stripe (its demo keys) and, once set up below, Till and St.George. */
 const site = 'metro-motor-group';
@@ -26,7 +29,12 @@ const webhookSecret = `whsec_DEMO_SECRET_${site}`;
 const gatewayKeys = { till: 'till-merchant-key-0123456789abcdef', st_george: 'stgeorge-merchant-key-0123456789ab' } as const;
 type Gateway = keyof typeof gatewayKeys;
 
-const shopper = (name = 'Ana') => ({ first_name: name, last_name: 'Shopper', email: `${name.toLowerCase()}@example.com`, phone: '0411 222 333', terms_accepted: true });
+/** A shopper with an e-mail and a mobile of their own: one person may hold only so many cars at once. */
+let shoppersMade = 0;
+const shopper = (name = 'Ana') => {
+  const n = ++shoppersMade;
+  return { first_name: name, last_name: 'Shopper', email: `${name.toLowerCase()}.${n}@example.com`, phone: `0411 ${String(n).padStart(3, '0')} 333`, terms_accepted: true };
+};
 type Held = {
   reservation: { id: number; state: string; deposit: { amount_cents: number; currency: string }; payment_reference: string | null };
   token: string;
@@ -177,7 +185,8 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
   it('starts one Stripe payment for the deposit and gives the browser what it needs to pay, never the dealer’s secret keys', async () => {
     const car = nextCar('stripe');
     const intentsBefore = [...fake.objects.values()].filter((entry) => entry.object === 'payment_intent').length;
-    const res = await hold(car);
+    const ana = shopper();
+    const res = await hold(car, ana);
     expect(res.statusCode).toBe(201);
     expect(res.body).not.toContain(stripeSecretKey);
     expect(res.body).not.toContain(webhookSecret);
@@ -188,7 +197,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
 
     const started = stripeCalls('/v1/payment_intents', `reservation-${held.reservation.id}-payment`);
     expect(started).toHaveLength(1);
-    expect(started[0]!.body).toMatchObject({ amount: String(amount), currency: 'aud', metadata: { reservation_id: String(held.reservation.id) }, receipt_email: 'ana@example.com' });
+    expect(started[0]!.body).toMatchObject({ amount: String(amount), currency: 'aud', metadata: { reservation_id: String(held.reservation.id) }, receipt_email: ana.email });
     expect([...fake.objects.values()].filter((entry) => entry.object === 'payment_intent')).toHaveLength(intentsBefore + 1);
     const intent = [...fake.objects.values()].find((entry) => entry.object === 'payment_intent' && (entry.metadata as Record<string, string>).reservation_id === String(held.reservation.id))!;
 
@@ -368,6 +377,55 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
     expect((await hold(car, shopper('Bea'))).statusCode, 'the next shopper can reserve it').toBe(201);
   });
 
+  /** The checkout over this platform's store, paying through `payments`, its log kept in `logged`. */
+  const checkoutWith = (payments: PaymentProviders) => {
+    const logged: { obj: Record<string, unknown>; msg: string }[] = [];
+    const log = { error: (obj: object, msg: string) => logged.push({ obj: obj as Record<string, unknown>, msg }), warn: () => {} };
+    const { ctx } = platform;
+    const service = new ReservationService({
+      db: ctx.db,
+      engine: ctx.engine,
+      holdsPerPerson: ctx.config.reservations.holdsPerPerson,
+      indexer: ctx.indexer,
+      leads: ctx.leads.service,
+      providers: payments,
+      siteOf: (id) => ctx.leads.sites.forId(id),
+      log,
+    });
+    const holdThrough = async (car: Car, requestLog = log) =>
+      service.hold({ site: (await platform.ctx.leads.sites.forId(siteId))!, slug: car.slug, body: shopper(), clientAddress: '198.51.100.77', returnUrl: (id) => `http://${site}.localhost/checkout?reservation=${id}`, log: requestLog });
+    return { holdThrough, logged };
+  };
+
+  it('tells the shopper the payment could not be started when Stripe refuses to start it, logs Stripe’s reason, and lets the car go', async () => {
+    const refusal = { status: 400, type: 'invalid_request_error', message: 'This account cannot currently make live charges.', param: 'amount' };
+    const car = nextCar('stripe');
+    fake.failNext(1, refusal);
+    const res = await hold(car);
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ message: checkoutMessages.paymentNotStarted });
+    expect(await platform.ctx.db.selectFrom('reservations').select('state').where('car_id', '=', car.id).execute()).toEqual([{ state: 'cancelled' }]);
+
+    // The reason goes to the request's log.
+    const { holdThrough, logged } = checkoutWith(new PaymentProviders(platform.ctx.config.payments));
+    const requestLogged: typeof logged = [];
+    fake.failNext(1, refusal);
+    const answer = await holdThrough(car, { error: (obj, msg) => requestLogged.push({ obj: obj as Record<string, unknown>, msg }), warn: () => {} });
+    expect(answer).toEqual({ ok: false, reason: 'provider-failed', message: checkoutMessages.paymentNotStarted });
+    expect(logged).toEqual([]);
+    expect(requestLogged).toHaveLength(1);
+    expect(requestLogged[0]!.msg).toBe('the payment provider refused to start the payment');
+    expect(requestLogged[0]!.obj).toMatchObject({ provider: 'stripe', reason: expect.stringMatching(/^This account cannot currently make live charges\. \(param amount, request req_\w+\)$/) });
+    expect((await hold(car)).statusCode, 'the car is free for the next try').toBe(201);
+  });
+
+  it('still tells the shopper it could not reach the payment provider when Stripe cannot be reached', async () => {
+    const { holdThrough, logged } = checkoutWith(new PaymentProviders({ mode: 'live', stripeApi: { host: '127.0.0.1', port: await freePort(), protocol: 'http' } }));
+    const answer = await holdThrough(nextCar('stripe'));
+    expect(answer).toEqual({ ok: false, reason: 'provider-failed', message: checkoutMessages.payingFailed });
+    expect(logged.map((entry) => entry.msg)).toEqual(['payment could not be started']);
+  });
+
   it('tells the shopper to call when the dealer has not set up Stripe or the bank’s gateway, holding nothing', async () => {
     const notSetUp = new PaymentNotConfigured('stripe').message;
     const unsetSiteId = (await findSiteIdBySlug(platform.ctx.db, unsetSite))!;
@@ -397,7 +455,8 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
 
   it.each(['till', 'st_george'] as const)('sends the shopper to the %s payment page and reserves the car when the gateway’s signed notice says it is paid', async (kind) => {
     const car = nextCar(kind);
-    const res = await hold(car);
+    const ana = shopper();
+    const res = await hold(car, ana);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.body).not.toContain(gatewayKeys[kind]);
     const held = res.json<Held>();
@@ -406,7 +465,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
     expect(started[0]).toMatchObject({
       method: 'POST',
       authorization: `Bearer ${gatewayKeys[kind]}`,
-      body: { amount: held.reservation.deposit.amount_cents, currency: 'AUD', reference: `reservation-${held.reservation.id}`, email: 'ana@example.com' },
+      body: { amount: held.reservation.deposit.amount_cents, currency: 'AUD', reference: `reservation-${held.reservation.id}`, email: ana.email },
     });
     const ref = await paymentRef(held);
     expect(ref).toMatch(/^pay_/);

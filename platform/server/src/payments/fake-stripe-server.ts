@@ -32,12 +32,15 @@ export type FakeStripe = {
   requests: FakeStripeRequest[];
   /** What the fake created, by id: each PaymentIntent and refund once, however often it was asked for. */
   objects: Map<string, FakeStripeObject>;
-  /** Answer the next `count` requests with a 500, as Stripe on a bad day. */
-  failNext(count: number): void;
+  /** Answer the next `count` requests with a 500, as Stripe on a bad day, or with `error` (a 400 `invalid_request_error`, say). */
+  failNext(count: number, error?: FakeStripeError): void;
   close(): Promise<void>;
 };
 
 type Answer = { status: number; body: unknown };
+
+/** An error as Stripe answers it: the HTTP status and the `error` object's fields. */
+export type FakeStripeError = { status: number; type: string; message: string; code?: string; param?: string };
 
 const stripeError = (status: number, type: string, message: string, extra: Record<string, string> = {}): Answer => ({ status, body: { error: { type, message, ...extra } } });
 
@@ -47,11 +50,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   /** Successful answers by Idempotency-Key, with what was asked, as Stripe keeps them. */
   const replays = new Map<string, { asked: string; answer: Answer }>();
   let failures = 0;
+  let failure: FakeStripeError | undefined;
 
   function answer(request: FakeStripeRequest, asked: string, authorization: string | undefined): Answer & { replayed?: boolean } {
     if (failures > 0) {
       failures--;
-      return stripeError(500, 'api_error', 'Something went wrong on Stripe\'s end.');
+      if (!failure) return stripeError(500, 'api_error', 'Something went wrong on Stripe\'s end.');
+      const { status, type, message, code, param } = failure;
+      return stripeError(status, type, message, { ...(code ? { code } : {}), ...(param ? { param } : {}) });
     }
     if (options.secretKey !== undefined && authorization !== `Bearer ${options.secretKey}`) {
       return stripeError(401, 'invalid_request_error', `Invalid API Key provided: ${redacted(authorization?.replace(/^Bearer /, '') ?? '')}`);
@@ -154,8 +160,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     api: { host: '127.0.0.1', port, protocol: 'http' },
     requests,
     objects,
-    failNext(count) {
+    failNext(count, error) {
       failures = count;
+      failure = error;
     },
     close() {
       server.closeAllConnections();

@@ -50,6 +50,21 @@ export class PaymentNoticeRefused extends Error {}
 /** The provider could not be reached or refused a call; the shopper is told to try again. */
 export class PaymentProviderFailed extends Error {}
 
+/**
+ * The provider answered and refused the request itself (Stripe's 4xx: a parameter, the key, the
+ * account), so trying again will not help. `reason` is the provider's own account of why, for the
+ * log only: it can quote the request.
+ */
+export class PaymentProviderRefused extends PaymentProviderFailed {
+  constructor(
+    message: string,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 export interface PaymentProvider {
   readonly kind: PaymentProviderKind;
   start(request: PaymentRequest): Promise<StartedPayment>;

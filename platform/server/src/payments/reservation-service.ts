@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { validateFields } from '@dealer/rules/lead-validation';
-import { phoneRuleFor } from '@dealer/rules/phone';
+import { normalisePhone, phoneRuleFor } from '@dealer/rules/phone';
 import { formatPrice } from '@dealer/rules/price';
 import { canReserve, reserveBlockReasons, reserveOptionsFor, siteTakesDeposits } from '@dealer/rules/reserve';
 import {
@@ -17,11 +17,12 @@ import {
 import { vehiclePath } from '@dealer/rules/routes';
 import { carSlugPattern } from '@dealer/contracts/car';
 import { findCarById, findCarBySlug, updateCar } from '@dealer/db/car-store';
-import type { PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
 import {
   expireRunOutHolds,
   findReservation,
   holdCar,
+  markCarHold,
   moveReservation,
   noteOnReservation,
   reservationsAwaitingLead,
@@ -29,11 +30,13 @@ import {
   type StoredReservation,
 } from '@dealer/db/reservation-store';
 import { checkFieldsMessage, type LeadService } from '@dealer/leads/lead-service';
+import { retryAfterText } from '@dealer/leads/spam';
 import type { StockIndexer } from '../search/indexer';
 import {
   PaymentNotConfigured,
   PaymentNoticeRefused,
   PaymentProviderFailed,
+  PaymentProviderRefused,
   type PaymentProvider,
   type PaymentProviderKind,
 } from './payment-provider';
@@ -50,6 +53,8 @@ export type CheckoutRefusalReason =
   | 'not-found'
   /** The car or reservation is not in a state that allows it. */
   | 'conflict'
+  /** The shopper already holds as many cars of the site as one person may (with `retryAfterMs`). */
+  | 'too-many-holds'
   /** The test card was declined. */
   | 'declined'
   /** Payments are not set up for the site. */
@@ -57,7 +62,7 @@ export type CheckoutRefusalReason =
   /** The payment provider failed; trying again may work. */
   | 'provider-failed';
 
-export type CheckoutRefusal = { ok: false; reason: CheckoutRefusalReason; message: string; fields?: Record<string, string> };
+export type CheckoutRefusal = { ok: false; reason: CheckoutRefusalReason; message: string; fields?: Record<string, string>; retryAfterMs?: number };
 /** What the checkout did, or why it did not. */
 export type CheckoutResult<T> = { ok: true; value: T } | CheckoutRefusal;
 
@@ -86,6 +91,10 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 
 type Log = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
+/** Over the per-person hold limit: what they hold, what to do, and when a hold of theirs runs out. */
+export const holdLimitMessage = (perPerson: number, wait: string) =>
+  `You already hold ${perPerson === 1 ? 'a car' : `${perPerson} cars`} here. Finish or let go of one before holding another, or try again in ${wait}, when a hold runs out.`;
+
 /**
  * Reserving a car with a card deposit (issue 10), from the hold to the dealer's lead:
  * 1. `hold`: the car passes SPEC §9's rules, the shopper's details SPEC §5's; the car is held for
@@ -101,6 +110,9 @@ export class ReservationService {
   constructor(
     private readonly deps: {
       db: PlatformDb;
+      engine: DatabaseEngine;
+      /** Live holds one e-mail, phone or client address may have on a site at once (0: no limit). */
+      holdsPerPerson: number;
       indexer: Pick<StockIndexer, 'indexCar'>;
       leads: LeadService;
       providers: PaymentProviders;
@@ -113,9 +125,13 @@ export class ReservationService {
     return this.deps.providers;
   }
 
-  /** Holds the car for the shopper and starts the payment. */
-  async hold(input: { site: SiteConfig; slug: string; body: unknown; returnUrl: (id: number) => string; now?: number }): Promise<CheckoutResult<HoldStarted>> {
+  /**
+   * Holds the car for the shopper and starts the payment. `clientAddress` is the shopper's as the
+   * per-address limits count it; `log` the request's, so a failure is told with the request.
+   */
+  async hold(input: { site: SiteConfig; slug: string; body: unknown; clientAddress: string; returnUrl: (id: number) => string; log?: Log; now?: number }): Promise<CheckoutResult<HoldStarted>> {
     const now = input.now ?? Date.now();
+    const log = input.log ?? this.deps.log;
     const { site } = input;
     if (!siteTakesDeposits(site)) return refusal('no-checkout', checkoutMessages.noCheckout);
     const values = isRecord(input.body) ? input.body : {};
@@ -140,11 +156,17 @@ export class ReservationService {
     }
 
     const token = randomBytes(24).toString('base64url');
+    const holder = { email: contact.email.toLowerCase(), phone: normalisePhone(contact.phone, phoneRuleFor(site)), address: input.clientAddress };
     const held = await holdCar(
       this.deps.db,
-      { siteId: site.id, carId: car.id, provider: provider.kind, amountCents: deposit.amountCents, currency: deposit.currency, customer: contact, secretHash: hashOf(token), heldUntil: now + holdMs },
+      { siteId: site.id, carId: car.id, provider: provider.kind, amountCents: deposit.amountCents, currency: deposit.currency, customer: contact, secretHash: hashOf(token), heldUntil: now + holdMs, holder },
       now,
+      { perPerson: this.deps.holdsPerPerson, engine: this.deps.engine },
     );
+    if (!held.ok && 'overLimit' in held) {
+      const retryAfterMs = Math.max(1000, held.overLimit.freeAt - now);
+      return { ...refusal('too-many-holds', holdLimitMessage(this.deps.holdsPerPerson, retryAfterText(retryAfterMs))), retryAfterMs };
+    }
     if (!held.ok) return refusal('conflict', held.takenBy === 'reserved' ? reserveBlockReasons.reserved : checkoutMessages.heldByOther);
     const reservation = held.reservation;
     let started;
@@ -161,13 +183,18 @@ export class ReservationService {
     } catch (error) {
       // No payment started: the car goes straight back rather than waiting out the hold.
       await moveReservation(this.deps.db, reservation.id, ['holding'], 'cancelled', now, { last_error: errorText(error) });
+      if (error instanceof PaymentProviderRefused) {
+        log.error({ err: error, reservationId: reservation.id, provider: provider.kind, reason: error.reason }, 'the payment provider refused to start the payment');
+        return refusal('provider-failed', checkoutMessages.paymentNotStarted);
+      }
       if (error instanceof PaymentProviderFailed) {
-        this.deps.log.error({ err: error, reservationId: reservation.id }, 'payment could not be started');
+        log.error({ err: error, reservationId: reservation.id, provider: provider.kind }, 'payment could not be started');
         return refusal('provider-failed', checkoutMessages.payingFailed);
       }
       throw error;
     }
     await noteOnReservation(this.deps.db, reservation.id, { payment_ref: started.ref }, now);
+    await this.showHold(car.id, now);
     return {
       ok: true,
       value: {
@@ -216,8 +243,22 @@ export class ReservationService {
   async cancel(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
     if (!reservation) return refusal('not-found', checkoutMessages.notYours);
-    await moveReservation(this.deps.db, id, statesAllowing('shopper-cancelled'), 'cancelled', now);
+    if (await moveReservation(this.deps.db, id, statesAllowing('shopper-cancelled'), 'cancelled', now)) await this.showHold(reservation.car_id, now);
     return { ok: true, value: { reservation: await this.view((await findReservation(this.deps.db, id))!) } };
+  }
+
+  /**
+   * The car's hold as search and its page show it ("On hold" until the hold runs out), after a
+   * hold started or ended early. Search being behind does not undo the hold: it is logged.
+   */
+  private async showHold(carId: number, now: number): Promise<void> {
+    const marked = await markCarHold(this.deps.db, carId, now);
+    if (!marked) return;
+    try {
+      await this.deps.indexer.indexCar(marked.siteId, marked.car);
+    } catch (error) {
+      this.deps.log.error({ err: error, carId }, 'car hold not pushed to search');
+    }
   }
 
   /**
@@ -307,7 +348,8 @@ export class ReservationService {
       this.deps.log.error({ reservationId: reservation.id }, 'a paid reservation has no site or car left to finish');
       return;
     }
-    let car = found.car;
+    // The hold is over (the car is reserved): its "On hold" goes, so a release shows the car free.
+    let car = found.car.on_hold_until_timestamp ? ((await markCarHold(this.deps.db, found.car.id, now))?.car ?? found.car) : found.car;
     if (!car.reserved) car = (await updateCar(this.deps.db, car.id, { reserved: true }, now))?.car ?? car;
     try {
       await this.deps.indexer.indexCar(site.id, car);
@@ -405,7 +447,7 @@ function viewOf(reservation: StoredReservation, car: Pick<Car, 'id' | 'slug' | '
 
 /** What the dealer sees of a reservation (admin API, CLI): everything but the shopper's token hash. */
 export function dealerView(reservation: StoredReservation) {
-  const { secret_hash: _hash, active_car_id: _active, ...rest } = reservation;
+  const { secret_hash: _hash, active_car_id: _active, holder_email: _email, holder_phone: _phone, holder_address: _address, ...rest } = reservation;
   return rest;
 }
 

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../testing/free-port';
 import { startFakeStripe, type FakeStripe } from './fake-stripe-server';
-import { PaymentNoticeRefused, PaymentProviderFailed, type PaymentRequest } from './payment-provider';
+import { PaymentNoticeRefused, PaymentProviderFailed, PaymentProviderRefused, type PaymentRequest } from './payment-provider';
 import { StripePaymentProvider } from './stripe-provider';
 
 const secretKey = 'sk_test_51DealerFakeKey0000000000000000';
@@ -94,6 +94,26 @@ describe('deposits through Stripe', () => {
     await expect(failing).rejects.toThrow('Stripe refused to start the payment (api_error, HTTP 500)');
     expect(sent('reservation-48-start')).toHaveLength(3);
     fake.failNext(0);
+  });
+
+  it('says Stripe refused to start the payment, with Stripe’s reason for the log, when Stripe answers 400', async () => {
+    fake.failNext(1, { status: 400, type: 'invalid_request_error', message: 'Amount must be at least $0.50 aud', code: 'amount_too_small', param: 'amount' });
+    const error: unknown = await provider.start(deposit({ idempotencyKey: 'reservation-51-start' })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PaymentProviderRefused);
+    const refused = error as PaymentProviderRefused;
+    expect(refused.message).toBe('Stripe refused to start the payment (invalid_request_error, amount_too_small, HTTP 400)');
+    expect(refused.reason).toMatch(/^Amount must be at least \$0\.50 aud \(param amount, request req_\w+\)$/);
+    expect(sent('reservation-51-start'), 'a refusal is not asked again').toHaveLength(1);
+  });
+
+  it('does not take Stripe failing on its side, or being unreachable, for a refusal', async () => {
+    fake.failNext(3);
+    expect(await provider.start(deposit({ idempotencyKey: 'reservation-52-start' })).catch((caught: unknown) => caught)).not.toBeInstanceOf(PaymentProviderRefused);
+    fake.failNext(0);
+    const unreachable = new StripePaymentProvider({ secretKey, webhookSecret, api: { host: '127.0.0.1', port: await freePort(), protocol: 'http' } });
+    const error: unknown = await unreachable.start(deposit({ idempotencyKey: 'reservation-53-start' })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PaymentProviderFailed);
+    expect(error).not.toBeInstanceOf(PaymentProviderRefused);
   });
 
   it('keeps the cause but never the secret key in the message when the key is wrong', async () => {

@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import {
   PaymentNoticeRefused,
   PaymentProviderFailed,
+  PaymentProviderRefused,
   type PaymentNotice,
   type PaymentProvider,
   type PaymentRequest,
@@ -101,14 +102,22 @@ function reservationIdOf(intent: Stripe.PaymentIntent): number | null {
 }
 
 /**
- * Stripe's errors, as the shopper-facing "try again" failure. The message names the kind of error
- * only: Stripe's own message can quote the request, so it stays in `cause` for the log.
+ * Stripe's errors, as the shopper-facing failures: refused (a 4xx about the request itself, which
+ * asking again will not change; 409 and 429 are Stripe being busy) or "try again". The message
+ * names the kind of error only: Stripe's own message can quote the request, so it goes in a
+ * refusal's `reason` and in `cause`, for the log.
  */
 function failed(doing: string, error: unknown): unknown {
   if (error instanceof Stripe.errors.StripeConnectionError) return new PaymentProviderFailed(`Stripe could not be reached to ${doing}`, { cause: error });
   if (error instanceof Stripe.errors.StripeError) {
     const why = [error.rawType ?? error.type, error.code, error.statusCode && `HTTP ${error.statusCode}`].filter(Boolean).join(', ');
-    return new PaymentProviderFailed(`Stripe refused to ${doing} (${why})`, { cause: error });
+    const message = `Stripe refused to ${doing} (${why})`;
+    const status = error.statusCode ?? 0;
+    if (status >= 400 && status < 500 && status !== 409 && status !== 429) {
+      const details = [error.param && `param ${error.param}`, error.requestId && `request ${error.requestId}`].filter(Boolean).join(', ');
+      return new PaymentProviderRefused(message, details ? `${error.message} (${details})` : error.message, { cause: error });
+    }
+    return new PaymentProviderFailed(message, { cause: error });
   }
   return error;
 }

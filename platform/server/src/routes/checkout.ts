@@ -36,15 +36,18 @@ export const checkoutRefusalStatus: Record<CheckoutRefusalReason, number> = {
   invalid: 400,
   'not-found': 404,
   conflict: 409,
+  // A limit on the shopper, not on the car: Retry-After says when a hold of theirs runs out.
+  'too-many-holds': 429,
   declined: 402,
   'payments-unavailable': 503,
   'provider-failed': 502,
 };
 
-/** A checkout result as HTTP: its value with `okStatus`, or `{ message, fields? }` with the refusal's status. */
+/** A checkout result as HTTP: its value with `okStatus`, or `{ message, fields? }` with the refusal's status (and Retry-After when it says). */
 export function sendCheckoutResult<T>(reply: FastifyReply, result: CheckoutResult<T>, okStatus: number) {
   if (result.ok) return reply.code(okStatus).send(result.value);
-  const { reason, message, fields } = result;
+  const { reason, message, fields, retryAfterMs } = result;
+  if (retryAfterMs !== undefined) reply.header('Retry-After', String(Math.ceil(retryAfterMs / 1000)));
   return reply.code(checkoutRefusalStatus[reason]).send(fields ? { message, fields } : { message });
 }
 
@@ -108,13 +111,16 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
     },
     async (request, reply) => {
       const { site } = request;
-      if (limited(reply, holdLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'reservations')) return reply;
+      const clientAddress = clientAddressKey(request.ip);
+      if (limited(reply, holdLimiter, `${site.id}|${clientAddress}`, 'reservations')) return reply;
       // The Host the site was found by, not X-Forwarded-Host: a gateway returns the shopper to this address.
       const origin = `${request.protocol}://${request.headers.host}`;
       const result = await checkout.hold({
         site,
         slug: request.params.slug,
         body: request.body,
+        clientAddress,
+        log: request.log,
         returnUrl: (id) => `${origin}${checkoutPath(site, request.params.slug)}?reservation=${id}`,
       });
       return send(reply, result, 201);
