@@ -39,6 +39,7 @@ export function accountServicesOf(ctx: PlatformContext, log?: Log): AccountServi
       mail,
       smtpConfigured: delivery.smtpUrl !== null,
       log: log ?? silent,
+      limits: ctx.config.accounts.signInCodes,
     }),
     alerts: new GarageAlertSweep({ db: ctx.db, siteOf, mail, log: log ?? silent }),
   };

@@ -3,7 +3,17 @@ import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { migrateToLatest } from '@dealer/db/database';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
-import { carsChangedSince, deleteCodesMadeBefore, deleteSessionsEndedBy, insertSession, insertSignInCode, signInShopper, type ChangedCar } from './account-store';
+import {
+  carsChangedSince,
+  deleteCodesMadeBefore,
+  deleteSessionsEndedBy,
+  insertSession,
+  insertSignInCode,
+  lockConflictRetries,
+  retryingLockConflicts,
+  signInShopper,
+  type ChangedCar,
+} from './account-store';
 import { deleteFinishedMailBefore, enqueueShopperMail } from './mail-outbox';
 
 describe.each(['sqlite', 'postgres'] as const)('the garage alert job’s reads and the accounts’ housekeeping in the store, on %s', (engine) => {
@@ -48,7 +58,7 @@ describe.each(['sqlite', 'postgres'] as const)('the garage alert job’s reads a
     const siteId = Number((await store.db.selectFrom('sites').select('id').orderBy('id').executeTakeFirstOrThrow()).id);
     const email = `housekeeping.${engine}@example.com`;
     const at = 5_000_000;
-    for (const made of [at - 1, at]) await insertSignInCode(store.db, { siteId, email, salt: 's', codeHash: `c${made}`, tokenHash: `t${made}`, expiresAt: made + 1 }, made);
+    for (const made of [at - 1, at]) await insertSignInCode(store.db, { siteId, email, requester: 'r', salt: 's', codeHash: `c${made}`, tokenHash: `t${made}`, expiresAt: made + 1 }, made);
     const shopper = await signInShopper(store.db, siteId, email, at);
     for (const ends of [at - 1, at, at + 1]) await insertSession(store.db, { idHash: `session-${engine}-${ends}`, shopperId: shopper.id, siteId, expiresAt: ends }, at - 10);
     for (const status of ['sent', 'dead', 'expired', 'failed', 'pending'] as const) {
@@ -68,5 +78,32 @@ describe.each(['sqlite', 'postgres'] as const)('the garage alert job’s reads a
     expect(sessions.map((row) => Number(row.expires_at))).toEqual([at + 1]);
     const mail = await store.db.selectFrom('shopper_mail').select(['subject', 'updated_at']).where('email', '=', email).orderBy('id').execute();
     expect(mail.map((row) => `${row.subject}@${Number(row.updated_at) - at}`)).toEqual(['sent@0', 'dead@0', 'expired@0', 'failed@-1', 'failed@0', 'pending@-1', 'pending@0']);
+  });
+});
+
+describe('a transaction PostgreSQL rolled back for another’s locks', () => {
+  const failing = (codes: string[]) => {
+    let calls = 0;
+    const work = async () => {
+      const code = codes[calls++];
+      if (code !== undefined) throw Object.assign(new Error(`failed with ${code}`), { code });
+      return 'done';
+    };
+    return { work, calls: () => calls };
+  };
+
+  it('runs again after a deadlock (40P01) or a serialization failure (40001)', async () => {
+    const run = failing(['40P01', '40001']);
+    expect(await retryingLockConflicts(run.work)).toBe('done');
+    expect(run.calls()).toBe(3);
+  });
+
+  it(`gives up after ${lockConflictRetries} runs more, and lets any other error through at once`, async () => {
+    const endless = failing(Array<string>(lockConflictRetries + 1).fill('40P01'));
+    await expect(retryingLockConflicts(endless.work)).rejects.toThrow('failed with 40P01');
+    expect(endless.calls()).toBe(lockConflictRetries + 1);
+    const other = failing(['23505']);
+    await expect(retryingLockConflicts(other.work)).rejects.toThrow('failed with 23505');
+    expect(other.calls()).toBe(1);
   });
 });

@@ -10,7 +10,8 @@
  * servers looking at once, never send one twice. Each look starts a little before where the last
  * one ended (`overlapMs`), so a car written by a transaction that committed late is still seen.
  *
- * Also the accounts' housekeeping: spent sign-in codes, ended sessions and old sent e-mail go.
+ * Also the accounts' housekeeping: spent sign-in codes, ended sessions and old sent e-mail (with
+ * its file in DATA_DIR/outbox/mail) go.
  */
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
@@ -194,6 +195,6 @@ export class GarageAlertSweep {
     const { db } = this.opts;
     await deleteCodesMadeBefore(db, now - codeRetentionMs);
     await deleteSessionsEndedBy(db, now);
-    await deleteFinishedMailBefore(db, now - mailRetentionMs);
+    await this.opts.mail.removeFiles(await deleteFinishedMailBefore(db, now - mailRetentionMs));
   }
 }

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
 import { insertCars, listSiteCars } from '@dealer/db/car-store';
@@ -8,6 +10,8 @@ import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from
 import { accountServicesOf } from './account-services';
 import { maxSavedSearches, type SavedCar, type SavedSearch } from './account-store';
 import { isForSale } from './garage-alerts';
+import { deliverShopperMail, mailFilePath, mailOutboxDir } from './mail-delivery';
+import { MailOutbox } from './mail-outbox';
 import { mailboxOf, nextClient, signInByCode } from './test-mailbox';
 
 const site = 'metro-motor-group';
@@ -238,7 +242,7 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
     expect((await call('DELETE', '/api/auth/account', null)).statusCode).toBe(401);
     const deleted = await call('DELETE', '/api/auth/account', cookie);
     expect(deleted.statusCode).toBe(204);
-    expect(String(deleted.headers['set-cookie'])).toMatch(/^dp_session=; .*Max-Age=0/);
+    expect(deleted.headers['set-cookie']).toEqual([expect.stringMatching(/^dp_session=; .*Max-Age=0/), expect.stringMatching(/^dp_device=; .*Max-Age=0/)]);
     expect(await countOf()).toEqual({ shoppers: 0, sessions: 0, saved: 0, searches: 0, alerts: 0, codes: 0, mail: 0, pendingMail: 0 });
     for (const old of [cookie, second.cookie]) expect((await call('GET', '/api/auth', old)).json()).toEqual({ user: null, watchlist: [] });
 
@@ -246,6 +250,67 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
     const fresh = await signIn(email);
     expect(fresh.body.user.id).not.toBe(id);
     expect(fresh.body.watchlist).toEqual([]);
+  });
+
+  /** The local e-mail files (DATA_DIR/outbox/mail) that name the address. */
+  const mailFilesNaming = (email: string) => {
+    const dir = mailOutboxDir(platform.ctx.config.dataDir);
+    return readdirSync(dir).filter((name) => readFileSync(join(dir, name), 'utf8').includes(email));
+  };
+  /** Whether the address is in the bytes of the SQLite database: its file and its WAL. */
+  const sqliteHolds = (email: string) =>
+    ['platform.sqlite', 'platform.sqlite-wal'].some((name) => {
+      const file = join(platform.ctx.config.dataDir, name);
+      return existsSync(file) && readFileSync(file).includes(Buffer.from(email));
+    });
+
+  it('deleting the account deletes its e-mail files and, on SQLite, leaves the address nowhere in the database’s bytes', async () => {
+    const email = newAddress('erased');
+    const { cookie } = await signIn(email);
+    await signInByCode(platform, site, siteId, email);
+    await call('POST', '/api/garage/searches', cookie, { name: 'Mine', path: '/search', filter: 'make = "Nobody"' });
+    expect(mailFilesNaming(email)).toHaveLength(2);
+    if (engine === 'sqlite') expect(sqliteHolds(email)).toBe(true);
+
+    expect((await call('DELETE', '/api/auth/account', cookie)).statusCode).toBe(204);
+    expect(mailFilesNaming(email)).toEqual([]);
+    if (engine === 'sqlite') expect(sqliteHolds(email)).toBe(false);
+  });
+
+  it('deletes the file of an e-mail being written as its account is deleted', async () => {
+    const { ctx } = platform;
+    while ((await accountServicesOf(ctx).mail.runOnce()) > 0);
+    const email = newAddress('mid-send');
+    const { cookie } = await signIn(email);
+    expect((await siteRequest(platform.app, site, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': nextClient() } })).statusCode).toBe(202);
+    const pending = await ctx.db.selectFrom('shopper_mail').select('id').where('email', '=', email).where('status', '=', 'pending').executeTakeFirstOrThrow();
+    // The shopper deletes their account while the outbox has the code's e-mail in hand.
+    const outbox = new MailOutbox({
+      db: ctx.db,
+      transport: { dataDir: ctx.config.dataDir, smtpUrl: null, from: ctx.config.accounts.emailFrom },
+      siteOf: (id) => ctx.leads.sites.forId(id),
+      backoffMs: [0],
+      maxAttempts: 3,
+      leaseMs: 60_000,
+      deliver: async (message, transport) => {
+        expect((await call('DELETE', '/api/auth/account', cookie)).statusCode).toBe(204);
+        return deliverShopperMail(message, transport);
+      },
+    });
+    expect(await outbox.runOnce()).toBe(1);
+    expect(existsSync(mailFilePath(ctx.config.dataDir, Number(pending.id)))).toBe(false);
+    expect(mailFilesNaming(email)).toEqual([]);
+  });
+
+  it('forgets an e-mail’s file with its row, a month after it was sent', async () => {
+    const { ctx } = platform;
+    const email = newAddress('old-mail');
+    await signIn(email);
+    const [mail] = await mailboxOf(platform, siteId, email);
+    await ctx.db.updateTable('shopper_mail').set({ updated_at: Date.now() - 31 * 24 * 60 * 60_000 }).where('id', '=', mail!.id).execute();
+    await sweep();
+    expect(await ctx.db.selectFrom('shopper_mail').select('id').where('id', '=', mail!.id).execute()).toEqual([]);
+    expect(existsSync(mail!.file)).toBe(false);
   });
 
   it('keeps one site’s session and garage off another site', async () => {

@@ -7,7 +7,7 @@
  * denied, bad credentials); `retry` for everything else (SMTP 4xx, no answer, a full disk).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { outboxDir } from '@dealer/leads/delivery-config';
@@ -35,6 +35,11 @@ export type MailDeliveryResult = { outcome: 'sent' | 'rejected' | 'retry'; detai
 export const mailOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'mail');
 
 export const mailFilePath = (dataDir: string, mailId: number) => path.join(mailOutboxDir(dataDir), `${mailId}.eml`);
+
+/** Deletes the local files of these e-mails (those never written to a file, sent by SMTP or not yet sent, have none). */
+export async function removeMailFiles(dataDir: string, mailIds: readonly number[]) {
+  await Promise.all(mailIds.map((id) => rm(mailFilePath(dataDir, id), { force: true })));
+}
 
 const oneLine = (text: string, max = 300) => {
   const flat = text.replace(/\s+/g, ' ').trim();

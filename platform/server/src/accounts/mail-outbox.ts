@@ -13,8 +13,9 @@ import type { Transaction } from 'kysely';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import type { PlatformDatabase, ShopperMailTable } from '@dealer/db/schema';
-import { deliverShopperMail, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
-import { claimDueRows, releaseClaimedRows } from '@dealer/db/due-rows';
+import { deliverShopperMail, removeMailFiles, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
+import { claimDueRows } from '@dealer/db/due-rows';
+import { holdingLeases } from '@dealer/db/outbox-lease';
 import { PollLoop } from '@dealer/db/poll-loop';
 import { afterAttempt } from '@dealer/db/outbox-attempt';
 
@@ -56,9 +57,14 @@ export async function sentMailIdsOf(db: PlatformDb, siteId: number, email: strin
   return rows.map((row) => Number(row.id));
 }
 
-/** Forgets the e-mail that was sent, given up or left to expire before `before` (all sites); mail still to send stays. */
-export async function deleteFinishedMailBefore(db: PlatformDb, before: number) {
-  await db.deleteFrom('shopper_mail').where('status', 'in', ['sent', 'dead', 'expired']).where('updated_at', '<', before).execute();
+/**
+ * Forgets the e-mail that was sent, given up or left to expire before `before` (all sites); mail
+ * still to send stays. Returns the ids forgotten, whose local files go with them: every file in
+ * DATA_DIR/outbox/mail is then one a row still names, which is how deleting an account finds them.
+ */
+export async function deleteFinishedMailBefore(db: PlatformDb, before: number): Promise<number[]> {
+  const rows = await db.deleteFrom('shopper_mail').where('status', 'in', ['sent', 'dead', 'expired']).where('updated_at', '<', before).returning('id').execute();
+  return rows.map((row) => Number(row.id));
 }
 
 type ClaimedMail = { id: number; site_id: number; email: string; subject: string; body: string; attempts: number; expires_at: number | null };
@@ -114,20 +120,30 @@ export class MailOutbox {
     this.loop.nudge();
   }
 
-  /** Claims and sends one batch of due mail, one after the other; returns how many were claimed. */
+  /** Deletes the local files (DATA_DIR/outbox/mail) of these e-mails, once their rows are gone. */
+  removeFiles(mailIds: readonly number[]) {
+    return removeMailFiles(this.opts.transport.dataDir, mailIds);
+  }
+
+  /**
+   * Claims and sends one batch of due mail, one after the other, holding the batch's lease while it
+   * sends (a slow mail server must not let another server take a mail and send it again); returns
+   * how many were claimed.
+   */
   async runOnce(): Promise<number> {
     const token = randomBytes(12).toString('base64url');
-    const claimedAt = this.now();
-    const mails = await claimDueMail(this.opts.db, token, claimedAt, this.opts.leaseMs, this.opts.batchSize ?? 20);
-    for (const [index, mail] of mails.entries()) {
-      // A slow mail server must not keep this worker sending past its lease, when another may have taken the rest.
-      if (this.now() > claimedAt + this.opts.leaseMs / 2) {
-        const rest = mails.slice(index).map((left) => left.id);
-        await releaseClaimedRows(this.opts.db, 'shopper_mail', token, rest);
-        break;
+    const { db, leaseMs } = this.opts;
+    const mails = await claimDueMail(db, token, this.now(), leaseMs, this.opts.batchSize ?? 20);
+    if (mails.length === 0) return 0;
+    const onRenewalError = (error: unknown) => this.log.warn({ err: error }, 'shopper mail: could not renew the lease of a batch; trying again shortly');
+    const lease = { db, table: 'shopper_mail', token, leaseMs, now: this.now, onRenewalError } as const;
+    await holdingLeases(lease, mails.map((mail) => mail.id), async (held) => {
+      for (const mail of mails) {
+        if (!held.has(mail.id)) continue;
+        await this.attempt(mail, token);
+        held.delete(mail.id);
       }
-      await this.attempt(mail, token);
-    }
+    });
     return mails.length;
   }
 
@@ -148,7 +164,7 @@ export class MailOutbox {
     }
     const { over, fields } = afterAttempt(result, mail.attempts, this.opts, now);
     const { status } = fields;
-    await this.opts.db
+    const updated = await this.opts.db
       .updateTable('shopper_mail')
       .set({
         ...fields,
@@ -157,7 +173,11 @@ export class MailOutbox {
       })
       .where('id', '=', mail.id)
       .where('claim_token', '=', token)
-      .execute();
+      .executeTakeFirst();
+    // The account was deleted while its mail was being written: the deletion found no file to remove, so the file goes now.
+    if (result.outcome === 'sent' && Number(updated.numUpdatedRows) === 0 && !(await this.opts.db.selectFrom('shopper_mail').select('id').where('id', '=', mail.id).executeTakeFirst())) {
+      await this.removeFiles([mail.id]);
+    }
     if (status === 'dead') this.log.warn({ mailId: mail.id, siteId: mail.site_id, detail: result.detail }, 'shopper mail given up after its last attempt');
     else if (status === 'failed') this.log.info({ mailId: mail.id, siteId: mail.site_id, detail: result.detail }, 'shopper mail not sent; will retry');
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
-import { codeRequestRateLimit, verifyRateLimit, wrongCodeMessage } from '../routes/auth';
+import { codeRefusalMessage, codeRequestRateLimit, verifyRateLimit, wrongCodeMessage } from '../routes/auth';
 import { noGarageMessage } from '../routes/accounts';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
@@ -9,8 +9,8 @@ import { startSmtpSink } from '@dealer/leads/delivery-smtp-sink';
 import { accountServicesOf } from './account-services';
 import { mailFilePath, mailOutboxDir } from './mail-delivery';
 import { MailOutbox } from './mail-outbox';
-import { codesPerAddress, maxCodeTries, SignInService } from './sign-in';
-import { mailboxOf, nextClient, sessionCookieOf, signInByCode, signInSecrets } from './test-mailbox';
+import { deviceTtlMs, maxCodeTries, SignInService } from './sign-in';
+import { deviceCookieOf, mailboxOf, nextClient, sessionCookieOf, signInByCode, signInSecrets } from './test-mailbox';
 
 const site = 'metro-motor-group';
 const otherGarage = 'ridgeline-trucks';
@@ -42,7 +42,7 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
   const whoAmI = (cookie?: string, slug = site) => siteRequest(platform.app, slug, 'GET', '/api/auth', { headers: cookie ? { cookie } : {} });
   const lastMail = async (email: string) => (await mailboxOf(platform, siteId, email)).at(-1)!;
 
-  it('signs in by the code e-mailed: the e-mail is an RFC 822 file under DATA_DIR/outbox/mail, the account is made, a 30-day HttpOnly session cookie is set', async () => {
+  it('signs in by the code e-mailed: the e-mail is an RFC 822 file under DATA_DIR/outbox/mail, the account is made, a 30-day HttpOnly session cookie and a 400-day device cookie are set', async () => {
     const email = newAddress('ana');
     const asked = await askCode(`  ${email.toUpperCase()} `);
     expect(asked.statusCode).toBe(202);
@@ -69,8 +69,10 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     expect(signed.statusCode, signed.body).toBe(200);
     const answer = signed.json<AuthAnswer>();
     expect(answer).toEqual({ user: { id: expect.any(Number), email }, watchlist: [] });
-    const setCookie = String(signed.headers['set-cookie']);
-    expect(setCookie).toMatch(/^dp_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/);
+    expect(signed.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^dp_session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/),
+      expect.stringMatching(/^dp_device=[0-9a-z]+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=34560000; HttpOnly; SameSite=Lax$/),
+    ]);
     const cookie = sessionCookieOf(signed.headers['set-cookie']);
     const sessions = await platform.ctx.db.selectFrom('shopper_sessions').select(['id_hash', 'expires_at']).where('shopper_id', '=', answer.user!.id).execute();
     expect(sessions).toHaveLength(1);
@@ -104,7 +106,7 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const signed = await verify({ token }, { 'x-forwarded-proto': 'https' });
     expect(signed.statusCode, signed.body).toBe(200);
     expect(signed.json<AuthAnswer>().user?.email).toBe(email);
-    expect(String(signed.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    expect(signed.headers['set-cookie']).toEqual([expect.stringMatching(/^dp_session=.*; HttpOnly; SameSite=Lax; Secure$/), expect.stringMatching(/^dp_device=.*; HttpOnly; SameSite=Lax; Secure$/)]);
 
     // The link names the host the site was reached at, whatever X-Forwarded-Host a proxy passes on.
     const poisoned = newAddress('poisoned');
@@ -131,7 +133,7 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     expect((await verify({ email, code })).statusCode).toBe(400);
   });
 
-  it(`kills a code after ${maxCodeTries} wrong tries, but takes the right one before that`, async () => {
+  it(`kills a code for the connection that asked for it after ${maxCodeTries} wrong tries from it, and for all others after ${maxCodeTries} from them together, but takes the right one before that`, async () => {
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
     const patient = newAddress('patient');
@@ -140,6 +142,7 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     for (let i = 0; i < maxCodeTries - 1; i++) expect((await verify({ email: patient, code: wrong(first) })).statusCode).toBe(400);
     expect((await verify({ email: patient, code: first })).statusCode).toBe(200);
 
+    // Guessed at from other connections (each verify comes from a connection of its own).
     const guesser = newAddress('guesser');
     await askCode(guesser);
     const second = signInSecrets(await lastMail(guesser)).code;
@@ -152,6 +155,51 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     // A new code works again.
     await askCode(guesser);
     expect((await verify({ email: guesser, code: signInSecrets(await lastMail(guesser)).code })).statusCode).toBe(200);
+
+    // Guessed at by the connection that asked for it: dead there, the other connections' tries untouched.
+    const own = newAddress('own');
+    const client = nextClient();
+    await askCode(own, client);
+    const third = signInSecrets(await lastMail(own)).code;
+    for (let i = 0; i < maxCodeTries; i++) expect((await verify({ email: own, code: wrong(third) }, { 'x-forwarded-for': client })).statusCode).toBe(400);
+    expect((await verify({ email: own, code: third }, { 'x-forwarded-for': client })).statusCode).toBe(400);
+    expect((await verify({ email: own, code: third })).statusCode).toBe(200);
+  });
+
+  it('answers ten sign-ins of one address at once, right codes and wrong, with 200 or 400 and never a 500 (one signs in)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const email = newAddress('crowded');
+      const client = nextClient();
+      for (let i = 0; i < 3; i++) expect((await askCode(email, client)).statusCode).toBe(202);
+      const codes = (await mailboxOf(platform, siteId, email)).map((mail) => signInSecrets(mail).code);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => verify({ email, code: i % 2 === 0 ? codes[i % codes.length]! : '000000' }, { 'x-forwarded-for': i < 5 ? client : nextClient() })),
+      );
+      const statuses = answers.map((answer) => answer.statusCode);
+      expect(statuses.filter((status) => status !== 200 && status !== 400), answers.map((answer) => answer.body).join('\n')).toEqual([]);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    }
+  });
+
+  it('does not let a strangerâ€™s wrong guesses kill the code the owner asked for, nor its link', async () => {
+    const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    const email = newAddress('guessed-at');
+    const owner = nextClient();
+    await askCode(email, owner);
+    const { code } = signInSecrets(await lastMail(email));
+    // Strangers guess from several connections, more often than a code allows.
+    for (let i = 0; i < 2 * maxCodeTries; i++) expect((await verify({ email, code: wrong(code) })).statusCode).toBe(400);
+    // The owner, on the connection that asked, still signs in with the code...
+    expect((await verify({ email, code }, { 'x-forwarded-for': owner })).statusCode).toBe(200);
+
+    // ...and the link works whatever was guessed, from any connection.
+    const linked = newAddress('guessed-link');
+    await askCode(linked);
+    const sent = signInSecrets(await lastMail(linked));
+    for (let i = 0; i < 2 * maxCodeTries; i++) expect((await verify({ email: linked, code: wrong(sent.code) })).statusCode).toBe(400);
+    const byLink = await verify({ token: sent.token });
+    expect(byLink.statusCode, byLink.body).toBe(200);
+    expect(byLink.json<AuthAnswer>().user?.email).toBe(linked);
   });
 
   it('refuses a code and a link after 10 minutes, and never sends a sign-in e-mail whose code has expired', async () => {
@@ -171,18 +219,81 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     expect(existsSync(mailFilePath(platform.ctx.config.dataDir, Number(row.id)))).toBe(false);
   });
 
-  it(`sends an address at most ${codesPerAddress.max} codes an hour, then answers 429 with Retry-After`, async () => {
+  it('sends one connection at most SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT (5) codes an hour for one address, then answers 429 saying when it may ask again', async () => {
+    const { perAddressAndClient } = platform.ctx.config.accounts.signInCodes;
+    expect(perAddressAndClient).toBe(5);
     const email = newAddress('limited');
-    for (let i = 0; i < codesPerAddress.max; i++) expect((await askCode(email)).statusCode).toBe(202);
-    const refused = await askCode(email);
+    const client = nextClient();
+    for (let i = 0; i < perAddressAndClient; i++) expect((await askCode(email, client)).statusCode).toBe(202);
+    const refused = await askCode(email, client);
     expect(refused.statusCode).toBe(429);
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(refused.json<{ message: string }>().message).toMatch(/^Too many sign-in codes sent to this address\. Please try again in 60 minutes\.$/);
+    expect(refused.json()).toEqual({ message: codeRefusalMessage({ limit: 'client', max: perAddressAndClient }, '60 minutes') });
+    expect(refused.json<{ message: string }>().message).toMatch(/^You have asked for 5 codes for this address within the hour\. You can ask for a new code in 60 minutes;/);
     // The same address on another site is another account, with its own limit.
-    expect((await askCode(email, nextClient(), otherGarage)).statusCode).toBe(202);
-    expect(await platform.ctx.db.selectFrom('shopper_sign_in_codes').select('id').where('email', '=', email).where('site_id', '=', siteId).execute()).toHaveLength(codesPerAddress.max);
+    expect((await askCode(email, client, otherGarage)).statusCode).toBe(202);
+    expect(await platform.ctx.db.selectFrom('shopper_sign_in_codes').select('id').where('email', '=', email).where('site_id', '=', siteId).execute()).toHaveLength(perAddressAndClient);
+  });
+
+  it('does not let a strangerâ€™s code requests lock the owner out: the ownerâ€™s connection still gets codes, and past the addressâ€™s cap (SIGN_IN_CODES_PER_ADDRESS, 10) a device that signed in to it before does', async () => {
+    const { perAddressAndClient, perAddress } = platform.ctx.config.accounts.signInCodes;
+    expect(perAddress).toBe(10);
+    const email = newAddress('owner');
+    // The owner signed in on their phone once: it carries the device cookie.
+    const phone = nextClient();
+    await askCode(email, phone);
+    const signed = await verify({ email, code: signInSecrets(await lastMail(email)).code }, { 'x-forwarded-for': phone });
+    expect(signed.statusCode).toBe(200);
+    const device = deviceCookieOf(signed.headers['set-cookie']);
+    expect(device).toMatch(/^dp_device=/);
+
+    // A stranger asks for codes for the owner's address until refused...
+    const stranger = nextClient();
+    for (let i = 0; i < perAddressAndClient; i++) expect((await askCode(email, stranger)).statusCode).toBe(202);
+    expect((await askCode(email, stranger)).statusCode).toBe(429);
+    // ...yet the owner, on a laptop never signed in with, still gets one.
+    expect((await askCode(email, nextClient())).statusCode).toBe(202);
+
+    // Strangers on more connections fill the address's cap for everyone else...
+    let sent = 2 + perAddressAndClient;
+    while (sent < perAddress) {
+      expect((await askCode(email, nextClient())).statusCode).toBe(202);
+      sent += 1;
+    }
+    const capped = await askCode(email, nextClient());
+    expect(capped.statusCode).toBe(429);
+    expect(Number(capped.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(capped.json()).toEqual({ message: codeRefusalMessage({ limit: 'address', max: perAddress }, '60 minutes') });
+    expect(capped.json<{ message: string }>().message).toBe(
+      'This address has been sent 10 codes within the hour, the most we send. You can ask for a new code in 60 minutes, or now on a device where you have signed in to your garage before.',
+    );
+    // ...but not for the owner's phone, wherever it connects from; a device cookie of another address or site, or a forged one, does not count.
+    const fromDevice = (cookie: string) =>
+      siteRequest(platform.app, site, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': nextClient(), cookie } });
+    expect((await fromDevice(device)).statusCode).toBe(202);
+    const other = newAddress('other');
+    const otherClient = nextClient();
+    await askCode(other, otherClient);
+    const otherSigned = await verify({ email: other, code: signInSecrets(await lastMail(other)).code }, { 'x-forwarded-for': otherClient });
+    const [issued, mac] = device.slice('dp_device='.length).split('.');
+    for (const cookie of [deviceCookieOf(otherSigned.headers['set-cookie']), `dp_device=${issued}.${mac!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`, `dp_device=${(Number.parseInt(issued!, 36) + 1).toString(36)}.${mac}`, 'dp_device=garbage']) {
+      expect((await fromDevice(cookie)).statusCode, cookie).toBe(429);
+    }
+    // A device that signed in 400 days ago is no longer known as the address's.
+    const { ctx } = platform;
+    const longAgo = new SignInService({
+      db: ctx.db,
+      engine: ctx.engine,
+      serverSecret: ctx.config.leads.tokenSecret,
+      mail: accountServicesOf(ctx).mail,
+      smtpConfigured: false,
+      log: { warn() {} },
+      limits: ctx.config.accounts.signInCodes,
+      now: () => Date.now() - deviceTtlMs,
+    });
+    expect((await fromDevice(`dp_device=${longAgo.deviceCookieValue(siteId, email)}`)).statusCode).toBe(429);
   });
 
   it(`answers one client address at most ${codeRequestRateLimit.max} code requests an hour, and ${verifyRateLimit.max} sign-in tries`, async () => {
@@ -191,6 +302,7 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const refused = await askCode(newAddress('crowd'), client);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(refused.json()).toEqual({ message: 'Too many sign-in codes asked for from your connection. You can ask for a new code in 60 minutes.' });
     expect((await askCode(newAddress('crowd'), nextClient())).statusCode).toBe(202);
 
     const guesser = nextClient();
@@ -289,10 +401,11 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
       mail: services.mail,
       smtpConfigured: false,
       log: { warn: (obj, msg) => warnings.push({ obj: obj as Record<string, unknown>, msg }) },
+      limits: ctx.config.accounts.signInCodes,
     });
     const email = newAddress('logged');
     const siteConfig = (await ctx.leads.sites.forId(siteId))!;
-    expect(await signIn.requestCode(siteConfig, email, 'http://metro-motor-group.localhost:3000')).toEqual({ ok: true });
+    expect(await signIn.requestCode(siteConfig, email, 'http://metro-motor-group.localhost:3000', { client: nextClient(), device: null })).toEqual({ ok: true });
     const { code } = signInSecrets(await lastMail(email));
     expect(warnings).toEqual([{ obj: { site: site, email, code, mailId: expect.any(Number) }, msg: expect.stringContaining('sign-in code') }]);
   });

@@ -69,11 +69,17 @@ let addresses = 0;
 /** A client address of its own per call, as the per-client limits would otherwise count the tests together. */
 export const nextClient = () => `198.51.100.${(++addresses % 250) + 1}`;
 
-/** The `dp_session` cookie pair of a Set-Cookie answer ('' when none was set). */
-export function sessionCookieOf(setCookie: string | string[] | undefined): string {
+/** The `name=value` pair of the named cookie a Set-Cookie answer sets ('' when none). */
+function cookiePairOf(setCookie: string | string[] | undefined, name: string): string {
   const value = Array.isArray(setCookie) ? setCookie.join('\n') : (setCookie ?? '');
-  return /(dp_session=[^;]*)/.exec(value)?.[1] ?? '';
+  return new RegExp(`(?:^|\n)(${name}=[^;]*)`).exec(value)?.[1] ?? '';
 }
+
+/** The `dp_session` cookie pair of a Set-Cookie answer ('' when none was set). */
+export const sessionCookieOf = (setCookie: string | string[] | undefined) => cookiePairOf(setCookie, 'dp_session');
+
+/** The `dp_device` cookie pair of a Set-Cookie answer ('' when none was set). */
+export const deviceCookieOf = (setCookie: string | string[] | undefined) => cookiePairOf(setCookie, 'dp_device');
 
 /** Asks for a code, reads it from the e-mail and signs in with it; the cookie to send and the answer. */
 export async function signInByCode(platform: TestPlatform, slug: string, siteId: number, email: string, favourites?: number[]) {

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema, noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
-import { deleteShopper, maxSavedCars, watchlistOf, type Shopper } from '../accounts/account-store';
-import { clearedSessionCookie, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
-import { signInCodeTtlMs } from '../accounts/sign-in';
+import { maxSavedCars, watchlistOf, type Shopper } from '../accounts/account-store';
+import { clearedDeviceCookie, clearedSessionCookie, deviceCookie, deviceFromCookies, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
+import { signInCodeTtlMs, type CodeRefusal } from '../accounts/sign-in';
 import { clientAddressKey } from '../http/client-address';
 import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
@@ -16,12 +16,19 @@ const codeBodyLimit = 2 * 1024;
 const verifyBodyLimit = 8 * 1024;
 const emptyBodyLimit = 1024;
 
-/** Codes one client address may ask for on a site in an hour (besides the 5 an hour per e-mail address). */
+/** Codes one client address may ask for on a site in an hour, for all e-mail addresses together (besides the limits per e-mail address, SIGN_IN_CODES_PER_*). */
 export const codeRequestRateLimit = { max: 20, windowMs: 60 * 60_000 } as const;
 /** Sign-in tries one client address may make on a site in 15 minutes, right or wrong, by code or link. */
 export const verifyRateLimit = { max: 30, windowMs: 15 * 60_000 } as const;
 
 export const wrongCodeMessage = 'That code or link does not work: it may be mistyped, already used, more than 10 minutes old, or tried wrongly too often. Ask for a new one.';
+
+/** Why no code was sent to the address, and when one can be asked for (`wait`: "12 minutes"). */
+export function codeRefusalMessage(refusal: Pick<CodeRefusal, 'limit' | 'max'>, wait: string): string {
+  return refusal.limit === 'client'
+    ? `You have asked for ${refusal.max} codes for this address within the hour. You can ask for a new code in ${wait}; the last code we e-mailed, and its link, work for ${signInCodeTtlMs / 60_000} minutes after it was sent.`
+    : `This address has been sent ${refusal.max} codes within the hour, the most we send. You can ask for a new code in ${wait}, or now on a device where you have signed in to your garage before.`;
+}
 
 const email = z
   .string({ error: 'Please enter your e-mail address.' })
@@ -71,12 +78,14 @@ const userOf = (shopper: Shopper) => ({ id: shopper.id, email: shopper.email, ..
 /**
  * Passwordless sign-in to a site's garage:
  * - `POST /api/auth/code` `{ email }`: 202, a code and a link are on their way (the same answer
- *   for every address, with an account or not); 429 beyond the per-address or per-client limit;
+ *   for every address, with an account or not); 429 with Retry-After beyond a limit (per
+ *   connection, per connection and address, per address unless this device signed in to it before);
  * - `POST /api/auth/verify` `{ email, code }` or `{ token }`, optionally `favourites`: 200
- *   `{ user, watchlist }` and the `dp_session` cookie; 400 for a code or link that does not work;
+ *   `{ user, watchlist }`, the `dp_session` cookie and the `dp_device` one; 400 for a code or link
+ *   that does not work;
  * - `GET /api/auth`: `{ user, watchlist }` (SPEC §7), `user` null when not signed in;
  * - `POST /api/auth/sign-out`: 204, the session ended and the cookie cleared;
- * - `DELETE /api/auth/account`: 204, the account and all it kept deleted.
+ * - `DELETE /api/auth/account`: 204, the account and all it kept deleted, both cookies cleared.
  */
 export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -87,21 +96,21 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
   const config = { site: 'required', schemaError: (error: z.ZodError) => ({ status: 400, body: { message: checkFieldsMessage, fields: fieldErrors(error) } }) } as const;
   const refusals = { '4xx': refusalSchema };
 
-  const tooMany = (reply: FastifyReply, retryAfterMs: number, what: string) =>
-    tooManyRequests(reply, retryAfterMs, (wait) => `Too many ${what}. Please try again in ${wait}.`);
-
   app.post(
     '/api/auth/code',
     { bodyLimit: codeBodyLimit, config, schema: { body: codeBodySchema, response: { 202: messageSchema, ...refusals } } },
     async (request, reply) => {
       const { site } = request;
       const client = codeLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
-      if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in codes asked for from your connection');
+      if (!client.ok) {
+        return tooManyRequests(reply, client.retryAfterMs, (wait) => `Too many sign-in codes asked for from your connection. You can ask for a new code in ${wait}.`);
+      }
       // The link goes to the address the site was found at (its Host, checked by the site lookup), never
       // to an X-Forwarded-Host, which a proxy may pass on from the client: a link to another host would hand it the token.
       const origin = `${request.protocol}://${(request.headers.host ?? '').toLowerCase()}`;
-      const sent = await services.signIn.requestCode(site, request.body.email, origin);
-      if (!sent.ok) return tooMany(reply, sent.retryAfterMs, 'sign-in codes sent to this address');
+      const requester = { client: clientAddressKey(request.ip), device: deviceFromCookies(request.headers.cookie) };
+      const sent = await services.signIn.requestCode(site, request.body.email, origin, requester);
+      if (!sent.ok) return tooManyRequests(reply, sent.retryAfterMs, (wait) => codeRefusalMessage(sent, wait));
       return reply.code(202).send({
         message: `We have e-mailed a 6-digit code and a sign-in link to ${request.body.email}. They work for ${signInCodeTtlMs / 60_000} minutes.`,
       });
@@ -113,14 +122,16 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
     { bodyLimit: verifyBodyLimit, config, schema: { body: verifyBodySchema, response: { 200: signedInSchema, ...refusals } } },
     async (request, reply) => {
       const { site } = request;
-      const client = verifyLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
-      if (!client.ok) return tooMany(reply, client.retryAfterMs, 'sign-in tries from your connection');
+      const clientKey = clientAddressKey(request.ip);
+      const client = verifyLimiter.take(`${site.id}|${clientKey}`);
+      if (!client.ok) return tooManyRequests(reply, client.retryAfterMs, (wait) => `Too many sign-in tries from your connection. Please try again in ${wait}.`);
       const { token, email: address, code, favourites = [] } = request.body;
       const signed =
-        token !== undefined ? await services.signIn.verifyToken(site, token, favourites) : await services.signIn.verifyCode(site, address!, code!, favourites);
+        token !== undefined ? await services.signIn.verifyToken(site, token, favourites) : await services.signIn.verifyCode(site, address!, code!, clientKey, favourites);
       if (!signed) return reply.code(400).send({ message: wrongCodeMessage, fields: { [token !== undefined ? 'token' : 'code']: wrongCodeMessage } });
+      const device = services.signIn.deviceCookieValue(site.id, signed.shopper.email);
       return reply
-        .header('Set-Cookie', sessionCookie(signed.sessionId, secure(request)))
+        .header('Set-Cookie', [sessionCookie(signed.sessionId, secure(request)), deviceCookie(device, secure(request))])
         .send({ user: userOf(signed.shopper), watchlist: signed.watchlist });
     },
   );
@@ -140,8 +151,8 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
     '/api/auth/account',
     { bodyLimit: emptyBodyLimit, config, preHandler: signedIn, schema: { response: { 204: noContentSchema, ...refusals } } },
     async (request, reply) => {
-      await deleteShopper(ctx.db, signedInShopper(request));
-      return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send(undefined);
+      await services.signIn.deleteAccount(signedInShopper(request));
+      return reply.code(204).header('Set-Cookie', [clearedSessionCookie(secure(request)), clearedDeviceCookie(secure(request))]).send(undefined);
     },
   );
 }
