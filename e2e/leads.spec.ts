@@ -173,7 +173,15 @@ test('a trade-in with a photo reaches the dealer with the file', async ({ page }
   await expect(page.getByLabel('Year', { exact: true })).toHaveValue('2021');
   await page.getByLabel('Badge / variant').fill('Maxx Sport (AWD)');
   await page.getByLabel('Odometer (km)').fill('84000');
-  // A real 1×1 PNG: the server sniffs magic bytes.
+  // A PNG's first bytes in front of anything else: the server reads the header, and the form says so beside the field.
+  const fake = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 7)]);
+  await page.getByLabel('Photos of your car').setInputFiles({ name: 'not a car.png', mimeType: 'image/png', buffer: fake });
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Submit' }).click();
+  const photosField = page.locator('.dp-field', { has: page.getByLabel('Photos of your car') });
+  await expect(photosField.getByText('"not a car.png" is not a readable PNG image: it may be damaged.')).toBeVisible();
+  await expect(page.getByLabel('Badge / variant')).toHaveValue('Maxx Sport (AWD)');
+  // A real 1×1 PNG.
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
   await page.getByLabel('Photos of your car').setInputFiles({ name: 'my car.png', mimeType: 'image/png', buffer: png });
   await page.getByRole('button', { name: 'Submit' }).click();

@@ -83,6 +83,13 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
   };
   const filesOf = (values: FieldValues) =>
     def.steps.flatMap((s) => s.fields.filter((f) => f.type === 'file')).flatMap((f) => Array.from((values[f.name] as FileList | null | undefined) ?? []));
+  /** The server names the files it refused `files` (their multipart name): said beside the form's own file field. */
+  const fieldErrorsOf = (fields: Record<string, string> | undefined) => {
+    const fileField = def.steps.flatMap((s) => s.fields).find((f) => f.type === 'file');
+    if (!fields?.files || !fileField || fileField.name === 'files') return fields;
+    const { files, ...rest } = fields;
+    return { ...rest, [fileField.name]: files };
+  };
   const withoutFiles = (values: FieldValues) => {
     const copy = { ...values };
     for (const s of def.steps) for (const f of s.fields) if (f.type === 'file') delete copy[f.name];
@@ -117,10 +124,11 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
         // SPEC §8: a browser alert and the message inline; the values stay.
         window.alert(submitFailureText);
         dispatch({ type: 'setError', error: result.message });
+        const fields = fieldErrorsOf(result.fields);
         // A refused answer on an earlier step (a booked time gone meanwhile): take the shopper there.
-        const refusedStep = def.steps.findIndex((s) => s.fields.some((f) => result.fields?.[f.name] !== undefined));
+        const refusedStep = def.steps.findIndex((s) => s.fields.some((f) => fields?.[f.name] !== undefined));
         if (refusedStep >= 0 && refusedStep < state.stepIndex) dispatch({ type: 'fix', target: refusedStep });
-        return result.fields;
+        return fields;
       }
       saveDetails(site.slug, values);
       const category = normaliseStoredCategory(String(values.category ?? def.category)).category;

@@ -321,6 +321,17 @@ export async function insertLeadFiles(
     .execute();
 }
 
+/** Bytes of the files a site's leads have stored since `sinceMs` (a day's uploads, held to a quota). */
+export async function siteUploadBytesSince(db: PlatformDb, siteId: number, sinceMs: number): Promise<number> {
+  const row = await db
+    .selectFrom('lead_files')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('size'), eb.lit(0)).as('bytes'))
+    .where('site_id', '=', siteId)
+    .where('created_at', '>=', sinceMs)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
 export async function listLeadFiles(db: PlatformDb, leadId: number): Promise<StoredLeadFile[]> {
   const rows = await db.selectFrom('lead_files').select(['id', 'lead_id', 'path', 'content_type', 'size', 'original_name', 'created_at']).where('lead_id', '=', leadId).orderBy('id').execute();
   return rows.map((row) => ({ ...row, id: Number(row.id), lead_id: Number(row.lead_id), created_at: Number(row.created_at) }));

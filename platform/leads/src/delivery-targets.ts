@@ -15,7 +15,7 @@
  * ADF comments. A file missing from disk never holds up its lead: it is left out and said so.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { copyFile, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
@@ -200,7 +200,7 @@ async function deliverToFile(target: Extract<DeliveryTarget, { kind: 'adf-file' 
   if (!/^[a-z0-9-]+$/.test(slug)) return rejected(`site slug "${oneLine(slug, 60)}" is not safe as a folder name`);
   if (!Number.isSafeInteger(lead.id) || lead.id < 0) return rejected(`lead id ${String(lead.id)} is not a whole number`);
   const base = render(() => adfFileBase(lead));
-  const xml = render(() => leadToAdf(lead, { filesNote: `Copies of the files are in the folder ${base}-files beside this document.` }));
+  const xml = render(() => leadToAdf(lead, { filesNote: `The files are in the folder ${base}-files beside this document.` }));
   const json = render(() => `${JSON.stringify(leadJson(lead), null, 2)}\n`);
   const dir = path.join(target.dir, slug);
   const xmlPath = path.join(dir, `${base}.adf.xml`);
@@ -208,21 +208,23 @@ async function deliverToFile(target: Extract<DeliveryTarget, { kind: 'adf-file' 
   try {
     await mkdir(dir, { recursive: true });
     // Files and payload first, so whoever sees the ADF file can rely on the rest being there.
-    if (lead.files.length > 0) missing = await copyLeadFiles(lead, path.join(dir, `${base}-files`));
+    if (lead.files.length > 0) missing = await linkLeadFiles(lead, path.join(dir, `${base}-files`));
     // Both documents at once: their flushes go to the disk together rather than one after the other.
     await Promise.all([writeFileAtomic(path.join(dir, `${base}.json`), json), writeFileAtomic(xmlPath, xml)]);
     await syncDir(dir);
   } catch (error) {
     return retry(`cannot write ${xmlPath}: ${errorText(error)}`);
   }
-  return delivered(missing.length > 0 ? oneLine(`${xmlPath} (not on the server, not copied: ${missing.join(', ')})`) : xmlPath);
+  return delivered(missing.length > 0 ? oneLine(`${xmlPath} (not on the server, not placed: ${missing.join(', ')})`) : xmlPath);
 }
 
 /**
- * Copies the lead's files into `filesDir` under their delivered names (copy to a temp name, then
- * rename), replacing the copies of an earlier delivery. Returns the names of files no longer on disk.
+ * Places the lead's files into `filesDir` under their delivered names as hard links to the stored
+ * uploads (a temp name, then rename), replacing those of an earlier delivery: the bytes are on the
+ * disk once, however many leads' documents show them. Returns the names of files no longer on disk.
+ * An outbox on another file system than DATA_DIR/uploads (no links across them) gets copies.
  */
-async function copyLeadFiles(lead: DeliverableLead, filesDir: string): Promise<string[]> {
+async function linkLeadFiles(lead: DeliverableLead, filesDir: string): Promise<string[]> {
   await mkdir(filesDir, { recursive: true });
   const names = deliveredFileNames(lead.files);
   const missing: string[] = [];
@@ -230,7 +232,10 @@ async function copyLeadFiles(lead: DeliverableLead, filesDir: string): Promise<s
     const name = names[index]!;
     const temp = path.join(filesDir, `.tmp-${randomUUID()}`);
     try {
-      await copyFile(file.absolutePath, temp);
+      await link(file.absolutePath, temp).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EXDEV') throw error;
+        await copyFile(file.absolutePath, temp);
+      });
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       // A file gone from disk will not come back with a retry; anything else (a full disk) may pass.
@@ -242,9 +247,9 @@ async function copyLeadFiles(lead: DeliverableLead, filesDir: string): Promise<s
     }
     try {
       await rename(temp, path.join(filesDir, name));
-    } catch (error) {
+    } finally {
+      // A rename onto a link to the same file (a repeated delivery) does nothing and leaves the temp name.
       await unlink(temp).catch(() => undefined);
-      throw error;
     }
   }
   await syncDir(filesDir);

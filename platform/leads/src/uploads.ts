@@ -73,8 +73,10 @@ export function cleanFileName(name: string | undefined): string {
 
 export class UploadError extends Error {
   constructor(
-    readonly statusCode: 400 | 413,
+    readonly statusCode: 400 | 413 | 429,
     message: string,
+    /** 429: seconds until the shopper may send files again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -106,7 +108,13 @@ const sniffBytes = 4100;
  */
 export async function receiveFile(
   stream: Readable & { truncated?: boolean },
-  opts: { incomingDir: string; maxBytes: number; originalName: string | undefined },
+  opts: {
+    incomingDir: string;
+    maxBytes: number;
+    originalName: string | undefined;
+    /** What a file over `maxBytes` is told, when the bound is not the file's own (a lead's or a day's total). */
+    overLimit?: (name: string) => UploadError;
+  },
 ): Promise<ReceivedFile> {
   await mkdir(opts.incomingDir, { recursive: true });
   const tempPath = join(opts.incomingDir, randomBytes(16).toString('hex'));
@@ -116,12 +124,13 @@ export async function receiveFile(
   const head: Buffer[] = [];
   let headLength = 0;
   let tooLarge = false;
+  const overLimit = () => opts.overLimit?.(name) ?? new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
       if (size > opts.maxBytes) {
         tooLarge = true;
-        callback(new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`));
+        callback(overLimit());
         return;
       }
       if (headLength < sniffBytes) {
@@ -136,7 +145,7 @@ export async function receiveFile(
   try {
     await pipeline(stream, counter, file);
     // @fastify/multipart stops a file at its own fileSize limit and marks the stream truncated.
-    if (stream.truncated || tooLarge) throw new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`);
+    if (stream.truncated || tooLarge) throw overLimit();
     const sniffed = sniffFileType(Buffer.concat(head));
     if (!sniffed.ok) {
       const reason = sniffed.kind === 'unknown' ? 'is not a file type we accept' : `is ${sniffed.what}, which is not accepted`;
@@ -152,9 +161,7 @@ export async function receiveFile(
     if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
     await rm(tempPath, { force: true });
     if (error instanceof UploadError) throw error;
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`);
-    }
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw overLimit();
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -458,7 +458,7 @@ describe('a lead with files', () => {
     expect(comments).not.toContain('Files attached: Yes');
   };
 
-  it('adf-file: copies the files under their delivered names into <base>-files/ beside the ADF, which lists them', async () => {
+  it('adf-file: places the files under their delivered names into <base>-files/ beside the ADF, which lists them, without a second copy of their bytes', async () => {
     const result = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
     expect(result.ok).toBe(true);
     const siteDir = path.join(outbox, site.slug);
@@ -469,10 +469,16 @@ describe('a lead with files', () => {
     expect((await readFile(path.join(filesDir, 'front.jpg'))).equals(bytes.front)).toBe(true);
     expect((await readFile(path.join(filesDir, 'front (2).jpg'))).equals(bytes.back)).toBe(true);
     expect((await readFile(path.join(filesDir, 'rego papers.pdf'))).equals(bytes.papers)).toBe(true);
+    // The stored upload and the outbox's file are one file on the disk (a link, not a copy).
+    for (const [name, stored] of [['front.jpg', withFiles.files[0]!], ['rego papers.pdf', withFiles.files[2]!]] as const) {
+      const [placed, upload] = await Promise.all([stat(path.join(filesDir, name)), stat(stored.absolutePath)]);
+      expect(placed.ino).toBe(upload.ino);
+      expect(upload.nlink).toBe(2);
+    }
 
     const comments = commentsOf(await readFile(result.detail, 'utf8'));
     listsLinks(comments);
-    expect(comments).toContain(`Copies of the files are in the folder ${base}-files beside this document.`);
+    expect(comments).toContain(`The files are in the folder ${base}-files beside this document.`);
     const json = JSON.parse(await readFile(path.join(siteDir, `${base}.json`), 'utf8'));
     expect(json.files).toEqual(withFiles.files.map((file) => ({ name: file.name, content_type: file.contentType, size: file.size, url: file.url })));
 
@@ -485,7 +491,7 @@ describe('a lead with files', () => {
     await rm(withFiles.files[1]!.absolutePath);
     const result = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
     expect(result).toMatchObject({ ok: true, status: 'delivered' });
-    expect(result.detail).toMatch(/\.adf\.xml \(not on the server, not copied: front \(2\)\.jpg\)$/);
+    expect(result.detail).toMatch(/\.adf\.xml \(not on the server, not placed: front \(2\)\.jpg\)$/);
     expect((await readdir(path.join(outbox, site.slug, `${adfFileBase(withFiles)}-files`))).sort()).toEqual(['front.jpg', 'rego papers.pdf']);
   });
 

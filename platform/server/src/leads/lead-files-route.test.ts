@@ -15,7 +15,7 @@ import { OutboxWorker } from '@dealer/leads/outbox-worker';
 import { uploadsRoot } from '@dealer/leads/uploads';
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const pdf = Buffer.from('%PDF-1.4\n% rego papers\n');
+const pdf = Buffer.from('%PDF-1.4\n% rego papers\ntrailer <<>>\n%%EOF\n');
 const slug = 'ridgeline-trucks';
 
 let ipCounter = 0;

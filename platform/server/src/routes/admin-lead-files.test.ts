@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 
-const pdf = Buffer.from('%PDF-1.4\n% a trade-in invoice\n');
+const pdf = Buffer.from('%PDF-1.4\n% a trade-in invoice\ntrailer <<>>\n%%EOF\n');
 const slug = 'ridgeline-trucks';
 
 function multipart(lead: Record<string, unknown>, files: { name: string; type: string; data: Buffer }[]) {

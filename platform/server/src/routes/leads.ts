@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { refusalSchema } from '../http/zod-schemas';
 import type { LeadReply } from '@dealer/leads/lead-service';
 import { checkFieldsMessage } from '@dealer/leads/lead-service';
-import { acceptedFilesText, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '@dealer/leads/uploads';
+import { acceptedFilesText, cleanFileName, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '@dealer/leads/uploads';
+import { UploadQuota } from '@dealer/leads/upload-quota';
+import { siteUploadBytesSince } from '@dealer/db/lead-store';
+import { checkUploadContents } from '../leads/upload-contents';
 import type { PlatformContext } from '../platform-context';
 import { clientAddressKey } from '../http/client-address';
 
@@ -22,6 +25,7 @@ declare module 'fastify' {
 }
 
 const maxKeyLength = 200;
+const day = 86_400_000;
 
 /**
  * A multipart lead's text besides its files: far more than any form sends (a 20,000-character
@@ -172,6 +176,47 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
 
   const userAgentOf = (request: FastifyRequest) => String(request.headers['user-agent'] ?? '');
 
+  const addressQuota = new UploadQuota(uploads.maxBytesPerAddressPerDay, day);
+  /**
+   * What the next file of a request may weigh: the least of a file's own limit, what is left of the
+   * lead's total, of the site's day (counted in the store, so every server sees it) and of this
+   * address's day at the site; and what a file over it is told.
+   */
+  async function uploadAllowance(request: FastifyRequest) {
+    const now = Date.now();
+    const addressKey = `${request.site.id}|${clientAddressKey(request.ip)}`;
+    const siteLeft = uploads.maxBytesPerSitePerDay - (await siteUploadBytesSince(ctx.db, request.site.id, now - day));
+    const address = addressQuota.remaining(addressKey, now);
+    const untilTomorrow = (resetsAt: number) => Math.max(60, Math.ceil((resetsAt - now) / 1000));
+    return {
+      forNextFile(receivedBytes: number) {
+        const bounds = [
+          { maxBytes: uploads.maxBytes, fileOwn: true, overLimit: (name: string) => new UploadError(413, `"${name}" is larger than ${formatBytes(uploads.maxBytes)}. Please send a smaller file.`) },
+          {
+            maxBytes: uploads.maxBytesPerLead - receivedBytes,
+            fileOwn: false,
+            overLimit: () => new UploadError(413, `The files together are larger than ${formatBytes(uploads.maxBytesPerLead)}. Please send fewer or smaller files.`),
+          },
+          {
+            maxBytes: address.bytes - receivedBytes,
+            fileOwn: false,
+            overLimit: () =>
+              new UploadError(429, `You have sent ${formatBytes(uploads.maxBytesPerAddressPerDay)} of files today, as much as we can take. Please send your enquiry without files, or try again tomorrow.`, untilTomorrow(address.resetsAt)),
+          },
+          {
+            maxBytes: siteLeft - receivedBytes,
+            fileOwn: false,
+            overLimit: () => new UploadError(429, 'The dealership cannot take more files today. Please send your enquiry without files, or try again tomorrow.', 3600),
+          },
+        ];
+        return bounds.reduce((least, bound) => (bound.maxBytes < least.maxBytes ? bound : least));
+      },
+      stored(bytes: number) {
+        addressQuota.add(addressKey, bytes, now);
+      },
+    };
+  }
+
   async function create(request: FastifyRequest, reply: FastifyReply, mock: boolean, lead: unknown, files: ReceivedFile[]) {
     const { site } = request;
     const key = idempotencyKeyOf(request, reply);
@@ -207,14 +252,25 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       const files: ReceivedFile[] = [];
       // busboy bounds each field, not their sum: the running total is ours.
       let fieldBytes = 0;
+      const allowance = await uploadAllowance(request);
+      // Whether the body was refused over a file (said beside the form's file field) or its text.
+      let readingFile = false;
       try {
         for await (const part of request.parts()) {
+          readingFile = part.type === 'file';
           if (part.type === 'file') {
             if (files.length >= uploads.maxFiles) {
               part.file.resume();
               throw new UploadError(400, `At most ${uploads.maxFiles} files can be sent with one enquiry.`);
             }
-            files.push(await receiveFile(part.file, { incomingDir, maxBytes: uploads.maxBytes, originalName: part.filename }));
+            const bound = allowance.forNextFile(files.reduce((sum, file) => sum + file.size, 0));
+            if (bound.maxBytes <= 0) {
+              part.file.resume();
+              throw bound.overLimit(cleanFileName(part.filename));
+            }
+            const file = await receiveFile(part.file, { incomingDir, maxBytes: bound.maxBytes, originalName: part.filename, overLimit: bound.fileOwn ? undefined : bound.overLimit });
+            files.push(file);
+            await checkUploadContents(file);
           } else {
             // busboy hands on a part whose Content-Disposition names no field with no name at all.
             if (typeof part.fieldname !== 'string' || part.fieldname === '') throw new UploadError(400, unnamedFieldMessage);
@@ -231,14 +287,22 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
         // The rest of the body is not read into memory: a refused request may still be sending.
         request.raw.unpipe();
         request.raw.resume();
-        return reply.code(refused.status).header('Cache-Control', 'no-store').header('Connection', 'close').send({ message: refused.message });
+        if (error instanceof UploadError && error.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(error.retryAfterSeconds));
+        // A file's refusal is said of the form's file field too, so the form shows it there, with everything typed kept.
+        return reply
+          .code(refused.status)
+          .header('Cache-Control', 'no-store')
+          .header('Connection', 'close')
+          .send({ message: refused.message, ...(readingFile ? { fields: { files: refused.message } } : {}) });
       }
       const lead = formFieldsToLead(fields);
       if (lead === null) {
         await discardReceived(files);
         return reply.code(400).send({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' } });
       }
-      return create(request, reply, mock, lead, files);
+      const sent = await create(request, reply, mock, lead, files);
+      if (reply.statusCode === 201) allowance.stored(files.reduce((sum, file) => sum + file.size, 0));
+      return sent;
     },
     );
 
