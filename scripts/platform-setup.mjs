@@ -32,7 +32,8 @@ function step(title, file, args, env = {}) {
 }
 
 function serve() {
-  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')], { cwd: root, stdio: 'inherit' });
+  // glibc's allocator keeps an arena per thread that drew a photo; two bound what large renders leave behind (README, IMAGE_*).
+  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')], { cwd: root, stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', ...process.env } });
   const forward = (signal) => server.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carPhotoSvg, paintHex, resolveBody, type BodyShape } from '@dealer/demo/car-photo';
-import { imageRoutes, negotiateFormat, renderVersion, webpFromWidth } from './image-routes';
+import { imageRoutes, maxPhotoPixels, negotiateFormat, renderVehiclePhoto, renderVersion, webpFromWidth } from './image-routes';
 import { openImageCache } from './image-cache';
 import { applyZodSchemas, RequestSchemaError, sendSchemaRefusal } from '../http/zod-schemas';
 import { logoSvg } from '@dealer/demo/logo';
@@ -188,6 +188,23 @@ describe('vehicle photos', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({ message });
     expect(renders.length).toBe(count);
+  });
+});
+
+describe('memory the drawing may hold', () => {
+  const photoOf = { category: 'car', body: 'suv', colour: 'white', variant: 1 };
+
+  it('keeps no libvips cache (each photo is drawn once, then read from disk) and draws each photo on one thread', () => {
+    const { memory, files, items } = sharp.cache();
+    expect([memory.max, files.max, items.max]).toEqual([0, 0, 0]);
+    expect(sharp.concurrency()).toBe(1);
+  });
+
+  it('decodes no picture larger than the largest it serves', async () => {
+    expect(maxPhotoPixels).toBe(3840 * 2880);
+    await expect(renderVehiclePhoto(photoOf, 4000, 75, 'jpeg')).rejects.toThrow(/pixel limit/);
+    const largest = await sharp(await renderVehiclePhoto(photoOf, 3840, 60, 'jpeg')).metadata();
+    expect([largest.width, largest.height]).toEqual([3840, 2880]);
   });
 });
 
