@@ -46,7 +46,7 @@ export async function eventPage(db: PlatformDb, siteId: number, category: string
   return { events: listed, next };
 }
 
-export type ListedBooking = { lead_id: number; location_id: number; kind: 'appointment' | 'service'; starts_at: number; confirmed: boolean };
+export type ListedBooking = { id: number; lead_id: number; location_id: number; kind: 'appointment' | 'service'; starts_at: number; confirmed: boolean };
 
 /** Confirmed bookings and live holds starting within [from, to]. */
 export async function bookingPage(
@@ -67,7 +67,7 @@ export async function bookingPage(
   const rows = await query.orderBy('starts_at').orderBy('id').limit(page.limit + 1).execute();
   const { rows: listed, next } = pageOf(rows, page.limit, (row) => ({ key: Number(row.starts_at), id: Number(row.id) }));
   return {
-    bookings: listed.map((row) => ({ lead_id: Number(row.lead_id), location_id: Number(row.location_id), kind: row.kind, starts_at: Number(row.starts_at), confirmed: row.held_until === null })),
+    bookings: listed.map((row) => ({ id: Number(row.id), lead_id: Number(row.lead_id), location_id: Number(row.location_id), kind: row.kind, starts_at: Number(row.starts_at), confirmed: row.held_until === null })),
     next,
   };
 }

@@ -445,6 +445,22 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.alterTable('shopper_sign_in_codes').addColumn('other_tries', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       },
     },
+    '0014_lead_files_site_created': {
+      async up(db) {
+        // The bytes of files a site has taken in the last day, summed before each upload is read.
+        await db.schema.createIndex('lead_files_site_created').on('lead_files').columns(['site_id', 'created_at']).execute();
+      },
+    },
+    '0015_booking_bookers': {
+      async up(db) {
+        // Who took each seat (normalised e-mail and phone, client address), so one shopper or one
+        // address may hold only so many upcoming bookings; seats from before count for no one.
+        for (const column of ['booker_email', 'booker_phone', 'booker_address']) {
+          await db.schema.alterTable('bookings').addColumn(column, 'text').execute();
+          await db.schema.createIndex(`bookings_${column}`).on('bookings').columns([column, 'starts_at']).execute();
+        }
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

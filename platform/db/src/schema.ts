@@ -129,6 +129,10 @@ export interface BookingsTable {
   seat: number;
   held_until: number | null;
   created_at: number;
+  /** Who took the seat, as the booking limits count them (null: not given, or a seat from before they were kept). */
+  booker_email: string | null;
+  booker_phone: string | null;
+  booker_address: string | null;
 }
 
 /** A half-hour block a car is out on a test drive, taken by a lead (held like its booking). */

@@ -5,6 +5,7 @@ import {
   heldUntilOf,
   bookingMessages,
   bookingDateRange,
+  bookingDayOf,
   bookingPolicies,
   carBlocksOf,
   daysOffer,
@@ -16,11 +17,14 @@ import {
   type BookingPolicy,
 } from '@dealer/rules/booking-slots';
 import { positiveId } from '@dealer/rules/ids';
+import { validateFields, type FieldRule } from '@dealer/rules/lead-validation';
+import { isTestPhoneNumber, normalisePhone } from '@dealer/rules/phone';
 import { publicHolidayDates } from '@dealer/rules/public-holidays';
 import { bookableLocations as bookableOf, bookingKindOf, bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { PlatformDb } from '@dealer/db/database';
-import { bookingOfLead, busyCarBlocks, takenSeats } from '@dealer/db/booking-store';
+import { bookingOfLead, busyCarBlocks, takenSeats, type Booker, type BookingLimitReached } from '@dealer/db/booking-store';
 import { findCarById } from '@dealer/db/car-store';
+import { phoneRuleOfSite } from './lead-schema';
 
 /** The lead fields a booking time may come in (the form's dateTime first). */
 const timeFields = ['dateTime', 'date_time', 'test_drive_date'] as const;
@@ -62,12 +66,21 @@ export async function siteCarId(db: PlatformDb, site: SiteConfig, value: unknown
 
 export type BookingRequest =
   | { kind: 'none' }
-  | { kind: 'refused'; status: 400 | 409; field: string; message: string }
+  | { kind: 'refused'; status: 400 | 409 | 429; field: string; message: string }
   | {
       kind: 'book';
       /** The lead field the time came in (its errors go beside it). */
       field: string;
-      booking: { kind: BookingKind; locationId: number; startsAt: number; capacity: number; heldUntil: number | null };
+      booking: {
+        kind: BookingKind;
+        locationId: number;
+        startsAt: number;
+        capacity: number;
+        heldUntil: number | null;
+        booker: Booker;
+        /** The location's local day of the start, which the per-day limits count. */
+        day: { from: number; to: number };
+      };
       /** The dealer's car the test drive takes out, block by block. */
       car: { carId: number; blocks: number[] } | null;
       fields: Record<string, unknown>;
@@ -85,7 +98,14 @@ export async function bookingRequestOf(
   db: PlatformDb,
   site: SiteConfig,
   lead: Record<string, unknown>,
-  opts: { now: number; leadId?: number; complete: boolean; leadStartedAt?: number },
+  opts: {
+    now: number;
+    leadId?: number;
+    complete: boolean;
+    leadStartedAt?: number;
+    /** The client's address key, which the per-address limit counts; null for a lead the platform raised itself. */
+    client: string | null;
+  },
 ): Promise<BookingRequest> {
   const kind = bookingKindOf(lead);
   const field = timeFields.find((name) => typeof lead[name] === 'string' && (lead[name] as string).trim() !== '');
@@ -114,10 +134,56 @@ export async function bookingRequestOf(
   return {
     kind: 'book',
     field,
-    booking: { kind, locationId: location.id, startsAt, capacity: policy.capacity, heldUntil },
+    booking: { kind, locationId: location.id, startsAt, capacity: policy.capacity, heldUntil, booker: bookerOf(site, lead, opts.client), day: bookingDayOf(startsAt, zone, site.locale) },
     car: carId !== undefined ? { carId, blocks: carBlocksOf(startsAt, policy) } : null,
     fields: { booking_time: `${describeBookingTime(startsAt, zone, site.locale)} at ${location.name}`, booking_location_id: location.id },
   };
+}
+
+const contactRules: FieldRule[] = [
+  { name: 'email', type: 'email' },
+  { name: 'phone', type: 'phone' },
+];
+
+/**
+ * Whom a lead's seat counts against: its e-mail in lower case and its phone in the national form,
+ * each only when it passes the form's own rule (the fixed test number is nobody's), and the client.
+ */
+export function bookerOf(site: SiteConfig, lead: Record<string, unknown>, client: string | null): Booker {
+  const phoneRule = phoneRuleOfSite(site);
+  const errors = validateFields(contactRules, lead, { phoneRule, locale: site.locale });
+  const phone = errors.phone ? null : String(lead.phone);
+  return {
+    email: errors.email ? null : String(lead.email).trim().toLowerCase(),
+    phone: phone === null || isTestPhoneNumber(phone) ? null : normalisePhone(phone, phoneRule),
+    address: client,
+  };
+}
+
+/**
+ * The refusal of a seat past one of the booker's limits, beside the time picker like a time just
+ * taken: what they already have and how to change it. The lead is not saved; the form keeps what
+ * the shopper typed, to pick another day or send the enquiry without a time.
+ */
+export function overLimitRefusal(site: SiteConfig, field: string, reached: BookingLimitReached): Extract<BookingRequest, { kind: 'refused' }> {
+  const location = site.locations.find((entry) => entry.id === reached.asked.locationId);
+  const where = location?.name ?? 'this dealership';
+  const call = location?.contact_detail.phone ? `call us on ${location.contact_detail.phone}` : 'call us';
+  const day = bookingDayOf(reached.asked.startsAt, locationTimeZone(site.locale, location?.address.state ?? ''), site.locale).label;
+  const { max } = reached;
+  switch (reached.limit) {
+    case 'contact-day':
+      return { kind: 'refused', status: 409, field, message: `You already have ${max === 1 ? 'a booking' : `${max} bookings`} at ${where} on ${day}. Please choose another day, or ${call} to change ${max === 1 ? 'it' : 'them'}.` };
+    case 'contact-upcoming':
+      return { kind: 'refused', status: 409, field, message: `You already have ${max === 1 ? 'an upcoming booking' : `${max} upcoming bookings`} with us. Please ${call} to change ${max === 1 ? 'it' : 'one of them'}.` };
+    case 'address-day':
+      return {
+        kind: 'refused',
+        status: 429,
+        field,
+        message: `${max === 1 ? 'A booking' : `${max} bookings`} at ${where} on ${day} ${max === 1 ? 'has' : 'have'} already been made from your connection. Please choose another day, or ${call} to book.`,
+      };
+  }
 }
 
 /** What a location's times are made of: its hours, zone, the site's policy and its public holidays (unless the site books on them). */

@@ -1,5 +1,5 @@
 import type { SiteConfig } from '@dealer/contracts/site';
-import type { PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
 import { LeadService } from './lead-service';
 import type { LeadsConfig } from './lead-settings';
 import { OutboxWorker, type Deliver } from './outbox-worker';
@@ -8,6 +8,7 @@ import { assertOutsideStaticRoots, uploadsRoot } from './uploads';
 /** What the lead pipeline needs of the platform: the store, where files go, the lead settings and how to find a site. */
 export type LeadPipelineDeps = {
   db: PlatformDb;
+  engine: DatabaseEngine;
   /** DATA_DIR: uploads and ADF files are kept under it. */
   dataDir: string;
   /** Directories served as static files; the uploads directory must not be inside one. */
@@ -23,7 +24,7 @@ export type LeadPipelineDeps = {
 export type LeadPipeline = { service: LeadService; worker: OutboxWorker };
 
 export function createLeadPipeline(deps: LeadPipelineDeps): LeadPipeline {
-  const { db, dataDir, leads } = deps;
+  const { db, engine, dataDir, leads } = deps;
   assertOutsideStaticRoots(uploadsRoot(dataDir), deps.staticRoots);
   const worker = new OutboxWorker({
     db,
@@ -34,6 +35,6 @@ export function createLeadPipeline(deps: LeadPipelineDeps): LeadPipeline {
     deliver: deps.deliver,
     log: deps.log,
   });
-  const service = new LeadService({ db, dataDir, leads, onEnqueued: () => worker.nudge() });
+  const service = new LeadService({ db, engine, dataDir, leads, onEnqueued: () => worker.nudge() });
   return { service, worker };
 }

@@ -5,11 +5,11 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { assembleLead, type AssembledLead } from '@dealer/rules/lead-payload';
 import type { StepSkip } from '@dealer/rules/multi-step';
 import type { LeadsConfig } from './lead-settings';
-import type { PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
 import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead, type WithinLeadTransaction } from '@dealer/db/lead-store';
-import { BookingTaken, claimBooking, claimCar, leadsHoldingSeats, releaseBookings } from '@dealer/db/booking-store';
+import { BookingLimitReached, BookingTaken, claimBooking, claimCar, leadsHoldingSeats, releaseBookings, type SeatLimits } from '@dealer/db/booking-store';
 import { bookingMessages } from '@dealer/rules/booking-slots';
-import { bookingRequestOf, type BookingRequest } from './bookings';
+import { bookingRequestOf, overLimitRefusal, type BookingRequest } from './bookings';
 import { ClientHolds } from './client-holds';
 import { deliveryTargetsOf } from './delivery-config';
 import { checkLeadShape, hasContactDetails, maxLeadNesting, nestedDeeperThan, tooDeepMessage, validateLead } from './lead-schema';
@@ -61,7 +61,7 @@ export function tokenMatches(given: string, expected: string): boolean {
 /** What the server writes into a lead that holds a seat (dropped from anything a browser sends). */
 const bookingFields = ['booking_time', 'booking_location_id'] as const;
 
-/** A booking time refused: 400 (not a time offered) or 409 (just taken), the message beside the field. */
+/** A booking time refused: 400 (not a time offered), 409 (just taken, or the shopper's limit) or 429 (the address's), the message beside the field. */
 function bookingRefusal(refused: Extract<BookingRequest, { kind: 'refused' }>): LeadReply {
   return { status: refused.status, body: { message: refused.message, fields: { [refused.field]: refused.message } } };
 }
@@ -143,10 +143,12 @@ export class LeadService {
   readonly rateLimiter: RateLimiter;
   readonly updateRateLimiter: RateLimiter;
   readonly holds: ClientHolds;
+  private readonly seatLimits: SeatLimits;
 
   constructor(
     private readonly deps: {
       db: PlatformDb;
+      engine: DatabaseEngine;
       dataDir: string;
       leads: LeadsConfig;
       /** Told when deliveries were enqueued, so the worker need not wait for its next poll. */
@@ -160,6 +162,8 @@ export class LeadService {
     const perClient = deps.leads.rateLimit.max > 0;
     this.updateRateLimiter = new RateLimiter(perClient ? updateRateLimit.max : 0, updateRateLimit.windowMs);
     this.holds = new ClientHolds(perClient ? maxHoldsPerClient : 0);
+    const limits = deps.leads.bookingLimits;
+    this.seatLimits = { engine: deps.engine, ...limits, perAddressPerDay: perClient ? limits.perAddressPerDay : 0 };
   }
 
   /**
@@ -241,7 +245,7 @@ export class LeadService {
 
       const verdict = request.trusted ? ({ spam: false } as const) : spamVerdict(values, now, this.deps.leads.minFillMs);
       // The location as the shopper chose it (the assembled lead's may be the site's primary one).
-      const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: values.location, location_id: values.location_id }, { now, complete });
+      const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: values.location, location_id: values.location_id }, { now, complete, client: request.trusted ? null : request.ip });
       if (booking.kind === 'refused') return bookingRefusal(booking);
       // Mock and suspected-spam leads never take a seat in the dealer's diary, nor does a lead the
       // dealer could not answer: without an email or phone the time is kept as asked, and taken
@@ -276,7 +280,7 @@ export class LeadService {
           if (request.withinTransaction) await request.withinTransaction(trx, leadId);
           if (takesSeat) {
             if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
-            await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
+            await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now, this.seatLimits);
             if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
           }
           if (!files.length) return;
@@ -290,12 +294,13 @@ export class LeadService {
         },
       ).catch(async (error: unknown) => {
         if (placedDir) await rm(placedDir, { recursive: true, force: true });
-        if (error instanceof BookingTaken || error instanceof HoldLimitReached) return error;
+        if (error instanceof BookingTaken || error instanceof HoldLimitReached || error instanceof BookingLimitReached) return error;
         throw error;
       });
       const field = booking.kind === 'book' ? booking.field : 'dateTime';
       if (result instanceof BookingTaken) return bookingRefusal({ kind: 'refused', status: 409, field, message: bookingMessages.taken });
       if (result instanceof HoldLimitReached) return this.tooManyHolds(field, result.retryAfterMs);
+      if (result instanceof BookingLimitReached) return bookingRefusal(overLimitRefusal(site, field, result));
 
       if (!result.created) {
         if (result.requestHash !== null && result.requestHash !== hash) return this.keyReused();
@@ -380,7 +385,7 @@ export class LeadService {
     const valid = validateLead(assembled, site, complete);
     if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
     // A lead completed before keeps its seat confirmed whatever a later partial save says.
-    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete: complete || stored.completed_at !== null, leadId: stored.id, leadStartedAt: stored.created_at });
+    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete: complete || stored.completed_at !== null, leadId: stored.id, leadStartedAt: stored.created_at, client: request.ip });
     if (booking.kind === 'refused') return bookingRefusal(booking);
     for (const field of bookingFields) delete assembled[field];
     // As on create: a seat only for a lead the dealer could answer; one that loses its email and phone gives its seat back.
@@ -391,13 +396,13 @@ export class LeadService {
       : holdsSeat
         ? async (trx, leadId) => {
             if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
-            await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now);
+            await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now, this.seatLimits);
             if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
             else await trx.deleteFrom('car_holds').where('lead_id', '=', leadId).execute();
           }
         : (trx, leadId) => releaseBookings(trx, leadId);
 
-    const saved: StoredLead | null | BookingTaken | HoldLimitReached = await saveLeadUpdate(
+    const saved: StoredLead | null | BookingTaken | HoldLimitReached | BookingLimitReached = await saveLeadUpdate(
       this.deps.db,
       {
         id: stored.id,
@@ -412,12 +417,13 @@ export class LeadService {
       now,
       diary,
     ).catch((error: unknown) => {
-      if (error instanceof BookingTaken || error instanceof HoldLimitReached) return error;
+      if (error instanceof BookingTaken || error instanceof HoldLimitReached || error instanceof BookingLimitReached) return error;
       throw error;
     });
     const field = booking.kind === 'book' ? booking.field : 'dateTime';
     if (saved instanceof BookingTaken) return bookingRefusal({ kind: 'refused', status: 409, field, message: bookingMessages.taken });
     if (saved instanceof HoldLimitReached) return this.tooManyHolds(field, saved.retryAfterMs);
+    if (saved instanceof BookingLimitReached) return bookingRefusal(overLimitRefusal(site, field, saved));
     if (!saved) return notFound;
     if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock) this.deps.onEnqueued?.();
     return this.reply(saved, stored.token_salt, 200);

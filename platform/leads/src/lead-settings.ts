@@ -9,7 +9,17 @@ export type LeadsConfig = {
   rateLimit: { max: number; windowMs: number };
   /** The time trap: a form submitted sooner than this after it was rendered is held as suspected spam. */
   minFillMs: number;
-  uploads: { maxBytes: number; maxFiles: number };
+  /**
+   * Upcoming test drive and service bookings one shopper (same e-mail or phone) may hold at one
+   * location on one day and on the whole site, and one client address at one location on one day
+   * (0: no limit; the address limit is off with the rate limit).
+   */
+  bookingLimits: { perContactPerDay: number; perContactUpcoming: number; perAddressPerDay: number };
+  /**
+   * Each file's bytes and count; the bytes of one lead's files together, of one client address's
+   * at a site in a day, and of a site's in a day (beyond the last two, a 429 until tomorrow).
+   */
+  uploads: { maxBytes: number; maxFiles: number; maxBytesPerLead: number; maxBytesPerAddressPerDay: number; maxBytesPerSitePerDay: number };
   delivery: {
     /** Run the outbox worker in this process. */
     worker: boolean;

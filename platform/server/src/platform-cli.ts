@@ -2,8 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { MeilisearchApiError, MeilisearchRequestError } from 'meilisearch';
 import { keepGeneratedKeys, loadConfig, type PlatformConfig } from './config';
 import { CarChangeConflict, carChangeFields, carChangeSchema, findCarBySlug, updateCar } from '@dealer/db/car-store';
-import { migrateToLatest, openDatabase, type PlatformDb } from '@dealer/db/database';
+import { migrateToLatest, openDatabase, type DatabaseEngine, type PlatformDb } from '@dealer/db/database';
 import { pageSizes, type PagePosition } from '@dealer/db/page-cursor';
+import { bookingPage, type ListedBooking } from '@dealer/db/admin-pages';
+import { releaseBooking } from '@dealer/db/booking-store';
 import { findReservation, reservationPage, type StoredReservation } from '@dealer/db/reservation-store';
 import { findSiteIdBySlug, listSiteSlugs, loadSiteConfig, setSiteRemote } from '@dealer/db/site-store';
 import { createDealerKey, findDealerKeyById, listDealerKeys, revokeDealerKey } from '@dealer/db/dealer-key-store';
@@ -31,6 +33,9 @@ const usage = `Usage:
   platform reservations <site>                         print all of a site's reservations, newest first, as JSON lines
   platform reservations <site> release <id>            give a reserved car back: the deposit is refunded through the
                                                        payment provider and the car is free again (store and search)
+  platform bookings <site>                             print a site's upcoming test drives and service drop-offs, soonest
+                                                       first, as JSON lines
+  platform bookings <site> release <id>                give a booking's seat back: others may book the time, the lead stays
   platform car <site> <slug> key=value ...             change a car and push it to search, e.g.
                                                        price=28990 status=sold reserved=true tag=null
                                                        (${carChangeFields.join(', ')}; sold_date_timestamp=now)
@@ -123,7 +128,7 @@ async function* eachReservationPage(db: PlatformDb, siteId: number): AsyncGenera
  * refunded through the provider that took it, the car free again in the store and pushed to search.
  * Search being down does not stop the release: the platform indexes the car when it next starts.
  */
-async function releaseReservation(db: PlatformDb, config: PlatformConfig, site: { id: number; slug: string }, rawId: string, out: (line: string) => void) {
+async function releaseReservation(db: PlatformDb, engine: DatabaseEngine, config: PlatformConfig, site: { id: number; slug: string }, rawId: string, out: (line: string) => void) {
   const id = Number(rawId);
   const before = await findReservation(db, id);
   const { host, client } = searchTarget(config);
@@ -139,13 +144,15 @@ async function releaseReservation(db: PlatformDb, config: PlatformConfig, site: 
   const log = { error: note, warn: note };
   const service = new ReservationService({
     db,
+    engine,
+    holdsPerPerson: config.reservations.holdsPerPerson,
     indexer: {
       indexCar: async (siteId, car) => {
         await indexer.indexCar(siteId, car);
         searchLines.push(`Search updated (${host}).`);
       },
     },
-    leads: new LeadService({ db, dataDir: config.dataDir, leads: config.leads }),
+    leads: new LeadService({ db, engine, dataDir: config.dataDir, leads: config.leads }),
     providers: new PaymentProviders(config.payments),
     siteOf: (siteId) => loadSiteConfig(db, siteId),
     log,
@@ -159,6 +166,24 @@ async function releaseReservation(db: PlatformDb, config: PlatformConfig, site: 
   if (before?.state === 'released') out(`Reservation ${id} on ${site.slug} was already released: its deposit was refunded (${released.refund_ref}).`);
   else out(`Reservation ${id} on ${site.slug} released: deposit refunded (${released.refund_ref}), the car is free again.`);
   for (const line of searchLines) out(line);
+}
+
+/** A site's bookings from now on, soonest first, a page at a time. */
+async function* eachBookingPage(db: PlatformDb, siteId: number, now = Date.now()): AsyncGenerator<ListedBooking[]> {
+  let after: PagePosition | null = null;
+  do {
+    const page = await bookingPage(db, siteId, { from: now, to: Number.MAX_SAFE_INTEGER, now }, { after, limit: pageSizes.max });
+    if (page.bookings.length > 0) yield page.bookings;
+    after = page.next;
+  } while (after);
+}
+
+/** The dealer gives a booking's seat back (as `POST /api/admin/bookings/:id/release`): others may book the time; the lead stays. */
+async function releaseSiteBooking(db: PlatformDb, site: { id: number; slug: string }, id: number, out: (line: string) => void) {
+  const released = await releaseBooking(db, { id, siteId: site.id });
+  if (!released) throw new UsageError(`No booking ${id} on ${site.slug}.`);
+  const what = released.kind === 'service' ? 'service drop-off' : 'test drive';
+  out(`Booking ${id} on ${site.slug} released: the ${what} at ${when(released.starts_at)} is free again; lead ${released.lead_id} stays.`);
 }
 
 async function dealerKeyCommand(db: PlatformDb, site: { id: number; slug: string }, action: string, words: string[], out: (line: string) => void) {
@@ -261,7 +286,20 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         }
         const [id, ...extra] = words;
         if (action !== 'release' || !id || extra.length || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(usage);
-        await releaseReservation(db, config, { id: siteId!, slug: site }, id, out);
+        await releaseReservation(db, engine, config, { id: siteId!, slug: site }, id, out);
+        return;
+      }
+      case 'bookings': {
+        const [site, action, ...words] = rest;
+        if (!site || site === 'all') throw new UsageError(usage);
+        const [siteId] = await siteIds(db, site);
+        if (action === undefined) {
+          for await (const page of eachBookingPage(db, siteId!)) for (const booking of page) out(JSON.stringify(booking));
+          return;
+        }
+        const [id, ...extra] = words;
+        if (action !== 'release' || !id || extra.length || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(usage);
+        await releaseSiteBooking(db, { id: siteId!, slug: site }, Number(id), out);
         return;
       }
       case 'car': {

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
-import { availableBookingDays, bookingDateRange, bookingPolicies, carBlocksOf, daysOffer, describeBookingTime, heldUntilOf, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import { availableBookingDays, bookingDateRange, bookingDayOf, bookingPolicies, carBlocksOf, daysOffer, describeBookingTime, heldUntilOf, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
 
 const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
@@ -117,6 +117,14 @@ describe('reading the time a form sent', () => {
 
   it('describes it for the dealer in the location’s own time', () => {
     expect(describeBookingTime(at('2026-11-23T09:00'), sydney, 'en-AU')).toBe('Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)');
+  });
+
+  it('counts a shopper’s bookings by the location’s own day, named as the shopper reads it', () => {
+    expect(bookingDayOf(at('2026-12-12T09:00'), sydney, 'en-AU')).toEqual({ from: at('2026-12-12T00:00'), to: at('2026-12-13T00:00'), label: 'Saturday 12 December' });
+    // The day daylight saving starts is 23 hours long.
+    const changeover = bookingDayOf(at('2026-10-04T15:00'), sydney, 'en-US');
+    expect(changeover.to - changeover.from).toBe(23 * 3_600_000);
+    expect(changeover.label).toBe('Sunday, October 4');
   });
 });
 

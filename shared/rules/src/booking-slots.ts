@@ -176,6 +176,12 @@ export function describeBookingTime(ms: number, zone: string, locale: SiteLocale
   return `${local.toLocaleString({ weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })}, ${local.toLocaleString({ hour: 'numeric', minute: '2-digit' })} (${zone})`;
 }
 
+/** The location's local day a start falls on: its bounds (epoch ms, `to` the next day's start) and its name ('Saturday 14 December'). */
+export function bookingDayOf(ms: number, zone: string, locale: SiteLocale): { from: number; to: number; label: string } {
+  const day = DateTime.fromMillis(ms, { zone }).startOf('day');
+  return { from: day.toMillis(), to: day.plus({ days: 1 }).toMillis(), label: day.setLocale(locale).toLocaleString({ weekday: 'long', day: 'numeric', month: 'long' }) };
+}
+
 /** Whether these days offer a start at this instant (the same list a shopper was shown). */
 export function daysOffer(days: readonly BookingDay[], ms: number): boolean {
   return days.some((day) => day.slots.some((slot) => DateTime.fromISO(slot.start).toMillis() === ms));

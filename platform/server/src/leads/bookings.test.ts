@@ -4,6 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { bookingMessages, type BookingDay } from '@dealer/rules/booking-slots';
 import { loadSiteConfig, findSiteIdBySlug } from '@dealer/db/site-store';
 import { skipPostgres } from '@dealer/db/testing/postgres';
+import { createDealerKey } from '@dealer/db/dealer-key-store';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { availabilityAt } from '@dealer/leads/bookings';
 
@@ -17,8 +18,14 @@ const freshIp = () => {
 };
 
 const shopper = { name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333', message: 'Looking forward to it' };
-const testDrive = (extra: Record<string, unknown>) => ({ ...shopper, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', ...extra });
-const service = (extra: Record<string, unknown>) => ({ ...shopper, category: 'Service Enquiry', ...extra });
+/** Each lead from its own shopper (e-mail and phone) unless a test says whose: one shopper may hold only so many bookings. */
+let shopperCounter = 0;
+const anotherShopper = () => {
+  shopperCounter += 1;
+  return { ...shopper, email: `jane.${shopperCounter}@example.com`, phone: `0411${String(shopperCounter).padStart(6, '0')}` };
+};
+const testDrive = (extra: Record<string, unknown>) => ({ ...anotherShopper(), category: 'New Vehicle Enquiry', subcategory: 'Test Drive', ...extra });
+const service = (extra: Record<string, unknown>) => ({ ...anotherShopper(), category: 'Service Enquiry', ...extra });
 
 describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings on %s', (engine) => {
   if (engine === 'postgres' && skipPostgres) {
@@ -290,6 +297,120 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect(bookings.every((booking) => booking.starts_at > Date.now())).toBe(true);
     expect([...bookings].sort((a, b) => a.starts_at - b.starts_at)).toEqual(bookings);
     expect((await platform.app.inject({ method: 'GET', url: `/api/admin/bookings?site=${slug}` })).statusCode).toBe(401);
+  });
+
+  /** A day the showroom still has `slots` free starts on, late in the diary (earlier tests book its first days). */
+  const quietDay = async (slots: number, back = 1) => {
+    const days = (await times(showroom)).days.filter((day) => day.slots.length >= slots);
+    expect(days.length, `the showroom has days with ${slots} free starts`).toBeGreaterThan(back);
+    return days[days.length - back]!;
+  };
+  /** 'Saturday 14 December', as the shopper reads the day. */
+  const dayName = (day: BookingDay) => new Date(`${day.date}T12:00:00Z`).toLocaleDateString('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+  const bookingsOfContact = (email: string) =>
+    platform.ctx.db.selectFrom('bookings').innerJoin('leads', 'leads.id', 'bookings.lead_id').select('bookings.id').where('leads.payload', 'like', `%${email}%`).execute();
+  const asAdmin = (method: 'GET' | 'POST', url: string, key = testAdminKey) => platform.app.inject({ method, url, headers: { authorization: `Bearer ${key}` } });
+
+  it('gives one shopper at most two bookings a day at a showroom: ten complete leads from one contact get two seats, the rest a message beside the picker', async () => {
+    const day = await quietDay(10);
+    const repeat = { email: 'Repeat.Booker@Example.com', phone: '0412 555 001' };
+    const statuses: number[] = [];
+    let refused: { message: string; fields: Record<string, string> } | undefined;
+    for (const slot of day.slots.slice(0, 10)) {
+      const res = await create(testDrive({ ...repeat, dateTime: slot.start, location: showroom.id }));
+      statuses.push(res.statusCode);
+      if (res.statusCode !== 201) refused ??= res.json();
+    }
+    expect(statuses).toEqual([201, 201, 409, 409, 409, 409, 409, 409, 409, 409]);
+    const message = `You already have 2 bookings at ${showroom.name} on ${dayName(day)}. Please choose another day, or call us on ${showroom.contact_detail.phone} to change them.`;
+    expect(refused).toEqual({ message, fields: { dateTime: message } });
+    expect(await bookingsOfContact('Repeat.Booker@Example.com')).toHaveLength(2);
+    // The same person however the e-mail is cased or the phone written; each is enough on its own.
+    expect((await create(testDrive({ email: 'repeat.booker@example.com', dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(409);
+    expect((await create(testDrive({ phone: '+61 412 555 001', dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(409);
+    // A drop-off at the workshop that day is another location's diary; the enquiry without a time still reaches the dealer.
+    const serviceDay = (await times(workshop, 'available_service_bookings.json')).days.find((entry) => entry.date === day.date);
+    if (serviceDay) expect((await create(service({ ...repeat, dateTime: serviceDay.slots[0]!.start, location: workshop.id, serviceInterval: 'Logbook service' }))).statusCode).toBe(201);
+    expect((await create(testDrive({ ...repeat, location: showroom.id }))).statusCode).toBe(201);
+    // Another shopper still books that day.
+    expect((await create(testDrive({ dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(201);
+  });
+
+  it('gives one shopper at most four upcoming bookings across the diary', async () => {
+    const days = (await times(showroom)).days.slice(1, 6);
+    expect(days).toHaveLength(5);
+    const regular = { email: 'regular@example.com', phone: '0412 555 002' };
+    const statuses: number[] = [];
+    let refused: { message: string; fields: Record<string, string> } | undefined;
+    for (const day of days) {
+      const res = await create(testDrive({ ...regular, dateTime: day.slots[day.slots.length - 1]!.start, location: showroom.id }));
+      statuses.push(res.statusCode);
+      if (res.statusCode !== 201) refused = res.json();
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 409]);
+    const message = `You already have 4 upcoming bookings with us. Please call us on ${showroom.contact_detail.phone} to change one of them.`;
+    expect(refused).toEqual({ message, fields: { dateTime: message } });
+  });
+
+  it('takes at most four bookings a day at a showroom from one address, whoever the shopper says they are', async () => {
+    const day = await quietDay(6, 2);
+    const address = freshIp();
+    const statuses: number[] = [];
+    let refused: { message: string; fields: Record<string, string> } | undefined;
+    for (const slot of day.slots.slice(0, 6)) {
+      const res = await send('POST', '/api/leads', { lead: testDrive({ dateTime: slot.start, location: showroom.id }) }, { 'x-forwarded-for': address });
+      statuses.push(res.statusCode);
+      if (res.statusCode !== 201) refused ??= res.json();
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
+    const message = `4 bookings at ${showroom.name} on ${dayName(day)} have already been made from your connection. Please choose another day, or call us on ${showroom.contact_detail.phone} to book.`;
+    expect(refused).toEqual({ message, fields: { dateTime: message } });
+    // Another address books that day as before.
+    expect((await create(testDrive({ dateTime: day.slots[5]!.start, location: showroom.id }))).statusCode).toBe(201);
+  });
+
+  it('holds one shopper to two seats a day however many of their leads race for them', async () => {
+    const day = await quietDay(8, 3);
+    const racer = { email: 'racer@example.com', phone: '0412 555 003' };
+    const results = await Promise.all(day.slots.slice(0, 8).map((slot) => create(testDrive({ ...racer, dateTime: slot.start, location: showroom.id }))));
+    expect(results.map((res) => res.statusCode).sort()).toEqual([201, 201, 409, 409, 409, 409, 409, 409]);
+    expect(await bookingsOfContact('racer@example.com')).toHaveLength(2);
+  });
+
+  it('lets the dealer release a booking: the seat is free for others, the lead stays', async () => {
+    await setCapacity(1);
+    try {
+      const day = await quietDay(4, 4);
+      const start = day.slots[0]!.start;
+      const booked = await create(testDrive({ email: 'released@example.com', dateTime: start, location: showroom.id }));
+      expect(booked.statusCode).toBe(201);
+      const leadId = booked.json<Created>().id;
+      expect(starts(await times(showroom))).not.toContain(start);
+      const [booking] = await bookingsOf(leadId);
+
+      // The diary names each booking by its id.
+      const diary = (await asAdmin('GET', `/api/admin/bookings?site=${slug}&from=${Date.parse(start)}&to=${Date.parse(start)}`)).json<{ bookings: { id: number; lead_id: number }[] }>();
+      expect(diary.bookings).toEqual([expect.objectContaining({ id: Number(booking!.id), lead_id: leadId })]);
+
+      // Another dealer's key finds no such booking; no key opens nothing.
+      const other = await createDealerKey(platform.ctx.db, { id: (await findSiteIdBySlug(platform.ctx.db, 'harbour-used-cars'))!, slug: 'harbour-used-cars' }, 'Harbour sales');
+      expect((await asAdmin('POST', `/api/admin/bookings/${booking!.id}/release`, other.key)).statusCode).toBe(404);
+      expect((await platform.app.inject({ method: 'POST', url: `/api/admin/bookings/${booking!.id}/release` })).statusCode).toBe(401);
+      expect((await asAdmin('POST', '/api/admin/bookings/abc/release')).statusCode).toBe(400);
+
+      const own = await createDealerKey(platform.ctx.db, { id: site.id, slug }, 'Metro sales');
+      const released = await asAdmin('POST', `/api/admin/bookings/${booking!.id}/release`, own.key);
+      expect(released.statusCode).toBe(200);
+      expect(released.json()).toEqual({ booking: { id: Number(booking!.id), lead_id: leadId, location_id: showroom.id, kind: 'appointment', starts_at: Date.parse(start), confirmed: true } });
+      expect(await bookingsOf(leadId)).toEqual([]);
+      expect(starts(await times(showroom))).toContain(start);
+      expect(await platform.ctx.db.selectFrom('leads').select('id').where('id', '=', leadId).executeTakeFirst()).toEqual({ id: leadId });
+      // Released once: a second release finds nothing, and another shopper takes the seat.
+      expect((await asAdmin('POST', `/api/admin/bookings/${booking!.id}/release`)).statusCode).toBe(404);
+      expect((await create(testDrive({ dateTime: start, location: showroom.id }))).statusCode).toBe(201);
+    } finally {
+      await setCapacity(2);
+    }
   });
 
   it('serves the times under /mock too, and a mock lead takes no seat', async () => {

@@ -1,4 +1,4 @@
-import type { PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
 import { createLeadPipeline, type LeadPipeline, type LeadPipelineDeps } from '@dealer/leads/lead-pipeline';
 import type { PlatformConfig } from '../config';
 import { SiteCache } from '../tenancy/site-cache';
@@ -6,11 +6,12 @@ import { SiteCache } from '../tenancy/site-cache';
 /** The lead pipeline of this server process: @dealer/leads' service and outbox worker, and the site cache the routes find a request's site with. */
 export type PlatformLeads = LeadPipeline & { sites: SiteCache };
 
-export function createPlatformLeads(deps: { db: PlatformDb; config: PlatformConfig; deliver?: LeadPipelineDeps['deliver']; log?: LeadPipelineDeps['log'] }): PlatformLeads {
+export function createPlatformLeads(deps: { db: PlatformDb; engine: DatabaseEngine; config: PlatformConfig; deliver?: LeadPipelineDeps['deliver']; log?: LeadPipelineDeps['log'] }): PlatformLeads {
   const { db, config } = deps;
   const sites = new SiteCache(db, config.publicOriginSuffix);
   const pipeline = createLeadPipeline({
     db,
+    engine: deps.engine,
     dataDir: config.dataDir,
     staticRoots: [config.shellClientDir, config.remotesDir],
     leads: config.leads,

@@ -9,6 +9,7 @@ import { chatLimits } from '@dealer/contracts/chat';
 import type { ChatService } from '../chat/chat-service';
 import { chatFieldErrors, lineTextSchema, messageTextSchema } from '../chat/chat-text';
 import { bookingPage, eventPage } from '@dealer/db/admin-pages';
+import { releaseBooking } from '@dealer/db/booking-store';
 import { CarChangeConflict, carChangeSchema, updateCar } from '@dealer/db/car-store';
 import { createDealerKey, listDealerKeys, revokeDealerKey } from '@dealer/db/dealer-key-store';
 import { findLead, listLeadFiles, releaseLead } from '@dealer/db/lead-store';
@@ -65,6 +66,9 @@ const bookingQuerySchema = z.object({
   from: z.coerce.number().int().nonnegative().optional(),
   to: z.coerce.number().int().nonnegative().optional(),
   ...pageParams,
+});
+const bookingParamsSchema = z.object({
+  id: z.coerce.number({ error: 'the booking id must be a number' }).int('the booking id must be a whole number').positive('the booking id must be positive'),
 });
 const eventQuerySchema = z.object({ site: siteParam, category: z.string().optional(), ...pageParams });
 const reservationQuerySchema = z.object({ site: siteParam, ...pageParams });
@@ -320,6 +324,24 @@ export async function adminRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     const bookings = await bookingPage(ctx.db, found.siteId, { from, to: request.query.to ?? from + 30 * 86_400_000, now }, { after: cursor, limit });
     return reply.header('Cache-Control', 'no-store').send({ bookings: bookings.bookings, next_cursor: nextCursor(bookings.next) });
   });
+
+  /**
+   * The dealer gives a booking's seat back (the shopper called to cancel, or one address filled the
+   * diary): others may book the time at once. The lead stays as it was. Logged with the key that did it.
+   */
+  app.post(
+    '/api/admin/bookings/:id/release',
+    { config: siteLevel('booking'), schema: { params: bookingParamsSchema, response: { 200: z.object({ booking: z.looseObject({ id: z.number() }) }), ...refusals } } },
+    async (request, reply) => {
+      const access = accessOf(request);
+      const { id } = request.params;
+      // A dealer key releases only its own site's bookings: another's is as if it did not exist.
+      const released = await releaseBooking(ctx.db, { id, siteId: access.kind === 'dealer' ? access.siteId : null });
+      if (!released) return reply.code(404).send({ message: `No booking with id ${id}.` });
+      request.log.info({ bookingId: id, leadId: released.lead_id, by: access.kind === 'dealer' ? `dealer key ${access.keyId}` : 'platform key' }, 'booking released by the dealer');
+      return reply.header('Cache-Control', 'no-store').send({ booking: released });
+    },
+  );
 
   /** A page of the site's event log (remote failures, analytics), newest first. */
   app.get('/api/admin/events', { config: siteLevel('event'), schema: { querystring: eventQuerySchema, response: { 200: page('events'), ...refusals } } }, async (request, reply) => {

@@ -115,7 +115,7 @@ export async function createTestPlatform(
     const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSearchPath: schema?.schema });
     const embedded = new InProcessMeili();
     const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
-    const leads = createPlatformLeads({ db, config, deliver: opts.deliver });
+    const leads = createPlatformLeads({ db, engine, config, deliver: opts.deliver });
     ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine(), indexer, leads };
     await migrateToLatest(db, engine);
     const seededAt = Math.floor(Date.now() / 1000);
