@@ -100,7 +100,7 @@ test('a service time taken while the shopper was typing: the form says so beside
         const res = await fetch('/api/leads', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ lead: { category: 'Service Enquiry', name: 'Other', last_name: 'Shopper', email: `other${i}@example.com`, phone: '0412345678', postcode: '2000', location, serviceInterval: 'Minor service', dateTime: start } }),
+          body: JSON.stringify({ lead: { category: 'Service Enquiry', name: 'Other', last_name: 'Shopper', email: `other${i}@example.com`, phone: `04123456${i}0`, postcode: '2000', location, serviceInterval: 'Minor service', dateTime: start } }),
         });
         statuses.push(res.status);
       }

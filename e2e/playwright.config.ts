@@ -47,6 +47,11 @@ export default defineConfig({
       LEADS_RATE_LIMIT: '0',
       EVENTS_RATE_LIMIT: '0',
       SEARCH_RATE_LIMIT: '0',
+      // Every walk comes from one address and its shoppers share a phone number: the per-address and per-shopper
+      // limits are tested in vitest (image-bounds, bookings), not met here by accident.
+      IMAGE_RENDER_RATE_LIMIT: '0',
+      BOOKINGS_PER_CONTACT_PER_DAY: '0',
+      BOOKINGS_PER_CONTACT_UPCOMING: '0',
     },
   },
 });

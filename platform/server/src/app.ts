@@ -10,6 +10,9 @@ import { tagOrigins } from '@dealer/rules/analytics';
 import { chatOrigins } from '@dealer/rules/chat';
 import { limitJsonDepth } from './http/limit-json-depth';
 import { refuseForeignOrigins } from './http/origin-check';
+import { capConnectionsPerAddress } from './http/connection-cap';
+import { strictTransportOverHttps } from './http/strict-transport';
+import { apiNotFound } from './http/api-not-found';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin';
@@ -18,6 +21,7 @@ import { ChatService } from './chat/chat-service';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { adEventRoutes } from './routes/ad-events';
+import { EventRetention } from './events/event-retention';
 import { bookingRoutes } from './routes/bookings';
 import { checkoutRoutes } from './routes/checkout';
 import { accountRoutes } from './routes/accounts';
@@ -48,6 +52,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     // Node checks the headers and request timeouts on this interval (30 s by default), so a slow client is cut off close to its limit.
     http: { headersTimeout: http.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.ceil(http.headersTimeoutMs / 2)) },
   });
+  capConnectionsPerAddress(app.server, { max: http.maxConnectionsPerAddress, trustedProxies: http.trustedProxies, log: app.log });
 
   const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
   // With a real Meilisearch the browser searches it directly (with a tenant token).
@@ -74,8 +79,10 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     },
     // Remote chunks and images may be fetched by sites on other hosts (a CDN in production).
     crossOriginResourcePolicy: { policy: 'cross-origin' },
+    // Set by strictTransportOverHttps, only on requests that came over https.
     strictTransportSecurity: false,
   });
+  strictTransportOverHttps(app, http.hstsMaxAgeSeconds);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
 
   limitJsonDepth(app);
@@ -86,7 +93,6 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       const resolved = await request.siteContext();
       return typeof resolved === 'object' && resolved ? resolved.site : null;
     },
-    publicOriginSuffix: ctx.config.publicOriginSuffix,
   });
 
   applyZodSchemas(app);
@@ -131,6 +137,9 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       siteLogo: (slug) => siteLogos.get(slug) ?? null,
       renderConcurrency: images.renderConcurrency,
       renderQueue: images.renderQueue,
+      smallRenderConcurrency: images.smallRenderConcurrency,
+      rendersPerAddress: images.rendersPerAddress,
+      renderRatePerMinute: images.renderRatePerMinute,
     }),
   );
 
@@ -141,6 +150,8 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
 
   const checkout = new ReservationService({
     db: ctx.db,
+    engine: ctx.engine,
+    holdsPerPerson: ctx.config.reservations.holdsPerPerson,
     indexer: ctx.indexer,
     leads: ctx.leads.service,
     providers: new PaymentProviders(ctx.config.payments),
@@ -154,7 +165,21 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
-  const chat = new ChatService({ db: ctx.db, leads: ctx.leads.service, tokenSecret: ctx.config.leads.tokenSecret });
+  // Events and ad events past their retention go (the daily counts stay): hourly, once the server
+  // listens, in the process that runs the outboxes (LEAD_DELIVERY_WORKER).
+  const retention = new EventRetention({
+    db: ctx.db,
+    dataDir: ctx.config.dataDir,
+    eventsRetentionDays: ctx.config.events.retentionDays,
+    adEventsRetentionDays: ctx.config.adEvents.retentionDays,
+    log: app.log,
+  });
+  app.addHook('onListen', async () => {
+    if (ctx.config.leads.delivery.worker) retention.start();
+  });
+  app.addHook('onClose', async () => retention.stop());
+
+  const chat = new ChatService({ db: ctx.db, leads: ctx.leads.service, tokenSecret: ctx.config.leads.tokenSecret, pollsPerMinute: ctx.config.chat.pollsPerMinute });
 
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => checkoutRoutes(scope, ctx, checkout));
@@ -169,6 +194,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
   await app.register(async (scope) => searchRoutes(scope, ctx));
   await app.register(async (scope) => seoRoutes(scope, ctx));
+  await app.register(async (scope) => apiNotFound(scope));
   await app.register(async (scope) => documentRoutes(scope, ctx));
   return app;
 }

@@ -33,11 +33,14 @@ describe('platform configuration', () => {
       searchAdminKeyGenerated: true,
       searchKeySecretGenerated: true,
       meilisearch: null,
-      http: { trustedProxies: [], headersTimeoutMs: 15_000, requestTimeoutMs: 90_000, idleTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000 },
-      events: { ratePerMinute: 120 },
-      search: { ratePerMinute: 600 },
-      images: { cacheMaxBytes: 1024 * 1024 * 1024, renderConcurrency: Math.max(1, availableParallelism() - 1), renderQueue: 32 },
-      accounts: { emailFrom: 'no-reply@dealer-platform.localhost', alertIntervalMs: 60_000 },
+      http: { trustedProxies: [], headersTimeoutMs: 15_000, requestTimeoutMs: 90_000, idleTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, maxConnectionsPerAddress: 64, hstsMaxAgeSeconds: 31_536_000 },
+      chat: { pollsPerMinute: 60 },
+      events: { ratePerMinute: 120, retentionDays: 400 },
+      search: { ratePerMinute: 3000, publicBudget: { queries: 30, hits: 100, facets: 64, highlightedFields: 1000, filterBytes: 64 * 1024 } },
+      images: { cacheMaxBytes: 1024 * 1024 * 1024, renderConcurrency: Math.max(1, availableParallelism() - 1), renderQueue: 32, smallRenderConcurrency: 1, rendersPerAddress: 24, renderRatePerMinute: 240 },
+      leads: { uploads: { maxBytes: 10 * 1024 * 1024, maxFiles: 10, maxBytesPerLead: 25 * 1024 * 1024, maxBytesPerAddressPerDay: 100 * 1024 * 1024, maxBytesPerSitePerDay: 2048 * 1024 * 1024 } },
+      reservations: { holdsPerPerson: 2 },
+      accounts: { emailFrom: 'no-reply@dealer-platform.localhost', alertIntervalMs: 60_000, signInCodes: { perAddressAndClient: 5, perAddress: 10 } },
     });
     expect(config.adminKey.length).toBeGreaterThanOrEqual(16);
     expect(config.searchKeySecret.length).toBeGreaterThanOrEqual(16);
@@ -79,6 +82,11 @@ describe('platform configuration', () => {
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
         EVENTS_RATE_LIMIT: '30',
         SEARCH_RATE_LIMIT: '0',
+        SEARCH_PUBLIC_MAX_QUERIES: '10',
+        SEARCH_PUBLIC_MAX_HITS: '48',
+        SEARCH_PUBLIC_MAX_FACETS: '20',
+        SEARCH_PUBLIC_MAX_HIGHLIGHTS: '0',
+        SEARCH_PUBLIC_MAX_FILTER_KB: '16',
         IMAGE_CACHE_MAX_MB: '256',
         IMAGE_RENDER_CONCURRENCY: '4',
         IMAGE_RENDER_QUEUE: '8',
@@ -86,8 +94,13 @@ describe('platform configuration', () => {
         STRIPE_API_URL: 'http://127.0.0.1:12111',
         ACCOUNT_EMAIL_FROM: 'garage@dealer.example',
         GARAGE_ALERT_INTERVAL_MS: '5000',
+        SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT: '3',
+        SIGN_IN_CODES_PER_ADDRESS: '8',
         FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999',
         AD_EVENTS_RATE_LIMIT: '10',
+        HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+        HSTS_MAX_AGE_SECONDS: '86400',
+        CHAT_POLL_RATE_LIMIT: '30',
       },
       cwd,
     );
@@ -113,17 +126,27 @@ describe('platform configuration', () => {
         searchKeyUid: '6062abda-a5aa-4414-ac91-ecd7944c0f8d',
       },
       logLevel: 'warn',
-      http: { trustedProxies: ['10.0.0.1', '10.1.0.0/16', 'fd00::/8', 'loopback'], headersTimeoutMs: 5000, requestTimeoutMs: 60_000, idleTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000 },
-      events: { ratePerMinute: 30 },
-      search: { ratePerMinute: 0 },
-      images: { cacheMaxBytes: 256 * 1024 * 1024, renderConcurrency: 4, renderQueue: 8 },
+      http: {
+        trustedProxies: ['10.0.0.1', '10.1.0.0/16', 'fd00::/8', 'loopback'],
+        headersTimeoutMs: 5000,
+        requestTimeoutMs: 60_000,
+        idleTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 65_000,
+        maxConnectionsPerAddress: 0,
+        hstsMaxAgeSeconds: 86_400,
+      },
+      chat: { pollsPerMinute: 30 },
+      events: { ratePerMinute: 30, retentionDays: 400 },
+      search: { ratePerMinute: 0, publicBudget: { queries: 10, hits: 48, facets: 20, highlightedFields: 0, filterBytes: 16 * 1024 } },
+      images: { cacheMaxBytes: 256 * 1024 * 1024, renderConcurrency: 4, renderQueue: 8, smallRenderConcurrency: 1, rendersPerAddress: 24, renderRatePerMinute: 240 },
       leads: {
         mockMode: false,
         tokenSecret: expect.any(String),
         tokenSecretGenerated: true,
         rateLimit: { max: 20, windowMs: 600_000 },
         minFillMs: 2000,
-        uploads: { maxBytes: 10 * 1024 * 1024, maxFiles: 10 },
+        bookingLimits: { perContactPerDay: 2, perContactUpcoming: 4, perAddressPerDay: 4 },
+        uploads: { maxBytes: 10 * 1024 * 1024, maxFiles: 10, maxBytesPerLead: 25 * 1024 * 1024, maxBytesPerAddressPerDay: 100 * 1024 * 1024, maxBytesPerSitePerDay: 2048 * 1024 * 1024 },
         delivery: {
           worker: true,
           pollMs: 250,
@@ -135,9 +158,10 @@ describe('platform configuration', () => {
         },
       },
       payments: { mode: 'live', stripeApi: { host: '127.0.0.1', port: 12111, protocol: 'http' } },
+      reservations: { holdsPerPerson: 2 },
       regoLookup: null,
-      accounts: { emailFrom: 'garage@dealer.example', alertIntervalMs: 5000 },
-      adEvents: { ratePerMinute: 10, graphUrl: 'http://127.0.0.1:9999' },
+      accounts: { emailFrom: 'garage@dealer.example', alertIntervalMs: 5000, signInCodes: { perAddressAndClient: 3, perAddress: 8 } },
+      adEvents: { ratePerMinute: 10, graphUrl: 'http://127.0.0.1:9999', retentionDays: 30 },
     });
   });
 
@@ -147,13 +171,28 @@ describe('platform configuration', () => {
     expect(configErrorOf({ STRIPE_API_URL: 'https://api.stripe.com/v1' }).message).toContain('STRIPE_API_URL must be an http:// or https:// origin');
   });
 
+  it('lets one shopper hold two cars of a site at once unless told another number (0: no limit), and refuses one that is not a whole number of 0 or more', () => {
+    expect(loadConfig({}, cwd).reservations).toEqual({ holdsPerPerson: 2 });
+    expect(loadConfig({ RESERVATION_HOLDS_PER_PERSON: '0' }, cwd).reservations).toEqual({ holdsPerPerson: 0 });
+    expect(configErrorOf({ RESERVATION_HOLDS_PER_PERSON: '-1' }).message).toContain('RESERVATION_HOLDS_PER_PERSON must be 0 (off) or more');
+    expect(configErrorOf({ RESERVATION_HOLDS_PER_PERSON: 'two' }).message).toContain('RESERVATION_HOLDS_PER_PERSON must be a whole number');
+  });
+
   it('sends server-side ad events to graph.facebook.com unless told another Graph API URL, and limits them per address', () => {
-    expect(loadConfig({}, cwd).adEvents).toEqual({ ratePerMinute: 60, graphUrl: 'https://graph.facebook.com' });
-    expect(loadConfig({ FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999/', AD_EVENTS_RATE_LIMIT: '0' }, cwd).adEvents).toEqual({ ratePerMinute: 0, graphUrl: 'http://127.0.0.1:9999' });
+    expect(loadConfig({}, cwd).adEvents).toEqual({ ratePerMinute: 60, graphUrl: 'https://graph.facebook.com', retentionDays: 30 });
+    expect(loadConfig({ FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999/', AD_EVENTS_RATE_LIMIT: '0' }, cwd).adEvents).toEqual({ ratePerMinute: 0, graphUrl: 'http://127.0.0.1:9999', retentionDays: 30 });
     expect(loadConfig({ FACEBOOK_GRAPH_URL: 'https://proxy.example/meta/' }, cwd).adEvents.graphUrl).toBe('https://proxy.example/meta');
     expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'graph.facebook.com' }).message).toContain('FACEBOOK_GRAPH_URL must be an http:// or https:// URL');
     expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/?access_token=x' }).message).toContain('FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query');
     expect(configErrorOf({ AD_EVENTS_RATE_LIMIT: '-1' }).message).toContain('AD_EVENTS_RATE_LIMIT must be 0 (off) or more');
+  });
+
+  it('keeps events 400 days and sent ad events 30 unless told otherwise, and refuses an ad event retention shorter than its retries', () => {
+    const config = loadConfig({ EVENTS_RETENTION_DAYS: '90', AD_EVENTS_RETENTION_DAYS: '7' }, cwd);
+    expect([config.events.retentionDays, config.adEvents.retentionDays]).toEqual([90, 7]);
+    expect(configErrorOf({ EVENTS_RETENTION_DAYS: '0' }).message).toContain('EVENTS_RETENTION_DAYS must be at least 1');
+    expect(configErrorOf({ EVENTS_RETENTION_DAYS: 'forever' }).message).toContain('EVENTS_RETENTION_DAYS must be a number of days');
+    expect(configErrorOf({ AD_EVENTS_RETENTION_DAYS: '2' }).message).toContain('AD_EVENTS_RETENTION_DAYS must be at least 7');
   });
 
   it('needs the master key, the search key and its uid with a Meilisearch URL, naming each one missing', () => {
@@ -199,11 +238,17 @@ describe('platform configuration', () => {
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', { HTTP_KEEP_ALIVE_TIMEOUT_MS: '-1' }],
     ['EVENTS_RATE_LIMIT', { EVENTS_RATE_LIMIT: 'many' }],
     ['SEARCH_RATE_LIMIT', { SEARCH_RATE_LIMIT: '-1' }],
+    ['SEARCH_PUBLIC_MAX_QUERIES', { SEARCH_PUBLIC_MAX_QUERIES: '0' }],
+    ['SEARCH_PUBLIC_MAX_FILTER_KB', { SEARCH_PUBLIC_MAX_FILTER_KB: 'lots' }],
+    ['LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY', { LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY: '-5' }],
     ['IMAGE_CACHE_MAX_MB', { IMAGE_CACHE_MAX_MB: '0' }],
     ['IMAGE_RENDER_CONCURRENCY', { IMAGE_RENDER_CONCURRENCY: '0' }],
     ['IMAGE_RENDER_QUEUE', { IMAGE_RENDER_QUEUE: '-1' }],
     ['ACCOUNT_EMAIL_FROM', { ACCOUNT_EMAIL_FROM: 'Garage <garage@dealer.example>' }],
     ['GARAGE_ALERT_INTERVAL_MS', { GARAGE_ALERT_INTERVAL_MS: '10' }],
+    ['SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT', { SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT: '0' }],
+    ['SIGN_IN_CODES_PER_ADDRESS', { SIGN_IN_CODES_PER_ADDRESS: 'many' }],
+    ['SIGN_IN_CODES_PER_ADDRESS', { SIGN_IN_CODES_PER_ADDRESS: '5' }],
     ['FACEBOOK_GRAPH_URL', { FACEBOOK_GRAPH_URL: 'ftp://graph.facebook.com' }],
     ['AD_EVENTS_RATE_LIMIT', { AD_EVENTS_RATE_LIMIT: 'lots' }],
   ])('refuses to start with a bad %s (%j), naming it', (variable, env) => {
@@ -223,6 +268,15 @@ describe('platform configuration', () => {
       'TRUSTED_PROXIES: TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
     );
     expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: 'soon' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS: HTTP_HEADERS_TIMEOUT_MS must be a number of milliseconds');
+  });
+
+  it('refuses a connection cap, an HSTS age or a chat poll limit that is not a whole number of 0 or more', () => {
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '-1' }).message).toContain('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be 0 (off) or more');
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: 'many' }).message).toContain('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number');
+    expect(configErrorOf({ HSTS_MAX_AGE_SECONDS: '1.5' }).message).toContain('HSTS_MAX_AGE_SECONDS must be a whole number of seconds');
+    expect(configErrorOf({ HSTS_MAX_AGE_SECONDS: '-1' }).message).toContain('HSTS_MAX_AGE_SECONDS must be 0 or more (0 tells browsers to forget it)');
+    expect(configErrorOf({ CHAT_POLL_RATE_LIMIT: '-5' }).message).toContain('CHAT_POLL_RATE_LIMIT must be 0 (off) or more');
+    expect(configErrorOf({ CHAT_POLL_RATE_LIMIT: 'often' }).message).toContain('CHAT_POLL_RATE_LIMIT must be a whole number');
   });
 
   it('trusts no proxy unless told to: an empty TRUSTED_PROXIES is none', () => {

@@ -5,6 +5,8 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { LeadsConfig } from '@dealer/leads/lead-settings';
+import type { CodeLimits } from './accounts/sign-in';
+import type { SearchBudget } from '@dealer/search-engine/search-budget';
 
 /** A yes/no switch from the environment: 1/true/yes/on or 0/false/no/off. */
 const flag = (name: string, fallback = false) =>
@@ -15,6 +17,15 @@ const flag = (name: string, fallback = false) =>
     .transform((value) => (value === undefined ? fallback : /^(1|true|yes|on)$/i.test(value)));
 
 /** A whole number of milliseconds from the environment, at least `min`. */
+const megabyte = 1024 * 1024;
+
+const wholeNumber = (name: string, fallback: number, min: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(min, `${name} must be at least ${min}`)
+    .default(fallback);
+
 const milliseconds = (name: string, fallback: number, min: number) =>
   z.coerce
     .number({ error: `${name} must be a number of milliseconds` })
@@ -80,20 +91,63 @@ const baseEnvSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 90_000, 100),
   HTTP_IDLE_TIMEOUT_MS: milliseconds('HTTP_IDLE_TIMEOUT_MS', 30_000, 100),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ error: 'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number' })
+    .int('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number')
+    .min(0, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be 0 (off) or more')
+    .default(64),
+  HSTS_MAX_AGE_SECONDS: z.coerce
+    .number({ error: 'HSTS_MAX_AGE_SECONDS must be a number of seconds' })
+    .int('HSTS_MAX_AGE_SECONDS must be a whole number of seconds')
+    .min(0, 'HSTS_MAX_AGE_SECONDS must be 0 or more (0 tells browsers to forget it)')
+    .default(31_536_000),
+  CHAT_POLL_RATE_LIMIT: z.coerce.number({ error: 'CHAT_POLL_RATE_LIMIT must be a whole number' }).int('CHAT_POLL_RATE_LIMIT must be a whole number').min(0, 'CHAT_POLL_RATE_LIMIT must be 0 (off) or more').default(60),
   EVENTS_RATE_LIMIT: z.coerce.number({ error: 'EVENTS_RATE_LIMIT must be a whole number' }).int('EVENTS_RATE_LIMIT must be a whole number').min(0, 'EVENTS_RATE_LIMIT must be 0 (off) or more').default(120),
-  SEARCH_RATE_LIMIT: z.coerce.number({ error: 'SEARCH_RATE_LIMIT must be a whole number' }).int('SEARCH_RATE_LIMIT must be a whole number').min(0, 'SEARCH_RATE_LIMIT must be 0 (off) or more').default(600),
+  // How long the event log keeps each event (13 months: a year to compare with, and a month to spare); its daily counts stay.
+  EVENTS_RETENTION_DAYS: z.coerce.number({ error: 'EVENTS_RETENTION_DAYS must be a number of days' }).int('EVENTS_RETENTION_DAYS must be a whole number of days').min(1, 'EVENTS_RETENTION_DAYS must be at least 1').default(400),
+  SEARCH_RATE_LIMIT: z.coerce.number({ error: 'SEARCH_RATE_LIMIT must be a whole number' }).int('SEARCH_RATE_LIMIT must be a whole number').min(0, 'SEARCH_RATE_LIMIT must be 0 (off) or more').default(3000),
+  // What one request with a site's public search key may ask for, summed over its queries.
+  SEARCH_PUBLIC_MAX_QUERIES: wholeNumber('SEARCH_PUBLIC_MAX_QUERIES', 30, 1),
+  SEARCH_PUBLIC_MAX_HITS: wholeNumber('SEARCH_PUBLIC_MAX_HITS', 100, 1),
+  SEARCH_PUBLIC_MAX_FACETS: wholeNumber('SEARCH_PUBLIC_MAX_FACETS', 64, 1),
+  SEARCH_PUBLIC_MAX_HIGHLIGHTS: wholeNumber('SEARCH_PUBLIC_MAX_HIGHLIGHTS', 1000, 0),
+  SEARCH_PUBLIC_MAX_FILTER_KB: wholeNumber('SEARCH_PUBLIC_MAX_FILTER_KB', 64, 1),
   // The image endpoint draws photos on demand: bound the work and the disk it may take.
   IMAGE_CACHE_MAX_MB: z.coerce.number({ error: 'IMAGE_CACHE_MAX_MB must be a number of megabytes' }).int('IMAGE_CACHE_MAX_MB must be a whole number of megabytes').min(1, 'IMAGE_CACHE_MAX_MB must be at least 1').default(1024),
   IMAGE_RENDER_CONCURRENCY: z.coerce.number({ error: 'IMAGE_RENDER_CONCURRENCY must be a whole number' }).int('IMAGE_RENDER_CONCURRENCY must be a whole number').min(1, 'IMAGE_RENDER_CONCURRENCY must be at least 1').max(64).default(defaultRenderConcurrency),
   IMAGE_RENDER_QUEUE: z.coerce.number({ error: 'IMAGE_RENDER_QUEUE must be a whole number' }).int('IMAGE_RENDER_QUEUE must be a whole number').min(0, 'IMAGE_RENDER_QUEUE must be 0 or more').default(32),
+  IMAGE_RENDER_SMALL_CONCURRENCY: z.coerce.number({ error: 'IMAGE_RENDER_SMALL_CONCURRENCY must be a whole number' }).int('IMAGE_RENDER_SMALL_CONCURRENCY must be a whole number').min(1, 'IMAGE_RENDER_SMALL_CONCURRENCY must be at least 1').max(64, 'IMAGE_RENDER_SMALL_CONCURRENCY must be at most 64').default(1),
+  IMAGE_RENDERS_PER_ADDRESS: z.coerce.number({ error: 'IMAGE_RENDERS_PER_ADDRESS must be a whole number' }).int('IMAGE_RENDERS_PER_ADDRESS must be a whole number').min(0, 'IMAGE_RENDERS_PER_ADDRESS must be 0 (off) or more').default(24),
+  IMAGE_RENDER_RATE_LIMIT: z.coerce.number({ error: 'IMAGE_RENDER_RATE_LIMIT must be a whole number' }).int('IMAGE_RENDER_RATE_LIMIT must be a whole number').min(0, 'IMAGE_RENDER_RATE_LIMIT must be 0 (off) or more').default(240),
   // The lead pipeline (issue 5).
   LEADS_MOCK_MODE: flag('LEADS_MOCK_MODE'),
   LEAD_TOKEN_SECRET: z.string().min(16, 'LEAD_TOKEN_SECRET must be at least 16 characters').optional(),
   LEADS_RATE_LIMIT: z.coerce.number({ error: 'LEADS_RATE_LIMIT must be a whole number' }).int('LEADS_RATE_LIMIT must be a whole number').min(0, 'LEADS_RATE_LIMIT must be 0 (off) or more').default(20),
   LEADS_RATE_WINDOW_SECONDS: z.coerce.number({ error: 'LEADS_RATE_WINDOW_SECONDS must be a number of seconds' }).int().min(1, 'LEADS_RATE_WINDOW_SECONDS must be at least 1').default(600),
   LEADS_MIN_FILL_MS: z.coerce.number({ error: 'LEADS_MIN_FILL_MS must be a number of milliseconds' }).int().min(0).default(2000),
+  // Upcoming test drive and service bookings one shopper (e-mail or phone) may hold: at one location on one
+  // day (a test drive and a service, or two cars), and on the whole site; and one address at one location on
+  // one day (a showroom's wifi is one address). 0 switches a limit off (issue 4).
+  BOOKINGS_PER_CONTACT_PER_DAY: z.coerce
+    .number({ error: 'BOOKINGS_PER_CONTACT_PER_DAY must be a whole number' })
+    .int('BOOKINGS_PER_CONTACT_PER_DAY must be a whole number')
+    .min(0, 'BOOKINGS_PER_CONTACT_PER_DAY must be 0 (off) or more')
+    .default(2),
+  BOOKINGS_PER_CONTACT_UPCOMING: z.coerce
+    .number({ error: 'BOOKINGS_PER_CONTACT_UPCOMING must be a whole number' })
+    .int('BOOKINGS_PER_CONTACT_UPCOMING must be a whole number')
+    .min(0, 'BOOKINGS_PER_CONTACT_UPCOMING must be 0 (off) or more')
+    .default(4),
+  BOOKINGS_PER_ADDRESS_PER_DAY: z.coerce
+    .number({ error: 'BOOKINGS_PER_ADDRESS_PER_DAY must be a whole number' })
+    .int('BOOKINGS_PER_ADDRESS_PER_DAY must be a whole number')
+    .min(0, 'BOOKINGS_PER_ADDRESS_PER_DAY must be 0 (off) or more')
+    .default(4),
   LEAD_UPLOAD_MAX_BYTES: z.coerce.number({ error: 'LEAD_UPLOAD_MAX_BYTES must be a number of bytes' }).int().min(1024, 'LEAD_UPLOAD_MAX_BYTES must be at least 1024').default(10 * 1024 * 1024),
   LEAD_UPLOAD_MAX_FILES: z.coerce.number({ error: 'LEAD_UPLOAD_MAX_FILES must be a whole number' }).int().min(1, 'LEAD_UPLOAD_MAX_FILES must be at least 1').max(100).default(10),
+  LEAD_UPLOAD_MAX_MB_PER_LEAD: wholeNumber('LEAD_UPLOAD_MAX_MB_PER_LEAD', 25, 1),
+  LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY: wholeNumber('LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY', 100, 1),
+  LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY: wholeNumber('LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY', 2048, 1),
   LEAD_DELIVERY_WORKER: flag('LEAD_DELIVERY_WORKER', true),
   LEAD_DELIVERY_POLL_MS: z.coerce.number({ error: 'LEAD_DELIVERY_POLL_MS must be a number of milliseconds' }).int().min(10, 'LEAD_DELIVERY_POLL_MS must be at least 10').default(250),
   LEAD_DELIVERY_BACKOFF_MS: z
@@ -112,18 +166,41 @@ const baseEnvSchema = z.object({
   PAYMENTS: z.enum(['test', 'live'], { error: 'PAYMENTS must be test or live' }).default('test'),
   /** Where the Stripe adapter calls Stripe's API (a test double or a proxy); absent: api.stripe.com. */
   STRIPE_API_URL: z.string().regex(/^https?:\/\/[^/]+\/?$/, 'STRIPE_API_URL must be an http:// or https:// origin, e.g. http://127.0.0.1:12111').optional(),
+  RESERVATION_HOLDS_PER_PERSON: z.coerce
+    .number({ error: 'RESERVATION_HOLDS_PER_PERSON must be a whole number' })
+    .int('RESERVATION_HOLDS_PER_PERSON must be a whole number')
+    .min(0, 'RESERVATION_HOLDS_PER_PERSON must be 0 (off) or more')
+    .default(2),
   REGO_LOOKUP_URL: z.string().regex(/^https?:\/\//, 'REGO_LOOKUP_URL must be an http:// or https:// URL').optional(),
   REGO_LOOKUP_KEY: z.string().min(1).optional(),
   LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
   // Shopper accounts and the garage (issue 11): the sender of their e-mail (shown as the site's name) and how often alerts are looked for.
   ACCOUNT_EMAIL_FROM: z.string().regex(/^[^\s<>@]+@[^\s<>@]+$/, 'ACCOUNT_EMAIL_FROM must be a plain e-mail address such as no-reply@example.com').default('no-reply@dealer-platform.localhost'),
   GARAGE_ALERT_INTERVAL_MS: milliseconds('GARAGE_ALERT_INTERVAL_MS', 60_000, 1000),
+  // Sign-in codes sent to one address in an hour: from one connection, and from all together (issue 7).
+  SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT: z.coerce
+    .number({ error: 'SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT must be a whole number' })
+    .int('SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT must be a whole number')
+    .min(1, 'SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT must be at least 1')
+    .default(5),
+  SIGN_IN_CODES_PER_ADDRESS: z.coerce
+    .number({ error: 'SIGN_IN_CODES_PER_ADDRESS must be a whole number' })
+    .int('SIGN_IN_CODES_PER_ADDRESS must be a whole number')
+    .min(2, 'SIGN_IN_CODES_PER_ADDRESS must be at least 2')
+    .default(10),
   // Server-side ad events (issue 11): forwarded to the Meta Conversions API on this Graph API host (a test double or a proxy in tests).
   FACEBOOK_GRAPH_URL: z
     .string()
     .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query, e.g. https://graph.facebook.com')
     .default('https://graph.facebook.com'),
   AD_EVENTS_RATE_LIMIT: z.coerce.number({ error: 'AD_EVENTS_RATE_LIMIT must be a whole number' }).int('AD_EVENTS_RATE_LIMIT must be a whole number').min(0, 'AD_EVENTS_RATE_LIMIT must be 0 (off) or more').default(60),
+  // Sent ad events (their rows and the files written for sites without a token) are kept this long. At least
+  // 7 days: an unsent event is retried that long, and its kept id refuses a repeat within Meta's 48-hour window.
+  AD_EVENTS_RETENTION_DAYS: z.coerce
+    .number({ error: 'AD_EVENTS_RETENTION_DAYS must be a number of days' })
+    .int('AD_EVENTS_RETENTION_DAYS must be a whole number of days')
+    .min(7, 'AD_EVENTS_RETENTION_DAYS must be at least 7 (an unsent ad event is retried for 7 days)')
+    .default(30),
 });
 
 /**
@@ -132,6 +209,10 @@ const baseEnvSchema = z.object({
  * search with tenant tokens signed by the search key.
  */
 const envSchema = baseEnvSchema.superRefine((env, ctx) => {
+  // Else one stranger's connection alone could use up the codes of someone else's address.
+  if (env.SIGN_IN_CODES_PER_ADDRESS <= env.SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT) {
+    ctx.addIssue({ code: 'custom', path: ['SIGN_IN_CODES_PER_ADDRESS'], message: 'SIGN_IN_CODES_PER_ADDRESS must be more than SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT' });
+  }
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
     ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS' });
   }
@@ -164,17 +245,27 @@ export type PlatformConfig = {
   meilisearch: MeilisearchConfig | null;
   logLevel: z.infer<typeof baseEnvSchema>['LOG_LEVEL'];
   http: HttpConfig;
-  /** Analytics and remote-failure events the browser posts: per IP and site per minute before a 429 (0: no limit). */
-  events: { ratePerMinute: number };
+  /**
+   * Analytics and remote-failure events the browser posts: per IP and site per minute before a 429
+   * (0: no limit), and the days each is kept (then deleted, its site's daily counts kept).
+   */
+  events: { ratePerMinute: number; retentionDays: number };
   /** Searches a site's browser key makes at `/meili`: per IP and site per minute before a 429 (0: no limit). A shopper typing fast makes two or three a second. */
-  search: { ratePerMinute: number };
+  search: { ratePerMinute: number; publicBudget: SearchBudget };
   images: ImagesConfig;
   leads: LeadsConfig;
   payments: PaymentsConfig;
+  /**
+   * Unpaid holds one shopper may have on a site at once, counted apart by e-mail, by phone and by
+   * client address (0: no limit), so one identity cannot keep a yard of cars from everyone else.
+   */
+  reservations: { holdsPerPerson: number };
   /** Trade-in rego lookup: a register's HTTP API (key kept on the server), or null for the demo register. */
   regoLookup: { url: string; key: string | null } | null;
   accounts: AccountsConfig;
   adEvents: AdEventsConfig;
+  /** Polls for new messages per conversation token per minute before a 429 (0: no limit). An open chat window asks every `chatPollMs` (4 s) and once more per message it gets. */
+  chat: { pollsPerMinute: number };
 };
 
 /** Server-side ad events (issue 11, `POST /api/fb-events`). */
@@ -183,6 +274,8 @@ export type AdEventsConfig = {
   ratePerMinute: number;
   /** The Graph API's base URL, without a trailing slash; the version and pixel follow it. */
   graphUrl: string;
+  /** Days a sent or given-up event's row, and the file written for a site without a token, are kept. */
+  retentionDays: number;
 };
 
 /** Shopper accounts and the garage (issue 11). Their e-mail goes through SMTP_URL like leads', or into DATA_DIR/outbox/mail. */
@@ -191,6 +284,8 @@ export type AccountsConfig = {
   emailFrom: string;
   /** How often the garage alert sweep looks at the cars changed since its last look. */
   alertIntervalMs: number;
+  /** Sign-in codes sent to one address on a site in an hour. */
+  signInCodes: CodeLimits;
 };
 
 /** Card deposits (issue 10). */
@@ -215,6 +310,14 @@ export type HttpConfig = {
   idleTimeoutMs: number;
   /** How long a kept-alive connection waits for its next request; longer than a load balancer's usual 60 s idle. */
   keepAliveTimeoutMs: number;
+  /**
+   * Connections one client address (an IPv6 /64) may hold open at once; beyond it a new one is
+   * closed at once (0: no cap). The socket's own address, as no header has been read yet, so the
+   * trusted proxies, whose connections carry every shopper behind them, are never capped.
+   */
+  maxConnectionsPerAddress: number;
+  /** Strict-Transport-Security max-age on answers to requests that came over https. */
+  hstsMaxAgeSeconds: number;
 };
 
 /** The image endpoint's bounds (issue 9). */
@@ -223,8 +326,14 @@ export type ImagesConfig = {
   cacheMaxBytes: number;
   /** Photos drawn at once… */
   renderConcurrency: number;
-  /** …and drawings that may wait for a turn; beyond that a 503 with Retry-After. */
+  /** …and drawings that may wait for a turn, in each lane (large photos, small ones); beyond that a 503 with Retry-After. */
   renderQueue: number;
+  /** Drawings of photos up to 640 px that may run beside those, so a thumbnail never waits behind large photos. */
+  smallRenderConcurrency: number;
+  /** Drawings one client address may have waiting or running at once (0: no limit); beyond it a 429. */
+  rendersPerAddress: number;
+  /** Drawings one client address may start in a minute (0: no limit); beyond it a 429. */
+  renderRatePerMinute: number;
 };
 
 export class ConfigError extends Error {}
@@ -263,21 +372,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerAddress: e.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      hstsMaxAgeSeconds: e.HSTS_MAX_AGE_SECONDS,
     },
-    events: { ratePerMinute: e.EVENTS_RATE_LIMIT },
-    search: { ratePerMinute: e.SEARCH_RATE_LIMIT },
-    images: { cacheMaxBytes: e.IMAGE_CACHE_MAX_MB * 1024 * 1024, renderConcurrency: e.IMAGE_RENDER_CONCURRENCY, renderQueue: e.IMAGE_RENDER_QUEUE },
+    events: { ratePerMinute: e.EVENTS_RATE_LIMIT, retentionDays: e.EVENTS_RETENTION_DAYS },
+    search: {
+      ratePerMinute: e.SEARCH_RATE_LIMIT,
+      publicBudget: {
+        queries: e.SEARCH_PUBLIC_MAX_QUERIES,
+        hits: e.SEARCH_PUBLIC_MAX_HITS,
+        facets: e.SEARCH_PUBLIC_MAX_FACETS,
+        highlightedFields: e.SEARCH_PUBLIC_MAX_HIGHLIGHTS,
+        filterBytes: e.SEARCH_PUBLIC_MAX_FILTER_KB * 1024,
+      },
+    },
+    images: {
+      cacheMaxBytes: e.IMAGE_CACHE_MAX_MB * 1024 * 1024,
+      renderConcurrency: e.IMAGE_RENDER_CONCURRENCY,
+      renderQueue: e.IMAGE_RENDER_QUEUE,
+      smallRenderConcurrency: e.IMAGE_RENDER_SMALL_CONCURRENCY,
+      rendersPerAddress: e.IMAGE_RENDERS_PER_ADDRESS,
+      renderRatePerMinute: e.IMAGE_RENDER_RATE_LIMIT,
+    },
     payments: { mode: e.PAYMENTS, stripeApi: e.STRIPE_API_URL ? apiOrigin(e.STRIPE_API_URL) : null },
+    reservations: { holdsPerPerson: e.RESERVATION_HOLDS_PER_PERSON },
     regoLookup: e.REGO_LOOKUP_URL ? { url: e.REGO_LOOKUP_URL, key: e.REGO_LOOKUP_KEY ?? null } : null,
-    accounts: { emailFrom: e.ACCOUNT_EMAIL_FROM, alertIntervalMs: e.GARAGE_ALERT_INTERVAL_MS },
-    adEvents: { ratePerMinute: e.AD_EVENTS_RATE_LIMIT, graphUrl: e.FACEBOOK_GRAPH_URL.replace(/\/+$/, '') },
+    accounts: {
+      emailFrom: e.ACCOUNT_EMAIL_FROM,
+      alertIntervalMs: e.GARAGE_ALERT_INTERVAL_MS,
+      signInCodes: { perAddressAndClient: e.SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT, perAddress: e.SIGN_IN_CODES_PER_ADDRESS },
+    },
+    adEvents: { ratePerMinute: e.AD_EVENTS_RATE_LIMIT, graphUrl: e.FACEBOOK_GRAPH_URL.replace(/\/+$/, ''), retentionDays: e.AD_EVENTS_RETENTION_DAYS },
+    chat: { pollsPerMinute: e.CHAT_POLL_RATE_LIMIT },
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
       tokenSecret: e.LEAD_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
       tokenSecretGenerated: !e.LEAD_TOKEN_SECRET,
       rateLimit: { max: e.LEADS_RATE_LIMIT, windowMs: e.LEADS_RATE_WINDOW_SECONDS * 1000 },
       minFillMs: e.LEADS_MIN_FILL_MS,
-      uploads: { maxBytes: e.LEAD_UPLOAD_MAX_BYTES, maxFiles: e.LEAD_UPLOAD_MAX_FILES },
+      bookingLimits: { perContactPerDay: e.BOOKINGS_PER_CONTACT_PER_DAY, perContactUpcoming: e.BOOKINGS_PER_CONTACT_UPCOMING, perAddressPerDay: e.BOOKINGS_PER_ADDRESS_PER_DAY },
+      uploads: {
+        maxBytes: e.LEAD_UPLOAD_MAX_BYTES,
+        maxFiles: e.LEAD_UPLOAD_MAX_FILES,
+        maxBytesPerLead: e.LEAD_UPLOAD_MAX_MB_PER_LEAD * megabyte,
+        maxBytesPerAddressPerDay: e.LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY * megabyte,
+        maxBytesPerSitePerDay: e.LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY * megabyte,
+      },
       delivery: {
         worker: e.LEAD_DELIVERY_WORKER,
         pollMs: e.LEAD_DELIVERY_POLL_MS,

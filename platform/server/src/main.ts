@@ -39,7 +39,7 @@ async function main() {
   const embedded = new InProcessMeili();
   const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
   const registry = new RemoteRegistry(config.remotesDir);
-  const leads = createPlatformLeads({ db, config });
+  const leads = createPlatformLeads({ db, engine, config });
   const app = await buildApp({ config, db, engine, registry, search, indexer, leads });
   leads.worker.setLog(app.log);
   embedded.attach(app);
@@ -74,6 +74,10 @@ async function main() {
     config.http.trustedProxies.length > 0
       ? `Client addresses: X-Forwarded-For and X-Forwarded-Proto believed from ${config.http.trustedProxies.join(', ')} (TRUSTED_PROXIES)`
       : 'Client addresses: the connection’s own (no TRUSTED_PROXIES; set it behind a load balancer or reverse proxy)',
+    // The cap counts sockets, so an unlisted proxy (one address for every shopper) would reach it at once.
+    config.http.maxConnectionsPerAddress > 0
+      ? `Connections: at most ${config.http.maxConnectionsPerAddress} open per client address (HTTP_MAX_CONNECTIONS_PER_ADDRESS)${config.http.trustedProxies.length > 0 ? ', the trusted proxies exempt' : '; a proxy in front must be in TRUSTED_PROXIES'}`
+      : 'Connections: no cap per client address (HTTP_MAX_CONNECTIONS_PER_ADDRESS=0)',
     config.adminKeyGenerated ? `Admin key (generated, kept in ${join(config.dataDir, 'admin-key')}): ${config.adminKey}` : 'Admin key: from PLATFORM_ADMIN_KEY',
     `Leads: delivered through the outbox${config.leads.delivery.worker ? '' : ' (worker off in this process: LEAD_DELIVERY_WORKER)'}; ADF files of adf-file sites in ${outboxDir(config.dataDir)}${config.leads.mockMode ? '; mock mode on (/mock/leads)' : ''}`,
     `Search: ${config.meilisearch ? `Meilisearch at ${config.meilisearch.url}` : 'embedded engine at /meili'}, ${indexed}`,

@@ -389,8 +389,8 @@ describe('one busy shopper cannot jam the photos', () => {
 });
 
 describe('image settings', () => {
-  it('gives small photos one slot of their own, and each address 8 drawings at once and 120 a minute, by default', () => {
-    expect(loadConfig({}, '/srv/platform').images).toMatchObject({ smallRenderConcurrency: 1, rendersPerAddress: 8, renderRatePerMinute: 120 });
+  it('gives small photos one slot of their own, and each address 24 drawings at once (a results page of cards) and 240 a minute, by default', () => {
+    expect(loadConfig({}, '/srv/platform').images).toMatchObject({ smallRenderConcurrency: 1, rendersPerAddress: 24, renderRatePerMinute: 240 });
     const set = loadConfig({ IMAGE_RENDER_SMALL_CONCURRENCY: '2', IMAGE_RENDERS_PER_ADDRESS: '0', IMAGE_RENDER_RATE_LIMIT: '30' }, '/srv/platform').images;
     expect(set).toMatchObject({ smallRenderConcurrency: 2, rendersPerAddress: 0, renderRatePerMinute: 30 });
   });
