@@ -1,26 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseEngine, type PlatformDb } from './database';
-import { createTestSchema, skipPostgres } from './testing/postgres';
+import type { PlatformDb } from './database';
+import { skipPostgres } from './testing/postgres';
+import { openMigratedStore as openStore } from './testing/migrated-store';
 import { claimDueRows, releaseClaimedRows, type OutboxTable } from './due-rows';
-
-/** A migrated, empty store: a temp SQLite file, or a fresh PostgreSQL schema. */
-async function openStore(engine: DatabaseEngine): Promise<{ db: PlatformDb; close(): Promise<void> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'dealer-due-rows-test-'));
-  const schema = engine === 'postgres' ? await createTestSchema() : null;
-  const { db } = openDatabase({ dataDir, databaseUrl: schema?.databaseUrl ?? null, pgSearchPath: schema?.schema });
-  await migrateToLatest(db, engine);
-  return {
-    db,
-    close: async () => {
-      await db.destroy();
-      await schema?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 type Fields = { status: string; next_attempt_at: number; claim_token?: string | null; claimed_until?: number | null };
 

@@ -27,7 +27,8 @@ const sites = new Map<string, SiteConfig>();
 beforeAll(async () => {
   // jsdom ships no type declarations; the test only needs its constructor.
   ({ JSDOM } = (await import('jsdom' as string)) as JsdomModule);
-  platform = await createTestPlatform();
+  // The sitemap is compared with what a site's search lists, read whole with its browser key: past what one public request may ask for.
+  platform = await createTestPlatform({ env: { SEARCH_PUBLIC_MAX_HITS: '5000' } });
   for (const row of await listSiteSlugs(platform.ctx.db)) sites.set(row.slug, (await loadSiteConfig(platform.ctx.db, row.id))!);
 });
 afterAll(async () => {
