@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { migrateToLatest } from '@dealer/db/database';
 import { insertLead } from '@dealer/db/lead-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
@@ -7,8 +7,11 @@ import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
 import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
 
-const leaseMs = 150;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A lease of a minute on a clock the test moves, and the lease's renewal timer driven by the test:
+ * nothing here races real time, however busy the machine (the store and the deliveries run for real).
+ */
+const leaseMs = 60_000;
 
 /** A delivery that answers only when the test lets it, one gate per lead. */
 function gatedDelivery() {
@@ -35,6 +38,16 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
 
   let store: TestStore;
   let siteId: number;
+  let clock = 1_800_000_000_000;
+  const now = () => clock;
+  /** Moves the clock a third of a lease and fires the lease's renewal timer, as that much time passing would. */
+  const aThirdOfALeasePasses = () => {
+    clock += leaseMs / 3;
+    vi.advanceTimersByTime(leaseMs / 3);
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   beforeAll(async () => {
     store = await openTestStore(engine);
     await migrateToLatest(store.db, store.engine);
@@ -52,6 +65,7 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
       delivery: { worker: false, pollMs: 1000, backoffMs: [1000], maxAttempts: 3, leaseMs, smtpUrl: null, emailFrom: 'leads@dealer.example' },
       siteOf: (id) => loadSiteConfig(store.db, id),
       deliver,
+      now,
     });
   const newLeads = async (count: number) => {
     const ids: number[] = [];
@@ -69,11 +83,16 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
   const logOf = (leadIds: number[]) => store.db.selectFrom('lead_delivery_log').select(['job_id', 'lead_id', 'outcome']).where('lead_id', 'in', leadIds).orderBy('id').execute();
 
   it('keeps the lease of a job delivered for longer than a lease, so no other worker takes it over', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const [leadId] = await newLeads(1);
     const slow = gatedDelivery();
     const first = workerWith(slow.deliver).runOnce();
     await vi.waitFor(() => expect(slow.started).toEqual([leadId]));
-    await sleep(4 * leaseMs);
+    // The delivery takes two leases: the claim is renewed every third of one meanwhile.
+    for (let step = 0; step < 6; step++) {
+      aThirdOfALeasePasses();
+      await vi.waitFor(async () => expect(Number((await jobOf(leadId!)).claimed_until)).toBe(clock + leaseMs));
+    }
 
     const other = gatedDelivery();
     expect(await workerWith(other.deliver).runOnce()).toBe(0);
@@ -109,6 +128,7 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
   });
 
   it('neither records a job another worker took after a lapsed lease, nor starts one that was waiting', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     // Nine jobs: eight are delivered side by side, the ninth waits for a free lane.
     const ids = await newLeads(9);
     const running = ids[0]!;
@@ -121,10 +141,12 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     // What another worker's claim does to a job whose lease lapsed (this process stalled).
     await store.db
       .updateTable('lead_delivery_jobs')
-      .set({ claim_token: 'another-worker', claimed_until: Date.now() + 3_600_000 })
+      .set({ claim_token: 'another-worker', claimed_until: clock + 3_600_000 })
       .where('lead_id', 'in', [running, waiting])
       .execute();
-    await sleep(2 * leaseMs);
+    // The next renewal keeps the jobs still this worker's and finds those two gone.
+    aThirdOfALeasePasses();
+    await vi.waitFor(async () => expect(Number((await jobOf(ids[1]!)).claimed_until)).toBe(clock + leaseMs));
     for (const id of gated.started) gated.open(id);
     expect(await batch).toBe(9);
 
