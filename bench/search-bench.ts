@@ -16,7 +16,9 @@ import { sortOptions, buildSearchQueries, type SearchState } from '../shared/rul
 import { createRng, type Rng } from '@dealer/demo/prng';
 import { matchesFilter } from '@dealer/search-engine/filter-evaluator';
 import { parseFilter, type FilterNode } from '@dealer/search-engine/filter-parser';
-import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '@dealer/search-engine/search-index';
+import type { IndexSettings } from '@dealer/search-engine/index-settings';
+import { SearchIndex } from '@dealer/search-engine/search-index';
+import type { Doc, SearchParams } from '@dealer/search-engine/search-types';
 import { carsPagination } from '@dealer/server/search/indexer';
 import { carsIndexSettings, carsIndexUid } from '@dealer/server/search/site-search';
 import { demoSearchData, platformSearchData, type BenchData, type BenchSite } from './search-data';

@@ -7,7 +7,7 @@
 import { generateDemoData } from '@dealer/demo/demo-data';
 import { createRng } from '@dealer/demo/prng';
 import { carSearchDocument } from '@dealer/server/search/site-search';
-import type { Doc } from '@dealer/search-engine/search-index';
+import type { Doc } from '@dealer/search-engine/search-types';
 
 // The contracts package is not a dependency of the bench: take its types from the generator.
 type DemoData = ReturnType<typeof generateDemoData>;

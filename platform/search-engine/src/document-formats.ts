@@ -1,5 +1,5 @@
 import { MeiliError } from './search-errors';
-import type { Doc } from './search-index';
+import type { Doc } from './search-types';
 import { jsonNestsDeeperThan } from './json-depth';
 
 /*

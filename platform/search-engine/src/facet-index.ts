@@ -1,11 +1,9 @@
 import { ListArena, PostingTable, union, type DocSet } from './bitset';
-import { geoPointOf, readAttribute, type Scalar } from './filter-evaluator';
+import { geoPointOf, normalise, readAttribute, type Scalar } from './filter-evaluator';
 
 /** Column cell: a value id (≥ 0), no scalar value, or several (in the arena). */
 export const noValue = -1;
 export const manyValues = -2;
-
-const normalise = (value: string) => value.trim().toLowerCase();
 
 /**
  * One filterable attribute: its distinct values (strings normalised as the filter compares them,

@@ -1,7 +1,8 @@
 import type { FilterNode } from './filter-parser';
-import type { EmbeddedIndex } from './search-engine';
+import type { EmbeddedIndex } from './embedded-index';
 import { inside, MeiliError } from './search-errors';
-import type { Doc, FacetOrder, SearchParams, SearchResponse } from './search-index';
+import type { FacetOrder } from './index-settings';
+import type { Doc, SearchParams, SearchResponse } from './search-types';
 import type { Federation, SearchRequest } from './search-request';
 
 /*

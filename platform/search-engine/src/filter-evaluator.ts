@@ -1,10 +1,11 @@
 import type { FilterNode, GeoFilterNode } from './filter-parser';
+import { isPlainObject } from './meili-values';
 
 type Doc = Record<string, unknown>;
 export type Scalar = string | number | boolean;
 
-const normalise = (value: string) => value.trim().toLowerCase();
-const isObject = (value: unknown): value is Doc => value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A string as filters compare it: trimmed, lower case. */
+export const normalise = (value: string) => value.trim().toLowerCase();
 const isScalar = (value: unknown): value is Scalar => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /** What EXISTS, IS NULL and IS EMPTY read at an attribute: flags, since an array of objects can be several at once. */
@@ -20,7 +21,7 @@ function forEachAt(node: unknown, attribute: string, visit: (value: unknown) => 
     for (const item of node) forEachAt(item, attribute, visit);
     return;
   }
-  if (!isObject(node)) return;
+  if (!isPlainObject(node)) return;
   // A key set to undefined (never in JSON) is no key.
   if (node[attribute] !== undefined && Object.hasOwn(node, attribute)) visit(node[attribute]);
   for (let dot = attribute.indexOf('.'); dot !== -1; dot = attribute.indexOf('.', dot + 1)) {
@@ -126,7 +127,7 @@ const coordinate = (value: unknown): number | null => {
 /** A document's `_geo` point as Meilisearch reads it (`{lat, lng}`, numbers or numeric strings); null when it has none. */
 export function geoPointOf(doc: Doc): [lat: number, lng: number] | null {
   const geo = doc._geo;
-  if (!isObject(geo)) return null;
+  if (!isPlainObject(geo)) return null;
   const lat = coordinate(geo.lat);
   const lng = coordinate(geo.lng);
   return lat === null || lng === null ? null : [lat, lng];

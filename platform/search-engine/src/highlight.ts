@@ -1,5 +1,6 @@
 import { selectAttributes } from './select-attributes';
-import { normaliseWord, tokenize, type TextMatcher } from './text-index';
+import type { TextMatcher } from './matcher';
+import { normaliseWord, tokenize } from './words';
 
 /*
  * Meilisearch's `_formatted` and `_matchesPosition` (milli's `matches` module): the query words

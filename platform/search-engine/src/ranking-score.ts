@@ -1,11 +1,24 @@
-import type { Rank, TextScore } from './text-index';
-
 /*
  * Meilisearch's `_rankingScore` and `_rankingScoreDetails` (milli's `score_details.rs`): each
  * ranking rule places a document at `rank` of `max`; the rules are read as the digits of one
  * number, the first rule the most significant, and the score is that number over its largest
  * value. Sort rules order hits but take no part in the score.
  */
+
+/** One ranking rule's verdict on a document, as Meilisearch scores it: `rank` out of `max`, `max` best. */
+export type Rank = { rank: number; max: number };
+
+/** Meilisearch's ranking rules for one document, for `_rankingScore` and its details. */
+export type TextScore = {
+  words: Rank;
+  typo: Rank & { typos: number; maxTypos: number };
+  proximity: Rank;
+  attribute: Rank;
+  position: Rank;
+  /** 3: an attribute is exactly the query, 2: one starts with it, 1: neither. */
+  exactAttribute: 1 | 2 | 3;
+  exactWords: { exact: number; words: number };
+};
 
 /** Where a document sits on a sort rule, for the details: the value sorted by, or the `_geo` point and its distance. */
 export type SortPlace = { rule: string; value: unknown } | { rule: string; point: { lat: number; lng: number } | null; distance: number | null };

@@ -1,5 +1,5 @@
 import { filterLimits } from './filter-parser';
-import type { EmbeddedIndex } from './search-engine';
+import type { EmbeddedIndex } from './embedded-index';
 import { MeiliError } from './search-errors';
 import type { Federation, SearchRequest } from './search-request';
 

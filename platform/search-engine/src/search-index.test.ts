@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseFilter } from './filter-parser';
 import { MeiliError } from './search-errors';
-import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from './search-index';
+import type { IndexSettings } from './index-settings';
+import { SearchIndex } from './search-index';
+import type { Doc, SearchParams } from './search-types';
 
 const settings: IndexSettings = {
   filterableAttributes: ['site_id', 'make', 'model', 'car_type', 'price', 'km', 'year', 'colour', 'categories', 'status'],

@@ -1,102 +1,20 @@
 import { bitsSet, emptySet, sizeOf, toList, wordsFor, type DocSet } from './bitset';
-import { FacetIndex, manyValues } from './facet-index';
-import { geoDistanceMeters, geoPointOf, isFilterableBy, valueAt } from './filter-evaluator';
+import { FacetIndex } from './facet-index';
+import { isFilterableBy } from './filter-evaluator';
 import { filterAttributes, FilterSyntaxError, geoConditions, parseFilter, type FilterNode } from './filter-parser';
-import { formatHit, type FormatRequest } from './highlight';
+import { distinctHits, hitPresentation, presentHit, textScore } from './hits';
+import { copySettings, defaultMaxTotalHits, defaultMaxValuesPerFacet, type IndexSettings } from './index-settings';
 import { evaluateFilter, type FilterContext } from './indexed-filter';
+import type { TextRank } from './match-types';
+import type { TextMatcher } from './matcher';
+import { parseQuery } from './query-words';
+import { rankingScore } from './ranking-score';
 import { MeiliError } from './search-errors';
-import { rankingScore, rankingScoreDetails, type SortPlace } from './ranking-score';
-import { selectAttributes } from './select-attributes';
-import { parseQuery, TextIndex, type TextMatcher, type TextRank, type TextScore } from './text-index';
-
-export type Doc = Record<string, unknown> & { id: number | string };
-export type FacetOrder = 'alpha' | 'count';
-export type IndexSettings = {
-  filterableAttributes: string[];
-  sortableAttributes: string[];
-  searchableAttributes: string[];
-  /** Meilisearch's faceting settings: at most 100 values per facet, in alphanumeric order, unless set. */
-  faceting?: { maxValuesPerFacet?: number; sortFacetValuesBy?: Record<string, FacetOrder> };
-  /** Fields a search or document read may return (`['*']`: all). */
-  displayedAttributes?: string[];
-  /** At most one hit per value of this attribute (Meilisearch's `distinctAttribute`). */
-  distinctAttribute?: string | null;
-  /** Meilisearch's `pagination.maxTotalHits`: no search reaches past this many hits (default 1000). */
-  maxTotalHits?: number;
-};
-
-/** Meilisearch's `matchingStrategy`. */
-export type MatchingStrategy = 'last' | 'all' | 'frequency';
-
-export type SearchParams = {
-  q?: string | null;
-  filter?: string | (string | string[])[] | null;
-  facets?: string[] | null;
-  sort?: string[] | null;
-  limit?: number;
-  offset?: number;
-  page?: number;
-  hitsPerPage?: number;
-  attributesToHighlight?: string[] | null;
-  highlightPreTag?: string;
-  highlightPostTag?: string;
-  attributesToRetrieve?: string[] | null;
-  attributesToCrop?: string[] | null;
-  cropLength?: number;
-  cropMarker?: string;
-  showMatchesPosition?: boolean;
-  showRankingScore?: boolean;
-  showRankingScoreDetails?: boolean;
-  rankingScoreThreshold?: number | null;
-  matchingStrategy?: MatchingStrategy;
-  distinct?: string | null;
-  attributesToSearchOn?: string[] | null;
-};
-
-export type SearchResponse = {
-  hits: Doc[];
-  query: string;
-  processingTimeMs: number;
-  facetDistribution?: Record<string, Record<string, number>>;
-  facetStats?: Record<string, { min: number; max: number }>;
-  limit?: number;
-  offset?: number;
-  estimatedTotalHits?: number;
-  page?: number;
-  hitsPerPage?: number;
-  totalHits?: number;
-  totalPages?: number;
-};
-
-export type DocumentsPage = { results: Doc[]; offset: number; limit: number; total: number };
+import type { Doc, DocumentsPage, SearchParams, SearchResponse } from './search-types';
+import { orderedPage, readSortKeys } from './sort';
+import { TextIndex } from './text-index';
 
 const defaultSettings = (): IndexSettings => ({ filterableAttributes: [], sortableAttributes: [], searchableAttributes: ['*'] });
-const defaultMaxValuesPerFacet = 100;
-const defaultMaxTotalHits = 1000;
-const defaultCropLength = 10;
-
-/** A sort rule: an attribute, or (`_geoPoint(lat, lng)`) the distance from a point to each document's `_geo`. */
-type SortKey = { rule: string; attribute: string; point: [lat: number, lng: number] | null; descending: boolean };
-
-/** What a hit shows besides the stored document: chosen only when the search asks for any of it. */
-type Presentation = {
-  /** The attributes a hit shows; null: all of them. */
-  retrieve: string[] | null;
-  format: FormatRequest | null;
-  /** The first `_geoPoint` sorted by: each hit with a `_geo` gets its `_geoDistance`. */
-  geoPoint: [lat: number, lng: number] | null;
-  score: boolean;
-  details: boolean;
-};
-
-/** Meilisearch's reserved attribute names, which no sort rule may name. */
-const reservedSortNames = ['_geo', '_geoDistance', '_geoPoint', '_geoRadius', '_geoBoundingBox'];
-
-/** Sort values of the matching documents: numbers before strings, documents without a value last. */
-type SortColumn = { descending: boolean; kinds: Uint8Array; numbers: Float64Array; strings: string[] };
-const sortNumber = 0;
-const sortString = 1;
-const sortMissing = 2;
 
 /** Largest filter results kept per index between searches (one multi-search shares its base filter). */
 const baseCacheSize = 32;
@@ -309,65 +227,6 @@ export class SearchIndex {
     return node;
   }
 
-  /** Sort rules as Meilisearch reads them (milli's `AscDesc`), with its error for each way one can be wrong. */
-  private sortKeys(sort: string[]): SortKey[] {
-    const invalid = (message: string) => new MeiliError('invalid_search_sort', message, 400);
-    const keys = sort.map((rule): SortKey => {
-      const colon = rule.lastIndexOf(':');
-      const direction = colon < 0 ? '' : rule.slice(colon + 1);
-      if (direction !== 'asc' && direction !== 'desc') {
-        throw invalid(`Invalid syntax for the sort parameter: expected expression ending by \`:asc\` or \`:desc\`, found \`${rule}\`.`);
-      }
-      const member = rule.slice(0, colon);
-      const descending = direction === 'desc';
-      if (member.startsWith('_geoPoint(') && member.endsWith(')')) {
-        const point = geoPointArguments(member.slice('_geoPoint('.length, -1));
-        if (!point) {
-          throw invalid(`Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`);
-        }
-        const [lat, lng] = point;
-        if (lat < -90 || lat > 90) throw invalid(`Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees. `);
-        if (lng < -180 || lng > 180) throw invalid(`Bad longitude \`${lng}\`. Longitude must be contained between -180 and 180 degrees. `);
-        this.mustBeSortable('_geo');
-        return { rule: `_geoPoint(${lat}, ${lng}):${direction}`, attribute: '_geo', point, descending };
-      }
-      const reserved = reservedSortNames.includes(member) || ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('].some((start) => member.startsWith(start));
-      if (reserved) {
-        if (member.startsWith('_geoPoint')) {
-          throw invalid(`Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`);
-        }
-        const geoName = member === '_geo' ? member : ['_geoRadius', '_geoBoundingBox'].find((name) => member.startsWith(name));
-        if (geoName) {
-          throw invalid(`\`${geoName}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`);
-        }
-        throw invalid(`\`${member}\` is a reserved keyword and thus can't be used as a sort expression.`);
-      }
-      this.mustBeSortable(member);
-      return { rule, attribute: member, point: null, descending };
-    });
-    // As Meilisearch (milli's `resolve_sort_criteria`): an attribute sorts by its first rule only, a
-    // later one on it could never break a tie; so a thousand `price:asc` cost one.
-    const sorted = new Set<string>();
-    return keys.filter((key) => {
-      if (key.point) return true;
-      if (sorted.has(key.attribute)) return false;
-      sorted.add(key.attribute);
-      return true;
-    });
-  }
-
-  private mustBeSortable(attribute: string) {
-    const sortable = this.current.sortableAttributes;
-    if (sortable.includes(attribute)) return;
-    throw new MeiliError(
-      'invalid_search_sort',
-      sortable.length
-        ? `Attribute \`${attribute}\` is not sortable. Available sortable attributes are: \`${sortable.join(', ')}\`.`
-        : `Attribute \`${attribute}\` is not sortable. This index does not have configured sortable attributes.`,
-      400,
-    );
-  }
-
   /**
    * The attribute numbers `attributesToSearchOn` restricts the words to; null for all. Unknown
    * names are Meilisearch's error when the searchable attributes are set, and ignored when all are.
@@ -436,7 +295,7 @@ export class SearchIndex {
         );
       }
     }
-    const sortKeys = params.sort?.length ? this.sortKeys(params.sort) : [];
+    const sortKeys = params.sort?.length ? readSortKeys(params.sort, this.current.sortableAttributes) : [];
     const words = parseQuery(params.q);
     const fields = params.attributesToSearchOn ? this.searchOnFields(params.attributesToSearchOn) : null;
 
@@ -468,7 +327,7 @@ export class SearchIndex {
     if (threshold !== null && matcher && ranks) {
       let n = 0;
       for (let k = 0; k < slots.length; k++) {
-        if (rankingScore(this.textScore(matcher, slots[k]!)) < threshold) continue;
+        if (rankingScore(textScore(matcher, slots[k]!)) < threshold) continue;
         slots[n] = slots[k]!;
         ranks[n++] = ranks[k]!;
       }
@@ -480,7 +339,7 @@ export class SearchIndex {
     const distinct = params.distinct ?? this.current.distinctAttribute ?? null;
     let ordered: number[] | null = null;
     if (distinct) {
-      ordered = this.distinctHits(this.orderedPage(slots, ranks, sortKeys, 0, slots.length), distinct);
+      ordered = distinctHits(this.docs, this.facets.get(distinct), orderedPage(this.docs, this.facets, slots, ranks, sortKeys, 0, slots.length), distinct);
       slots = Int32Array.from(ordered);
     }
 
@@ -498,9 +357,9 @@ export class SearchIndex {
     const [wantedStart, wanted] = usePages ? (page === 0 ? [0, 0] : [(page - 1) * hitsPerPage, hitsPerPage]) : [params.offset ?? 0, limit];
     const start = Math.min(wantedStart, maxTotalHits);
     const count = Math.min(wanted, maxTotalHits - start);
-    const chosen = ordered ? ordered.slice(start, start + count) : this.orderedPage(slots, ranks, sortKeys, start, count);
-    const presentation = this.presentation(params, sortKeys);
-    response.hits = presentation ? chosen.map((slot) => this.present(slot, presentation, matcher, sortKeys)) : chosen.map((slot) => this.docs[slot]!);
+    const chosen = ordered ? ordered.slice(start, start + count) : orderedPage(this.docs, this.facets, slots, ranks, sortKeys, start, count);
+    const presentation = hitPresentation(params, sortKeys, this.current.displayedAttributes);
+    response.hits = presentation ? chosen.map((slot) => presentHit(this.docs[slot]!, slot, presentation, matcher, sortKeys)) : chosen.map((slot) => this.docs[slot]!);
     if (usePages) Object.assign(response, { page, hitsPerPage, totalHits: total, totalPages: hitsPerPage ? Math.ceil(total / hitsPerPage) : 0 });
     else Object.assign(response, { limit, offset: start, estimatedTotalHits: total });
     response.processingTimeMs = Math.round(performance.now() - started);
@@ -512,182 +371,6 @@ export class SearchIndex {
     const node = this.parseFilterChecked(filter);
     if (!this.liveCount) return [];
     return Array.from(toList(evaluateFilter(node, this.liveSet(), this.filterContext())), (slot) => this.docs[slot]!);
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Hits
-
-  private textScore(matcher: TextMatcher, slot: number): TextScore {
-    matcher.rank(slot, scratchRank);
-    return matcher.score();
-  }
-
-  /** What the hits show besides the stored documents; null when they are the documents as stored. */
-  private presentation(params: SearchParams, sortKeys: SortKey[]): Presentation | null {
-    const plain =
-      !params.attributesToRetrieve && !params.attributesToHighlight?.length && !params.attributesToCrop?.length && !params.showMatchesPosition && !params.showRankingScore && !params.showRankingScoreDetails;
-    const displayed = this.current.displayedAttributes ?? ['*'];
-    if (plain && displayed.includes('*') && !sortKeys.some((key) => key.point)) return null;
-    const everyDisplayed = displayed.includes('*');
-    const isDisplayed = (attribute: string) => everyDisplayed || displayed.some((name) => attribute === name || attribute.startsWith(`${name}.`));
-    const asked = params.attributesToRetrieve ?? ['*'];
-    const retrieve = asked.includes('*') ? (everyDisplayed ? null : displayed) : asked.filter(isDisplayed);
-    const highlight = params.attributesToHighlight ?? [];
-    const crop = params.attributesToCrop ?? [];
-    const format: FormatRequest | null =
-      highlight.length || crop.length || params.showMatchesPosition
-        ? {
-            highlight,
-            crop,
-            cropLength: params.cropLength ?? defaultCropLength,
-            cropMarker: params.cropMarker ?? '…',
-            preTag: params.highlightPreTag ?? '<em>',
-            postTag: params.highlightPostTag ?? '</em>',
-            matchesPosition: params.showMatchesPosition === true,
-            displayed: isDisplayed,
-            retrieved: retrieve,
-          }
-        : null;
-    const geoPoint = sortKeys.find((key) => key.point)?.point ?? null;
-    const score = params.showRankingScore === true;
-    const details = params.showRankingScoreDetails === true;
-    if (!retrieve && !format && !geoPoint && !score && !details) return null;
-    return { retrieve, format, geoPoint, score, details };
-  }
-
-  /** A hit as Meilisearch returns it: the attributes shown, `_geoDistance`, then `_formatted`, `_matchesPosition` and the ranking score. */
-  private present(slot: number, presentation: Presentation, matcher: TextMatcher | null, sortKeys: SortKey[]): Doc {
-    const doc = this.docs[slot]!;
-    const hit: Record<string, unknown> = presentation.retrieve ? selectAttributes(doc, presentation.retrieve) : { ...doc };
-    const point = presentation.geoPoint && geoPointOf(hit);
-    if (presentation.geoPoint && point) hit._geoDistance = Math.round(geoDistanceMeters(presentation.geoPoint, point));
-    if (presentation.format) {
-      const { formatted, matchesPosition } = formatHit(doc, matcher, presentation.format);
-      if (formatted) hit._formatted = formatted;
-      if (matchesPosition) hit._matchesPosition = matchesPosition;
-    }
-    if (presentation.score || presentation.details) {
-      const score = matcher ? this.textScore(matcher, slot) : null;
-      if (presentation.score) hit._rankingScore = rankingScore(score);
-      if (presentation.details) hit._rankingScoreDetails = rankingScoreDetails(score, sortKeys.map((key) => sortPlace(doc, key)));
-    }
-    return hit as Doc;
-  }
-
-  /** Of the ordered slots, the first holding each value of the attribute; documents without it all stay. */
-  private distinctHits(ordered: number[], attribute: string): number[] {
-    const facet = this.facets.get(attribute);
-    const seen = new Set<string | number>();
-    const kept: number[] = [];
-    for (const slot of ordered) {
-      const values: (string | number)[] = facet ? facetValueIds(facet, slot) : distinctValues(valueAt(this.docs[slot]!, attribute));
-      if (values.some((value) => seen.has(value))) continue;
-      for (const value of values) seen.add(value);
-      kept.push(slot);
-    }
-    return kept;
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Ordering
-
-  private sortColumn(slots: Int32Array, key: SortKey): SortColumn {
-    const n = slots.length;
-    const kinds = new Uint8Array(n);
-    const numbers = new Float64Array(n);
-    const strings: string[] = [];
-    if (key.point) {
-      // By distance from the point; documents without a `_geo` come last either way.
-      for (let k = 0; k < n; k++) {
-        const point = geoPointOf(this.docs[slots[k]!]!);
-        kinds[k] = point ? sortNumber : sortMissing;
-        if (point) numbers[k] = geoDistanceMeters(key.point, point);
-      }
-      return { descending: key.descending, kinds, numbers, strings };
-    }
-    const pick = (value: unknown): { kind: number; number?: number; string?: string } => {
-      if (typeof value === 'number' && !Number.isNaN(value)) return { kind: sortNumber, number: value };
-      if (typeof value === 'string') return { kind: sortString, string: value.toLowerCase() };
-      if (typeof value === 'boolean') return { kind: sortString, string: String(value) };
-      if (Array.isArray(value)) {
-        // An array sorts by its lowest value ascending, its highest descending; numbers first.
-        let best: { kind: number; number?: number; string?: string } = { kind: sortMissing };
-        for (const item of value.flat(Infinity) as unknown[]) {
-          const candidate = pick(item);
-          if (candidate.kind === sortMissing) continue;
-          if (candidate.kind < best.kind) best = candidate;
-          else if (candidate.kind === best.kind) {
-            const before = candidate.kind === sortNumber ? candidate.number! < best.number! : candidate.string! < best.string!;
-            const after = candidate.kind === sortNumber ? candidate.number! > best.number! : candidate.string! > best.string!;
-            if (key.descending ? after : before) best = candidate;
-          }
-        }
-        return best;
-      }
-      return { kind: sortMissing };
-    };
-    // A filterable attribute has its numbers in a column already: no need to visit the document.
-    const facet = this.facets.get(key.attribute);
-    for (let k = 0; k < n; k++) {
-      if (facet) {
-        const cell = facet.cells[slots[k]!]!;
-        if (cell >= 0 && facet.kinds[cell] === 2) {
-          kinds[k] = sortNumber;
-          numbers[k] = facet.numbers[cell]!;
-          continue;
-        }
-      }
-      const doc = this.docs[slots[k]!]!;
-      const value = valueAt(doc, key.attribute);
-      if (typeof value === 'number' && !Number.isNaN(value)) {
-        kinds[k] = sortNumber;
-        numbers[k] = value;
-        continue;
-      }
-      const picked = pick(value);
-      kinds[k] = picked.kind;
-      if (picked.kind === sortNumber) numbers[k] = picked.number!;
-      else if (picked.kind === sortString) strings[k] = picked.string!;
-    }
-    return { descending: key.descending, kinds, numbers, strings };
-  }
-
-  /** The slots of one page in ranking order: query words' ranking, then sort, then exactness, then slot. */
-  private orderedPage(slots: Int32Array, ranks: TextRank[] | null, sortKeys: SortKey[], start: number, count: number): number[] {
-    const n = slots.length;
-    const end = Math.min(n, start + count);
-    if (start >= end) return [];
-    if (!ranks && sortKeys.length === 0) return Array.from(slots.subarray(start, end));
-    const columns = sortKeys.map((key) => this.sortColumn(slots, key));
-    const compare = (a: number, b: number): number => {
-      if (ranks) {
-        const x = ranks[a]!;
-        const y = ranks[b]!;
-        const relevance = x.dropped - y.dropped || x.typos - y.typos || x.proximity - y.proximity || x.attribute - y.attribute || x.position - y.position;
-        if (relevance) return relevance;
-      }
-      for (const column of columns) {
-        const kind = column.kinds[a]! - column.kinds[b]!;
-        if (kind) return kind;
-        if (column.kinds[a] === sortMissing) continue;
-        const order =
-          column.kinds[a] === sortNumber
-            ? column.numbers[a]! - column.numbers[b]!
-            : column.strings[a]! < column.strings[b]!
-              ? -1
-              : column.strings[a]! > column.strings[b]!
-                ? 1
-                : 0;
-        if (order) return column.descending ? -order : order;
-      }
-      if (ranks) {
-        const exactness = ranks[b]!.exactness - ranks[a]!.exactness;
-        if (exactness) return exactness;
-      }
-      return a - b;
-    };
-    const order = topPositions(n, end, compare);
-    return order.slice(start, end).map((position) => slots[position]!);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -753,102 +436,6 @@ export class SearchIndex {
     }
     return { facetDistribution, facetStats };
   }
-}
-
-/** Positions 0..n-1 in order, exact for the first `needed`: a bounded heap when few are needed of many. */
-function topPositions(n: number, needed: number, compare: (a: number, b: number) => number): number[] {
-  if (needed * 4 >= n) {
-    const all = Array.from({ length: n }, (_, i) => i);
-    all.sort(compare);
-    return all;
-  }
-  // Max-heap of the best `needed` seen so far (root: the worst of them).
-  const heap: number[] = [];
-  const worse = (a: number, b: number) => compare(a, b) > 0;
-  const up = (i: number) => {
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(heap[i]!, heap[parent]!)) break;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let top = i;
-      if (left < heap.length && worse(heap[left]!, heap[top]!)) top = left;
-      if (right < heap.length && worse(heap[right]!, heap[top]!)) top = right;
-      if (top === i) return;
-      [heap[i], heap[top]] = [heap[top]!, heap[i]!];
-      i = top;
-    }
-  };
-  for (let i = 0; i < n; i++) {
-    if (heap.length < needed) {
-      heap.push(i);
-      up(heap.length - 1);
-    } else if (compare(i, heap[0]!) < 0) {
-      heap[0] = i;
-      down(0);
-    }
-  }
-  return heap.sort(compare);
-}
-
-function copySettings(settings: IndexSettings): IndexSettings {
-  const copy: IndexSettings = {
-    filterableAttributes: [...settings.filterableAttributes],
-    sortableAttributes: [...settings.sortableAttributes],
-    searchableAttributes: [...settings.searchableAttributes],
-  };
-  if (settings.faceting) {
-    copy.faceting = { ...settings.faceting };
-    if (settings.faceting.sortFacetValuesBy) copy.faceting.sortFacetValuesBy = { ...settings.faceting.sortFacetValuesBy };
-  }
-  if (settings.displayedAttributes) copy.displayedAttributes = [...settings.displayedAttributes];
-  if (settings.distinctAttribute !== undefined) copy.distinctAttribute = settings.distinctAttribute;
-  if (settings.maxTotalHits !== undefined) copy.maxTotalHits = settings.maxTotalHits;
-  return copy;
-}
-
-/** Scratch for re-ranking one document when its score is wanted. */
-const scratchRank: TextRank = { dropped: 0, typos: 0, proximity: 0, attribute: 0, position: 0, exactness: 0 };
-
-/** The value ids a document holds in a facet (one, several, or none). */
-function facetValueIds(facet: FacetIndex, slot: number): number[] {
-  const cell = facet.cells[slot]!;
-  if (cell >= 0) return [cell];
-  return cell === manyValues ? Array.from(facet.manyOf(slot)) : [];
-}
-
-/** A value's distinct keys when its attribute is not filterable: numbers as themselves, text without case. */
-function distinctValues(value: unknown): (string | number)[] {
-  if (Array.isArray(value)) return value.flatMap(distinctValues);
-  if (typeof value === 'number') return [value];
-  if (typeof value === 'string' || typeof value === 'boolean') return [`${String(value).trim().toLowerCase()}`];
-  return [];
-}
-
-/** Where a document sits on a sort rule, for `_rankingScoreDetails`. */
-function sortPlace(doc: Doc, key: SortKey): SortPlace {
-  if (key.point) {
-    const point = geoPointOf(doc);
-    return { rule: key.rule, point: point && { lat: point[0], lng: point[1] }, distance: point && geoDistanceMeters(key.point, point) };
-  }
-  const value = valueAt(doc, key.attribute);
-  return { rule: key.rule, value: typeof value === 'number' || typeof value === 'string' ? value : null };
-}
-
-/** `lat, lng` of a `_geoPoint(…)` as Rust reads two floats, or null. */
-function geoPointArguments(text: string): [lat: number, lng: number] | null {
-  const comma = text.indexOf(',');
-  if (comma < 0) return null;
-  const float = (part: string) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(part) ? Number(part) : null);
-  const lat = float(text.slice(0, comma).trim());
-  const lng = float(text.slice(comma + 1).trim());
-  return lat === null || lng === null ? null : [lat, lng];
 }
 
 /** An attribute pattern (`doggos.*`, `*_name`) as a regular expression. */

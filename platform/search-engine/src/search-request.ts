@@ -1,8 +1,8 @@
 import { checkIndexUid } from './search-engine';
-import type { EmbeddedIndex } from './search-engine';
+import type { EmbeddedIndex } from './embedded-index';
 import { isFilterableBy } from './filter-evaluator';
 import { MeiliError } from './search-errors';
-import type { MatchingStrategy, SearchParams } from './search-index';
+import type { MatchingStrategy, SearchParams } from './search-types';
 import {
   invalidType,
   isPlainObject,

@@ -1,4 +1,5 @@
-import { checkIndexUid, taskStatuses, taskTypes, type TaskFilter, type TaskQuery } from './search-engine';
+import { checkIndexUid } from './search-engine';
+import { taskStatuses, taskTypes, type TaskFilter, type TaskQuery } from './task-queue';
 import { MeiliError } from './search-errors';
 import { parseBoolean, parseListWith, parsePositiveInteger, queryParameters, quotedList } from './meili-values';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '@dealer/demo/prng';
 import { matchesFilter } from '@dealer/search-engine/filter-evaluator';
 import { parseFilter, type FilterNode } from '@dealer/search-engine/filter-parser';
-import { SearchIndex, type Doc } from '@dealer/search-engine/search-index';
+import { SearchIndex } from '@dealer/search-engine/search-index';
+import type { Doc } from '@dealer/search-engine/search-types';
 
 /*
  * The indexed filter must mean exactly what the per-document evaluator means. Random documents

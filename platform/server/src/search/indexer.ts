@@ -3,7 +3,8 @@ import type { Car } from '@dealer/contracts/car';
 import type { PlatformDb } from '@dealer/db/database';
 import { listSiteCars } from '@dealer/db/car-store';
 import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
-import { EmbeddedIndex, type EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
+import { EmbeddedIndex } from '@dealer/search-engine/embedded-index';
+import type { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { carSearchDocument, carsIndexSettings, carsIndexUid } from './site-search';
 
 export class IndexingError extends Error {}

@@ -7,7 +7,8 @@ import { createTestPlatform, siteRequest, testSearchAdminKey, type TestPlatform 
 import { geoDistanceMeters, matchesFilter } from '@dealer/search-engine/filter-evaluator';
 import { filterLimits, FilterSyntaxError, parseFilter, parseFilterExpression } from '@dealer/search-engine/filter-parser';
 import { MeiliError } from '@dealer/search-engine/search-errors';
-import { SearchIndex, type Doc, type SearchParams } from '@dealer/search-engine/search-index';
+import { SearchIndex } from '@dealer/search-engine/search-index';
+import type { Doc, SearchParams } from '@dealer/search-engine/search-types';
 import { carsIndexUid } from './site-search';
 
 /*

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Location } from '@dealer/contracts/location';
 import { MeiliError } from '@dealer/search-engine/search-errors';
-import { SearchIndex, type Doc, type IndexSettings, type SearchParams } from '@dealer/search-engine/search-index';
+import type { IndexSettings } from '@dealer/search-engine/index-settings';
+import { SearchIndex } from '@dealer/search-engine/search-index';
+import type { Doc, SearchParams } from '@dealer/search-engine/search-types';
 import { carSearchDocument, carsIndexSettings } from './site-search';
 import type { Car } from '@dealer/contracts/car';
 

@@ -4,7 +4,8 @@ import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { priceBand } from '@dealer/rules/price-bands';
 import { parseFilterExpression, type FilterNode } from '@dealer/search-engine/filter-parser';
-import type { Doc, IndexSettings } from '@dealer/search-engine/search-index';
+import type { IndexSettings } from '@dealer/search-engine/index-settings';
+import type { Doc } from '@dealer/search-engine/search-types';
 import { stockFilterFor } from './stock-filters';
 import { matchesFilter } from '@dealer/search-engine/filter-evaluator';
 
