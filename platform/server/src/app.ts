@@ -15,7 +15,7 @@ import { strictTransportOverHttps } from './http/strict-transport';
 import { apiNotFound } from './http/api-not-found';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
-import { adminRoutes } from './routes/admin';
+import { adminRoutes } from './routes/admin/plugin';
 import { chatRoutes } from './routes/chat';
 import { ChatService } from './chat/chat-service';
 import { documentRoutes } from './routes/documents';
@@ -30,7 +30,7 @@ import { checkoutSweepMs, ReservationService } from './payments/reservation-serv
 import { leadRoutes } from './routes/leads';
 import { vehicleLookupRoutes } from './routes/vehicle-lookup';
 import { leadFileRoutes } from './routes/lead-files';
-import { searchRoutes } from './routes/search';
+import { meiliRoutes } from './routes/meili/plugin';
 import { seoRoutes } from './routes/seo';
 import { siteRoutes } from './routes/site';
 import { sitePlugin, sitePluginOptions } from './tenancy/site-plugin';
@@ -192,7 +192,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => adEventRoutes(scope, ctx));
   await app.register(async (scope) => adminRoutes(scope, ctx, checkout, chat));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
-  await app.register(async (scope) => searchRoutes(scope, ctx));
+  await app.register(async (scope) => meiliRoutes(scope, ctx));
   await app.register(async (scope) => seoRoutes(scope, ctx));
   await app.register(async (scope) => apiNotFound(scope));
   await app.register(async (scope) => documentRoutes(scope, ctx));

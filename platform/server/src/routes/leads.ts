@@ -16,7 +16,7 @@ import { clientAddressKey } from '../http/client-address';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The access level of the search routes (routes/search.ts). Named here because @fastify/multipart
+     * The access level of the search routes (routes/meili/meili-access.ts). Named here because @fastify/multipart
      * adds an optional field to this interface, which makes TypeScript refuse route configs that
      * share no field with it.
      */
