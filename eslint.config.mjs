@@ -1,10 +1,11 @@
-// Lint for the whole workspace. Besides typescript-eslint and the hooks rules, one rule keeps
-// the architecture honest: imports flow shared → mf-* → shell, remotes never import each other, and
-// browser code and the platform's Node packages (platform/*) never import each other's source.
+// Lint for the whole workspace. Besides typescript-eslint, the hooks rules and no import circles, one
+// rule keeps the architecture honest: imports flow shared → mf-* → shell, remotes never import each other,
+// and browser code and the platform's Node packages (platform/*) never import each other's source.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { noImportCycle } from './scripts/eslint-no-import-cycle.mjs';
 
 const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
 
@@ -49,6 +50,11 @@ export default tseslint.config(
   {
     files: ['**/*.{mjs,js}'],
     languageOptions: { globals: globals.node },
+  },
+  // No import circles, type-only ones included: see scripts/eslint-no-import-cycle.mjs.
+  {
+    plugins: { workspace: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'workspace/no-import-cycle': 'error' },
   },
   ...remotes.map((remote) => ({
     files: [`${remote}/**/*.{ts,tsx}`],

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { DatabaseEngine } from './database-engine';
 import type { PlatformDatabase } from './schema';
 import { platformMigrations } from './migrations';
 
-export type DatabaseEngine = 'sqlite' | 'postgres';
 export type PlatformDb = Kysely<PlatformDatabase>;
 
 export type DatabaseOptions = { dataDir: string; databaseUrl: string | null; pgSearchPath?: string };

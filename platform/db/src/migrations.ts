@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { DatabaseEngine } from './database';
+import type { DatabaseEngine } from './database-engine';
 
 /** One set of migrations for both engines; only the auto-increment key differs. */
 export function platformMigrations(engine: DatabaseEngine): MigrationProvider {

@@ -2,7 +2,8 @@ import type { Car, CarStatus, CarType, PaymentProcessor } from '@dealer/contract
 import type { Location } from '@dealer/contracts/location';
 import { vehiclePhotoPath } from '@dealer/rules/images';
 import { catalogue, vehicleCategoriesOf, vinPrefix, type CatalogueKind, type KindProfile, type ModelSpec } from './catalogue';
-import { kebab, type Dealership } from './demo-locations';
+import type { Dealership } from './dealership';
+import { kebab } from './demo-locations';
 import type { DemoSiteSlug, SiteIdentity } from './demo-sites';
 import { createRng, seedFrom, type Rng } from './prng';
 

@@ -1,9 +1,8 @@
 import type { Location, OpeningHoursEntry } from '@dealer/contracts/location';
-import type { SiteConfig } from '@dealer/contracts/site';
 import { createRng, seedFrom, type Rng } from './prng';
+import type { Dealership } from './dealership';
 import type { DemoSiteSlug, SiteIdentity } from './demo-sites';
 
-export type Dealership = SiteConfig['dealerships'][number];
 export type DemoNetwork = { locations: Location[]; dealerships: Dealership[] };
 
 type Country = 'AU' | 'NZ' | 'US';

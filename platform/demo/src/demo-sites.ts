@@ -2,7 +2,7 @@ import type { Car, VehicleCategory } from '@dealer/contracts/car';
 import type { Location } from '@dealer/contracts/location';
 import { remoteNames } from '@dealer/contracts/remotes';
 import type { Branding, LeadSettings, NavLink, SiteConfig, SiteFeatures, SiteLocale, SiteTemplate } from '@dealer/contracts/site';
-import type { Dealership } from './demo-locations';
+import type { Dealership } from './dealership';
 
 export const demoSiteSlugs = [
   'metro-motor-group',

@@ -1,26 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Shopper } from '../accounts/account-store';
-import { accountServicesOf, type AccountServices } from '../accounts/account-services';
+import { accountServicesOf } from '../accounts/account-services';
 import { clearedSessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
 import type { PlatformContext } from '../platform-context';
+import type { AccountRequests } from './account-requests';
 import { authRoutes } from './auth';
 import { garageRoutes } from './garage';
 
 export const noGarageMessage = 'This site has no garage.';
 export const signInFirstMessage = 'Please sign in to your garage first.';
-
-/** What the auth and garage routes share: the services, the site with a garage, the signed-in shopper. */
-export type AccountRequests = {
-  services: AccountServices;
-  /** The shopper the session cookie signs in on the request's site, or null; a cookie that signs nobody in (any more) is cleared. */
-  shopperOf(request: FastifyRequest, reply: FastifyReply): Promise<Shopper | null>;
-  /** A route hook (`preValidation` or `preHandler`): a 401 unless a shopper is signed in, whom `shopper(request)` then names. */
-  signedIn(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
-  /** The shopper the route's `signedIn` hook found. */
-  shopper(request: FastifyRequest): Shopper;
-  /** Whether the request came over https (then the cookie is Secure). */
-  secure(request: FastifyRequest): boolean;
-};
 
 /**
  * Shopper accounts and the garage (issue 11, SPEC §6 "if garage_enabled, a signed-in user and

@@ -8,7 +8,7 @@ import { signInCodeTtlMs, type CodeRefusal } from '../accounts/sign-in';
 import { clientAddressKey } from '../http/client-address';
 import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
-import type { AccountRequests } from './accounts';
+import type { AccountRequests } from './account-requests';
 import { tooManyRequests } from '../http/too-many-requests';
 
 /** An address, or an address and a code, or a link's token with up to 200 favourites: a few KB at most. */

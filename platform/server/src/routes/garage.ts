@@ -18,7 +18,7 @@ import {
 } from '../accounts/account-store';
 import { parseSavedSearchFilter } from '../accounts/garage-alerts';
 import type { PlatformContext } from '../platform-context';
-import type { AccountRequests } from './accounts';
+import type { AccountRequests } from './account-requests';
 import { checkFieldsMessage, fieldErrors } from './auth';
 
 /** A saved search is a name, a page address, a filter and a few words: far under this. */
