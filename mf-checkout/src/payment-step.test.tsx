@@ -43,7 +43,7 @@ describe('paying the deposit with Stripe', () => {
     renderStep();
     const payButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Pay $500 AUD deposit' });
     // Usable once Stripe.js has loaded and the element is mounted.
-    await vi.waitFor(() => expect(payButton().disabled).toBe(false));
+    await vi.waitFor(() => expect(payButton().disabled).toBe(false), { timeout: 10_000 });
 
     fireEvent.click(payButton());
     const alert = await screen.findByRole('alert');
@@ -51,7 +51,7 @@ describe('paying the deposit with Stripe', () => {
     expect(payButton().disabled).toBe(false);
 
     fireEvent.click(payButton());
-    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Your card was declined.'));
+    await vi.waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Your card was declined.'), { timeout: 10_000 });
     expect(payButton().disabled).toBe(false);
     expect(confirmPayment).toHaveBeenCalledTimes(2);
   });

@@ -1,7 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { BookingKind } from '@dealer/rules/booking-slots';
 import type { ListedBooking } from './admin-pages';
-import type { DatabaseEngine, PlatformDb } from './database';
+import type { DatabaseEngine } from './database-engine';
+import type { PlatformDb } from './database';
 import type { PlatformDatabase } from './schema';
 import { lockSiteRow } from './site-store';
 

@@ -26,16 +26,20 @@ const dueAt = (now: number) => (eb: ExpressionBuilder<AnyOutbox, 'outbox'>) =>
 /** A claimed row: the columns asked for, and its id. */
 export type ClaimedRow<T extends OutboxTable, C extends OutboxColumn<T>> = Pick<Selectable<PlatformDatabase[T]>, C> & { id: number };
 
-export type ClaimDueRowsOptions<T extends OutboxTable, C extends OutboxColumn<T>> = {
-  table: T;
-  /** What to read back of each claimed row (its id always comes back). */
-  columns: readonly C[];
+/** One worker's claim on a batch of due rows. */
+export type Claim = {
   /** This worker's claim, written on each row it takes. */
   token: string;
   now: number;
   /** The claim lasts until `now + leaseMs`; after that the row may be claimed again. */
   leaseMs: number;
   limit: number;
+};
+
+export type ClaimDueRowsOptions<T extends OutboxTable, C extends OutboxColumn<T>> = Claim & {
+  table: T;
+  /** What to read back of each claimed row (its id always comes back). */
+  columns: readonly C[];
 };
 
 /**

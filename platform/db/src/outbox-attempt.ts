@@ -4,30 +4,47 @@ export function backoffDelay(backoffMs: readonly number[], failures: number): nu
   return backoffMs[Math.min(Math.max(failures, 1), backoffMs.length) - 1]!;
 }
 
-/** How one send of a small outbox's row went (shopper mail, ad events). */
-export type AttemptResult = { outcome: 'sent' | 'retry' | 'rejected' | 'expired'; detail: string };
+/**
+ * How one send went, whatever the outbox: `sent`; `rejected`, a refusal no retry can change (a 4xx,
+ * an SMTP 5xx, a target that is not there); `retry`, anything that may pass (a 5xx, no answer, a
+ * full disk); `expired`, given up unsent because it is too old to be worth sending. `detail` says
+ * why in one line; `status` is a finer word for the log when the outbox has one (the lead
+ * outbox's `not-configured`, `no-site`), else the outcome stands for it.
+ */
+export type SendResult = { outcome: 'sent' | 'rejected' | 'retry' | 'expired'; detail: string; status?: string };
+
+/** The retry policy every outbox follows (LEAD_DELIVERY_BACKOFF_MS and _MAX_ATTEMPTS). */
+export type RetryPolicy = { backoffMs: readonly number[]; maxAttempts: number };
 
 /**
- * The row's fields after one attempt: sent; given up (refused, too old, or out of attempts: `dead`
- * / `expired`); or failed, to be tried again after the backoff. `over` says it will not be sent
- * again, so what it carried can be erased.
+ * A row after one attempt: `sent`; given up (`dead`: refused, or out of attempts; `expired`: too
+ * old); or `failed`, to be tried again at `nextAttemptAt`. What a store records.
  */
-export function afterAttempt(result: AttemptResult, previousAttempts: number, opts: { maxAttempts: number; backoffMs: readonly number[] }, now: number) {
+export type Attempt<Row> = {
+  row: Row;
+  result: SendResult;
+  state: 'sent' | 'failed' | 'dead' | 'expired';
+  /** Attempts made, this one included. */
+  attempts: number;
+  /** When a failed row is tried again; null once it is over. */
+  nextAttemptAt: number | null;
+  /** Why it is not sent (`status: detail`), for the row's `last_error`; null once sent. */
+  lastError: string | null;
+  durationMs: number;
+};
+
+/** What one send makes of a row that had been tried `previousAttempts` times before. */
+export function settleAttempt<Row>(row: Row, result: SendResult, previousAttempts: number, policy: RetryPolicy, now: number, durationMs: number): Attempt<Row> {
   const attempts = previousAttempts + 1;
-  const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= opts.maxAttempts);
-  const status = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';
-  const over = status !== 'failed';
+  const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= policy.maxAttempts);
+  const state = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';
   return {
-    over,
-    fields: {
-      status,
-      attempts,
-      next_attempt_at: over ? now : now + backoffDelay(opts.backoffMs, attempts),
-      last_error: status === 'sent' ? null : `${result.outcome}: ${result.detail}`.slice(0, 2000),
-      sent_at: status === 'sent' ? now : null,
-      claim_token: null,
-      claimed_until: null,
-      updated_at: now,
-    },
-  } as const;
+    row,
+    result,
+    state,
+    attempts,
+    nextAttemptAt: state === 'failed' ? now + backoffDelay(policy.backoffMs, attempts) : null,
+    lastError: state === 'sent' ? null : `${result.status ?? result.outcome}: ${result.detail}`.slice(0, 2000),
+    durationMs,
+  };
 }

@@ -1,4 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** Waits on the store's own pace, which a loaded machine slows down (vi.waitFor's default is one second). */
+const patiently = { timeout: 20_000 };
 import type { PlatformDb } from './database';
 import { claimDueRows } from './due-rows';
 import { holdingLeases, type OutboxLease } from './outbox-lease';
@@ -63,7 +66,7 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
       await new Promise<void>((resolve) => (finish = resolve));
       return [...held];
     });
-    await vi.waitFor(() => expect(finish).toBeDefined());
+    await vi.waitFor(() => expect(finish).toBeDefined(), patiently);
     aThirdOfALeaseLater();
     await vi.waitFor(async () =>
       expect(await claims()).toEqual([
@@ -71,6 +74,7 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
         { id: b, token: 'worker', until: clock + leaseMs },
         { id: c, token: 'worker', until: clock + leaseMs },
       ]),
+      patiently,
     );
     finish();
     expect(await work).toEqual([b, c]);
@@ -83,10 +87,10 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
       await new Promise<void>((resolve) => (finish = resolve));
       return [...held];
     });
-    await vi.waitFor(() => expect(finish).toBeDefined());
+    await vi.waitFor(() => expect(finish).toBeDefined(), patiently);
     await store.db.updateTable('shopper_mail').set({ claim_token: 'another', claimed_until: clock + 10 * leaseMs }).where('id', '=', b).execute();
     aThirdOfALeaseLater();
-    await vi.waitFor(async () => expect((await claims()).find((row) => row.id === a)?.until).toBe(clock + leaseMs));
+    await vi.waitFor(async () => expect((await claims()).find((row) => row.id === a)?.until).toBe(clock + leaseMs), patiently);
     finish();
     expect(await work).toEqual([a, c]);
     // Given back when the work ended without recording them; the other worker's row is left alone.

@@ -1,7 +1,8 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool, Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';
-import { claimDueRows } from './due-rows';
+import { claimDueRows, type Claim } from './due-rows';
+import type { Attempt } from './outbox-attempt';
 import type { DeliveryJobStatus, LeadDeliveryLogTable, PlatformDatabase } from './schema';
 
 type Trx = Transaction<PlatformDatabase>;
@@ -64,41 +65,43 @@ export async function enqueueDeliveries(trx: Trx, leadId: number, siteId: number
  * Claims up to `limit` due jobs for one worker, with its claim token and a lease (see
  * claimDueRows: one conditional UPDATE, safe with several workers on either engine).
  */
-export async function claimDueJobs(db: PlatformDb, opts: { token: string; now: number; leaseMs: number; limit: number }): Promise<DeliveryJob[]> {
-  const rows = await claimDueRows(db, { table: 'lead_delivery_jobs', columns: jobColumns, ...opts });
+export async function claimDueJobs(db: PlatformDb, claim: Claim): Promise<DeliveryJob[]> {
+  const rows = await claimDueRows(db, { table: 'lead_delivery_jobs', columns: jobColumns, ...claim });
   return rows.map(toJob);
 }
 
-export type AttemptResult = {
-  job: DeliveryJob;
-  outcome: 'delivered' | 'failed' | 'dead';
-  status: string;
-  detail: string;
-  durationMs: number;
-  /** When a failed job is tried again. */
-  nextAttemptAt: number | null;
-};
+/** A lead as its delivery jobs need it. */
+export type LeadToDeliver = { id: number; site_id: number; payload: string; created_at: number };
+
+/** The leads of a batch of claimed jobs, by id, read at once (a lead deleted meanwhile is absent). */
+export async function leadsToDeliver(db: PlatformDb, leadIds: readonly number[]): Promise<Map<number, LeadToDeliver>> {
+  if (leadIds.length === 0) return new Map();
+  const rows = await db.selectFrom('leads').select(['id', 'site_id', 'payload', 'created_at']).where('id', 'in', [...leadIds]).execute();
+  return new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id), site_id: Number(row.site_id), created_at: Number(row.created_at) }]));
+}
+
+/** A job's status after an attempt: the outbox's `sent` is a lead's `delivered`; a lead is never too old to deliver. */
+const jobStatus = { sent: 'delivered', failed: 'failed', dead: 'dead', expired: 'dead' } as const;
 
 /**
  * Records attempts as soon as they are over: each job's new state and its log row, all in one
  * transaction, each only if this worker still holds the job's claim. A worker whose lease lapsed
  * and whose job another worker claimed records nothing for it, so no attempt is recorded twice.
- * Returns the ids of the jobs recorded.
  */
-export async function recordAttempts(db: PlatformDb, token: string, results: readonly AttemptResult[], now = Date.now()): Promise<Set<number>> {
-  if (results.length === 0) return new Set();
-  return db.transaction().execute(async (trx) => {
-    const recorded = new Set<number>();
-    for (const result of results) {
-      const { job } = result;
+export async function recordAttempts(db: PlatformDb, token: string, attempts: readonly Attempt<DeliveryJob>[], now: number): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const attempt of attempts) {
+      const { row: job, result } = attempt;
+      const status = jobStatus[attempt.state];
       const updated = await trx
         .updateTable('lead_delivery_jobs')
         .set({
-          status: result.outcome,
-          attempts: job.attempts + 1,
-          next_attempt_at: result.nextAttemptAt ?? job.next_attempt_at,
-          last_error: result.outcome === 'delivered' ? null : `${result.status}: ${result.detail}`.slice(0, 2000),
-          delivered_at: result.outcome === 'delivered' ? now : null,
+          status,
+          attempts: attempt.attempts,
+          next_attempt_at: attempt.nextAttemptAt ?? job.next_attempt_at,
+          last_error: attempt.lastError,
+          delivered_at: status === 'delivered' ? now : null,
           claim_token: null,
           claimed_until: null,
           updated_at: now,
@@ -113,18 +116,16 @@ export async function recordAttempts(db: PlatformDb, token: string, results: rea
           job_id: job.id,
           lead_id: job.lead_id,
           site_id: job.site_id,
-          attempt: job.attempts + 1,
+          attempt: attempt.attempts,
           target_kind: job.target.kind,
-          outcome: result.outcome,
-          status: result.status.slice(0, 200),
+          outcome: status,
+          status: (result.status ?? result.outcome).slice(0, 200),
           detail: result.detail.slice(0, 4000),
-          duration_ms: Math.round(result.durationMs),
+          duration_ms: Math.round(attempt.durationMs),
           created_at: now,
         })
         .execute();
-      recorded.add(job.id);
     }
-    return recorded;
   });
 }
 

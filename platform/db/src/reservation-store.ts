@@ -7,7 +7,8 @@
 import type { Selectable } from 'kysely';
 import type { Car } from '@dealer/contracts/car';
 import type { ReservationState } from '@dealer/rules/reservation';
-import type { DatabaseEngine, PlatformDb } from './database';
+import type { DatabaseEngine } from './database-engine';
+import type { PlatformDb } from './database';
 import type { ReservationsTable } from './schema';
 import { pageOf, pastPosition, type Page, type PagePosition } from './page-cursor';
 import { lockSiteRow } from './site-store';

@@ -26,7 +26,8 @@ import type { SiteConfig, SiteLocale } from '@dealer/contracts/site';
 import { currencyCode } from '@dealer/rules/locale';
 import { vehiclePath } from '@dealer/rules/routes';
 import { el, serializeXml, type XmlElement } from './adf-xml';
-import type { DeliverableLead } from './delivery-targets';
+import { isRecord } from './is-record';
+import type { DeliverableLead } from './deliverable-lead';
 import { deliveredFileNames } from './lead-file-links';
 import { formatBytes } from './uploads';
 
@@ -178,7 +179,7 @@ class PayloadReader {
 function unwrapPayload(payload: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(payload);
   const inner = payload.lead;
-  if (keys.length === 1 && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) return inner as Record<string, unknown>;
+  if (keys.length === 1 && isRecord(inner)) return inner;
   return payload;
 }
 
@@ -304,8 +305,8 @@ function explicitTradeIn(reader: PayloadReader): Partial<OwnVehicle> {
   for (const [key, value] of reader.entries()) {
     const norm = normKey(key);
     if (!norm.startsWith('tradein')) continue;
-    if (norm === 'tradein' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      for (const [innerKey, innerValue] of Object.entries(value as Record<string, unknown>)) {
+    if (norm === 'tradein' && isRecord(value)) {
+      for (const [innerKey, innerValue] of Object.entries(value)) {
         const field = tradeField(normKey(innerKey));
         const text = payloadText(innerValue);
         if (field && text && !found[field]) found[field] = text;
@@ -598,8 +599,8 @@ function customerComments(
   const page = reader.peek('url');
   if (page) lines.push(`Page: ${page}`);
   const campaign = reader.payload.linked_query_params;
-  if (campaign !== null && typeof campaign === 'object' && !Array.isArray(campaign)) {
-    const pairs = Object.entries(campaign as Record<string, unknown>)
+  if (isRecord(campaign)) {
+    const pairs = Object.entries(campaign)
       .map(([key, value]) => [key, payloadText(value)] as const)
       .filter(([, text]) => text)
       .map(([key, text]) => `${key}=${text}`);

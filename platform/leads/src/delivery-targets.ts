@@ -19,10 +19,12 @@ import { copyFile, link, mkdir, open, rename, stat, unlink } from 'node:fs/promi
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { z } from 'zod';
-import type { Car } from '@dealer/contracts/car';
-import type { SiteConfig } from '@dealer/contracts/site';
 import { leadToAdf } from './adf';
+import { writeFileAtomic } from './atomic-file';
+import type { DeliverableLead } from './deliverable-lead';
+import { errorText, oneLine, smtpFailure, smtpReplyCode } from './delivery-detail';
 import { deliveredFileNames } from './lead-file-links';
+import { bodyStart } from './response-body';
 import { formatBytes } from './uploads';
 
 export type DeliveryTarget =
@@ -30,21 +32,6 @@ export type DeliveryTarget =
   | { kind: 'webhook'; url: string; secret: string }
   | { kind: 'adf-http'; url: string }
   | { kind: 'adf-email'; to: string; from: string; smtpUrl: string };
-
-/**
- * A shopper's upload as delivered. `name` is the shopper's (cleaned) file name; `url` a signed,
- * expiring download link that needs no admin key (null when the worker has no secret to sign with).
- */
-export type DeliverableFile = { id: number; name: string; contentType: string; size: number; absolutePath: string; url: string | null };
-
-export type DeliverableLead = {
-  id: number;
-  site: SiteConfig;
-  payload: Record<string, unknown>;
-  car: Car | null;
-  createdAt: number /* ms */;
-  files: DeliverableFile[];
-};
 
 export type DeliveryResult = { ok: boolean; status: string; detail: string };
 export type DeliveryOptions = {
@@ -100,17 +87,6 @@ function redactUrl(raw: string): string {
 const delivered = (detail: string): DeliveryResult => ({ ok: true, status: deliveryStatus.delivered, detail });
 const rejected = (detail: string): DeliveryResult => ({ ok: false, status: deliveryStatus.rejected, detail });
 const retry = (detail: string): DeliveryResult => ({ ok: false, status: deliveryStatus.retry, detail });
-
-const oneLine = (text: string, max = 200) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
-const errorText = (error: unknown): string => {
-  if (!(error instanceof Error)) return oneLine(String(error));
-  const cause = error.cause instanceof Error ? error.cause : null;
-  const code = (cause as { code?: unknown } | null)?.code ?? (error as { code?: unknown }).code;
-  return oneLine([typeof code === 'string' ? code : '', cause?.message ?? error.message].filter(Boolean).join(' '));
-};
 
 export function leadCreatedAtIso(lead: Pick<DeliverableLead, 'createdAt'>): string {
   return new Date(lead.createdAt).toISOString();
@@ -258,27 +234,6 @@ async function linkLeadFiles(lead: DeliverableLead, filesDir: string): Promise<s
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
 
-/** Temp file in the same folder, fsync, rename over the final name: readers see all of it or nothing. */
-async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomUUID()}.tmp`);
-  const handle = await open(temp, 'wx', 0o640);
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
 /** Folder syncs asked for but not started yet, by folder: later askers join them. */
 const pendingDirSyncs = new Map<string, Promise<void>>();
 
@@ -327,27 +282,6 @@ async function deliverAdfOverHttp(target: Extract<DeliveryTarget, { kind: 'adf-h
 
 const excerptBytes = 2048;
 
-/** The start of the response body, without waiting for (or buffering) all of a large or endless one. */
-async function bodyExcerpt(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < excerptBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    // A body cut off or timed out still leaves its status code to judge by.
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return oneLine(new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, excerptBytes)));
-}
-
 async function postOnce(rawUrl: string, body: string, timeoutMs: number, headers: Record<string, string>): Promise<DeliveryResult> {
   let url: URL;
   try {
@@ -369,7 +303,7 @@ async function postOnce(rawUrl: string, body: string, timeoutMs: number, headers
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return retry(`timeout after ${timeoutMs} ms`);
     return retry(`network error: ${errorText(error)}`);
   }
-  const excerpt = await bodyExcerpt(response);
+  const excerpt = oneLine(await bodyStart(response, excerptBytes));
   const code = response.status;
   const detail = oneLine(`${code} ${excerpt}`);
   if (code >= 200 && code < 300) return delivered(detail);
@@ -413,12 +347,6 @@ async function emailAttachments(lead: DeliverableLead, maxBytes: number) {
   return { attachments: present.map(({ size: _size, ...attachment }) => attachment), note };
 }
 
-/** The SMTP reply code nodemailer attached to an error, if any. */
-function smtpCode(error: unknown): number | null {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === 'number' ? code : null;
-}
-
 async function deliverAdfByEmail(
   target: Extract<DeliveryTarget, { kind: 'adf-email' }>,
   lead: DeliverableLead,
@@ -450,16 +378,13 @@ async function deliverAdfByEmail(
       return delivered((await send(files.attachments, files.note)).messageId);
     } catch (error) {
       // A mail server refusing the size (552, 5.3.4) still gets the lead: again at once, with links instead of files.
-      if (!(files.attachments.length > 0 && smtpCode(error) === 552)) throw error;
+      if (!(files.attachments.length > 0 && smtpReplyCode(error) === 552)) throw error;
       const info = await send([], 'The files were too large for the dealership’s mail server and are not attached: download them from the links above.');
       return delivered(`${info.messageId} (files as links: the mail server refused the attachments as too large)`);
     }
   } catch (error) {
-    const responseCode = smtpCode(error);
-    const reply = responseCode !== null ? `${responseCode} ` : '';
-    const detail = oneLine(`${reply}${errorText(error)}`);
-    // SMTP 5xx is a permanent refusal (unknown mailbox, relay denied, bad credentials); 4xx and no reply may pass.
-    return responseCode !== null && responseCode >= 500 && responseCode < 600 ? rejected(detail) : retry(detail);
+    const { permanent, detail } = smtpFailure(error);
+    return permanent ? rejected(detail) : retry(detail);
   } finally {
     transport.close();
   }

@@ -1,5 +1,6 @@
 import type { SiteConfig } from '@dealer/contracts/site';
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
 import { LeadService } from './lead-service';
 import type { LeadsConfig } from './lead-settings';
 import { OutboxWorker, type Deliver } from './outbox-worker';

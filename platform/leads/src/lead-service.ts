@@ -5,13 +5,15 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { assembleLead, type AssembledLead } from '@dealer/rules/lead-payload';
 import type { StepSkip } from '@dealer/rules/multi-step';
 import type { LeadsConfig } from './lead-settings';
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
 import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead, type WithinLeadTransaction } from '@dealer/db/lead-store';
 import { BookingLimitReached, BookingTaken, claimBooking, claimCar, leadsHoldingSeats, releaseBookings, type SeatLimits } from '@dealer/db/booking-store';
 import { bookingMessages } from '@dealer/rules/booking-slots';
 import { bookingRequestOf, overLimitRefusal, type BookingRequest } from './bookings';
 import { ClientHolds } from './client-holds';
 import { deliveryTargetsOf } from './delivery-config';
+import { isRecord } from './is-record';
 import { checkLeadShape, hasContactDetails, maxLeadNesting, nestedDeeperThan, tooDeepMessage, validateLead } from './lead-schema';
 import { RateLimiter, retryAfterText, spamVerdict, withoutTrapFields } from './spam';
 import { diskFileOps, discardReceived, placeLeadFiles, syncReceived, uploadsRoot, type DurableFileOps, type ReceivedFile } from './uploads';
@@ -65,8 +67,6 @@ const bookingFields = ['booking_time', 'booking_location_id'] as const;
 function bookingRefusal(refused: Extract<BookingRequest, { kind: 'refused' }>): LeadReply {
   return { status: refused.status, body: { message: refused.message, fields: { [refused.field]: refused.message } } };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The body's lead when it is one object no deeper than any form nests its answers, checked before

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SiteLocale } from '@dealer/contracts/site';
 import { regoLookupMessages, regoRuleFor, normaliseRego, type RegisteredVehicle } from '@dealer/rules/rego';
+import { isRecord } from './is-record';
 
 /** A vehicle register: finds the car behind a plate, or null when it has none. Throws when it cannot answer. */
 export interface RegoRegister {
@@ -73,7 +74,7 @@ export type RegoLookupReply =
 /** SPEC §7 "Rego lookup for trade-in": checks the plate and state as the form does, then asks the register. */
 export async function lookupRego(register: RegoRegister, locale: SiteLocale, input: unknown, log?: (error: unknown) => void): Promise<RegoLookupReply> {
   const rule = regoRuleFor(locale);
-  const body = (input && typeof input === 'object' ? input : {}) as { rego?: unknown; regoState?: unknown };
+  const body: { rego?: unknown; regoState?: unknown } = isRecord(input) ? input : {};
   const rego = normaliseRego(body.rego);
   const state = typeof body.regoState === 'string' ? body.regoState.trim().toUpperCase() : '';
   const fields: Record<string, string> = {};

@@ -1,5 +1,6 @@
 import type { PlatformConfig } from './config';
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
 import type { PlatformLeads } from './leads/platform-leads';
 import type { RemoteRegistry } from './remotes/remote-registry';
 import type { StockIndexer } from './search/indexer';

@@ -1,3 +1,4 @@
+import { silentLog, type Log } from '@dealer/db/worker-log';
 import type { PlatformContext } from '../platform-context';
 import { GarageAlertSweep } from './garage-alert-sweep';
 import { MailOutbox } from './mail-outbox';
@@ -5,8 +6,6 @@ import { SignInService } from './sign-in';
 
 /** What the account and garage routes stand on: sign-in, the shoppers' mail outbox and the alert sweep. */
 export type AccountServices = { signIn: SignInService; mail: MailOutbox; alerts: GarageAlertSweep };
-
-type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 const byContext = new WeakMap<PlatformContext, AccountServices>();
 
@@ -18,7 +17,6 @@ const byContext = new WeakMap<PlatformContext, AccountServices>();
 export function accountServicesOf(ctx: PlatformContext, log?: Log): AccountServices {
   const known = byContext.get(ctx);
   if (known) return known;
-  const silent = { info() {}, warn() {}, error() {} };
   const { delivery } = ctx.config.leads;
   const siteOf = (siteId: number) => ctx.leads.sites.forId(siteId);
   const mail = new MailOutbox({
@@ -28,7 +26,7 @@ export function accountServicesOf(ctx: PlatformContext, log?: Log): AccountServi
     backoffMs: delivery.backoffMs,
     maxAttempts: delivery.maxAttempts,
     leaseMs: delivery.leaseMs,
-    log: log ?? silent,
+    log: log ?? silentLog,
   });
   const services: AccountServices = {
     mail,
@@ -38,10 +36,10 @@ export function accountServicesOf(ctx: PlatformContext, log?: Log): AccountServi
       serverSecret: ctx.config.leads.tokenSecret,
       mail,
       smtpConfigured: delivery.smtpUrl !== null,
-      log: log ?? silent,
+      log: log ?? silentLog,
       limits: ctx.config.accounts.signInCodes,
     }),
-    alerts: new GarageAlertSweep({ db: ctx.db, siteOf, mail, log: log ?? silent }),
+    alerts: new GarageAlertSweep({ db: ctx.db, siteOf, mail, log: log ?? silentLog }),
   };
   byContext.set(ctx, services);
   return services;

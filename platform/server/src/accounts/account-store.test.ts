@@ -14,7 +14,7 @@ import {
   signInShopper,
   type ChangedCar,
 } from './account-store';
-import { deleteFinishedMailBefore, enqueueShopperMail } from './mail-outbox';
+import { deleteFinishedMailBefore, enqueueShopperMail } from '@dealer/db/mail-outbox-store';
 
 describe.each(['sqlite', 'postgres'] as const)('the garage alert job’s reads and the accounts’ housekeeping in the store, on %s', (engine) => {
   if (engine === 'postgres' && skipPostgres) {

@@ -6,7 +6,8 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Car } from '@dealer/contracts/car';
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
 import type { GarageAlertKind, PlatformDatabase } from '@dealer/db/schema';
 
 type Db = Kysely<PlatformDatabase> | Transaction<PlatformDatabase>;

@@ -32,7 +32,8 @@ import {
   setAlertsScannedUntil,
 } from './account-store';
 import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SearchWatcher, type SiteRules } from './garage-alerts';
-import { deleteFinishedMailBefore, enqueueShopperMail, type MailOutbox } from './mail-outbox';
+import { deleteFinishedMailBefore, enqueueShopperMail } from '@dealer/db/mail-outbox-store';
+import type { MailOutbox } from './mail-outbox';
 
 const progressName = 'cars';
 /** Spent sign-in codes are kept a day (the per-address limit counts the last hour's). */

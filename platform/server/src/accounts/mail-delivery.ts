@@ -6,11 +6,13 @@
  * Outcomes: `sent`; `rejected` when a retry cannot help (an SMTP 5xx: unknown mailbox, relay
  * denied, bad credentials); `retry` for everything else (SMTP 4xx, no answer, a full disk).
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import type { SendResult } from '@dealer/db/outbox-attempt';
+import { writeFileAtomic } from '@dealer/leads/atomic-file';
 import { outboxDir } from '@dealer/leads/delivery-config';
+import { oneLine, smtpFailure } from '@dealer/leads/delivery-detail';
 
 export type ShopperMailMessage = {
   id: number;
@@ -29,7 +31,8 @@ export type MailTransportSettings = {
   timeoutMs?: number;
 };
 
-export type MailDeliveryResult = { outcome: 'sent' | 'rejected' | 'retry'; detail: string };
+/** A send's result (a transport never finds a mail too old: the outbox does). */
+export type MailDeliveryResult = SendResult & { outcome: 'sent' | 'rejected' | 'retry' };
 
 /** Where local e-mail goes: one `<mail id>.eml` file each, beside the lead outbox's site folders. */
 export const mailOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'mail');
@@ -40,11 +43,6 @@ export const mailFilePath = (dataDir: string, mailId: number) => path.join(mailO
 export async function removeMailFiles(dataDir: string, mailIds: readonly number[]) {
   await Promise.all(mailIds.map((id) => rm(mailFilePath(dataDir, id), { force: true })));
 }
-
-const oneLine = (text: string, max = 300) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 function envelope(message: ShopperMailMessage, settings: MailTransportSettings) {
   const domain = settings.from.split('@')[1] ?? 'localhost';
@@ -69,19 +67,7 @@ async function writeMailFile(message: ShopperMailMessage, settings: MailTranspor
     const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = await composer.sendMail(envelope(message, settings));
     await mkdir(path.dirname(file), { recursive: true });
-    // Written under a temporary name first: whoever watches the folder never opens half a message.
-    const temp = path.join(path.dirname(file), `.${message.id}.${randomUUID()}.tmp`);
-    const handle = await open(temp, 'wx', 0o640);
-    try {
-      await handle.writeFile(info.message as Buffer);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file).catch(async (error: unknown) => {
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    });
+    await writeFileAtomic(file, info.message as Buffer);
     return { outcome: 'sent', detail: file };
   } catch (error) {
     return { outcome: 'retry', detail: oneLine(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`) };
@@ -95,9 +81,8 @@ async function sendBySmtp(message: ShopperMailMessage, settings: MailTransportSe
     const info = await transport.sendMail(envelope(message, settings));
     return { outcome: 'sent', detail: String(info.messageId) };
   } catch (error) {
-    const code = (error as { responseCode?: unknown } | null)?.responseCode;
-    const detail = oneLine(`${typeof code === 'number' ? `${code} ` : ''}${error instanceof Error ? error.message : String(error)}`);
-    return { outcome: typeof code === 'number' && code >= 500 && code < 600 ? 'rejected' : 'retry', detail };
+    const { permanent, detail } = smtpFailure(error);
+    return { outcome: permanent ? 'rejected' : 'retry', detail };
   } finally {
     transport.close();
   }

@@ -1,10 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+/** Waits on the store's own pace, which a loaded machine slows down (vi.waitFor's default is one second). */
+const patiently = { timeout: 20_000 };
 import type { SiteConfig } from '@dealer/contracts/site';
 import { migrateToLatest } from '@dealer/db/database';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
 import type { MailDeliveryResult, ShopperMailMessage } from './mail-delivery';
-import { enqueueShopperMail, MailOutbox } from './mail-outbox';
+import { enqueueShopperMail } from '@dealer/db/mail-outbox-store';
+import { MailOutbox } from './mail-outbox';
 
 const leaseMs = 60_000;
 const site = { slug: 'harbour-used-cars', name: 'Harbour Used Cars' } as SiteConfig;
@@ -79,19 +83,19 @@ describe.each(['sqlite', 'postgres'] as const)('the shoppers’ mail outbox on %
     }
     const slow = gatedMailServer();
     const first = outboxWith(slow.deliver).runOnce();
-    await vi.waitFor(() => expect(slow.received).toEqual([ids[0]]));
+    await vi.waitFor(() => expect(slow.received).toEqual([ids[0]]), patiently);
 
     // The mail server takes two leases to answer: the first server's claim on its batch is renewed meanwhile.
     for (let step = 0; step < 6; step++) {
       clock += leaseMs / 3;
       vi.advanceTimersByTime(leaseMs / 3);
-      await vi.waitFor(async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)));
+      await vi.waitFor(async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)), patiently);
     }
     const quick = quickMailServer();
     expect(await outboxWith(quick.deliver).runOnce()).toBe(0);
 
     for (const id of ids) {
-      await vi.waitFor(() => expect(slow.received).toContain(id));
+      await vi.waitFor(() => expect(slow.received).toContain(id), patiently);
       slow.answer(id);
     }
     expect(await first).toBe(6);

@@ -17,7 +17,8 @@ import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 
 import type { Transaction } from 'kysely';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { garagePath } from '@dealer/rules/routes';
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
 import type { PlatformDatabase } from '@dealer/db/schema';
 import {
   codesAskedSince,
@@ -36,7 +37,8 @@ import {
   type Shopper,
 } from './account-store';
 import { signInMail } from './account-mail';
-import { enqueueShopperMail, type MailOutbox } from './mail-outbox';
+import { enqueueShopperMail } from '@dealer/db/mail-outbox-store';
+import type { MailOutbox } from './mail-outbox';
 
 export const signInCodeTtlMs = 10 * 60_000;
 /**

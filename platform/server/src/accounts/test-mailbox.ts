@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { siteRequest, type TestPlatform } from '../testing/test-platform';
 import { accountServicesOf } from './account-services';
 import { mailFilePath } from './mail-delivery';
-import { sentMailIdsOf } from './mail-outbox';
+import { sentMailIdsOf } from '@dealer/db/mail-outbox-store';
 
 export type ReadMail = { id: number; file: string; raw: string; to: string; subject: string; text: string };
 

@@ -1,9 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+/** Waits on the store's own pace, which a loaded machine slows down (vi.waitFor's default is one second). */
+const patiently = { timeout: 20_000 };
 import type { SiteConfig } from '@dealer/contracts/site';
 import { migrateToLatest } from '@dealer/db/database';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { openTestStore, type TestStore } from '../testing/test-store';
-import { AdEventOutbox, enqueueAdEvent } from './ad-event-outbox';
+import { enqueueAdEvent } from '@dealer/db/ad-event-store';
+import { AdEventOutbox } from './ad-event-outbox';
 import type { AdDeliveryResult, ConversionsApiEvent } from './conversions-api';
 
 const leaseMs = 60_000;
@@ -61,19 +65,19 @@ describe.each(['sqlite', 'postgres'] as const)('the ad event outbox on %s', (eng
     for (let n = 0; n < 6; n++) ids.push((await enqueueAdEvent(store.db, 1, event(n), clock))!);
     const slow = gatedGraph();
     const first = outboxWith(slow.deliver).runOnce();
-    await vi.waitFor(() => expect(slow.received).toEqual([ids[0]]));
+    await vi.waitFor(() => expect(slow.received).toEqual([ids[0]]), patiently);
 
     // The Graph API takes two leases to answer: the first server's claim on its batch is renewed meanwhile.
     for (let step = 0; step < 6; step++) {
       clock += leaseMs / 3;
       vi.advanceTimersByTime(leaseMs / 3);
-      await vi.waitFor(async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)));
+      await vi.waitFor(async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)), patiently);
     }
     const other: number[] = [];
     expect(await outboxWith(async (rowId) => (other.push(rowId), { outcome: 'sent', detail: '200' })).runOnce()).toBe(0);
 
     for (const id of ids) {
-      await vi.waitFor(() => expect(slow.received).toContain(id));
+      await vi.waitFor(() => expect(slow.received).toContain(id), patiently);
       slow.answer(id);
     }
     expect(await first).toBe(6);

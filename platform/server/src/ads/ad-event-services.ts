@@ -1,7 +1,6 @@
+import type { Log } from '@dealer/db/worker-log';
 import type { PlatformContext } from '../platform-context';
 import { AdEventOutbox } from './ad-event-outbox';
-
-type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 
 const byContext = new WeakMap<PlatformContext, AdEventOutbox>();
 

@@ -8,10 +8,13 @@
  * pixel, an event Meta refuses); `retry` for the rest (a 5xx, 408, 429, an error Graph marks
  * `is_transient`, no answer, a full disk). The access token never appears in a detail or a log.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { SendResult } from '@dealer/db/outbox-attempt';
+import { writeFileAtomic } from '@dealer/leads/atomic-file';
 import { outboxDir } from '@dealer/leads/delivery-config';
+import { oneLine } from '@dealer/leads/delivery-detail';
+import { bodyStart } from '@dealer/leads/response-body';
 import type { AdUserData } from './ad-user-data';
 
 /** The Graph API version the events are posted to. */
@@ -48,19 +51,18 @@ export type AdEventTarget =
   | { kind: 'graph'; graphUrl: string; pixelId: string; accessToken: string; timeoutMs?: number }
   | { kind: 'file'; dataDir: string; siteSlug: string };
 
-export type AdDeliveryResult = { outcome: 'sent' | 'rejected' | 'retry'; detail: string };
+/** A send's result (a transport never finds an event too old: the outbox does). */
+export type AdDeliveryResult = SendResult & { outcome: 'sent' | 'rejected' | 'retry' };
 
 export const adEventsOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'ad-events');
 
 export const adEventFilePath = (dataDir: string, siteSlug: string, eventRowId: number) => path.join(adEventsOutboxDir(dataDir), siteSlug, `${eventRowId}.json`);
 
 /** The endpoint without its token (what a log may show). */
-export const graphEventsEndpoint = (graphUrl: string, pixelId: string) => `${graphUrl}/${graphApiVersion}/${encodeURIComponent(pixelId)}/events`;
+const graphEventsEndpoint = (graphUrl: string, pixelId: string) => `${graphUrl}/${graphApiVersion}/${encodeURIComponent(pixelId)}/events`;
 
-const oneLine = (text: string, max = 500) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
+/** Graph's error messages run long: a detail keeps more of them than a lead delivery's. */
+const detailMax = 500;
 
 export async function deliverAdEvent(eventRowId: number, event: ConversionsApiEvent, target: AdEventTarget): Promise<AdDeliveryResult> {
   return target.kind === 'graph' ? postToGraph(event, target) : writeEventFile(eventRowId, event, target);
@@ -70,22 +72,10 @@ async function writeEventFile(eventRowId: number, event: ConversionsApiEvent, ta
   const file = adEventFilePath(target.dataDir, target.siteSlug, eventRowId);
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    // Under a temporary name first: whoever watches the folder never reads half an event.
-    const temp = path.join(path.dirname(file), `.${eventRowId}.${randomUUID()}.tmp`);
-    const handle = await open(temp, 'wx', 0o640);
-    try {
-      await handle.writeFile(`${JSON.stringify(conversionsApiBody(event), null, 2)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file).catch(async (error: unknown) => {
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    });
+    await writeFileAtomic(file, `${JSON.stringify(conversionsApiBody(event), null, 2)}\n`);
     return { outcome: 'sent', detail: file };
   } catch (error) {
-    return { outcome: 'retry', detail: oneLine(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`) };
+    return { outcome: 'retry', detail: oneLine(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`, detailMax) };
   }
 }
 
@@ -99,27 +89,6 @@ function graphAnswer(text: string): GraphAnswer | null {
   } catch {
     return null;
   }
-}
-
-/** The first 64 KB of an answer (Graph's are a few hundred bytes): a misconfigured URL cannot fill the memory. */
-async function answerText(response: Response, maxBytes = 64 * 1024): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < maxBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    // A body cut off or timed out still leaves its status code to judge by.
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks).subarray(0, maxBytes));
 }
 
 async function postToGraph(event: ConversionsApiEvent, target: Extract<AdEventTarget, { kind: 'graph' }>): Promise<AdDeliveryResult> {
@@ -139,13 +108,14 @@ async function postToGraph(event: ConversionsApiEvent, target: Extract<AdEventTa
   } catch (error) {
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { outcome: 'retry', detail: `timeout after ${timeoutMs} ms` };
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return { outcome: 'retry', detail: oneLine(hideToken(`network error: ${error instanceof Error ? error.message : String(error)}${cause}`)) };
+    return { outcome: 'retry', detail: oneLine(hideToken(`network error: ${error instanceof Error ? error.message : String(error)}${cause}`), detailMax) };
   }
-  const text = await answerText(response);
+  // Graph's answers are a few hundred bytes: 64 KB is plenty.
+  const text = await bodyStart(response, 64 * 1024);
   const code = response.status;
   const body = graphAnswer(text);
   if (code >= 200 && code < 300) {
-    return { outcome: 'sent', detail: oneLine(`${code} events_received=${String(body?.events_received ?? '?')} fbtrace_id=${String(body?.fbtrace_id ?? '?')}`) };
+    return { outcome: 'sent', detail: oneLine(`${code} events_received=${String(body?.events_received ?? '?')} fbtrace_id=${String(body?.fbtrace_id ?? '?')}`, detailMax) };
   }
   const error = body?.error;
   const detail = oneLine(
@@ -154,8 +124,9 @@ async function postToGraph(event: ConversionsApiEvent, target: Extract<AdEventTa
         ? `${code} ${String(error.message ?? '')} (code ${String(error.code ?? '?')}${error.error_subcode ? `/${String(error.error_subcode)}` : ''}, fbtrace_id ${String(error.fbtrace_id ?? '?')})`
         : `${code} ${text}`,
     ),
+    detailMax,
   );
   if (code === 408 || code === 429 || code >= 500 || error?.is_transient === true) return { outcome: 'retry', detail };
-  if (code >= 300 && code < 400) return { outcome: 'rejected', detail: oneLine(`${code} redirect; check FACEBOOK_GRAPH_URL`) };
+  if (code >= 300 && code < 400) return { outcome: 'rejected', detail: oneLine(`${code} redirect; check FACEBOOK_GRAPH_URL`, detailMax) };
   return { outcome: 'rejected', detail };
 }

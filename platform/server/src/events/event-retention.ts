@@ -19,7 +19,8 @@ import path from 'node:path';
 import type { PlatformDb } from '@dealer/db/database';
 import { rollUpEventsBefore } from '@dealer/db/event-store';
 import { PollLoop } from '@dealer/db/poll-loop';
-import { deleteFinishedAdEventsBefore } from '../ads/ad-event-outbox';
+import { silentLog, type Log as WorkerLog } from '@dealer/db/worker-log';
+import { deleteFinishedAdEventsBefore } from '@dealer/db/ad-event-store';
 import { adEventsOutboxDir } from '../ads/conversions-api';
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -27,7 +28,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 /** The retentions are counted in days: an hour late is nothing, and most runs find little. */
 const sweepEveryMs = 60 * 60 * 1000;
 
-type Log = { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+type Log = Pick<WorkerLog, 'info' | 'error'>;
 
 export type EventRetentionOptions = {
   db: PlatformDb;
@@ -51,7 +52,7 @@ export class EventRetention {
   private stopping = false;
 
   constructor(private readonly opts: EventRetentionOptions) {
-    this.log = opts.log ?? { info() {}, error() {} };
+    this.log = opts.log ?? silentLog;
     this.now = opts.now ?? Date.now;
     this.loop = new PollLoop({
       runOnce: async () => {

@@ -10,6 +10,7 @@ import { leadToAdf } from '@dealer/leads/adf';
 import { validateAdfStructure } from '../testing/adf-validate';
 import { startSmtpSink, type SmtpSink } from '@dealer/leads/delivery-smtp-sink';
 import { signedLeadFileUrl, verifyLeadFileLink } from '@dealer/leads/lead-file-links';
+import type { DeliverableFile, DeliverableLead } from '@dealer/leads/deliverable-lead';
 import {
   adfFileBase,
   defaultDeliveryTarget,
@@ -19,8 +20,6 @@ import {
   signWebhookBody,
   verifyWebhookSignature,
   webhookBody,
-  type DeliverableFile,
-  type DeliverableLead,
   type DeliveryTarget,
 } from '@dealer/leads/delivery-targets';
 

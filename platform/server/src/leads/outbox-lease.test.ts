@@ -1,4 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
+/** Waits on the store's own pace, which a loaded machine slows down (vi.waitFor's default is one second). */
+const patiently = { timeout: 20_000 };
 import { migrateToLatest } from '@dealer/db/database';
 import { insertLead } from '@dealer/db/lead-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
@@ -87,11 +90,11 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     const [leadId] = await newLeads(1);
     const slow = gatedDelivery();
     const first = workerWith(slow.deliver).runOnce();
-    await vi.waitFor(() => expect(slow.started).toEqual([leadId]));
+    await vi.waitFor(() => expect(slow.started).toEqual([leadId]), patiently);
     // The delivery takes two leases: the claim is renewed every third of one meanwhile.
     for (let step = 0; step < 6; step++) {
       aThirdOfALeasePasses();
-      await vi.waitFor(async () => expect(Number((await jobOf(leadId!)).claimed_until)).toBe(clock + leaseMs));
+      await vi.waitFor(async () => expect(Number((await jobOf(leadId!)).claimed_until)).toBe(clock + leaseMs), patiently);
     }
 
     const other = gatedDelivery();
@@ -110,16 +113,16 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     const [a, b, c] = ids as [number, number, number];
     const gated = gatedDelivery();
     const batch = workerWith(gated.deliver).runOnce();
-    await vi.waitFor(() => expect([...gated.started].sort()).toEqual([...ids].sort()));
+    await vi.waitFor(() => expect([...gated.started].sort()).toEqual([...ids].sort()), patiently);
 
     gated.open(b);
-    await vi.waitFor(async () => expect((await jobOf(b)).status).toBe('delivered'));
+    await vi.waitFor(async () => expect((await jobOf(b)).status).toBe('delivered'), patiently);
     expect((await jobOf(a)).status).toBe('pending');
     expect((await jobOf(c)).status).toBe('pending');
     expect((await logOf(ids)).map((row) => row.lead_id)).toEqual([b]);
 
     gated.open(a);
-    await vi.waitFor(async () => expect((await jobOf(a)).status).toBe('delivered'));
+    await vi.waitFor(async () => expect((await jobOf(a)).status).toBe('delivered'), patiently);
     expect((await jobOf(c)).status).toBe('pending');
 
     gated.open(c);
@@ -135,7 +138,7 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     const waiting = ids[8]!;
     const gated = gatedDelivery();
     const batch = workerWith(gated.deliver).runOnce();
-    await vi.waitFor(() => expect(gated.started).toHaveLength(8));
+    await vi.waitFor(() => expect(gated.started).toHaveLength(8), patiently);
     expect(gated.started).not.toContain(waiting);
 
     // What another worker's claim does to a job whose lease lapsed (this process stalled).
@@ -146,7 +149,7 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
       .execute();
     // The next renewal keeps the jobs still this worker's and finds those two gone.
     aThirdOfALeasePasses();
-    await vi.waitFor(async () => expect(Number((await jobOf(ids[1]!)).claimed_until)).toBe(clock + leaseMs));
+    await vi.waitFor(async () => expect(Number((await jobOf(ids[1]!)).claimed_until)).toBe(clock + leaseMs), patiently);
     for (const id of gated.started) gated.open(id);
     expect(await batch).toBe(9);
 

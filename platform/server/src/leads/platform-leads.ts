@@ -1,4 +1,5 @@
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
 import { createLeadPipeline, type LeadPipeline, type LeadPipelineDeps } from '@dealer/leads/lead-pipeline';
 import type { PlatformConfig } from '../config';
 import { SiteCache } from '../tenancy/site-cache';

@@ -21,6 +21,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { HostedGatewaySettings } from '@dealer/contracts/site';
+import { bodyAtMost } from '@dealer/leads/response-body';
 import {
   PaymentNoticeRefused,
   PaymentProviderFailed,
@@ -124,7 +125,7 @@ export class HostedPagePaymentProvider implements PaymentProvider {
         redirect: 'manual',
         signal: AbortSignal.timeout(callTimeoutMs),
       });
-      text = await readAtMost(response, maxAnswerBytes);
+      text = await bodyAtMost(response, maxAnswerBytes);
     } catch (error) {
       throw new PaymentProviderFailed(`${this.name} could not be reached to ${doing}`, { cause: error });
     }
@@ -136,29 +137,6 @@ export class HostedPagePaymentProvider implements PaymentProvider {
       throw new PaymentProviderFailed(`${this.name} gave an answer we cannot read when asked to ${doing}`, { cause: error });
     }
   }
-}
-
-/** The body as text, or null (and the rest left unread) when it is longer than `limit` bytes. */
-async function readAtMost(response: Response, limit: number): Promise<string | null> {
-  if (Number(response.headers.get('content-length')) > limit) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -17,7 +17,9 @@ import {
 import { vehiclePath } from '@dealer/rules/routes';
 import { carSlugPattern } from '@dealer/contracts/car';
 import { findCarById, findCarBySlug, updateCar } from '@dealer/db/car-store';
-import type { DatabaseEngine, PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import type { PlatformDb } from '@dealer/db/database';
+import type { Log as WorkerLog } from '@dealer/db/worker-log';
 import {
   expireRunOutHolds,
   findReservation,
@@ -29,6 +31,7 @@ import {
   setReservationLead,
   type StoredReservation,
 } from '@dealer/db/reservation-store';
+import { isRecord } from '@dealer/leads/is-record';
 import { checkFieldsMessage, type LeadService } from '@dealer/leads/lead-service';
 import { retryAfterText } from '@dealer/leads/spam';
 import type { StockIndexer } from '../search/indexer';
@@ -86,10 +89,9 @@ export type ReservationView = {
 
 const holdMs = reservationHoldMinutes * 60_000;
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
-type Log = { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+type Log = Pick<WorkerLog, 'error' | 'warn'>;
 
 /** Over the per-person hold limit: what they hold, what to do, and when a hold of theirs runs out. */
 export const holdLimitMessage = (perPerson: number, wait: string) =>

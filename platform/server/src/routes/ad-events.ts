@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import { adEventOutboxOf } from '../ads/ad-event-services';
-import { enqueueAdEvent } from '../ads/ad-event-outbox';
+import { enqueueAdEvent } from '@dealer/db/ad-event-store';
 import { hashedUserData, metaCookies, scrubbedPageUrl, type AdUserInput } from '../ads/ad-user-data';
 import type { AdCustomData, ConversionsApiEvent } from '../ads/conversions-api';
 import { clientAddressKey } from '../http/client-address';

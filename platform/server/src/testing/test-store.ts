@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type DatabaseEngine, type PlatformDb } from '@dealer/db/database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import { openDatabase, type PlatformDb } from '@dealer/db/database';
 import { createTestSchema, type TestSchema } from '@dealer/db/testing/postgres';
 
 export type TestStore = { db: PlatformDb; engine: DatabaseEngine; close(): Promise<void> };
