@@ -5,7 +5,7 @@
  */
 import type { PlatformDb } from './database';
 import { leadColumns, toLead, type LeadFilter, type StoredLead } from './lead-store';
-import { deliveryStateIs, type DeliveryState } from './outbox-store';
+import { deliveryStateIs, type DeliveryState } from './lead-job-store';
 import { pageOf, pastPosition, type Page, type PagePosition } from './page-cursor';
 
 export type LeadListFilter = LeadFilter & { delivery?: DeliveryState };

@@ -1,3 +1,4 @@
+/** The lead outbox's rows: one delivery job per lead and target, their attempts (the delivery log), and the dealer's view of them. */
 import type { Expression, ExpressionBuilder, Selectable, SqlBool, Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import type { PlatformDb } from './database';
 import type { PlatformDatabase } from './schema';
-import { enqueueDeliveries } from './outbox-store';
+import { enqueueDeliveries } from './lead-job-store';
 
 /** A lead as the dealer sees it. Never carries what makes its update token (the salt) nor the request hash. */
 export type StoredLead = {

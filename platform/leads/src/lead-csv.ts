@@ -1,4 +1,4 @@
-import type { DeliverySummary } from '@dealer/db/outbox-store';
+import type { DeliverySummary } from '@dealer/db/lead-job-store';
 import type { StoredLead } from '@dealer/db/lead-store';
 
 /**

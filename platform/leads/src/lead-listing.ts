@@ -1,7 +1,7 @@
 import { leadPage, type LeadListFilter } from '@dealer/db/admin-pages';
 import type { PlatformDb } from '@dealer/db/database';
 import type { StoredLead } from '@dealer/db/lead-store';
-import { jobsOfLeads, summariseDelivery, type DeliverySummary } from '@dealer/db/outbox-store';
+import { jobsOfLeads, summariseDelivery, type DeliverySummary } from '@dealer/db/lead-job-store';
 import { pageSizes, type Page, type PagePosition } from '@dealer/db/page-cursor';
 
 export type ListedLead = StoredLead & { delivery: DeliverySummary };

@@ -4,7 +4,7 @@ import { findCarById } from '@dealer/db/car-store';
 import type { PlatformDb } from '@dealer/db/database';
 import type { StoredLeadFile } from '@dealer/db/lead-store';
 import type { SendResult } from '@dealer/db/outbox-attempt';
-import { claimDueJobs, leadsToDeliver, recordAttempts, type DeliveryJob, type LeadToDeliver } from '@dealer/db/outbox-store';
+import { claimDueJobs, leadsToDeliver, recordAttempts, type DeliveryJob, type LeadToDeliver } from '@dealer/db/lead-job-store';
 import { Outbox } from '@dealer/db/outbox-worker';
 import type { Log } from '@dealer/db/worker-log';
 import type { LeadsConfig } from './lead-settings';

@@ -17,16 +17,12 @@ import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin/plugin';
 import { chatRoutes } from './routes/chat';
-import { ChatService } from './chat/chat-service';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { adEventRoutes } from './routes/ad-events';
-import { EventRetention } from './events/event-retention';
 import { bookingRoutes } from './routes/bookings';
 import { checkoutRoutes } from './routes/checkout';
 import { accountRoutes } from './routes/accounts';
-import { PaymentProviders } from './payments/payment-providers';
-import { checkoutSweepMs, ReservationService } from './payments/reservation-service';
 import { leadRoutes } from './routes/leads';
 import { vehicleLookupRoutes } from './routes/vehicle-lookup';
 import { leadFileRoutes } from './routes/lead-files';
@@ -35,11 +31,17 @@ import { seoRoutes } from './routes/seo';
 import { siteRoutes } from './routes/site';
 import { sitePlugin, sitePluginOptions } from './tenancy/site-plugin';
 import { RequestSchemaError, sendSchemaRefusal, applyZodSchemas } from './http/zod-schemas';
+import { startWorkers, stopWorkers } from './workers';
 
 const oneYear = 'public, max-age=31536000, immutable';
 
-/** The platform server: tenant documents, `/api/*`, the search contract, images, shell and remote assets. */
-export async function buildApp(ctx: PlatformContext, options: { logger?: boolean } = {}): Promise<FastifyInstance> {
+/**
+ * The platform server: tenant documents, `/api/*`, the search contract, images, shell and remote
+ * assets, over the services of `ctx` (createPlatform). Its background work starts when it listens
+ * and stops when it closes (workers.ts); the lead outbox too with `leadOutbox` (main.ts; a test
+ * runs it by hand).
+ */
+export async function buildApp(ctx: PlatformContext, options: { logger?: boolean; leadOutbox?: boolean } = {}): Promise<FastifyInstance> {
   const { http } = ctx.config;
   const app = Fastify({
     logger: options.logger === false ? false : { level: ctx.config.logLevel },
@@ -52,6 +54,8 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     // Node checks the headers and request timeouts on this interval (30 s by default), so a slow client is cut off close to its limit.
     http: { headersTimeout: http.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, Math.ceil(http.headersTimeoutMs / 2)) },
   });
+  // The services were built before the server's logger: from here on they log through it.
+  ctx.log.to(app.log);
   capConnectionsPerAddress(app.server, { max: http.maxConnectionsPerAddress, trustedProxies: http.trustedProxies, log: app.log });
 
   const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
@@ -143,54 +147,19 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     }),
   );
 
-  // The outbox worker is started by main.ts; whoever started it, closing the app stops it.
-  app.addHook('onClose', async () => {
-    await ctx.leads.worker.stop();
-  });
-
-  const checkout = new ReservationService({
-    db: ctx.db,
-    engine: ctx.engine,
-    holdsPerPerson: ctx.config.reservations.holdsPerPerson,
-    indexer: ctx.indexer,
-    leads: ctx.leads.service,
-    providers: new PaymentProviders(ctx.config.payments),
-    siteOf: (siteId) => ctx.leads.sites.forId(siteId),
-    log: app.log,
-  });
-  // Holds that ran out are let go (also done lazily per car), paid reservations finished after a crash.
-  const sweep = setInterval(() => {
-    checkout.sweep().catch((error: unknown) => app.log.error({ err: error }, 'checkout sweep failed'));
-  }, checkoutSweepMs);
-  sweep.unref();
-  app.addHook('onClose', async () => clearInterval(sweep));
-
-  // Events and ad events past their retention go (the daily counts stay): hourly, once the server
-  // listens, in the process that runs the outboxes (LEAD_DELIVERY_WORKER).
-  const retention = new EventRetention({
-    db: ctx.db,
-    dataDir: ctx.config.dataDir,
-    eventsRetentionDays: ctx.config.events.retentionDays,
-    adEventsRetentionDays: ctx.config.adEvents.retentionDays,
-    log: app.log,
-  });
-  app.addHook('onListen', async () => {
-    if (ctx.config.leads.delivery.worker) retention.start();
-  });
-  app.addHook('onClose', async () => retention.stop());
-
-  const chat = new ChatService({ db: ctx.db, leads: ctx.leads.service, tokenSecret: ctx.config.leads.tokenSecret, pollsPerMinute: ctx.config.chat.pollsPerMinute });
+  app.addHook('onListen', async () => startWorkers(ctx, { leadOutbox: options.leadOutbox ?? false }));
+  app.addHook('onClose', async () => stopWorkers(ctx));
 
   await app.register(async (scope) => siteRoutes(scope, ctx));
-  await app.register(async (scope) => checkoutRoutes(scope, ctx, checkout));
+  await app.register(async (scope) => checkoutRoutes(scope, ctx));
   await app.register(async (scope) => accountRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
-  await app.register(async (scope) => chatRoutes(scope, ctx, chat));
+  await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => bookingRoutes(scope, ctx));
   await app.register(async (scope) => vehicleLookupRoutes(scope, ctx));
   await app.register(async (scope) => eventRoutes(scope, ctx));
   await app.register(async (scope) => adEventRoutes(scope, ctx));
-  await app.register(async (scope) => adminRoutes(scope, ctx, checkout, chat));
+  await app.register(async (scope) => adminRoutes(scope, ctx));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
   await app.register(async (scope) => meiliRoutes(scope, ctx));
   await app.register(async (scope) => seoRoutes(scope, ctx));

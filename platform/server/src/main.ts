@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { ConfigError, keepGeneratedKeys, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from '@dealer/db/database';
 import { listSiteSlugs } from '@dealer/db/site-store';
-import { RemoteRegistry } from './remotes/remote-registry';
-import { StockIndexer } from './search/indexer';
-import { InProcessMeili, indexerClient } from './search/meili-client';
-import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { buildApp } from './app';
-import { createPlatformLeads } from './leads/platform-leads';
+import { createPlatform } from './platform';
 import { outboxDir } from '@dealer/leads/delivery-config';
 
 async function main() {
@@ -33,16 +29,11 @@ async function main() {
   const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(db, engine);
   const seeded = await seedDemoDataIfEmpty(db);
-  const search = new EmbeddedSearchEngine();
-  // The indexer speaks Meilisearch's API: to the real server when configured, else to this
-  // platform's own /meili, answered in process so the index is full before the first visitor.
-  const embedded = new InProcessMeili();
-  const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
-  const registry = new RemoteRegistry(config.remotesDir);
-  const leads = createPlatformLeads({ db, engine, config });
-  const app = await buildApp({ config, db, engine, registry, search, indexer, leads });
-  leads.worker.setLog(app.log);
-  embedded.attach(app);
+  const platform = createPlatform(config, { db, engine });
+  const { indexer } = platform;
+  // Its background work, the lead outbox included, starts once it listens and stops when it closes (workers.ts).
+  const app = await buildApp(platform, { leadOutbox: true });
+  platform.inProcessMeili.attach(app);
 
   const indexAll = async () => {
     const { sites, cars } = await indexer.indexAllSites();
@@ -62,9 +53,6 @@ async function main() {
   process.once('SIGTERM', close);
 
   await app.listen({ port: config.port, host: config.host });
-  // Leads are committed before they are answered; the worker delivers what is due, also what
-  // was left undelivered by a previous run.
-  if (config.leads.delivery.worker) leads.worker.start();
   const sites = await listSiteSlugs(db);
   const lines = [
     '',

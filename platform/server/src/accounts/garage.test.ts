@@ -7,7 +7,6 @@ import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { signInFirstMessage } from '../routes/accounts';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
-import { accountServicesOf } from './account-services';
 import { maxSavedSearches, type SavedCar, type SavedSearch } from './account-store';
 import { isForSale } from './garage-alerts';
 import { deliverShopperMail, mailFilePath, mailOutboxDir } from './mail-delivery';
@@ -54,7 +53,7 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
   const changeCar = (id: number, change: object) =>
     platform.app.inject({ method: 'PATCH', url: `/api/admin/cars/${id}`, headers: { authorization: `Bearer ${testAdminKey}` }, payload: change as Record<string, unknown> });
   const alertMails = async (email: string) => (await mailboxOf(platform, siteId, email)).filter((mail) => !mail.subject.startsWith('Your sign-in code'));
-  const sweep = () => accountServicesOf(platform.ctx).alerts.runOnce();
+  const sweep = () => platform.ctx.accounts.alerts.runOnce();
 
   it('merges the browser’s favourites at sign-in: this site’s cars only, unknown ids and repeats left out', async () => {
     const [a, b] = take(2);
@@ -177,7 +176,7 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
     expect(more).toEqual([]);
     expect(mail!.subject).toBe(`Price drop: ${car!.name} is now $${dropped.toLocaleString('en-AU')}`);
     // Links go to the site's own address (its config's url), as the lead outbox's file links do.
-    const siteUrl = (await platform.ctx.leads.sites.forId(siteId))!.url;
+    const siteUrl = (await platform.ctx.sites.forId(siteId))!.url;
     expect(mail!.text).toContain(`${siteUrl}/cars/${car!.slug}\n`);
     expect(mail!.text).toContain(`($${car!.price.toLocaleString('en-AU')} when you saved it)`);
 
@@ -279,7 +278,7 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
 
   it('deletes the file of an e-mail being written as its account is deleted', async () => {
     const { ctx } = platform;
-    while ((await accountServicesOf(ctx).mail.runOnce()) > 0);
+    while ((await ctx.accounts.mail.runOnce()) > 0);
     const email = newAddress('mid-send');
     const { cookie } = await signIn(email);
     expect((await siteRequest(platform.app, site, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': nextClient() } })).statusCode).toBe(202);
@@ -288,7 +287,7 @@ describe.each(['sqlite', 'postgres'] as const)('the garage: saved cars, saved se
     const outbox = new MailOutbox({
       db: ctx.db,
       transport: { dataDir: ctx.config.dataDir, smtpUrl: null, from: ctx.config.accounts.emailFrom },
-      siteOf: (id) => ctx.leads.sites.forId(id),
+      siteOf: (id) => ctx.sites.forId(id),
       backoffMs: [0],
       maxAttempts: 3,
       leaseMs: 60_000,

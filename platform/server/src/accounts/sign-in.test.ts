@@ -6,7 +6,6 @@ import { noGarageMessage } from '../routes/accounts';
 import { skipPostgres } from '@dealer/db/testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 import { startSmtpSink } from '@dealer/leads/delivery-smtp-sink';
-import { accountServicesOf } from './account-services';
 import { mailFilePath, mailOutboxDir } from './mail-delivery';
 import { MailOutbox } from './mail-outbox';
 import { deviceTtlMs, maxCodeTries, SignInService } from './sign-in';
@@ -285,9 +284,9 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const { ctx } = platform;
     const longAgo = new SignInService({
       db: ctx.db,
-      engine: ctx.engine,
+      engine: ctx.dialect,
       serverSecret: ctx.config.leads.tokenSecret,
-      mail: accountServicesOf(ctx).mail,
+      mail: ctx.accounts.mail,
       smtpConfigured: false,
       log: { warn() {} },
       limits: ctx.config.accounts.signInCodes,
@@ -393,10 +392,10 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
   it('logs the code with the site and address when there is no SMTP server', async () => {
     const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
     const { ctx } = platform;
-    const services = accountServicesOf(ctx);
+    const services = ctx.accounts;
     const signIn = new SignInService({
       db: ctx.db,
-      engine: ctx.engine,
+      engine: ctx.dialect,
       serverSecret: ctx.config.leads.tokenSecret,
       mail: services.mail,
       smtpConfigured: false,
@@ -404,7 +403,7 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
       limits: ctx.config.accounts.signInCodes,
     });
     const email = newAddress('logged');
-    const siteConfig = (await ctx.leads.sites.forId(siteId))!;
+    const siteConfig = (await ctx.sites.forId(siteId))!;
     expect(await signIn.requestCode(siteConfig, email, 'http://metro-motor-group.localhost:3000', { client: nextClient(), device: null })).toEqual({ ok: true });
     const { code } = signInSecrets(await lastMail(email));
     expect(warnings).toEqual([{ obj: { site: site, email, code, mailId: expect.any(Number) }, msg: expect.stringContaining('sign-in code') }]);
@@ -413,9 +412,9 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
   it('sends through SMTP_URL when set: delivered to the mail server, retried after a 4xx, given up after a 5xx', async () => {
     const { ctx } = platform;
     const outboxOver = (smtpUrl: string) =>
-      new MailOutbox({ db: ctx.db, transport: { dataDir: ctx.config.dataDir, smtpUrl, from: 'garage@dealer.example', timeoutMs: 2000 }, siteOf: (id) => ctx.leads.sites.forId(id), backoffMs: [0], maxAttempts: 3, leaseMs: 60_000 });
+      new MailOutbox({ db: ctx.db, transport: { dataDir: ctx.config.dataDir, smtpUrl, from: 'garage@dealer.example', timeoutMs: 2000 }, siteOf: (id) => ctx.sites.forId(id), backoffMs: [0], maxAttempts: 3, leaseMs: 60_000 });
     // Whatever earlier tests left due goes out first (to the file outbox), so each mail server here sees only its own.
-    while ((await accountServicesOf(ctx).mail.runOnce()) > 0);
+    while ((await ctx.accounts.mail.runOnce()) > 0);
     const statusOf = async (email: string) => ctx.db.selectFrom('shopper_mail').select(['status', 'attempts', 'last_error', 'body']).where('email', '=', email).executeTakeFirstOrThrow();
 
     const sink = await startSmtpSink();

@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import { siteRequest, type TestPlatform } from '../testing/test-platform';
-import { accountServicesOf } from './account-services';
 import { mailFilePath } from './mail-delivery';
 import { sentMailIdsOf } from '@dealer/db/mail-outbox-store';
 
@@ -47,7 +46,7 @@ export function parseEml(raw: string): Omit<ReadMail, 'id' | 'file'> {
 
 /** Sends all that is due, then reads every e-mail written for the address on the site, oldest first. */
 export async function mailboxOf(platform: TestPlatform, siteId: number, email: string): Promise<ReadMail[]> {
-  while ((await accountServicesOf(platform.ctx).mail.runOnce()) > 0);
+  while ((await platform.ctx.accounts.mail.runOnce()) > 0);
   const mails: ReadMail[] = [];
   for (const id of await sentMailIdsOf(platform.ctx.db, siteId, email)) {
     const file = mailFilePath(platform.ctx.config.dataDir, id);

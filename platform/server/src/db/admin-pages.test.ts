@@ -7,7 +7,7 @@ import { bookingPage, eventPage, leadPage, type LeadListFilter } from '@dealer/d
 import { migrateToLatest } from '@dealer/db/database';
 import { recordEvent } from '@dealer/db/event-store';
 import { insertLead, type NewLead } from '@dealer/db/lead-store';
-import { listJobs, summariseDelivery, type DeliveryState } from '@dealer/db/outbox-store';
+import { listJobs, summariseDelivery, type DeliveryState } from '@dealer/db/lead-job-store';
 import { decodeCursor, encodeCursor, type Page, type PagePosition } from '@dealer/db/page-cursor';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import type { DeliveryJobStatus } from '@dealer/db/schema';

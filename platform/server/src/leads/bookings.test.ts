@@ -65,7 +65,7 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const config = JSON.parse(row.config) as SiteConfig;
     config.lead_settings = { ...config.lead_settings, booking_capacity: { appointment } };
     await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-    platform.ctx.leads.sites.clear();
+    platform.ctx.sites.clear();
   }
 
   it('lists a showroom’s test drive times in its own time zone, from two hours ahead', async () => {

@@ -73,7 +73,7 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
       db: platform.ctx.db,
       dataDir: platform.ctx.config.dataDir,
       delivery: platform.ctx.config.leads.delivery,
-      siteOf: (siteId) => platform.ctx.leads.sites.forId(siteId),
+      siteOf: (siteId) => platform.ctx.sites.forId(siteId),
       fileLinkSecret: opts.fileLinkSecret,
       deliver: async (target, lead) => {
         delivered.set(lead.id, lead);

@@ -154,7 +154,7 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     const config = JSON.parse(row.config) as SiteConfig;
     config.secrets.lead_delivery = targets;
     await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-    platform.ctx.leads.sites.clear();
+    platform.ctx.sites.clear();
   }
 
   /** Runs the outbox until `done` holds (backoffs in this file are tens of ms). */
@@ -667,7 +667,7 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
             db: platform.ctx.db,
             dataDir: platform.ctx.config.dataDir,
             delivery: platform.ctx.config.leads.delivery,
-            siteOf: (siteId) => platform.ctx.leads.sites.forId(siteId),
+            siteOf: (siteId) => platform.ctx.sites.forId(siteId),
             batchSize: 4,
             deliver: async (target, lead) => {
               const result = await deliver(target, lead);

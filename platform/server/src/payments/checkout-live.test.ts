@@ -108,7 +108,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
     const config = JSON.parse(row.config) as { secrets: SiteSecrets };
     config.secrets = { ...config.secrets, ...change };
     await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-    platform.ctx.leads.sites.clear();
+    platform.ctx.sites.clear();
   }
 
   beforeAll(async () => {
@@ -384,16 +384,16 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a real card
     const { ctx } = platform;
     const service = new ReservationService({
       db: ctx.db,
-      engine: ctx.engine,
+      engine: ctx.dialect,
       holdsPerPerson: ctx.config.reservations.holdsPerPerson,
       indexer: ctx.indexer,
       leads: ctx.leads.service,
       providers: payments,
-      siteOf: (id) => ctx.leads.sites.forId(id),
+      siteOf: (id) => ctx.sites.forId(id),
       log,
     });
     const holdThrough = async (car: Car, requestLog = log) =>
-      service.hold({ site: (await platform.ctx.leads.sites.forId(siteId))!, slug: car.slug, body: shopper(), clientAddress: '198.51.100.77', returnUrl: (id) => `http://${site}.localhost/checkout?reservation=${id}`, log: requestLog });
+      service.hold({ site: (await platform.ctx.sites.forId(siteId))!, slug: car.slug, body: shopper(), clientAddress: '198.51.100.77', returnUrl: (id) => `http://${site}.localhost/checkout?reservation=${id}`, log: requestLog });
     return { holdThrough, logged };
   };
 

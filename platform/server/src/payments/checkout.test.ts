@@ -48,12 +48,12 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     const log = { error: () => {}, warn: () => {} };
     service = new ReservationService({
       db: ctx.db,
-      engine: ctx.engine,
+      engine: ctx.dialect,
       holdsPerPerson: ctx.config.reservations.holdsPerPerson,
       indexer: ctx.indexer,
       leads: ctx.leads.service,
       providers: new PaymentProviders(ctx.config.payments),
-      siteOf: (id) => ctx.leads.sites.forId(id),
+      siteOf: (id) => ctx.sites.forId(id),
       log,
     });
   });
@@ -166,7 +166,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     const car = nextCar();
     const start = Date.now();
     const held = (await hold(car)).json<Held>();
-    const site_ = (await platform.ctx.leads.sites.forId(siteId))!;
+    const site_ = (await platform.ctx.sites.forId(siteId))!;
     const late = await service.payWithTestCard(site_, held.reservation.id, held.token, card(), start + 16 * minute);
     expect(late).toEqual({ ok: false, reason: 'conflict', message: checkoutMessages.holdRanOut });
     expect((await findReservation(platform.ctx.db, held.reservation.id))!.state).toBe('expired');

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Shopper } from '../accounts/account-store';
-import { accountServicesOf } from '../accounts/account-services';
 import { clearedSessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
 import type { PlatformContext } from '../platform-context';
 import type { AccountRequests } from './account-requests';
@@ -13,20 +12,10 @@ export const signInFirstMessage = 'Please sign in to your garage first.';
 /**
  * Shopper accounts and the garage (issue 11, SPEC §6 "if garage_enabled, a signed-in user and
  * watchlist are loaded"): `/api/auth/*` (routes/auth.ts) and `/api/garage/*` (routes/garage.ts).
- * The shoppers' mail outbox and the garage alert sweep run once the server listens, where the
- * lead outbox worker runs (LEAD_DELIVERY_WORKER); a test drives them by hand.
+ * The shoppers' mail outbox and the garage alert sweep are run by workers.ts.
  */
 export async function accountRoutes(app: FastifyInstance, ctx: PlatformContext) {
-  const services = accountServicesOf(ctx, app.log);
-  app.addHook('onListen', async () => {
-    if (!ctx.config.leads.delivery.worker) return;
-    services.mail.start();
-    services.alerts.start(ctx.config.accounts.alertIntervalMs);
-  });
-  app.addHook('onClose', async () => {
-    await services.alerts.stop();
-    await services.mail.stop();
-  });
+  const services = ctx.accounts;
   // Every route here is a site's (config.site): a site without a garage answers 404.
   app.addHook('preValidation', async (request, reply) => {
     if (!request.site.garage_enabled) return reply.code(404).send({ message: noGarageMessage });

@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { adEventOutboxOf } from '../ads/ad-event-services';
 import { adEventMaxAgeMs, type AdEventOutbox } from '../ads/ad-event-outbox';
 import { adEventFilePath } from '../ads/conversions-api';
 import { startFakeGraph, type FakeGraph } from '../ads/fake-graph-server';
@@ -43,7 +42,7 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
     const config = JSON.parse(row.config) as SiteConfig;
     config.secrets.facebook_capi_token = token;
     await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
-    platform.ctx.leads.sites.clear();
+    platform.ctx.sites.clear();
     return config.third_party.facebook_pixel!;
   }
 
@@ -54,7 +53,7 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
       engine,
       env: { FACEBOOK_GRAPH_URL: `${graph.url}/`, LEAD_DELIVERY_BACKOFF_MS: '0', LEAD_DELIVERY_MAX_ATTEMPTS: '3', AD_EVENTS_RATE_LIMIT: String(rateLimit) },
     });
-    outbox = adEventOutboxOf(platform.ctx);
+    outbox = platform.ctx.adEvents;
     metroPixel = await setSecret(withToken, capiToken);
     usPixel = await setSecret(usSite, capiToken);
   });

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
-import { adEventOutboxOf } from '../ads/ad-event-services';
 import { enqueueAdEvent } from '@dealer/db/ad-event-store';
 import { hashedUserData, metaCookies, scrubbedPageUrl, type AdUserInput } from '../ads/ad-user-data';
 import type { AdCustomData, ConversionsApiEvent } from '../ads/conversions-api';
@@ -104,14 +103,7 @@ const plainAddress = (ip: string) => /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(
  */
 export async function adEventRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const outbox = adEventOutboxOf(ctx, app.log);
-  app.addHook('onListen', async () => {
-    if (!ctx.config.leads.delivery.worker) return;
-    outbox.start();
-  });
-  app.addHook('onClose', async () => {
-    await outbox.stop();
-  });
+  const outbox = ctx.adEvents;
   const limiter = new RateLimiter(ctx.config.adEvents.ratePerMinute, 60_000, trackedSenders);
 
   app.post(

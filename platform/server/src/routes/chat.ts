@@ -6,7 +6,6 @@ import { chatLimits, chatTokenHeader, type ChatMessages, type ChatMessageSent } 
 import type { SiteConfig } from '@dealer/contracts/site';
 import { phoneRegion } from '@dealer/rules/locale';
 import { formatPhoneForDisplay } from '@dealer/rules/phone';
-import type { ChatService } from '../chat/chat-service';
 import { chatFieldErrors, clientMessageIdSchema, lineTextSchema, messageTextSchema } from '../chat/chat-text';
 import { clientAddressKey } from '../http/client-address';
 import { checkFieldsMessage } from '@dealer/leads/lead-service';
@@ -69,7 +68,8 @@ const messageSentSchema = z.object({ message: chatMessageSchema });
  *   Retry-After past CHAT_POLL_RATE_LIMIT polls a minute on the conversation (an open window makes 15,
  *   and one more per message it gets).
  */
-export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext, chat: ChatService) {
+export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const { chat } = ctx;
   const app = scope.withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');

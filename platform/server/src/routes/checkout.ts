@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkoutPath } from '@dealer/rules/routes';
 import { clientAddressKey } from '../http/client-address';
 import { RateLimiter } from '@dealer/leads/spam';
-import type { CheckoutRefusalReason, CheckoutResult, ReservationService } from '../payments/reservation-service';
+import type { CheckoutRefusalReason, CheckoutResult } from '../payments/reservation-service';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { refusalSchema } from '../http/zod-schemas';
@@ -71,7 +71,8 @@ const tokenHeaders = z.looseObject({ [tokenHeader]: z.string().optional() });
  */
 const anyBody = z.unknown();
 
-export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContext, checkout: ReservationService) {
+export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const { checkout } = ctx;
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const perClient = ctx.config.leads.rateLimit.max > 0;
   const holdLimiter = new RateLimiter(perClient ? holdRateLimit.max : 0, holdRateLimit.windowMs);

@@ -92,8 +92,8 @@ export async function freshSiteContext(request: FastifyRequest): Promise<SiteCon
   return lookup;
 }
 
-/** The plugin's lookups on the platform: fresh from the store (resolveSite), or through the leads' SiteCache. */
+/** The plugin's lookups on the platform: fresh from the store (resolveSite), or through the platform's SiteCache. */
 export const sitePluginOptions = (ctx: PlatformContext): SitePluginOptions => ({
   fresh: (request) => resolveSite(request, siteDeps(ctx)),
-  cached: (request) => ctx.leads.sites.forRequest(request),
+  cached: (request) => ctx.sites.forRequest(request),
 });

@@ -7,13 +7,10 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '@dealer/db/database';
 import type { PlatformContext } from '../platform-context';
-import { RemoteRegistry, type RemoteManifest } from '../remotes/remote-registry';
-import { StockIndexer } from '../search/indexer';
-import { InProcessMeili, indexerClient } from '../search/meili-client';
-import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
+import { createPlatform } from '../platform';
+import type { RemoteManifest } from '../remotes/remote-registry';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { createTestSchema, type TestSchema } from '@dealer/db/testing/postgres';
-import { createPlatformLeads } from '../leads/platform-leads';
 import type { Deliver } from '@dealer/leads/outbox-worker';
 
 export const testAdminKey = 'test-admin-key-0123456789';
@@ -70,7 +67,7 @@ export async function createTestPlatform(
     engine?: 'sqlite' | 'postgres';
     remotesDir?: string;
     env?: NodeJS.ProcessEnv;
-    /** Lead delivery in place of the real targets (the worker is not started: tests run it). */
+    /** Lead delivery in place of the real targets (the lead outbox worker is not started: tests run it). */
     deliver?: Deliver;
   } = {},
 ): Promise<TestPlatform> {
@@ -113,17 +110,15 @@ export async function createTestPlatform(
       root,
     );
     const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, pgSearchPath: schema?.schema });
-    const embedded = new InProcessMeili();
-    const indexer = new StockIndexer(db, indexerClient(config, () => embedded.client(config.searchAdminKey)));
-    const leads = createPlatformLeads({ db, engine, config, deliver: opts.deliver });
-    ctx = { config, db, engine, registry: new RemoteRegistry(config.remotesDir), search: new EmbeddedSearchEngine(), indexer, leads };
+    ctx = createPlatform(config, { db, engine }, { deliver: opts.deliver });
     await migrateToLatest(db, engine);
     const seededAt = Math.floor(Date.now() / 1000);
     await seedDemoDataIfEmpty(db, seededAt);
+    // The test runs the lead outbox by hand; the other loops start if it listens, as in production.
     app = await buildApp(ctx, { logger: false });
-    embedded.attach(app);
+    ctx.inProcessMeili.attach(app);
     await app.ready();
-    await indexer.indexAllSites();
+    await ctx.indexer.indexAllSites();
     return { app, ctx, seededAt, close };
   } catch (error) {
     await close().catch(() => undefined);

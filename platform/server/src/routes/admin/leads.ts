@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { findLead, listLeadFiles, releaseLead } from '@dealer/db/lead-store';
-import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '@dealer/db/outbox-store';
+import { listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '@dealer/db/lead-job-store';
 import { listSiteSlugs } from '@dealer/db/site-store';
 import { deliveryTargetsOf } from '@dealer/leads/delivery-config';
 import { leadsCsvPages } from '@dealer/leads/lead-csv';
@@ -102,7 +102,7 @@ export function adminLeadRoutes(scope: FastifyInstance, ctx: PlatformContext, { 
     const lead = await leadOf(request, reply, request.params.id);
     if (!lead) return reply;
     const result = await releaseLead(ctx.db, lead.id, async (siteId) => {
-      const site = await ctx.leads.sites.forId(siteId);
+      const site = await ctx.sites.forId(siteId);
       return site ? deliveryTargetsOf(site) : [];
     });
     if (!result) return reply.code(404).send({ message: `No lead with id ${lead.id}.` });

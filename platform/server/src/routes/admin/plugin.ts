@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ChatService } from '../../chat/chat-service';
-import type { ReservationService } from '../../payments/reservation-service';
 import type { PlatformContext } from '../../platform-context';
 import { guardAdminRoutes } from './admin-access';
 import { adminBookingRoutes } from './bookings';
@@ -18,13 +16,13 @@ import { adminReservationRoutes } from './reservations';
  * route says which in `config.adminAccess`; the key is checked, for every route in this one scope,
  * before the request's parameters are judged.
  */
-export async function adminRoutes(scope: FastifyInstance, ctx: PlatformContext, checkout: ReservationService, chat: ChatService) {
+export async function adminRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const requests = guardAdminRoutes(scope, ctx.db, ctx.config.adminKey);
   adminLeadRoutes(scope, ctx, requests);
   adminBookingRoutes(scope, ctx, requests);
   adminEventRoutes(scope, ctx, requests);
-  adminReservationRoutes(scope, ctx, checkout, requests);
-  adminChatRoutes(scope, chat, requests);
+  adminReservationRoutes(scope, ctx, ctx.checkout, requests);
+  adminChatRoutes(scope, ctx.chat, requests);
   adminDealerKeyRoutes(scope, ctx);
   adminCarRoutes(scope, ctx);
 }
