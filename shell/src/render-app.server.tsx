@@ -17,7 +17,7 @@ import { routeOwner } from '@dealer/rules/route-modules';
 import { createPlatformStore } from '@dealer/state/store';
 import type { ServerRemote, ServerRenderable } from '@dealer/state/server-render';
 import { enableSiteRemotes } from './federation/remote-runtime';
-import { setFirstPaintHero, type FirstPaintHero } from './federation/first-paint';
+import { setFirstPaintHero, type FirstPaintHero } from './boot/first-paint';
 import type { ServerRendered } from './federation/server-rendered';
 import { sharedModules as pageModules } from './federation/shared-modules';
 import { AppRoot } from './app-root';

@@ -49,6 +49,6 @@ export function imageSrcSet(path: string, widths: readonly number[] = cardWidths
 /**
  * Names a page's main image (VehicleImage's `priority` one) for the Element Timing API: the browser
  * reports when it is painted, and a server-rendered page's code waits for that
- * (shell/src/federation/app-start.ts).
+ * (shell/src/boot/app-start.ts).
  */
 export const mainImageTiming = 'main-image';

@@ -2,7 +2,7 @@ import { federationName, remoteOfModule, type ExposedModule, type RemoteName, ty
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { FederationHost } from './federation-host';
 import { lazySharedModules } from './shared-modules';
-import { nextTask } from './scheduling';
+import { nextTask } from '../boot/scheduling';
 import { RemoteLoadError } from './remote-load-error';
 import { reportRemoteFailure } from './report-failure';
 

@@ -1,10 +1,10 @@
 import { Spinner } from '@dealer/ui/spinner';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
-import { firstPaintHero } from './first-paint';
+import { firstPaintHero } from '../boot/first-paint';
 
 /**
  * What a route shows while its remote loads. On the car page the document described, that is
- * the hero first-paint.ts drew before React (same markup, same image), so the largest paint does
+ * the hero boot/first-paint.ts drew before React (same markup, same image), so the largest paint does
  * not change and nothing shifts when React takes over; elsewhere a spinner.
  */
 export function RoutePlaceholder({ module, props }: { module: ExposedModule; props: Record<string, unknown> }) {

@@ -115,7 +115,7 @@ export function renderDocument(input: DocumentInput): string {
  * A document in two parts: `head` (everything up to the page's markup), which does not depend on
  * the server render and can be sent while it runs, and `tail`, the page's markup and data once
  * the render is done. With a first script (`shellAssets.firstPaint`) the head lists only it: it
- * loads the app after the first frame (shell/src/federation/app-start.ts).
+ * loads the app after the first frame (shell/src/boot/app-start.ts).
  */
 export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { head: string; tail: (app: DocumentApp) => string } {
   const { site } = input;

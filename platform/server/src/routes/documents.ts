@@ -40,7 +40,7 @@ function loadShellAssets(dir: string): DocumentAssets {
   if (!existsSync(file)) throw new Error(`The shell is not built: ${file} is missing. Run npm run build.`);
   const assets = JSON.parse(readFileSync(file, 'utf8')) as DocumentAssets;
   // With the first script named, a server-rendered page loads the app's code once it is on screen
-  // (render-document.ts); what the shopper types or clicks before then is kept (federation/before-hydration.ts).
+  // (render-document.ts); what the shopper types or clicks before then is kept (shell/src/boot/before-hydration.ts).
   // The shell's stylesheet (a few KB) is inlined into every page: a request the page would wait for
   // before its first paint costs a phone a round trip; the bytes cost less than that.
   const inlineCss: Record<string, string> = {};

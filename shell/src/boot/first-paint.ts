@@ -1,10 +1,11 @@
-// The first frame of a car page, painted by the document's first script (first-paint-entry.ts,
-// bundled alone, under 1 KB gz) before the shell's runtime, React, the router, the store and the
+// The first frame of a car page, painted by the document's first script (first-script.ts,
+// bundled alone: its size is in docs/decisions/0016) before the shell's runtime, React, the router, the store and the
 // route's remote have arrived (ARCHITECTURE.md "first paint never waits on a chain of
 // requests"). The document already carries everything it needs: the site config, the car
 // (route data) and the hero image preload; the styles are the shell's initial CSS. The header
 // and the hero are drawn with the same markup and classes React and mf-vehicle render, so when
-// they take over nothing moves and the hero stays the page's largest paint.
+// they take over nothing moves and the hero stays the page's largest paint (first-paint.test.tsx
+// holds the two to the same structure).
 //
 // It runs outside Module Federation (and the React placeholder imports `firstPaintHero` from
 // the app): it must not import shared modules (React, @dealer/*) at run time, only types.
@@ -87,7 +88,7 @@ function heroMarkup(first: FirstPaintHero) {
  */
 export function paintFirstFrame() {
   const root = document.getElementById('root');
-  // A server-rendered page already shows all of this (and more): nothing to read (the site config is tens of KB).
+  // A server-rendered page already shows all of this (and more): nothing to read (the site config's size: docs/decisions/0013).
   if (!root || root.hasAttribute('data-ssr')) return;
   const first = firstPaintHero();
   const site = first ? readJson<PublicSiteConfig>('site-config') : null;

@@ -1,5 +1,5 @@
 import type { PublicSiteConfig } from '@dealer/contracts/site';
-import type { AppStart } from './federation/app-start';
+import type { AppStart } from './app-start';
 
 /** Tries before a server-rendered page gives up starting its code (the page stays readable, its links work). */
 const attempts = 3;

@@ -7,9 +7,9 @@ import { createPlatformStore, type PlatformStore } from '@dealer/state/store';
 import { hydratePlatformApi, whenPlatformApiInjected } from '@dealer/state/root-reducer';
 import { resolveRoute } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
-import { isModuleEnabled, startRemoteRuntime, warmFederationHost } from './federation/remote-runtime';
-import { noneServerRendered, type ServerRendered } from './federation/server-rendered';
-import { AppRoot } from './app-root';
+import { isModuleEnabled, startRemoteRuntime, warmFederationHost } from '../federation/remote-runtime';
+import { noneServerRendered, type ServerRendered } from '../federation/server-rendered';
+import { AppRoot } from '../app-root';
 
 /** The remote modules the server rendered and the API answers they were rendered with (shell/src/render-app.server.tsx). */
 function hydrateServerState(container: HTMLElement, store: PlatformStore): ServerRendered {
@@ -35,7 +35,7 @@ export function startApp(site: PublicSiteConfig) {
   // A transition: the first render is done in slices, so it does not block input in one long task.
   // A server-rendered page (data-ssr) is hydrated: React adopts the markup the shopper already sees.
   // Otherwise (the server render was skipped or failed) React renders it; on a car page the first
-  // frame (federation/first-paint.ts) stays on screen meanwhile and React's first commit replaces it
+  // frame (first-paint.ts) stays on screen meanwhile and React's first commit replaces it
   // with the same markup.
   startTransition(() => {
     if (container.hasAttribute('data-ssr')) hydrateRoot(container, app);

@@ -1,6 +1,6 @@
-// Part of the document's first script (first-paint-entry.ts): no shared modules, no React.
+// Part of the document's first script (first-script.ts): no shared modules, no React.
 import { mainImageTiming } from '@dealer/rules/images';
-import { whenImageShown } from './main-image';
+import { waitForMainImage } from './main-image';
 import { afterNextFrame } from './scheduling';
 
 /** What a server-rendered document asks the first script to load once the page is on screen. */
@@ -37,15 +37,12 @@ function load({ siteConfig, scripts, preloads }: AppStart) {
   }
 }
 
-/** Longest the app's code waits for the page's main image once the first frame is on screen. */
-const mainImageWaitMs = 1000;
-
 /**
  * A server-rendered page is readable before any of the app's code runs, so that code is fetched
  * once the page's first frame is on screen and its main image (VehicleImage's `priority` one: the
- * car's photo, the first card's) is painted too, or after `mainImageWaitMs`. Fetched earlier,
- * the app's ~150 KB took bandwidth from the styles and that image on a slow line, and the shopper
- * saw the page later. What a shopper types or presses meanwhile is kept and handed to React once
+ * car's photo, the first card's) is painted too, or after main-image.ts's longest wait. Fetched
+ * earlier, the app's code took bandwidth from the styles and that image on a slow line, and the
+ * shopper saw the page later (docs/decisions/0011, 0012). What a shopper types or presses meanwhile is kept and handed to React once
  * it has taken the page over (before-hydration.ts). Documents the browser renders itself list
  * their scripts in the head instead.
  */
@@ -55,7 +52,7 @@ export function startAppAfterFirstPaint() {
   const start = JSON.parse(element.textContent) as AppStart;
   afterNextFrame(() => {
     const image = document.querySelector<HTMLImageElement>(`#root img[elementtiming="${mainImageTiming}"]`);
-    if (image) whenImageShown(image, () => load(start), mainImageWaitMs);
+    if (image) waitForMainImage(image, () => load(start));
     else load(start);
   });
 }

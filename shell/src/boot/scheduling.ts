@@ -1,4 +1,4 @@
-// Used by the document's first script (app-start.ts, main-image.ts) and the app's code: no React.
+// Used by the document's first script (app-start.ts, main-image.ts) and the app's code (app-entry.ts, remote-runtime.ts): no React.
 
 /** After the next frame is painted: what runs then takes nothing from what that frame shows. */
 export const afterNextFrame = (run: () => void) => requestAnimationFrame(() => setTimeout(run, 0));

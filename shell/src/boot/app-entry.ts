@@ -1,11 +1,11 @@
-// The shell's entry. Its styles are initial CSS (a stylesheet link in the document head), so
-// the first frame, which federation/first-paint-entry.ts draws before this script runs, is
+// The app bundle's entry (rspack.config.mjs). Its styles are initial CSS (a stylesheet link in
+// the document head), so the first frame, which first-script.ts draws before this script runs, is
 // styled; the design system's stylesheet is shared eagerly for that (see hostConfig).
 import '@dealer/ui/styles.css';
-import './shell.css';
-import './federation/route-placeholder.css';
-import { whenImageShown } from './federation/main-image';
-import { nextTask } from './federation/scheduling';
+import '../shell.css';
+import '../federation/route-placeholder.css';
+import { waitForMainImage } from './main-image';
+import { nextTask } from './scheduling';
 import { readSiteConfig } from './site-config-source';
 
 // The libraries are fetched together and each runs its modules in a task of its own as it arrives,
@@ -16,17 +16,14 @@ siteConfig.catch(() => undefined); // handled where the app starts; not an unhan
 const start = () =>
   void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
     .then(nextTask)
-    .then(() => Promise.all([siteConfig, import('./bootstrap')]))
+    .then(() => Promise.all([siteConfig, import('./start-app')]))
     .then(([site, { startApp }]) => startApp(site))
     // The server's page stays as it is: readable, its links and forms work without the app.
     .catch((error: unknown) => console.error('The app could not start', error));
-
-/** Longest the app waits for the first frame's hero image before it starts loading anyway. */
-const heroWaitMs = 800;
 
 // A car page's first frame (drawn by the browser's first script) shows its hero: the app's chunks
 // start once it is on screen. Fetched in parallel, they took bandwidth from the image, and running
 // them held the frame that shows it back. On a slow line that reorders the bytes more than it delays them.
 const hero = document.querySelector<HTMLImageElement>('#root .route-placeholder img');
-if (hero) whenImageShown(hero, start, heroWaitMs);
+if (hero) waitForMainImage(hero, start);
 else start();

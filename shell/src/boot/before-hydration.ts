@@ -1,4 +1,4 @@
-// Part of the document's first script (first-paint-entry.ts): no shared modules, no React.
+// Part of the document's first script (first-script.ts): no shared modules, no React.
 //
 // A server-rendered page can be used before its code has run: the shopper ticks a filter, types a
 // deposit, picks from a list, presses a button. The browser does what it does alone (the box is
