@@ -9,7 +9,7 @@ import { noImportCycle } from './scripts/eslint-no-import-cycle.mjs';
 
 const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
 
-const platformImports = ['@dealer/server', '@dealer/server/*', '@dealer/db', '@dealer/db/*', '@dealer/leads', '@dealer/leads/*', '@dealer/search-engine', '@dealer/search-engine/*', '@dealer/demo', '@dealer/demo/*', '**/platform/**'];
+const platformImports = ['@dealer/server', '@dealer/server/*', '@dealer/db', '@dealer/db/*', '@dealer/leads', '@dealer/leads/*', '@dealer/search-engine', '@dealer/search-engine/*', '@dealer/demo', '@dealer/demo/*', '@dealer/testing', '@dealer/testing/*', '**/platform/**'];
 const browserOnlyImports = ['@dealer/shell', '@dealer/shell/*', '**/shell/**', '@dealer/ui', '@dealer/ui/*', '@dealer/state', '@dealer/state/*', '@dealer/events', '@dealer/events/*', ...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`])];
 
 const boundaries = (...zones) => ({
@@ -18,14 +18,18 @@ const boundaries = (...zones) => ({
 const boundary = (message, patterns) => boundaries([message, patterns]);
 
 // The platform's packages and the @dealer packages each may import (package.json says the same):
-// search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server.
+// search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server. The test doubles
+// (@dealer/testing, which opens stores of db) are for tests only: a package's tests and their helpers
+// (src/testing) may import them, its production code never.
 const platformPackages = {
   'search-engine': [],
   db: [],
   leads: ['db'],
   demo: ['db'],
   server: ['search-engine', 'db', 'leads', 'demo'],
+  testing: ['db'],
 };
+const testCode = ['**/*.test.ts', '**/src/testing/**'];
 const fastifyImports = ['fastify', 'fastify/*', '@fastify/*'];
 const platformBoundaries = {
   'search-engine': ['The search engine is pure: Meilisearch’s behaviour in memory, without HTTP (Fastify), a store or dealer types (@dealer/*).', [...fastifyImports, '@dealer/*']],
@@ -89,19 +93,29 @@ export default tseslint.config(
   },
   // Each platform package imports only the platform packages it depends on, always by package name
   // (`@dealer/db/database`), never by a relative path into another package's folder.
-  ...Object.entries(platformPackages).map(([name, allowed]) => {
+  ...Object.entries(platformPackages).flatMap(([name, allowed]) => {
     const others = Object.keys(platformPackages).filter((other) => other !== name);
-    return {
-      files: [`platform/${name}/**/*.{ts,tsx}`],
-      rules: boundaries(
+    const rulesFor = (allowedHere, dependsOn) =>
+      boundaries(
         ['The platform serves browser code but never imports it: share through @dealer/contracts and @dealer/rules.', browserOnlyImports],
         [
-          `@dealer/${name} depends on ${allowed.length ? allowed.map((other) => `@dealer/${other}`).join(', ') : 'no other platform package'} (search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server).`,
-          others.filter((other) => !allowed.includes(other)).flatMap((other) => [`@dealer/${other}`, `@dealer/${other}/*`]),
+          `${dependsOn} (search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server; testing ← the tests of any).`,
+          others.filter((other) => !allowedHere.includes(other)).flatMap((other) => [`@dealer/${other}`, `@dealer/${other}/*`]),
         ],
         ['Import another platform package by its name (@dealer/db/database), never by a path into its folder.', ['**/platform/**', ...others.flatMap((other) => [`**/${other}/src`, `**/${other}/src/**`])]],
         ...(platformBoundaries[name] ? [platformBoundaries[name]] : []),
-      ),
-    };
+      );
+    const dependencies = allowed.length ? allowed.map((other) => `@dealer/${other}`).join(', ') : 'no other platform package';
+    return [
+      {
+        files: [`platform/${name}/**/*.{ts,tsx}`],
+        ignores: testCode,
+        rules: rulesFor(allowed, `@dealer/${name} depends on ${dependencies}${name === 'testing' ? '' : '; the test doubles of @dealer/testing are for its tests only'}`),
+      },
+      {
+        files: testCode.map((pattern) => `platform/${name}/${pattern}`),
+        rules: rulesFor([...allowed, 'testing'], `The tests of @dealer/${name} may import ${dependencies === 'no other platform package' ? '' : `${dependencies} and `}@dealer/testing`),
+      },
+    ];
   }),
 );

@@ -32,8 +32,8 @@ import { depositFor, reservationLeadCategory } from '../shared/rules/src/reserva
 import { findCarById, listSiteCars } from '@dealer/db/car-store';
 import { openDatabase, type PlatformDb } from '@dealer/db/database';
 import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
-import { createTestSchema, testDatabaseUrl } from '@dealer/db/testing/postgres';
-import { freePort } from '@dealer/server/testing/free-port';
+import { createTestSchema, testDatabaseUrl } from '@dealer/testing/postgres';
+import { freePort } from '@dealer/testing/free-port';
 
 type Engine = 'sqlite' | 'postgres';
 

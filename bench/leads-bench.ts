@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@dealer/db/database';
-import { createTestSchema, testDatabaseUrl } from '@dealer/db/testing/postgres';
-import { freePort } from '@dealer/server/testing/free-port';
+import { createTestSchema, testDatabaseUrl } from '@dealer/testing/postgres';
+import { freePort } from '@dealer/testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = new Map(

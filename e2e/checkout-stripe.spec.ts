@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Route } from '@playwright/test';
-import { startFakeStripe, stripeSignatureFor, type FakeStripe } from '../platform/server/src/payments/fake-stripe-server';
+import { startFakeStripe, stripeSignatureFor, type FakeStripe } from '../platform/testing/src/fake-stripe-server';
 import { canReserve } from '../shared/rules/src/reserve';
 import { depositFor } from '../shared/rules/src/reservation';
 import { demoStock } from './support/demo-stock';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import type { PlatformDb } from './database';
-import { skipPostgres } from './testing/postgres';
-import { openMigratedStore as openStore } from './testing/migrated-store';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { openMigratedStore as openStore } from '@dealer/testing/migrated-store';
 import { claimDueRows, releaseClaimedRows, type OutboxTable } from './due-rows';
 
 type Fields = { status: string; next_attempt_at: number; claim_token?: string | null; claimed_until?: number | null };

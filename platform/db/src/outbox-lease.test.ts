@@ -5,8 +5,8 @@ const patiently = { timeout: 20_000 };
 import type { PlatformDb } from './database';
 import { claimDueRows } from './due-rows';
 import { holdingLeases, type OutboxLease } from './outbox-lease';
-import { openMigratedStore } from './testing/migrated-store';
-import { skipPostgres } from './testing/postgres';
+import { openMigratedStore } from '@dealer/testing/migrated-store';
+import { skipPostgres } from '@dealer/testing/postgres';
 
 const leaseMs = 30_000;
 

@@ -7,7 +7,7 @@ import { listSiteSlugs, loadSiteConfig, setSiteRemote } from '@dealer/db/site-st
 import { demoSiteSlugs } from '@dealer/demo/demo-sites';
 import { carsIndexUid, searchKeyForSite } from './search/site-search';
 import { reindexSite } from './search/indexer';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testSearchAdminKey, testSearchKeySecret, writeFakeRemotes, type TestPlatform } from './testing/test-platform';
 
 type Engine = 'sqlite' | 'postgres';

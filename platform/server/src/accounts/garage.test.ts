@@ -5,13 +5,13 @@ import type { Car } from '@dealer/contracts/car';
 import { insertCars, listSiteCars } from '@dealer/db/car-store';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { signInFirstMessage } from '../routes/accounts';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { maxSavedSearches, type SavedCar, type SavedSearch } from './account-store';
 import { isForSale } from './garage-alerts';
 import { deliverShopperMail, mailFilePath, mailOutboxDir } from './mail-delivery';
 import { MailOutbox } from './mail-outbox';
-import { mailboxOf, nextClient, signInByCode } from './test-mailbox';
+import { mailboxOf, nextClient, signInByCode } from '../testing/test-mailbox';
 
 const site = 'metro-motor-group';
 const otherSite = 'ridgeline-trucks';

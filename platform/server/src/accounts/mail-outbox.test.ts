@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 const patiently = { timeout: 20_000 };
 import type { SiteConfig } from '@dealer/contracts/site';
 import { migrateToLatest } from '@dealer/db/database';
-import { skipPostgres } from '@dealer/db/testing/postgres';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { openTestStore, type TestStore } from '@dealer/testing/test-store';
 import type { MailDeliveryResult, ShopperMailMessage } from './mail-delivery';
 import { enqueueShopperMail } from '@dealer/db/mail-outbox-store';
 import { MailOutbox } from './mail-outbox';

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { codeRefusalMessage, codeRequestRateLimit, verifyRateLimit, wrongCodeMessage } from '../routes/auth';
 import { noGarageMessage } from '../routes/accounts';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
-import { startSmtpSink } from '@dealer/leads/delivery-smtp-sink';
+import { startSmtpSink } from '@dealer/testing/smtp-sink';
 import { mailFilePath, mailOutboxDir } from './mail-delivery';
 import { MailOutbox } from './mail-outbox';
 import { deviceTtlMs, maxCodeTries, SignInService } from './sign-in';
-import { deviceCookieOf, mailboxOf, nextClient, sessionCookieOf, signInByCode, signInSecrets } from './test-mailbox';
+import { deviceCookieOf, mailboxOf, nextClient, sessionCookieOf, signInByCode, signInSecrets } from '../testing/test-mailbox';
 
 const site = 'metro-motor-group';
 const otherGarage = 'ridgeline-trucks';

@@ -2,9 +2,9 @@ import { readFile, rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../testing/free-port';
+import { freePort } from '@dealer/testing/free-port';
 import { adEventFilePath, deliverAdEvent, type ConversionsApiEvent } from './conversions-api';
-import { startFakeGraph, type FakeGraph } from './fake-graph-server';
+import { startFakeGraph, type FakeGraph } from '@dealer/testing/fake-graph-server';
 
 const token = 'EAAB-test-token-secret';
 const event = (id: string): ConversionsApiEvent => ({

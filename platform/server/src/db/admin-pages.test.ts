@@ -1,8 +1,8 @@
 import type { LeadDeliveryTargetSetting } from '@dealer/contracts/site';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { skipPostgres } from '@dealer/db/testing/postgres';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { openTestStore, type TestStore } from '@dealer/testing/test-store';
 import { bookingPage, eventPage, leadPage, type LeadListFilter } from '@dealer/db/admin-pages';
 import { migrateToLatest } from '@dealer/db/database';
 import { recordEvent } from '@dealer/db/event-store';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { skipPostgres } from '@dealer/db/testing/postgres';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { openTestStore, type TestStore } from '@dealer/testing/test-store';
 import { migrateToLatest } from '@dealer/db/database';
 import { findCarById } from '@dealer/db/car-store';
 import { findReservation, holdCar, markCarHold, moveReservation, type HoldLimit, type NewHold } from '@dealer/db/reservation-store';

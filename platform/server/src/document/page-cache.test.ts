@@ -4,7 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSiteCars, updateCar } from '@dealer/db/car-store';
 import { findSiteIdBySlug, setSiteRemote } from '@dealer/db/site-store';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { isListed } from '@dealer/demo/demo-sites';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 import { PageCache, pageEncodingFor } from './page-cache';

@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { eventBodyLimit } from '../routes/events';
-import { freePort } from '../testing/free-port';
+import { freePort } from '@dealer/testing/free-port';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { requestOrigin } from '../tenancy/site-context';
 import { jsonTooDeepMessage, maxJsonDepth } from '@dealer/search-engine/json-depth';

@@ -4,7 +4,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { generateDemoData } from '@dealer/demo/demo-data';
 import { ADF_PROVIDER_NAME, adfRequestDate, leadToAdf } from '@dealer/leads/adf';
 import { escapeXmlAttr, escapeXmlText, stripInvalidXmlChars } from '@dealer/leads/adf-xml';
-import { validateAdfStructure } from '../testing/adf-validate';
+import { validateAdfStructure } from '@dealer/testing/adf-validate';
 import type { DeliverableFile, DeliverableLead } from '@dealer/leads/deliverable-lead';
 
 type JsdomModule = { JSDOM: new (xml: string, options: { contentType: string }) => { window: { document: Document } } };

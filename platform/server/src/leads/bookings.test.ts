@@ -3,7 +3,7 @@ import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { bookingMessages, type BookingDay } from '@dealer/rules/booking-slots';
 import { loadSiteConfig, findSiteIdBySlug } from '@dealer/db/site-store';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createDealerKey } from '@dealer/db/dealer-key-store';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { availabilityAt } from '@dealer/leads/bookings';

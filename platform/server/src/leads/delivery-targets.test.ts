@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { generateDemoData } from '@dealer/demo/demo-data';
 import { leadToAdf } from '@dealer/leads/adf';
-import { validateAdfStructure } from '../testing/adf-validate';
-import { startSmtpSink, type SmtpSink } from '@dealer/leads/delivery-smtp-sink';
+import { validateAdfStructure } from '@dealer/testing/adf-validate';
+import { startSmtpSink, type SmtpSink } from '@dealer/testing/smtp-sink';
 import { signedLeadFileUrl, verifyLeadFileLink } from '@dealer/leads/lead-file-links';
 import type { DeliverableFile, DeliverableLead } from '@dealer/leads/deliverable-lead';
 import {

@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../testing/free-port';
+import { freePort } from '@dealer/testing/free-port';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const builtServer = join(root, 'platform', 'server', 'dist', 'main.cjs');

@@ -9,7 +9,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { jsonTooDeepMessage } from '@dealer/search-engine/json-depth';
 import { maxLeadFieldBytes, maxLeadFields } from '../routes/leads';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
 import { leadToAdf } from '@dealer/leads/adf';
 import type { DeliverableLead } from '@dealer/leads/deliverable-lead';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadFileRoutes } from '../routes/lead-files';
 import { sitePlugin, sitePluginOptions } from '../tenancy/site-plugin';
 import { applyZodSchemas } from '../http/zod-schemas';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
 import type { DeliverableLead } from '@dealer/leads/deliverable-lead';
 import { adfFileBase, deliverLead } from '@dealer/leads/delivery-targets';

@@ -8,7 +8,7 @@ import type { LeadDeliveryTargetSetting, SiteConfig } from '@dealer/contracts/si
 import { phoneMessages } from '@dealer/rules/phone';
 import { listSiteSlugs, loadSiteConfig } from '@dealer/db/site-store';
 import { runPlatformCli } from '../platform-cli';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
 import { verifyWebhookSignature } from '@dealer/leads/delivery-targets';

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteUploadBytesSince } from '@dealer/db/lead-store';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { uploadsRoot } from '@dealer/leads/uploads';
 import { createTestPlatform, type TestPlatform } from '../testing/test-platform';
 

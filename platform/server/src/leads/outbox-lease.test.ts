@@ -6,8 +6,8 @@ import { migrateToLatest } from '@dealer/db/database';
 import { insertLead } from '@dealer/db/lead-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { skipPostgres } from '@dealer/db/testing/postgres';
-import { openTestStore, type TestStore } from '../testing/test-store';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { openTestStore, type TestStore } from '@dealer/testing/test-store';
 import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
 
 /**

@@ -10,10 +10,10 @@ import { checkoutMessages, depositFor, reservationLeadCategory } from '@dealer/r
 import { listSiteCars } from '@dealer/db/car-store';
 import { findReservation } from '@dealer/db/reservation-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
-import { skipPostgres } from '@dealer/db/testing/postgres';
-import { freePort } from '../testing/free-port';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { freePort } from '@dealer/testing/free-port';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
-import { startFakeStripe, type FakeStripe, type FakeStripeObject } from './fake-stripe-server';
+import { startFakeStripe, type FakeStripe, type FakeStripeObject } from '@dealer/testing/fake-stripe-server';
 import { signGatewayNotice } from './hosted-provider';
 import { PaymentNotConfigured } from './payment-provider';
 import { PaymentProviders } from './payment-providers';

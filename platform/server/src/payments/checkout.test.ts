@@ -7,7 +7,7 @@ import { findCarById, listSiteCars, updateCar } from '@dealer/db/car-store';
 import { findReservation } from '@dealer/db/reservation-store';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { carsIndexUid, searchKeyForSite } from '../search/site-search';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { PaymentProviders } from './payment-providers';
 import { holdLimitMessage, ReservationService } from './reservation-service';

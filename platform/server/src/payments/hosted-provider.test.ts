@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../testing/free-port';
+import { freePort } from '@dealer/testing/free-port';
 import { HostedPagePaymentProvider, signGatewayNotice } from './hosted-provider';
 import { PaymentNoticeRefused, PaymentProviderFailed, type PaymentRequest } from './payment-provider';
 

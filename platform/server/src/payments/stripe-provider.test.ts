@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../testing/free-port';
-import { startFakeStripe, type FakeStripe } from './fake-stripe-server';
+import { freePort } from '@dealer/testing/free-port';
+import { startFakeStripe, type FakeStripe } from '@dealer/testing/fake-stripe-server';
 import { PaymentNoticeRefused, PaymentProviderFailed, PaymentProviderRefused, type PaymentRequest } from './payment-provider';
 import { StripePaymentProvider } from './stripe-provider';
 

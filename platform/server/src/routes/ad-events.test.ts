@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { adEventMaxAgeMs, type AdEventOutbox } from '../ads/ad-event-outbox';
 import { adEventFilePath } from '../ads/conversions-api';
-import { startFakeGraph, type FakeGraph } from '../ads/fake-graph-server';
+import { startFakeGraph, type FakeGraph } from '@dealer/testing/fake-graph-server';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

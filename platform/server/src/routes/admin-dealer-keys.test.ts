@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLead } from '@dealer/db/lead-store';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { runPlatformCli, UsageError } from '../platform-cli';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 
 type DealerKeyBody = { dealer_key: { id: number; site_id: number; site: string; label: string; created_at: number; revoked_at: number | null }; key: string };

@@ -5,7 +5,7 @@ import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { leadsCsvPages } from '@dealer/leads/lead-csv';
 import { eachLeadPage } from '@dealer/leads/lead-listing';
 import { runPlatformCli } from '../platform-cli';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 
 type LeadsPage = { leads: { id: number; created_at: number; site_id: number }[]; next_cursor: string | null };

@@ -3,7 +3,7 @@ import { chatLeadSubcategory, chatLimits, chatPollMs, type ChatMessage, type Cha
 import { formMessages } from '@dealer/contracts/lead-values';
 import { chatTextMessages } from '../chat/chat-text';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
-import { skipPostgres } from '@dealer/db/testing/postgres';
+import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, siteRequest, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { chatRefusals } from './chat';
 import { ChatService } from '../chat/chat-service';

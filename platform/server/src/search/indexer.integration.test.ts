@@ -9,7 +9,7 @@ import { insertCars, listSiteCars } from '@dealer/db/car-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { createTestPlatform, testAdminKey, testSearchAdminKey, type TestPlatform } from '../testing/test-platform';
 import { carsIndexUid } from './site-search';
-import { apiError } from '../testing/meili-api-error';
+import { apiError } from '@dealer/testing/meili-api-error';
 
 /**
  * The platform's search, driven only through the official Meilisearch client over HTTP, as the

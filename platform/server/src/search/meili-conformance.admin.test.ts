@@ -5,7 +5,7 @@ import { Meilisearch, type RecordAny } from 'meilisearch';
 import { createTestPlatform, testSearchAdminKey, type TestPlatform } from '../testing/test-platform';
 import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { carsIndexUid } from './site-search';
-import { apiError } from '../testing/meili-api-error';
+import { apiError } from '@dealer/testing/meili-api-error';
 
 /**
  * Meilisearch's indexer-side contract, answered by the embedded engine: documents (deletion by

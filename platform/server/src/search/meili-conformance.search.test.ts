@@ -8,7 +8,7 @@ import { listSiteCars } from '@dealer/db/car-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { createTestPlatform, testSearchAdminKey, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { carsIndexUid, searchKeyForSite } from './site-search';
-import { apiError } from '../testing/meili-api-error';
+import { apiError } from '@dealer/testing/meili-api-error';
 
 /**
  * Meilisearch's search contract, answered by the embedded engine: every documented search

@@ -10,7 +10,7 @@ import type { PlatformContext } from '../platform-context';
 import { createPlatform } from '../platform';
 import type { RemoteManifest } from '../remotes/remote-registry';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
-import { createTestSchema, type TestSchema } from '@dealer/db/testing/postgres';
+import { createTestSchema, type TestSchema } from '@dealer/testing/postgres';
 import type { Deliver } from '@dealer/leads/outbox-worker';
 
 export const testAdminKey = 'test-admin-key-0123456789';

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseEngine } from '../database-engine';
-import { migrateToLatest, openDatabase, type PlatformDb } from '../database';
+import type { DatabaseEngine } from '@dealer/db/database-engine';
+import { migrateToLatest, openDatabase, type PlatformDb } from '@dealer/db/database';
 import { createTestSchema } from './postgres';
 
 /** A migrated, empty store: a temp SQLite file, or a fresh PostgreSQL schema. `close()` removes it. */

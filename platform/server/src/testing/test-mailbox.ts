@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
-import { siteRequest, type TestPlatform } from '../testing/test-platform';
-import { mailFilePath } from './mail-delivery';
+import { siteRequest, type TestPlatform } from './test-platform';
+import { mailFilePath } from '../accounts/mail-delivery';
 import { sentMailIdsOf } from '@dealer/db/mail-outbox-store';
 
 export type ReadMail = { id: number; file: string; raw: string; to: string; subject: string; text: string };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseEngine } from '@dealer/db/database-engine';
 import { openDatabase, type PlatformDb } from '@dealer/db/database';
-import { createTestSchema, type TestSchema } from '@dealer/db/testing/postgres';
+import { createTestSchema, type TestSchema } from './postgres';
 
 export type TestStore = { db: PlatformDb; engine: DatabaseEngine; close(): Promise<void> };
 
