@@ -1,6 +1,6 @@
 import type { PlatformDb } from './database';
 import { claimDueRows, type Claim } from './due-rows';
-import type { Attempt } from './outbox-attempt';
+import { settledColumns, type Attempt } from './outbox-attempt';
 
 /**
  * Stores an event (kept as its JSON), due now, unless the site already has one with its event id.
@@ -53,20 +53,11 @@ export async function claimDueAdEvents(db: PlatformDb, claim: Claim): Promise<Cl
 export async function recordAdEventAttempts(db: PlatformDb, token: string, attempts: readonly Attempt<ClaimedAdEvent>[], now: number): Promise<void> {
   if (attempts.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (const { row, state, attempts: tried, nextAttemptAt, lastError } of attempts) {
+    for (const attempt of attempts) {
+      const { row, state } = attempt;
       await trx
         .updateTable('ad_events')
-        .set({
-          status: state,
-          attempts: tried,
-          next_attempt_at: nextAttemptAt ?? now,
-          last_error: lastError,
-          sent_at: state === 'sent' ? now : null,
-          claim_token: null,
-          claimed_until: null,
-          updated_at: now,
-          ...(state === 'failed' ? {} : { payload: '' }),
-        })
+        .set({ ...settledColumns(attempt, now), ...(state === 'failed' ? {} : { payload: '' }) })
         .where('id', '=', row.id)
         .where('claim_token', '=', token)
         .execute();

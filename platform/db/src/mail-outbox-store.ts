@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { PlatformDb } from './database';
 import { claimDueRows, type Claim } from './due-rows';
-import type { Attempt } from './outbox-attempt';
+import { settledColumns, type Attempt } from './outbox-attempt';
 import type { PlatformDatabase, ShopperMailTable } from './schema';
 
 export type NewShopperMail = {
@@ -71,20 +71,11 @@ export async function recordMailAttempts(db: PlatformDb, token: string, attempts
   if (attempts.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     const orphaned: number[] = [];
-    for (const { row, state, attempts: tried, nextAttemptAt, lastError } of attempts) {
+    for (const attempt of attempts) {
+      const { row, state } = attempt;
       const updated = await trx
         .updateTable('shopper_mail')
-        .set({
-          status: state,
-          attempts: tried,
-          next_attempt_at: nextAttemptAt ?? now,
-          last_error: lastError,
-          sent_at: state === 'sent' ? now : null,
-          claim_token: null,
-          claimed_until: null,
-          updated_at: now,
-          ...(state === 'failed' ? {} : { body: '' }),
-        })
+        .set({ ...settledColumns(attempt, now), ...(state === 'failed' ? {} : { body: '' }) })
         .where('id', '=', row.id)
         .where('claim_token', '=', token)
         .executeTakeFirst();

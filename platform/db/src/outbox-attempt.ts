@@ -48,3 +48,21 @@ export function settleAttempt<Row>(row: Row, result: SendResult, previousAttempt
     durationMs,
   };
 }
+
+/**
+ * The columns a finished attempt sets on a shopper-mail or ad-event row: its state, when it is
+ * tried again, why it is not sent, and its claim let go (the lead outbox keeps a log instead).
+ */
+export function settledColumns(attempt: Attempt<unknown>, now: number) {
+  const { state, attempts, nextAttemptAt, lastError } = attempt;
+  return {
+    status: state,
+    attempts,
+    next_attempt_at: nextAttemptAt ?? now,
+    last_error: lastError,
+    sent_at: state === 'sent' ? now : null,
+    claim_token: null,
+    claimed_until: null,
+    updated_at: now,
+  };
+}
