@@ -9,11 +9,39 @@ import { noImportCycle } from './scripts/eslint-no-import-cycle.mjs';
 
 const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
 
-const platformImports = ['@dealer/server', '@dealer/server/*', '@dealer/db', '@dealer/db/*', '@dealer/leads', '@dealer/leads/*', '@dealer/search-engine', '@dealer/search-engine/*', '@dealer/demo', '@dealer/demo/*', '@dealer/testing', '@dealer/testing/*', '**/platform/**'];
-const browserOnlyImports = ['@dealer/shell', '@dealer/shell/*', '**/shell/**', '@dealer/ui', '@dealer/ui/*', '@dealer/state', '@dealer/state/*', '@dealer/events', '@dealer/events/*', ...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`])];
+const platformImports = [
+  '@dealer/server',
+  '@dealer/server/*',
+  '@dealer/db',
+  '@dealer/db/*',
+  '@dealer/leads',
+  '@dealer/leads/*',
+  '@dealer/search-engine',
+  '@dealer/search-engine/*',
+  '@dealer/demo',
+  '@dealer/demo/*',
+  '@dealer/testing',
+  '@dealer/testing/*',
+  '**/platform/**',
+];
+const browserOnlyImports = [
+  '@dealer/shell',
+  '@dealer/shell/*',
+  '**/shell/**',
+  '@dealer/ui',
+  '@dealer/ui/*',
+  '@dealer/state',
+  '@dealer/state/*',
+  '@dealer/events',
+  '@dealer/events/*',
+  ...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`]),
+];
 
 const boundaries = (...zones) => ({
-  'no-restricted-imports': ['error', { patterns: zones.filter(([, patterns]) => patterns.length > 0).map(([message, patterns]) => ({ group: patterns, message })) }],
+  'no-restricted-imports': [
+    'error',
+    { patterns: zones.filter(([, patterns]) => patterns.length > 0).map(([message, patterns]) => ({ group: patterns, message })) },
+  ],
 });
 const boundary = (message, patterns) => boundaries([message, patterns]);
 
@@ -32,7 +60,10 @@ const platformPackages = {
 const testCode = ['**/*.test.ts', '**/src/testing/**'];
 const fastifyImports = ['fastify', 'fastify/*', '@fastify/*'];
 const platformBoundaries = {
-  'search-engine': ['The search engine is pure: Meilisearch’s behaviour in memory, without HTTP (Fastify), a store or dealer types (@dealer/*).', [...fastifyImports, '@dealer/*']],
+  'search-engine': [
+    'The search engine is pure: Meilisearch’s behaviour in memory, without HTTP (Fastify), a store or dealer types (@dealer/*).',
+    [...fastifyImports, '@dealer/*'],
+  ],
   db: ['The store knows no HTTP (Fastify) and nothing of the lead pipeline, the demo or the server that use it.', fastifyImports],
   leads: ['The lead pipeline knows no HTTP (Fastify): the server’s routes and site cache call it.', fastifyImports],
   demo: ['The demo data and its drawings know no HTTP (Fastify): the server serves them.', fastifyImports],
@@ -47,7 +78,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'always' }],
     },
   },
@@ -82,14 +116,17 @@ export default tseslint.config(
   },
   {
     files: ['shell/**/*.{ts,tsx}'],
-    rules: boundary('The shell loads remotes at run time from the site config and talks to the platform over HTTP; it never imports their source.', [
-      ...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`]),
-      ...platformImports,
-    ]),
+    rules: boundary(
+      'The shell loads remotes at run time from the site config and talks to the platform over HTTP; it never imports their source.',
+      [...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`]), ...platformImports],
+    ),
   },
   {
     files: ['platform/**/*.{ts,tsx}'],
-    rules: boundary('The platform serves browser code but never imports it: share through @dealer/contracts and @dealer/rules.', browserOnlyImports),
+    rules: boundary(
+      'The platform serves browser code but never imports it: share through @dealer/contracts and @dealer/rules.',
+      browserOnlyImports,
+    ),
   },
   // Each platform package imports only the platform packages it depends on, always by package name
   // (`@dealer/db/database`), never by a relative path into another package's folder.
@@ -102,7 +139,10 @@ export default tseslint.config(
           `${dependsOn} (search-engine ← server; db ← leads, demo, server; leads ← server; demo ← server; testing ← the tests of any).`,
           others.filter((other) => !allowedHere.includes(other)).flatMap((other) => [`@dealer/${other}`, `@dealer/${other}/*`]),
         ],
-        ['Import another platform package by its name (@dealer/db/database), never by a path into its folder.', ['**/platform/**', ...others.flatMap((other) => [`**/${other}/src`, `**/${other}/src/**`])]],
+        [
+          'Import another platform package by its name (@dealer/db/database), never by a path into its folder.',
+          ['**/platform/**', ...others.flatMap((other) => [`**/${other}/src`, `**/${other}/src/**`])],
+        ],
         ...(platformBoundaries[name] ? [platformBoundaries[name]] : []),
       );
     const dependencies = allowed.length ? allowed.map((other) => `@dealer/${other}`).join(', ') : 'no other platform package';
@@ -110,11 +150,17 @@ export default tseslint.config(
       {
         files: [`platform/${name}/**/*.{ts,tsx}`],
         ignores: testCode,
-        rules: rulesFor(allowed, `@dealer/${name} depends on ${dependencies}${name === 'testing' ? '' : '; the test doubles of @dealer/testing are for its tests only'}`),
+        rules: rulesFor(
+          allowed,
+          `@dealer/${name} depends on ${dependencies}${name === 'testing' ? '' : '; the test doubles of @dealer/testing are for its tests only'}`,
+        ),
       },
       {
         files: testCode.map((pattern) => `platform/${name}/${pattern}`),
-        rules: rulesFor([...allowed, 'testing'], `The tests of @dealer/${name} may import ${dependencies === 'no other platform package' ? '' : `${dependencies} and `}@dealer/testing`),
+        rules: rulesFor(
+          [...allowed, 'testing'],
+          `The tests of @dealer/${name} may import ${dependencies === 'no other platform package' ? '' : `${dependencies} and `}@dealer/testing`,
+        ),
       },
     ];
   }),

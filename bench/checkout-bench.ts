@@ -46,7 +46,8 @@ const args = new Map(
 );
 const known = new Set(['cars', 'racers', 'parallel-cars', 'engine', 'built']);
 for (const key of args.keys()) {
-  if (!known.has(key)) throw new Error(`Unknown flag --${key}. Flags: --cars=100 --racers=50 --parallel-cars=4 --engine=sqlite|postgres|both --built`);
+  if (!known.has(key))
+    throw new Error(`Unknown flag --${key}. Flags: --cars=100 --racers=50 --parallel-cars=4 --engine=sqlite|postgres|both --built`);
 }
 const whole = (name: string, fallback: number) => {
   const value = Number(args.get(name) ?? fallback);
@@ -114,7 +115,9 @@ async function startServer(engine: Engine, work: string): Promise<Server> {
     dropSchema = () => schema.drop();
     searchPath = schema.schema;
   }
-  const argv = useBuilt ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')] : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
+  const argv = useBuilt
+    ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')]
+    : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
@@ -145,7 +148,11 @@ async function startServer(engine: Engine, work: string): Promise<Server> {
     throw new Error(`the ${engine} server did not start:\n${output}`);
   }
   // The bench's own connection to the server's store: to pick the cars and check the outcome.
-  const { db } = openDatabase({ dataDir: join(work, 'data'), databaseUrl: env.DATABASE_URL ? testDatabaseUrl : null, pgSearchPath: searchPath });
+  const { db } = openDatabase({
+    dataDir: join(work, 'data'),
+    databaseUrl: env.DATABASE_URL ? testDatabaseUrl : null,
+    pgSearchPath: searchPath,
+  });
   return {
     port,
     db,
@@ -169,14 +176,17 @@ async function pickCars(db: PlatformDb, count: number): Promise<Target[]> {
     const phone = phoneOfLocale[site.locale];
     const phoneProblem = validatePhone(phone, phoneRuleFor(site));
     if (phoneProblem) throw new Error(`The bench's phone number for ${site.slug} is refused: ${phoneProblem}`);
-    const cars = (await listSiteCars(db, row.id)).filter((car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, site.locale));
+    const cars = (await listSiteCars(db, row.id)).filter(
+      (car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, site.locale),
+    );
     perSite.push(cars.map((car) => ({ site, car, phone })));
   }
   const picked: Target[] = [];
   for (let round = 0; picked.length < count && perSite.some((cars) => round < cars.length); round += 1) {
     for (const cars of perSite) if (round < cars.length && picked.length < count) picked.push(cars[round]!);
   }
-  if (picked.length < count) throw new Error(`Only ${picked.length} reservable cars in the demo data; ask for --cars=${picked.length} or fewer.`);
+  if (picked.length < count)
+    throw new Error(`Only ${picked.length} reservable cars in the demo data; ask for --cars=${picked.length} or fewer.`);
   return picked;
 }
 
@@ -193,7 +203,14 @@ const nameOf = (n: number) => {
 /** Shopper n's own address, from 10.0.0.0/8. */
 const addressOf = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
-type RaceOutcome = { car: Target; holdMs: number[]; statuses: Map<number, number>; payMs: number | null; paidState: string | null; problems: string[] };
+type RaceOutcome = {
+  car: Target;
+  holdMs: number[];
+  statuses: Map<number, number>;
+  payMs: number | null;
+  paidState: string | null;
+  problems: string[];
+};
 
 let shopperCount = 0;
 
@@ -206,11 +223,22 @@ async function race(agent: Agent, port: number, target: Target): Promise<RaceOut
   const problems: string[] = [];
   const answers = await Promise.all(
     shoppers.map(async (n) => {
-      const body = JSON.stringify({ first_name: nameOf(n), last_name: 'Bench', email: `racer${n}@example.com`, phone: target.phone, terms_accepted: true });
+      const body = JSON.stringify({
+        first_name: nameOf(n),
+        last_name: 'Bench',
+        email: `racer${n}@example.com`,
+        phone: target.phone,
+        terms_accepted: true,
+      });
       const t0 = performance.now();
-      const answer = await call(agent, port, 'POST', path, { host, 'content-type': 'application/json', 'x-forwarded-for': addressOf(n), 'user-agent': 'checkout-bench' }, body).catch(
-        (error: unknown): Answer => ({ status: 0, body: String(error) }),
-      );
+      const answer = await call(
+        agent,
+        port,
+        'POST',
+        path,
+        { host, 'content-type': 'application/json', 'x-forwarded-for': addressOf(n), 'user-agent': 'checkout-bench' },
+        body,
+      ).catch((error: unknown): Answer => ({ status: 0, body: String(error) }));
       holdMs.push(performance.now() - t0);
       return answer;
     }),
@@ -219,7 +247,10 @@ async function race(agent: Agent, port: number, target: Target): Promise<RaceOut
   for (const answer of answers) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
   const winners = answers.filter((answer) => answer.status === 201);
   if (winners.length !== 1) problems.push(`${target.site.slug}/${target.car.slug}: ${winners.length} winners`);
-  if ((statuses.get(409) ?? 0) !== racers - 1) problems.push(`${target.site.slug}/${target.car.slug}: ${statuses.get(409) ?? 0} refusals (409) of ${racers - 1}; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+  if ((statuses.get(409) ?? 0) !== racers - 1)
+    problems.push(
+      `${target.site.slug}/${target.car.slug}: ${statuses.get(409) ?? 0} refusals (409) of ${racers - 1}; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
   const odd = answers.find((answer) => answer.status !== 201 && answer.status !== 409);
   if (odd) problems.push(`${target.site.slug}/${target.car.slug}: e.g. ${odd.status} ${odd.body.slice(0, 200)}`);
   let payMs: number | null = null;
@@ -233,32 +264,65 @@ async function race(agent: Agent, port: number, target: Target): Promise<RaceOut
       port,
       'POST',
       `/api/reservations/${held.reservation.id}/test-payment`,
-      { host, 'content-type': 'application/json', 'x-reservation-token': held.token, 'x-forwarded-for': addressOf(shoppers[0]!), 'user-agent': 'checkout-bench' },
+      {
+        host,
+        'content-type': 'application/json',
+        'x-reservation-token': held.token,
+        'x-forwarded-for': addressOf(shoppers[0]!),
+        'user-agent': 'checkout-bench',
+      },
       JSON.stringify({ card_number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
     ).catch((error: unknown): Answer => ({ status: 0, body: String(error) }));
     payMs = performance.now() - t0;
     paidState = paid.status === 200 ? (JSON.parse(paid.body) as { reservation: { state: string } }).reservation.state : null;
-    if (paidState !== 'reserved') problems.push(`${target.site.slug}/${target.car.slug}: the winner's payment answered ${paid.status} ${paid.body.slice(0, 200)}`);
+    if (paidState !== 'reserved')
+      problems.push(`${target.site.slug}/${target.car.slug}: the winner's payment answered ${paid.status} ${paid.body.slice(0, 200)}`);
   }
   return { car: target, holdMs, statuses, payMs, paidState, problems };
 }
 
 /** What the store says after the run: reservations, dealer leads and cars marked reserved. */
 async function storeChecks(db: PlatformDb, targets: Target[]): Promise<{ lines: string[]; problems: string[] }> {
-  const byState = await db.selectFrom('reservations').select(['state', (eb) => eb.fn.countAll().as('n')]).groupBy('state').execute();
+  const byState = await db
+    .selectFrom('reservations')
+    .select(['state', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('state')
+    .execute();
   const reservations = byState.reduce((sum, row) => sum + Number(row.n), 0);
   const reserved = Number(byState.find((row) => row.state === 'reserved')?.n ?? 0);
-  const perCar = await db.selectFrom('reservations').select(['car_id', (eb) => eb.fn.countAll().as('n')]).groupBy('car_id').execute();
+  const perCar = await db
+    .selectFrom('reservations')
+    .select(['car_id', (eb) => eb.fn.countAll().as('n')])
+    .groupBy('car_id')
+    .execute();
   const carsWithOne = perCar.filter((row) => Number(row.n) === 1).length;
-  const leads = Number((await db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).where('category', '=', reservationLeadCategory).executeTakeFirst())?.n ?? 0);
-  const linked = Number((await db.selectFrom('reservations').select((eb) => eb.fn.countAll().as('n')).where('lead_id', 'is not', null).executeTakeFirst())?.n ?? 0);
+  const leads = Number(
+    (
+      await db
+        .selectFrom('leads')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('category', '=', reservationLeadCategory)
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
+  const linked = Number(
+    (
+      await db
+        .selectFrom('reservations')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('lead_id', 'is not', null)
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
   let carsReserved = 0;
   for (const target of targets) if ((await findCarById(db, target.car.id))?.car.reserved) carsReserved += 1;
   const want = targets.length;
   const problems: string[] = [];
-  if (reservations !== want || reserved !== want) problems.push(`store: ${reservations} reservations (${reserved} reserved), expected ${want} reserved`);
+  if (reservations !== want || reserved !== want)
+    problems.push(`store: ${reservations} reservations (${reserved} reserved), expected ${want} reserved`);
   if (carsWithOne !== want) problems.push(`store: ${carsWithOne} cars with exactly one reservation, expected ${want}`);
-  if (leads !== want || linked !== want) problems.push(`store: ${leads} '${reservationLeadCategory}' leads (${linked} linked to their reservation), expected ${want}`);
+  if (leads !== want || linked !== want)
+    problems.push(`store: ${leads} '${reservationLeadCategory}' leads (${linked} linked to their reservation), expected ${want}`);
   if (carsReserved !== want) problems.push(`store: ${carsReserved} of the ${want} cars marked reserved`);
   return {
     lines: [
@@ -292,7 +356,9 @@ async function runEngine(engine: Engine): Promise<Result> {
     server = await startServer(engine, work);
     const targets = await pickCars(server.db, carCount);
     const sites = new Set(targets.map((target) => target.site.slug));
-    process.stderr.write(`[checkout-bench] ${engine}: ${targets.length} cars on ${sites.size} sites, ${racers} racers each, ${parallelCars} car(s) at a time\n`);
+    process.stderr.write(
+      `[checkout-bench] ${engine}: ${targets.length} cars on ${sites.size} sites, ${racers} racers each, ${parallelCars} car(s) at a time\n`,
+    );
     const agent = new Agent({ keepAlive: true, maxSockets: parallelCars * racers + parallelCars });
     const outcomes: RaceOutcome[] = [];
     let next = 0;
@@ -303,7 +369,8 @@ async function runEngine(engine: Engine): Promise<Result> {
         while (next < targets.length) {
           const target = targets[next++]!;
           outcomes.push(await race(agent, server!.port, target));
-          if (outcomes.length % 10 === 0 || outcomes.length === targets.length) process.stderr.write(`\r[checkout-bench] ${engine}: ${outcomes.length}/${targets.length} cars`);
+          if (outcomes.length % 10 === 0 || outcomes.length === targets.length)
+            process.stderr.write(`\r[checkout-bench] ${engine}: ${outcomes.length}/${targets.length} cars`);
         }
       }),
     );
@@ -331,7 +398,12 @@ async function runEngine(engine: Engine): Promise<Result> {
       holds: holdMs.length,
       wallSeconds,
       paid,
-      hold: { p50: percentile(holdMs, 50), p95: percentile(holdMs, 95), p99: percentile(holdMs, 99), max: holdMs[holdMs.length - 1] ?? NaN },
+      hold: {
+        p50: percentile(holdMs, 50),
+        p95: percentile(holdMs, 95),
+        p99: percentile(holdMs, 99),
+        max: holdMs[holdMs.length - 1] ?? NaN,
+      },
       pay: { p50: percentile(payMs, 50), p99: percentile(payMs, 99) },
       winnersOk,
       problems,
@@ -347,7 +419,10 @@ async function main() {
   for (const engine of engines) results.push(await runEngine(engine));
   const ms = (value: number) => value.toFixed(1);
   const rate = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-AU') : value.toFixed(1));
-  const lanes = parallelCars === 1 ? 'cars raced in sequence' : `${parallelCars} cars racing at a time (up to ${parallelCars * racers} holds in flight)`;
+  const lanes =
+    parallelCars === 1
+      ? 'cars raced in sequence'
+      : `${parallelCars} cars racing at a time (up to ${parallelCars * racers} holds in flight)`;
   console.log(
     [
       '',

@@ -99,7 +99,10 @@ const libraryMarkers = {
   'MF runtime core': '[ Federation Runtime ]',
 };
 
-const librariesIn = (body) => Object.entries(libraryMarkers).filter(([, marker]) => body.includes(marker)).map(([name]) => name);
+const librariesIn = (body) =>
+  Object.entries(libraryMarkers)
+    .filter(([, marker]) => body.includes(marker))
+    .map(([name]) => name);
 
 /** Libraries found in more than one downloaded script, with those scripts. */
 function duplicates(scripts) {
@@ -117,7 +120,14 @@ function lighthouseOnce(url) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       lighthouseBin(),
-      [url, '--output=json', `--output-path=${out}`, '--only-categories=performance', '--quiet', `--chrome-flags=${chromiumFlags.join(' ')}`],
+      [
+        url,
+        '--output=json',
+        `--output-path=${out}`,
+        '--only-categories=performance',
+        '--quiet',
+        `--chrome-flags=${chromiumFlags.join(' ')}`,
+      ],
       { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -169,7 +179,9 @@ export async function lighthouse(url, runs = Number(process.env.LIGHTHOUSE_RUNS 
       }
     }
   }
-  const figures = Object.fromEntries(['performance', 'fcpMs', 'lcpMs', 'tbtMs', 'cls', 'siMs'].map((key) => [key, median(results.map((run) => run[key]))]));
+  const figures = Object.fromEntries(
+    ['performance', 'fcpMs', 'lcpMs', 'tbtMs', 'cls', 'siMs'].map((key) => [key, median(results.map((run) => run[key]))]),
+  );
   const lcpRun = results.find((run) => run.lcpMs === figures.lcpMs);
   return { ...figures, lcpElement: lcpRun.lcpElement, renderBlocking: lcpRun.renderBlocking, runs: results };
 }
@@ -217,7 +229,9 @@ export function printDetailRoute(result, { verbose = false } = {}) {
   }
   const total = result.scripts.reduce((sum, s) => sum + s.gzip, 0);
   const twice = result.duplicates.map(({ library, scripts }) => `${library} ×${scripts.length}`).join(', ') || 'none';
-  console.log(`\nDetail route ${result.path} on metro-motor-group (first visit, cold cache, after the ${chatDelayMs / 1000} s chat deferral${result.chatShown ? '' : '; chat did not load'})`);
+  console.log(
+    `\nDetail route ${result.path} on metro-motor-group (first visit, cold cache, after the ${chatDelayMs / 1000} s chat deferral${result.chatShown ? '' : '; chat did not load'})`,
+  );
   printTable(
     [...owners].sort((a, b) => b[1].gzip - a[1].gzip).map(([owner, { files, gzip }]) => [owner, String(files), kb(gzip)]),
     ['JS from', 'files', 'gzip'],
@@ -227,7 +241,8 @@ export function printDetailRoute(result, { verbose = false } = {}) {
       [...result.scripts].sort((a, b) => b.gzip - a.gzip).map((s) => [s.url, s.owner, kb(s.raw), kb(s.gzip)]),
       ['file', 'owner', 'raw', 'gzip'],
     );
-    for (const { library, scripts } of result.duplicates) console.log(`${library} downloaded ${scripts.length} times: ${scripts.map((s) => `${s.url} (${kb(s.gzip)})`).join(', ')}`);
+    for (const { library, scripts } of result.duplicates)
+      console.log(`${library} downloaded ${scripts.length} times: ${scripts.map((s) => `${s.url} (${kb(s.gzip)})`).join(', ')}`);
   }
   const lh = result.lighthouse;
   const ok = (pass) => (pass ? 'ok' : 'MISS');
@@ -239,7 +254,12 @@ export function printDetailRoute(result, { verbose = false } = {}) {
       ['Lighthouse mobile performance', String(lh.performance), `≥ ${targets.performance}`, ok(lh.performance >= targets.performance)],
       ['LCP', `${(lh.lcpMs / 1000).toFixed(2)} s`, `≤ ${targets.lcpMs / 1000} s`, ok(lh.lcpMs <= targets.lcpMs)],
       ['CLS', lh.cls.toFixed(3), `≤ ${targets.cls}`, ok(lh.cls <= targets.cls)],
-      ['FCP / TBT / Speed Index', `${(lh.fcpMs / 1000).toFixed(2)} s / ${Math.round(lh.tbtMs)} ms / ${(lh.siMs / 1000).toFixed(2)} s`, '', ''],
+      [
+        'FCP / TBT / Speed Index',
+        `${(lh.fcpMs / 1000).toFixed(2)} s / ${Math.round(lh.tbtMs)} ms / ${(lh.siMs / 1000).toFixed(2)} s`,
+        '',
+        '',
+      ],
     ],
     ['detail page', 'value', 'target', ''],
   );

@@ -40,7 +40,6 @@ const useBuilt = args.has('built');
 const host = 'ridgeline-trucks.localhost';
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-
 function call(agent: Agent, port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
   return new Promise((done, fail) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
@@ -94,7 +93,9 @@ async function startServer(
     searchPath = schema.schema;
   }
   const nodeArgs = (process.env.LEADS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const argv = useBuilt ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')] : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
+  const argv = useBuilt
+    ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')]
+    : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...argv], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
@@ -110,10 +111,19 @@ async function startServer(
   if (Date.now() >= deadline) throw new Error(`the ${engine} server did not start:\n${output}`);
   /** How far the outbox worker (in the server) has got: jobs delivered of all jobs. */
   const outbox = async (): Promise<Outbox> => {
-    const { db } = openDatabase({ dataDir: join(work, 'data'), databaseUrl: env.DATABASE_URL ? testDatabaseUrl : null, pgSearchPath: searchPath });
+    const { db } = openDatabase({
+      dataDir: join(work, 'data'),
+      databaseUrl: env.DATABASE_URL ? testDatabaseUrl : null,
+      pgSearchPath: searchPath,
+    });
     try {
-      const rows = await db.selectFrom('lead_delivery_jobs').select(['status', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute();
-      const count = (status?: string) => rows.filter((row) => !status || row.status === status).reduce((sum, row) => sum + Number(row.n), 0);
+      const rows = await db
+        .selectFrom('lead_delivery_jobs')
+        .select(['status', (eb) => eb.fn.countAll().as('n')])
+        .groupBy('status')
+        .execute();
+      const count = (status?: string) =>
+        rows.filter((row) => !status || row.status === status).reduce((sum, row) => sum + Number(row.n), 0);
       return { jobs: count(), delivered: count('delivered') };
     } finally {
       await db.destroy();
@@ -168,7 +178,10 @@ function nextCreate(): { body: string; headers: Record<string, string> } {
       linked_query_params: { utm_source: 'bench' },
     },
   });
-  return { body, headers: { host, 'content-type': 'application/json', 'idempotency-key': `bench-${process.pid}-${n}`, 'user-agent': 'leads-bench' } };
+  return {
+    body,
+    headers: { host, 'content-type': 'application/json', 'idempotency-key': `bench-${process.pid}-${n}`, 'user-agent': 'leads-bench' },
+  };
 }
 
 function summarise(latencies: number[], errors: number, seconds: number) {
@@ -260,7 +273,9 @@ async function main() {
     try {
       process.stderr.write(`[leads-bench] starting the ${engine} server...\n`);
       server = await startServer(engine, work);
-      process.stderr.write(`[leads-bench] ${engine}: paced at ${target.rate}/s, then ${clients} clients flat out; ${warmupMs} ms warm-up, ${durationMs} ms measured each\n`);
+      process.stderr.write(
+        `[leads-bench] ${engine}: paced at ${target.rate}/s, then ${clients} clients flat out; ${warmupMs} ms warm-up, ${durationMs} ms measured each\n`,
+      );
       const atRate = await paced(server.port, target.rate);
       // Whether the worker kept up with the paced load: what it had delivered when the load stopped.
       const atRateOutbox = await server.outbox();

@@ -17,10 +17,21 @@ function run(url) {
   const dir = mkdtempSync(join(tmpdir(), 'dealer-profile-'));
   const out = join(dir, 'report.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(lighthouse, [url, '--output=json', `--output-path=${out}`, '--only-categories=performance', '--quiet', `--chrome-flags=${chromiumFlags.join(' ')}`], {
-      env: { ...process.env, CHROME_PATH: chromiumPath },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      lighthouse,
+      [
+        url,
+        '--output=json',
+        `--output-path=${out}`,
+        '--only-categories=performance',
+        '--quiet',
+        `--chrome-flags=${chromiumFlags.join(' ')}`,
+      ],
+      {
+        env: { ...process.env, CHROME_PATH: chromiumPath },
+        stdio: 'ignore',
+      },
+    );
     child.on('error', reject);
     child.on('exit', () => {
       try {
@@ -66,22 +77,63 @@ try {
       console.log(`${path}: ${lhr.runtimeError.code}`);
       continue;
     }
-    console.log(`\n${path}: score ${Math.round(lhr.categories.performance.score * 100)}, FCP ${Math.round(audit('first-contentful-paint').numericValue)} ms, LCP ${Math.round(audit('largest-contentful-paint').numericValue)} ms, TBT ${Math.round(audit('total-blocking-time').numericValue)} ms`);
+    console.log(
+      `\n${path}: score ${Math.round(lhr.categories.performance.score * 100)}, FCP ${Math.round(audit('first-contentful-paint').numericValue)} ms, LCP ${Math.round(audit('largest-contentful-paint').numericValue)} ms, TBT ${Math.round(audit('total-blocking-time').numericValue)} ms`,
+    );
     const observed = audit('metrics')?.details?.items?.[0] ?? {};
-    console.log(`observed (unthrottled): FCP ${observed.observedFirstContentfulPaint} ms, LCP ${observed.observedLargestContentfulPaint} ms, DOMContentLoaded ${observed.observedDomContentLoaded} ms, load ${observed.observedLoad} ms`);
+    console.log(
+      `observed (unthrottled): FCP ${observed.observedFirstContentfulPaint} ms, LCP ${observed.observedLargestContentfulPaint} ms, DOMContentLoaded ${observed.observedDomContentLoaded} ms, load ${observed.observedLoad} ms`,
+    );
     console.log(`server response ${Math.round(audit('server-response-time')?.numericValue ?? 0)} ms`);
     const requests = audit('network-requests')?.details?.items ?? [];
-    console.table(requests.slice(0, 14).map((r) => ({ request: name(r.url).slice(0, 40), priority: r.priority, 'start (ms)': Math.round(r.networkRequestTime ?? r.startTime), 'end (ms)': Math.round(r.networkEndTime ?? r.endTime), 'KB': Math.round((r.transferSize ?? 0) / 1024) })));
+    console.table(
+      requests
+        .slice(0, 14)
+        .map((r) => ({
+          request: name(r.url).slice(0, 40),
+          priority: r.priority,
+          'start (ms)': Math.round(r.networkRequestTime ?? r.startTime),
+          'end (ms)': Math.round(r.networkEndTime ?? r.endTime),
+          KB: Math.round((r.transferSize ?? 0) / 1024),
+        })),
+    );
     const element = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;
     if (element) console.log(`LCP element: ${element.nodeLabel ?? ''} ${element.snippet ?? ''}`.slice(0, 300));
     const shifts = audit('layout-shifts')?.details?.items ?? [];
     console.log(`CLS ${(audit('cumulative-layout-shift')?.numericValue ?? 0).toFixed(3)}`);
-    if (shifts.length) console.table(shifts.map((shift) => ({ 'layout shift': `${shift.node?.nodeLabel ?? ''} ${shift.node?.snippet ?? ''}`.slice(0, 90), score: Number(shift.score ?? 0).toFixed(4), cause: (shift.subItems?.items ?? []).map((c) => c.cause ?? c.extra?.value ?? '').join('; ').slice(0, 60) })));
+    if (shifts.length)
+      console.table(
+        shifts.map((shift) => ({
+          'layout shift': `${shift.node?.nodeLabel ?? ''} ${shift.node?.snippet ?? ''}`.slice(0, 90),
+          score: Number(shift.score ?? 0).toFixed(4),
+          cause: (shift.subItems?.items ?? [])
+            .map((c) => c.cause ?? c.extra?.value ?? '')
+            .join('; ')
+            .slice(0, 60),
+        })),
+      );
     const phases = audit('largest-contentful-paint-element')?.details?.items?.[1]?.items ?? [];
     console.table(phases.map((phase) => ({ 'LCP phase': phase.phase, ms: Math.round(phase.timing) })));
-    console.table((audit('long-tasks')?.details?.items ?? []).map((task) => ({ 'long task': name(task.url), 'starts (ms)': Math.round(task.startTime), ms: Math.round(task.duration) })));
-    console.table((audit('mainthread-work-breakdown')?.details?.items ?? []).map((item) => ({ 'main thread': item.groupLabel ?? item.group, ms: Math.round(item.duration) })));
-    console.table((audit('bootup-time')?.details?.items ?? []).map((item) => ({ script: name(item.url), 'main thread (ms)': Math.round(item.total), 'of it scripting': Math.round(item.scripting) })));
+    console.table(
+      (audit('long-tasks')?.details?.items ?? []).map((task) => ({
+        'long task': name(task.url),
+        'starts (ms)': Math.round(task.startTime),
+        ms: Math.round(task.duration),
+      })),
+    );
+    console.table(
+      (audit('mainthread-work-breakdown')?.details?.items ?? []).map((item) => ({
+        'main thread': item.groupLabel ?? item.group,
+        ms: Math.round(item.duration),
+      })),
+    );
+    console.table(
+      (audit('bootup-time')?.details?.items ?? []).map((item) => ({
+        script: name(item.url),
+        'main thread (ms)': Math.round(item.total),
+        'of it scripting': Math.round(item.scripting),
+      })),
+    );
   }
 } finally {
   platform.stop();

@@ -8,7 +8,16 @@ import { chromium } from '@playwright/test';
 import { root } from '../scripts/pnpm.mjs';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
-export const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const site = 'metro-motor-group';
 
 /** Starts platform/server/dist/main.cjs and resolves once /api/health answers. */
@@ -17,12 +26,21 @@ export async function startPlatform(port) {
     cwd: root,
     // The load comes from one address standing for a crowd of shoppers: the per-address search
     // limit (which server-rendered pages count against too) would turn it into one abusive visitor.
-    env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'dealer-bench-')), LOG_LEVEL: 'warn', PLATFORM_ADMIN_KEY: 'bench-admin-key-0123456789', SEARCH_RATE_LIMIT: '0' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'dealer-bench-')),
+      LOG_LEVEL: 'warn',
+      PLATFORM_ADMIN_KEY: 'bench-admin-key-0123456789',
+      SEARCH_RATE_LIMIT: '0',
+    },
     stdio: 'ignore',
   });
   let up = false;
   for (let i = 0; i < 150 && !up; i++) {
-    up = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok).catch(() => false);
+    up = await fetch(`http://127.0.0.1:${port}/api/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (!up) await new Promise((r) => setTimeout(r, 200));
   }
   if (!up) {

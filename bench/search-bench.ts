@@ -47,7 +47,12 @@ export function benchBaseFilter(site: BenchSite, nowSeconds: number): FilterNode
 // ---------------------------------------------------------------------------------------------
 // The naive engine: what SearchIndex did before, a full scan with matchesFilter per document.
 
-type Engine = { search(params: SearchParams, base: FilterNode): { estimatedTotalHits?: number; totalHits?: number; hits: Doc[]; facetDistribution?: Record<string, Record<string, number>> } };
+type Engine = {
+  search(
+    params: SearchParams,
+    base: FilterNode,
+  ): { estimatedTotalHits?: number; totalHits?: number; hits: Doc[]; facetDistribution?: Record<string, Record<string, number>> };
+};
 
 export class NaiveIndex implements Engine {
   constructor(
@@ -57,12 +62,20 @@ export class NaiveIndex implements Engine {
 
   search(params: SearchParams, base: FilterNode) {
     const filter = parseFilter(params.filter);
-    const terms = (params.q ?? '').toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').split(/[^a-z0-9]+/).filter(Boolean);
+    const terms = (params.q ?? '')
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
     const matched: Doc[] = [];
     for (const doc of this.docs) {
       if (!matchesFilter(base, doc) || !matchesFilter(filter, doc)) continue;
       if (terms.length) {
-        const text = this.settings.searchableAttributes.map((field) => String(doc[field] ?? '')).join(' ').toLowerCase();
+        const text = this.settings.searchableAttributes
+          .map((field) => String(doc[field] ?? ''))
+          .join(' ')
+          .toLowerCase();
         if (!terms.every((term) => text.includes(term))) continue;
       }
       matched.push(doc);
@@ -153,9 +166,13 @@ function shopperState(rng: Rng, stock: SiteStock): SearchState {
 }
 
 function multiSearch(rng: Rng, stock: SiteStock): SearchParams[] {
-  return buildSearchQueries({ state: shopperState(rng, stock), facets: benchFacets, indexUid: carsIndexUid, hitsPerPage, defaultSort: 'custom_rank:desc' }).map(
-    ({ indexUid: _indexUid, ...params }) => params,
-  );
+  return buildSearchQueries({
+    state: shopperState(rng, stock),
+    facets: benchFacets,
+    indexUid: carsIndexUid,
+    hitsPerPage,
+    defaultSort: 'custom_rank:desc',
+  }).map(({ indexUid: _indexUid, ...params }) => params);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -216,7 +233,13 @@ function time(engine: Engine, stock: SiteStock[], data: BenchData, seed: number,
     queries += params.length;
   }
   times.sort((a, b) => a - b);
-  return { multiSearches: times.length, queries, p50: percentile(times, 0.5), p99: percentile(times, 0.99), max: times[times.length - 1] ?? 0 };
+  return {
+    multiSearches: times.length,
+    queries,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    max: times[times.length - 1] ?? 0,
+  };
 }
 
 /** Indexed and naive answers agree on counts and (for searches without words) on the hits and facet counts. */
@@ -229,18 +252,23 @@ function crossCheck(indexed: SearchIndex, naive: NaiveIndex, stock: SiteStock[],
       if (params.q) continue;
       const a = indexed.search(params, base);
       const b = naive.search(params, base);
-      if (a.estimatedTotalHits !== b.estimatedTotalHits) throw new Error(`count differs for ${JSON.stringify(params)}: ${a.estimatedTotalHits} vs ${b.estimatedTotalHits}`);
+      if (a.estimatedTotalHits !== b.estimatedTotalHits)
+        throw new Error(`count differs for ${JSON.stringify(params)}: ${a.estimatedTotalHits} vs ${b.estimatedTotalHits}`);
       // The index shows at most 100 values per facet (Meilisearch's maxValuesPerFacet); the scan shows all.
       for (const [facet, counts] of Object.entries(b.facetDistribution ?? {})) {
         const shown = a.facetDistribution?.[facet] ?? {};
-        const agree = Object.keys(shown).length === Math.min(100, Object.keys(counts).length) && Object.entries(shown).every(([value, count]) => counts[value] === count);
+        const agree =
+          Object.keys(shown).length === Math.min(100, Object.keys(counts).length) &&
+          Object.entries(shown).every(([value, count]) => counts[value] === count);
         if (!agree) throw new Error(`facet counts differ for ${facet} in ${JSON.stringify(params)}`);
       }
       if (params.sort?.length) {
         // Ties may fall either way: compare the sort values of the page.
         const key = params.sort[0]!.split(':')[0]!;
-        if (JSON.stringify(a.hits.map((hit) => hit[key])) !== JSON.stringify(b.hits.map((hit) => hit[key]))) throw new Error(`sorted page differs for ${JSON.stringify(params)}`);
-      } else if (JSON.stringify(a.hits.map((hit) => hit.id)) !== JSON.stringify(b.hits.map((hit) => hit.id))) throw new Error(`page differs for ${JSON.stringify(params)}`);
+        if (JSON.stringify(a.hits.map((hit) => hit[key])) !== JSON.stringify(b.hits.map((hit) => hit[key])))
+          throw new Error(`sorted page differs for ${JSON.stringify(params)}`);
+      } else if (JSON.stringify(a.hits.map((hit) => hit.id)) !== JSON.stringify(b.hits.map((hit) => hit.id)))
+        throw new Error(`page differs for ${JSON.stringify(params)}`);
     }
   }
 }
@@ -262,15 +290,35 @@ function updateLatency(index: SearchIndex, data: BenchData, count: number) {
   return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
 }
 
-export type BenchOptions = { platformCars?: number; platformSites?: number; indexedSearches?: number; indexedBudgetMs?: number; naiveSearches?: number; naiveBudgetMs?: number; log?: (line: string) => void };
+export type BenchOptions = {
+  platformCars?: number;
+  platformSites?: number;
+  indexedSearches?: number;
+  indexedBudgetMs?: number;
+  naiveSearches?: number;
+  naiveBudgetMs?: number;
+  log?: (line: string) => void;
+};
 
 export function runSearchBench(options: BenchOptions = {}) {
-  const { platformCars = 250_000, platformSites = 250, indexedSearches = 3000, indexedBudgetMs = 60_000, naiveSearches = 200, naiveBudgetMs = 20_000, log = () => {} } = options;
+  const {
+    platformCars = 250_000,
+    platformSites = 250,
+    indexedSearches = 3000,
+    indexedBudgetMs = 60_000,
+    naiveSearches = 200,
+    naiveBudgetMs = 20_000,
+    log = () => {},
+  } = options;
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const datasets: { name: string; load: () => BenchData; siteIds: (data: BenchData) => number[] }[] = [
     { name: 'metro-motor-group (demo, site 1)', load: () => demoSearchData(), siteIds: () => [1] },
-    { name: `platform ${platformCars.toLocaleString('en')} cars / ${platformSites} sites`, load: () => platformSearchData(platformCars, platformSites), siteIds: (data) => data.sites.map((site) => site.id) },
+    {
+      name: `platform ${platformCars.toLocaleString('en')} cars / ${platformSites} sites`,
+      load: () => platformSearchData(platformCars, platformSites),
+      siteIds: (data) => data.sites.map((site) => site.id),
+    },
   ];
   for (const dataset of datasets) {
     log(`${dataset.name}: generating`);
@@ -303,10 +351,20 @@ export function runSearchBench(options: BenchOptions = {}) {
     rows.push({ engine: 'indexed', dataset: dataset.name, docs: data.docs.length, ...indexed, buildMs, heapMb, estimateMb });
     log(`${dataset.name}: indexed p50 ${indexed.p50.toFixed(2)} ms p99 ${indexed.p99.toFixed(2)} ms; naive`);
     const scan = time(naive, stock, data, 2, naiveSearches, naiveBudgetMs);
-    rows.push({ engine: 'naive scan', dataset: dataset.name, docs: data.docs.length, ...scan, buildMs: null, heapMb: null, estimateMb: null });
+    rows.push({
+      engine: 'naive scan',
+      dataset: dataset.name,
+      docs: data.docs.length,
+      ...scan,
+      buildMs: null,
+      heapMb: null,
+      estimateMb: null,
+    });
     if (data.docs.length > 10_000) {
       const updates = updateLatency(index, data, 500);
-      notes.push(`${dataset.name}: one car's price/status upsert + a search seeing it: p50 ${updates.p50.toFixed(2)} ms, p99 ${updates.p99.toFixed(2)} ms`);
+      notes.push(
+        `${dataset.name}: one car's price/status upsert + a search seeing it: p50 ${updates.p50.toFixed(2)} ms, p99 ${updates.p99.toFixed(2)} ms`,
+      );
     }
   }
   const fixed = (value: number | null, digits = 2) => (value === null ? '–' : value.toFixed(digits));

@@ -28,15 +28,47 @@ export function demoSearchData(now = benchNow): BenchData {
   const docs = cars.map((car) => carSearchDocument(car, siteOfDealership.get(car.dealership_id) ?? 0));
   return {
     docs,
-    sites: sites.map(({ id, include_sold_cars_days, search_filters, dealerships }) => ({ id, include_sold_cars_days, search_filters, dealerships: dealerships.map(({ id }) => ({ id })) })),
+    sites: sites.map(({ id, include_sold_cars_days, search_filters, dealerships }) => ({
+      id,
+      include_sold_cars_days,
+      search_filters,
+      dealerships: dealerships.map(({ id }) => ({ id })),
+    })),
     now,
   };
 }
 
 const suburbs = [
-  'Parramatta', 'Castle Hill', 'Penrith', 'Liverpool', 'Chatswood', 'Hornsby', 'Blacktown', 'Campbelltown', 'Gosford', 'Wollongong',
-  'Newcastle', 'Geelong', 'Ringwood', 'Dandenong', 'Frankston', 'Ipswich', 'Logan', 'Toowoomba', 'Cairns', 'Townsville',
-  'Joondalup', 'Rockingham', 'Mandurah', 'Elizabeth', 'Morphett Vale', 'Hobart', 'Launceston', 'Darwin', 'Belconnen', 'Tuggeranong',
+  'Parramatta',
+  'Castle Hill',
+  'Penrith',
+  'Liverpool',
+  'Chatswood',
+  'Hornsby',
+  'Blacktown',
+  'Campbelltown',
+  'Gosford',
+  'Wollongong',
+  'Newcastle',
+  'Geelong',
+  'Ringwood',
+  'Dandenong',
+  'Frankston',
+  'Ipswich',
+  'Logan',
+  'Toowoomba',
+  'Cairns',
+  'Townsville',
+  'Joondalup',
+  'Rockingham',
+  'Mandurah',
+  'Elizabeth',
+  'Morphett Vale',
+  'Hobart',
+  'Launceston',
+  'Darwin',
+  'Belconnen',
+  'Tuggeranong',
 ];
 const groupWords = ['Motors', 'Auto Group', 'Car Centre', 'Automotive', 'Vehicles', 'Motor Co'];
 const stockLetters = 'ABCDEFGHJKLMNPRSTUVWXYZ';
@@ -62,7 +94,12 @@ export function platformSearchData(count: number, siteCount: number, now = bench
       return { id: siteId * 100 + d, name, locationId: siteId * 1000 + d, city: name.split(' ')[0]! };
     });
     const usedOnly = rng.chance(0.1);
-    sites.push({ id: siteId, include_sold_cars_days: rng.pick([3, 7, 30]), search_filters: usedOnly ? ['car_type = used'] : [], dealerships: dealerships.map(({ id }) => ({ id })) });
+    sites.push({
+      id: siteId,
+      include_sold_cars_days: rng.pick([3, 7, 30]),
+      search_filters: usedOnly ? ['car_type = used'] : [],
+      dealerships: dealerships.map(({ id }) => ({ id })),
+    });
     for (let k = 0; k < perSite; k++) {
       const template = rng.pick(templates);
       const dealership = rng.pick(dealerships);

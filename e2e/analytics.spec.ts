@@ -27,9 +27,18 @@ async function fakeTags(page: Page) {
   return requested;
 }
 
-const dataLayer = (page: Page) => page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).filter((entry) => !('length' in (entry as object))) as Record<string, unknown>[]);
+const dataLayer = (page: Page) =>
+  page.evaluate(
+    () =>
+      ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).filter((entry) => !('length' in (entry as object))) as Record<
+        string,
+        unknown
+      >[],
+  );
 
-test('tags wait for the first interaction, then the data layer, gtag and the pixel get page views and conversions, the dealer\'s own log keeps them, and the server-side ad copy carries the pixel\'s event id', async ({ page }) => {
+test("tags wait for the first interaction, then the data layer, gtag and the pixel get page views and conversions, the dealer's own log keeps them, and the server-side ad copy carries the pixel's event id", async ({
+  page,
+}) => {
   const requested = await fakeTags(page);
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -39,18 +48,26 @@ test('tags wait for the first interaction, then the data layer, gtag and the pix
   expect(requested).toEqual([]);
 
   await page.mouse.wheel(0, 200);
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __tagsLoaded?: string[] }).__tagsLoaded?.sort())).toEqual(['facebook', 'google']);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __tagsLoaded?: string[] }).__tagsLoaded?.sort()))
+    .toEqual(['facebook', 'google']);
   expect(requested.some((url) => url.startsWith('https://www.googletagmanager.com/gtag/js?id=G-DEMO'))).toBe(true);
   const pixelCalls = await page.evaluate(() => (window as unknown as { __pixelCalls: unknown[][] }).__pixelCalls);
   expect(pixelCalls).toContainEqual(['init', expect.stringMatching(/^1000000000/)]);
   expect(pixelCalls).toContainEqual(['track', 'PageView']);
 
   // A conversion (a car saved to favourites, SPEC §9 event 39) reaches every destination.
-  const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock')!;
+  const car = demoStock().cars.find(
+    (item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock',
+  )!;
   await page.goto(`/cars/${car.slug}`);
-  await expect.poll(() => dataLayer(page)).toContainEqual(expect.objectContaining({ event: 'page_view', page_type: car.car_type === 'new' ? 3 : 4, car_slug: car.slug }));
+  await expect
+    .poll(() => dataLayer(page))
+    .toContainEqual(expect.objectContaining({ event: 'page_view', page_type: car.car_type === 'new' ? 3 : 4, car_slug: car.slug }));
   await page.getByRole('button', { name: /save/i }).first().click();
-  await expect.poll(() => dataLayer(page)).toContainEqual(expect.objectContaining({ event: 'dealer_event', event_id: 39, event_label: car.name }));
+  await expect
+    .poll(() => dataLayer(page))
+    .toContainEqual(expect.objectContaining({ event: 'dealer_event', event_id: 39, event_label: car.name }));
   await expect
     .poll(async () => ((await adminGet('/api/admin/events?site=metro-motor-group&category=event_39')).body.events as unknown[]).length)
     .toBeGreaterThan(0);
@@ -62,13 +79,19 @@ test('tags wait for the first interaction, then the data layer, gtag and the pix
   const dir = join(process.env.E2E_DATA_DIR!, 'outbox', 'ad-events', 'metro-motor-group');
   await expect
     .poll(async () => {
-      const events = await Promise.all((await readdir(dir).catch(() => [] as string[])).filter((name) => !name.startsWith('.')).map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as { data: { event_name: string; event_id: string }[] }));
+      const events = await Promise.all(
+        (await readdir(dir).catch(() => [] as string[]))
+          .filter((name) => !name.startsWith('.'))
+          .map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')) as { data: { event_name: string; event_id: string }[] }),
+      );
       return events.flatMap((file) => file.data).find((event) => event.event_id === saved.event_uid)?.event_name;
     })
     .toBe('DealerEvent39');
 });
 
-test('a site that asks for consent loads no tag until the shopper accepts, and keeps only its own log when they decline', async ({ browser }) => {
+test('a site that asks for consent loads no tag until the shopper accepts, and keeps only its own log when they decline', async ({
+  browser,
+}) => {
   const declined = await browser.newContext();
   const page = await declined.newPage();
   const requested = await fakeTags(page);

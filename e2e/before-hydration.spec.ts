@@ -4,7 +4,8 @@ import { demoStock } from './support/demo-stock';
 import { siteUrl } from './support/platform';
 
 const stock = demoStock();
-const listed = (site: string) => stock.cars.filter((car) => car.site === site && car.show_on_dealer_website && car.status !== 'sold' && !car.sold);
+const listed = (site: string) =>
+  stock.cars.filter((car) => car.site === site && car.show_on_dealer_website && car.status !== 'sold' && !car.sold);
 
 // The page's `load` waits for the held code, so each visit waits only for the markup.
 
@@ -22,7 +23,8 @@ async function holdTheAppsCode(page: Page) {
   return release;
 }
 
-const hydrated = (page: Page) => page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer$')));
+const hydrated = (page: Page) =>
+  page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer$')));
 
 test('a filter ticked before the page’s code has run still narrows the search once it has', async ({ page }) => {
   const site = stock.sites.find((item) => item.slug === 'flexi-subscriptions')!;
@@ -84,7 +86,9 @@ test('a page scrolled before its code has run stays where the shopper left it; t
   release();
   await hydrated(page);
   // The search page's own part hydrates after the shell's: wait until its cards answer React.
-  await page.waitForFunction(() => Object.keys(document.querySelector('.vehicle-card__link') ?? {}).some((key) => key.startsWith('__reactProps$')));
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector('.vehicle-card__link') ?? {}).some((key) => key.startsWith('__reactProps$')),
+  );
   expect(await page.evaluate(() => window.scrollY)).toBe(900);
 
   await page.locator('.vehicle-card__link').nth(3).click();
@@ -109,7 +113,9 @@ test('a button pressed while its part of the page is still loading its code does
   await expect(page.getByRole('link', { name: 'Sign in to your garage' })).toBeVisible();
 });
 
-test('a price range applied before the search page’s code has run is applied once it has, not sent by the browser to the page’s own address', async ({ page }) => {
+test('a price range applied before the search page’s code has run is applied once it has, not sent by the browser to the page’s own address', async ({
+  page,
+}) => {
   const release = await holdTheAppsCode(page);
   await page.goto(siteUrl('metro-motor-group', '/search/new-used-and-demo-cars'), { waitUntil: 'domcontentloaded' });
   await page.getByLabel('Price from').fill('40000');
@@ -123,7 +129,8 @@ test('a price range applied before the search page’s code has run is applied o
   await hydrated(page);
   await expect(page).toHaveURL(/price=40000%3A70000|price=40000:70000/);
   await expect(page.locator('.search-page__results[aria-busy="false"]')).toBeVisible();
-  const prices = async () => (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
+  const prices = async () =>
+    (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
   await expect.poll(async () => (await prices()).every((price) => price >= 40000 && price <= 70000)).toBe(true);
   expect((await prices()).length).toBeGreaterThan(0);
 });

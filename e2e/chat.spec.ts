@@ -50,7 +50,14 @@ async function fakeProviders(page: Page, options: { down?: ProviderKind } = {}) 
   return requested;
 }
 
-const dataLayer = (page: Page) => page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).filter((entry) => !('length' in (entry as object))) as Record<string, unknown>[]);
+const dataLayer = (page: Page) =>
+  page.evaluate(
+    () =>
+      ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []).filter((entry) => !('length' in (entry as object))) as Record<
+        string,
+        unknown
+      >[],
+  );
 
 const providerSites: { site: string; kind: ProviderKind; script: string }[] = [
   { site: 'metro-motor-group', kind: 'podium', script: 'https://connect.podium.com/widget.js' },
@@ -76,21 +83,38 @@ for (const { site, kind, script } of providerSites) {
   });
 }
 
-test('toyota-demo: LiveChat gets the site\'s account and agent group, and a shopper\'s message counts as a webchat event within 10 s of opening the chat', async ({ page }) => {
+test("toyota-demo: LiveChat gets the site's account and agent group, and a shopper's message counts as a webchat event within 10 s of opening the chat", async ({
+  page,
+}) => {
   await fakeProviders(page);
   await page.goto(siteUrl('toyota-demo', '/'));
   await page.mouse.wheel(0, 200);
   await page.getByRole('button', { name: 'Text us' }).click();
   await expect(page.getByRole('dialog', { name: 'livechat chat' })).toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { __liveChatSetup: unknown }).__liveChatSetup)).toEqual({ license: expect.stringMatching(/^190000\d\d$/), group: expect.stringMatching(/^\d+$/) });
+  expect(await page.evaluate(() => (window as unknown as { __liveChatSetup: unknown }).__liveChatSetup)).toEqual({
+    license: expect.stringMatching(/^190000\d\d$/),
+    group: expect.stringMatching(/^\d+$/),
+  });
 
   // An agent's greeting is not the shopper's message; the shopper's own is, once.
-  await page.evaluate(() => (window as unknown as { __liveChatEmit: (name: string, data: unknown) => void }).__liveChatEmit('new_event', { author: { type: 'agent' } }));
-  await page.evaluate(() => (window as unknown as { __liveChatEmit: (name: string, data: unknown) => void }).__liveChatEmit('new_event', { author: { type: 'customer' } }));
-  await expect.poll(async () => (await dataLayer(page)).filter((entry) => entry.event_id === 59)).toEqual([expect.objectContaining({ event: 'dealer_event', event_label: 'Web Chat - livechat' })]);
+  await page.evaluate(() =>
+    (window as unknown as { __liveChatEmit: (name: string, data: unknown) => void }).__liveChatEmit('new_event', {
+      author: { type: 'agent' },
+    }),
+  );
+  await page.evaluate(() =>
+    (window as unknown as { __liveChatEmit: (name: string, data: unknown) => void }).__liveChatEmit('new_event', {
+      author: { type: 'customer' },
+    }),
+  );
+  await expect
+    .poll(async () => (await dataLayer(page)).filter((entry) => entry.event_id === 59))
+    .toEqual([expect.objectContaining({ event: 'dealer_event', event_label: 'Web Chat - livechat' })]);
 });
 
-test('kiwi-motors asks consent: before the shopper accepts, Text us opens the built-in chat and Zendesk is not loaded; after, Text us opens Zendesk', async ({ page }) => {
+test('kiwi-motors asks consent: before the shopper accepts, Text us opens the built-in chat and Zendesk is not loaded; after, Text us opens Zendesk', async ({
+  page,
+}) => {
   const requested = await fakeProviders(page);
   await page.goto(siteUrl('kiwi-motors', '/'));
   await page.mouse.wheel(0, 200);
@@ -114,7 +138,9 @@ test('when the chat provider cannot be reached, Text us opens the built-in chat 
   await expect(page.getByRole('dialog', { name: 'podium chat' })).toHaveCount(0);
 });
 
-test('built-in chat (ridgeline-trucks, no provider): the shopper\'s message becomes the dealer\'s lead, the dealer answers through the admin API and the shopper sees it, and the conversation survives a reload', async ({ page }) => {
+test("built-in chat (ridgeline-trucks, no provider): the shopper's message becomes the dealer's lead, the dealer answers through the admin API and the shopper sees it, and the conversation survives a reload", async ({
+  page,
+}) => {
   const requested = await fakeProviders(page);
   await page.goto(siteUrl('ridgeline-trucks', '/'));
   await page.mouse.wheel(0, 200);
@@ -130,7 +156,9 @@ test('built-in chat (ridgeline-trucks, no provider): the shopper\'s message beco
   await form.getByLabel('Message').fill('Is the white HiLux still available?');
   await form.getByRole('button', { name: 'Start chat' }).click();
   // The dealer texts back: a landline is refused with the SPEC's E.164 message, and nothing typed is lost.
-  await expect(form.locator('#chat-phone-error')).toHaveText('Invalid Australian mobile number format (E.164 required). For example, 0411 222 333 is valid.');
+  await expect(form.locator('#chat-phone-error')).toHaveText(
+    'Invalid Australian mobile number format (E.164 required). For example, 0411 222 333 is valid.',
+  );
   await expect(form.getByLabel('Message')).toHaveValue('Is the white HiLux still available?');
   await form.getByLabel('Mobile Number').fill('0411 222 333');
   await form.getByRole('button', { name: 'Start chat' }).click();
@@ -141,12 +169,21 @@ test('built-in chat (ridgeline-trucks, no provider): the shopper\'s message beco
 
   // The dealer's side: the conversation awaits a reply, its lead carries the first message.
   const listed = await adminGet('/api/admin/chats?site=ridgeline-trucks&awaiting_reply=true');
-  const thread = (listed.body.threads as { id: number; lead_id: number; phone: string; name: string }[]).find((item) => item.name === 'Sam Driver')!;
+  const thread = (listed.body.threads as { id: number; lead_id: number; phone: string; name: string }[]).find(
+    (item) => item.name === 'Sam Driver',
+  )!;
   expect(thread.phone).toBe('+61411222333');
-  const leads = (await adminGet('/api/admin/leads?site=ridgeline-trucks')).body.leads as { id: number; payload?: Record<string, unknown>; subcategory?: string }[];
+  const leads = (await adminGet('/api/admin/leads?site=ridgeline-trucks')).body.leads as {
+    id: number;
+    payload?: Record<string, unknown>;
+    subcategory?: string;
+  }[];
   expect(JSON.stringify(leads.find((lead) => lead.id === thread.lead_id))).toContain('Web Chat');
 
-  const answered = await adminPost(`/api/admin/chats/${thread.id}/replies`, { body: 'Yes it is! Would Saturday suit for a test drive?', author_name: 'Jess' });
+  const answered = await adminPost(`/api/admin/chats/${thread.id}/replies`, {
+    body: 'Yes it is! Would Saturday suit for a test drive?',
+    author_name: 'Jess',
+  });
   expect(answered.status).toBe(201);
   await expect(conversation.getByText('Yes it is! Would Saturday suit for a test drive?')).toBeVisible();
   await expect(conversation.getByText('Jess')).toBeVisible();

@@ -61,7 +61,13 @@ function sendWebhook(type: string, intent: Record<string, unknown>): Promise<num
   const signature = stripeSignatureFor(payload, webhookSecret);
   return new Promise((resolve, reject) => {
     const call = request(
-      { host: '127.0.0.1', port, path: '/api/payments/stripe/webhook', method: 'POST', headers: { host: `${site}.localhost:${port}`, 'content-type': 'application/json', 'stripe-signature': signature } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/payments/stripe/webhook',
+        method: 'POST',
+        headers: { host: `${site}.localhost:${port}`, 'content-type': 'application/json', 'stripe-signature': signature },
+      },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));
@@ -109,14 +115,24 @@ test.afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('a shopper pays the deposit in Stripe\'s Payment Element: a declined card is shown, a good one reserves the car after Stripe\'s webhook', async ({ page }) => {
-  await page.route('https://js.stripe.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: fakeStripeJs }));
+test("a shopper pays the deposit in Stripe's Payment Element: a declined card is shown, a good one reserves the car after Stripe's webhook", async ({
+  page,
+}) => {
+  await page.route('https://js.stripe.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/javascript', body: fakeStripeJs }),
+  );
   await page.route('https://api.stripe.com/**', async (route: Route) => {
     const { client_secret: secret, number } = JSON.parse(route.request().postData() ?? '{}') as { client_secret: string; number: string };
     const intent = stripe.objects.get(secret.split('_secret_')[0]!)!;
     const headers = { 'access-control-allow-origin': '*' };
     if (number.replace(/\s/g, '') !== '4242424242424242') {
-      webhooks.push(await sendWebhook('payment_intent.payment_failed', { ...intent, status: 'requires_payment_method', last_payment_error: { message: 'Your card was declined.' } }));
+      webhooks.push(
+        await sendWebhook('payment_intent.payment_failed', {
+          ...intent,
+          status: 'requires_payment_method',
+          last_payment_error: { message: 'Your card was declined.' },
+        }),
+      );
       return route.fulfill({ status: 402, headers, json: { error: 'Your card was declined.' } });
     }
     webhooks.push(await sendWebhook('payment_intent.succeeded', { ...intent, status: 'succeeded' }));

@@ -21,7 +21,12 @@ const reservable = demoStock()
   .reverse();
 
 type Shopper = { first: string; last: string; email: string; phone: string };
-const shopper = (first: string): Shopper => ({ first, last: 'Buyer', email: `${first.toLowerCase()}.${Date.now()}@example.com`, phone: '0412 345 678' });
+const shopper = (first: string): Shopper => ({
+  first,
+  last: 'Buyer',
+  email: `${first.toLowerCase()}.${Date.now()}@example.com`,
+  phone: '0412 345 678',
+});
 
 async function fillDetails(page: Page, who: Shopper) {
   await page.getByLabel('First name').fill(who.first);
@@ -38,7 +43,9 @@ async function payWith(page: Page, cardNumber: string) {
   await page.getByRole('button', { name: /^Pay .* deposit$/ }).click();
 }
 
-test('a shopper reserves a car with the test card: confirmation with the payment reference, Reserved on its page and in search, the dealer has the lead', async ({ page }) => {
+test('a shopper reserves a car with the test card: confirmation with the payment reference, Reserved on its page and in search, the dealer has the lead', async ({
+  page,
+}) => {
   const car = reservable[0]!;
   const who = shopper('Riley');
   await page.goto(`/cars/${car.slug}`);
@@ -95,14 +102,19 @@ test('a declined card shows its error beside the card number and keeps the form,
   await expect(page.getByRole('heading', { level: 1, name: `Your ${car.name} is reserved` })).toBeVisible();
 });
 
-test('two shoppers race for one car: one pays, the other is told someone is reserving it, and keeps what they typed', async ({ browser }) => {
+test('two shoppers race for one car: one pays, the other is told someone is reserving it, and keeps what they typed', async ({
+  browser,
+}) => {
   const car = reservable[2]!;
   const [first, second] = await Promise.all([browser.newContext(), browser.newContext()]);
   const [a, b] = await Promise.all([first.newPage(), second.newPage()]);
   await Promise.all([a.goto(`/cars/${car.slug}/checkout`), b.goto(`/cars/${car.slug}/checkout`)]);
   await fillDetails(a, shopper('Alex'));
   await fillDetails(b, shopper('Blake'));
-  await Promise.all([a.getByRole('button', { name: 'Continue to payment' }).click(), b.getByRole('button', { name: 'Continue to payment' }).click()]);
+  await Promise.all([
+    a.getByRole('button', { name: 'Continue to payment' }).click(),
+    b.getByRole('button', { name: 'Continue to payment' }).click(),
+  ]);
 
   const holding = a.getByText(/We are holding this car for you until/);
   const refused = (page: Page) => page.getByText(/Someone else is reserving this car right now/);
@@ -118,7 +130,9 @@ test('two shoppers race for one car: one pays, the other is told someone is rese
   await Promise.all([first.close(), second.close()]);
 });
 
-test('a car a shopper is paying for shows On hold on its page and in search, and is available again once they let it go', async ({ browser }) => {
+test('a car a shopper is paying for shows On hold on its page and in search, and is available again once they let it go', async ({
+  browser,
+}) => {
   const car = reservable[3]!;
   const [holderContext, otherContext] = await Promise.all([browser.newContext(), browser.newContext()]);
   const [holder, other] = await Promise.all([holderContext.newPage(), otherContext.newPage()]);
@@ -158,9 +172,17 @@ test('a dealer that takes deposits on coming-soon cars (features.reserve_coming_
   const { sites, cars } = demoStock();
   const outback = sites.find((entry) => entry.slug === 'outback-campers')!;
   const camper = cars.find(
-    (item) => item.site === 'outback-campers' && item.status === 'coming_soon' && item.show_on_dealer_website && canReserve(item, reserveOptionsFor(outback)).ok && depositFor(item, outback.locale),
+    (item) =>
+      item.site === 'outback-campers' &&
+      item.status === 'coming_soon' &&
+      item.show_on_dealer_website &&
+      canReserve(item, reserveOptionsFor(outback)).ok &&
+      depositFor(item, outback.locale),
   )!;
-  expect(canReserve(camper, reserveOptionsFor({ ...outback, features: { ...outback.features, reserve_coming_soon: false } })).ok, 'only because of the setting').toBe(false);
+  expect(
+    canReserve(camper, reserveOptionsFor({ ...outback, features: { ...outback.features, reserve_coming_soon: false } })).ok,
+    'only because of the setting',
+  ).toBe(false);
   await page.goto(siteUrl('outback-campers', `${outback.detail_path}/${camper.slug}`));
   await page.getByRole('link', { name: 'Reserve this car' }).click();
   await fillDetails(page, shopper('Sky'));

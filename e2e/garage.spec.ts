@@ -28,7 +28,8 @@ async function codeFor(email: string): Promise<string> {
 }
 
 /** GET /api/auth as the page's own browser asks it (its cookie, its site). */
-const authOf = (page: Page) => page.evaluate(() => fetch('/api/auth').then((response) => response.json() as Promise<{ user: unknown; watchlist: number[] }>));
+const authOf = (page: Page) =>
+  page.evaluate(() => fetch('/api/auth').then((response) => response.json() as Promise<{ user: unknown; watchlist: number[] }>));
 
 async function signIn(page: Page, email: string) {
   await page.goto('/my-garage');
@@ -40,7 +41,9 @@ async function signIn(page: Page, email: string) {
   await expect(page.getByText(`Signed in as ${email}.`)).toBeVisible();
 }
 
-const car = demoStock().cars.filter((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock').at(-5)!;
+const car = demoStock()
+  .cars.filter((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock')
+  .at(-5)!;
 
 test('a shopper saves a car, signs in with an e-mailed code, finds it on another device, then deletes the account', async ({ browser }) => {
   const email = `garage.${Date.now()}@example.com`;

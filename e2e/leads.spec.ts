@@ -8,7 +8,15 @@ const leadsFor = async (email: string) => {
   return (body.leads as StoredLead[]).filter((lead) => lead.payload.email === email);
 };
 
-const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.car_type === 'used' && item.status === 'in_stock' && !item.sold && item.show_on_dealer_website && !item.tag?.startsWith('Test Drive Only'))!;
+const car = demoStock().cars.find(
+  (item) =>
+    item.site === 'metro-motor-group' &&
+    item.car_type === 'used' &&
+    item.status === 'in_stock' &&
+    !item.sold &&
+    item.show_on_dealer_website &&
+    !item.tag?.startsWith('Test Drive Only'),
+)!;
 
 test('a test drive walked through every step with a skip and back saves one lead, completed at the end', async ({ page }) => {
   const email = `testdrive.${Date.now()}@example.com`;
@@ -44,7 +52,10 @@ test('a test drive walked through every step with a skip and back saves one lead
   expect((await timesAsked).url()).toContain(`location_id=${car.location_id}&car_id=${car.id}`);
   const picker = dialog.locator('[data-booking-kind="appointment"]');
   await picker.getByRole('radiogroup', { name: 'Day' }).locator('label').nth(1).click();
-  const slot = picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first();
+  const slot = picker
+    .getByRole('radiogroup', { name: /^Times on / })
+    .locator('label')
+    .first();
   const slotLabel = (await slot.textContent())!.trim();
   await slot.click();
   await expect(picker.getByText(new RegExp(`at ${slotLabel}`))).toBeVisible();
@@ -65,7 +76,14 @@ test('a test drive walked through every step with a skip and back saves one lead
   const leads = await leadsFor(email);
   expect(leads).toHaveLength(1);
   expect(leads[0]!.lead_status).not.toBe('Incomplete');
-  expect(leads[0]!.payload).toMatchObject({ form_completed: true, car_id: car.id, subcategory: 'Test Drive', message: 'Saturday suits', dateTime: start, booking_location_id: car.location_id });
+  expect(leads[0]!.payload).toMatchObject({
+    form_completed: true,
+    car_id: car.id,
+    subcategory: 'Test Drive',
+    message: 'Saturday suits',
+    dateTime: start,
+    booking_location_id: car.location_id,
+  });
   expect(String(leads[0]!.payload.booking_time)).toContain(slotLabel);
 });
 
@@ -86,7 +104,10 @@ test('a service time taken while the shopper was typing: the form says so beside
   await page.getByLabel('Service centre').selectOption({ index: 1 });
   await page.getByLabel('Service', { exact: true }).selectOption('Logbook service');
   const picker = page.locator('[data-booking-kind="service"]');
-  const slot = picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first();
+  const slot = picker
+    .getByRole('radiogroup', { name: /^Times on / })
+    .locator('label')
+    .first();
   const slotLabel = (await slot.textContent())!.trim();
   await slot.click();
   const start = await slot.locator('input').inputValue();
@@ -100,7 +121,19 @@ test('a service time taken while the shopper was typing: the form says so beside
         const res = await fetch('/api/leads', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ lead: { category: 'Service Enquiry', name: 'Other', last_name: 'Shopper', email: `other${i}@example.com`, phone: `04123456${i}0`, postcode: '2000', location, serviceInterval: 'Minor service', dateTime: start } }),
+          body: JSON.stringify({
+            lead: {
+              category: 'Service Enquiry',
+              name: 'Other',
+              last_name: 'Shopper',
+              email: `other${i}@example.com`,
+              phone: `04123456${i}0`,
+              postcode: '2000',
+              location,
+              serviceInterval: 'Minor service',
+              dateTime: start,
+            },
+          }),
         });
         statuses.push(res.status);
       }
@@ -116,7 +149,11 @@ test('a service time taken while the shopper was typing: the form says so beside
   // The times are asked again: the taken one is gone, the rest of the form is as typed.
   await expect(picker.getByRole('radio', { name: slotLabel, exact: true })).toHaveCount(0);
   await expect(page.getByLabel('Service', { exact: true })).toHaveValue('Logbook service');
-  await picker.getByRole('radiogroup', { name: /^Times on / }).locator('label').first().click();
+  await picker
+    .getByRole('radiogroup', { name: /^Times on / })
+    .locator('label')
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page).toHaveURL(/\/success\?category=service-enquiry$/);
   const leads = await leadsFor(email);
@@ -126,7 +163,13 @@ test('a service time taken while the shopper was typing: the form says so beside
 });
 
 test('a server error shows the alert and keeps everything the shopper typed', async ({ page }) => {
-  await page.route('**/api/leads', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Our enquiry service is busy. Please try again.' }) }));
+  await page.route('**/api/leads', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'Our enquiry service is busy. Please try again.' }),
+    }),
+  );
   let alertText = '';
   page.on('dialog', async (dialog) => {
     alertText = dialog.message();

@@ -19,7 +19,13 @@ test('a site pinned to the vehicle remote released before named slots still work
   expect(latest).toContain(old);
 
   const { cars } = demoStock();
-  const car = cars.find((item) => item.site === site && item.show_on_dealer_website && !isTestDriveOnly(item) && canReserve(item, { siteSupportsOnlinePayment: true }).ok)!;
+  const car = cars.find(
+    (item) =>
+      item.site === site &&
+      item.show_on_dealer_website &&
+      !isTestDriveOnly(item) &&
+      canReserve(item, { siteSupportsOnlinePayment: true }).ok,
+  )!;
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
 

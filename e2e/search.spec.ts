@@ -12,17 +12,21 @@ const facet = (page: Page, name: string) => page.locator(`fieldset[data-facet="$
  * as transitions), so "settled" can still describe the previous results: wait for the cards.
  */
 const everyCardNamed = (page: Page, text: string) =>
-  expect.poll(async () => {
-    const names = await cardNames(page);
-    return names.length > 0 && names.every((name) => name.includes(text));
-  }).toBe(true);
+  expect
+    .poll(async () => {
+      const names = await cardNames(page);
+      return names.length > 0 && names.every((name) => name.includes(text));
+    })
+    .toBe(true);
 
 test('a shopper narrows by make then model, sets a price range, sorts, pages, and goes back', async ({ page }) => {
   await page.goto(searchPath);
   await expect(settled(page)).toBeVisible();
   const everything = await count(page);
 
-  await facet(page, 'make').getByLabel(/^Toyota \(\d+\)$/).click();
+  await facet(page, 'make')
+    .getByLabel(/^Toyota \(\d+\)$/)
+    .click();
   await expect(page).toHaveURL(/make=Toyota/);
   await everyCardNamed(page, 'Toyota');
   await expect(settled(page)).toBeVisible();
@@ -33,7 +37,9 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
   const models = await facet(page, 'model').locator('label').allInnerTexts();
   expect(models.some((label) => label.startsWith('Corolla'))).toBe(true);
   expect(models.some((label) => label.startsWith('CX-5'))).toBe(false);
-  await facet(page, 'model').getByLabel(/^HiLux \(\d+\)$/).click();
+  await facet(page, 'model')
+    .getByLabel(/^HiLux \(\d+\)$/)
+    .click();
   await expect(page).toHaveURL(/model=HiLux/);
   await everyCardNamed(page, 'Toyota HiLux');
   await expect(settled(page)).toBeVisible();
@@ -42,17 +48,20 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
   await page.getByLabel('Price to').fill('70000');
   await page.getByRole('form', { name: 'Price' }).getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/price=40000%3A70000|price=40000:70000/);
-  const cardPrices = async () => (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
+  const cardPrices = async () =>
+    (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
   await expect.poll(async () => (await cardPrices()).every((price) => price >= 40000 && price <= 70000)).toBe(true);
   await expect(settled(page)).toBeVisible();
 
   await page.getByLabel('Sort by').selectOption('price:asc');
   await expect(page).toHaveURL(/sort=price%3Aasc|sort=price:asc/);
   await expect(settled(page)).toBeVisible();
-  await expect.poll(async () => {
-    const prices = await cardPrices();
-    return prices.length > 1 && prices.every((price, i) => i === 0 || prices[i - 1]! <= price);
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const prices = await cardPrices();
+      return prices.length > 1 && prices.every((price, i) => i === 0 || prices[i - 1]! <= price);
+    })
+    .toBe(true);
 
   // Clear the narrow filters and page through the rest.
   await page.getByRole('button', { name: /Remove Model: HiLux/ }).click();
@@ -71,7 +80,9 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
 });
 
 test('a stock number finds its car', async ({ page }) => {
-  const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.status === 'in_stock' && item.show_on_dealer_website && !item.sold)!;
+  const car = demoStock().cars.find(
+    (item) => item.site === 'metro-motor-group' && item.status === 'in_stock' && item.show_on_dealer_website && !item.sold,
+  )!;
   await page.goto(searchPath);
   await page.getByLabel('Keyword or stock number').fill(car.stocknum);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -105,13 +116,21 @@ test("a shopper editing the search request still only gets this dealer's cars", 
   });
   await page.goto(siteUrl('metro-motor-group', searchPath));
   await expect(settled(page)).toBeVisible();
-  const ids = await page.locator('.vehicle-card[data-car-id]').evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-car-id'))));
-  const metroIds = new Set(demoStock().cars.filter((car) => car.site === 'metro-motor-group').map((car) => car.id));
+  const ids = await page
+    .locator('.vehicle-card[data-car-id]')
+    .evaluateAll((cards) => cards.map((card) => Number(card.getAttribute('data-car-id'))));
+  const metroIds = new Set(
+    demoStock()
+      .cars.filter((car) => car.site === 'metro-motor-group')
+      .map((car) => car.id),
+  );
   expect(ids.length).toBeGreaterThan(0);
   for (const id of ids) expect(metroIds.has(id)).toBe(true);
 
   // The key itself cannot be used to ask for another site's cars either.
-  const apiKey = await page.evaluate(async () => ((await (await fetch('/api/site')).json()) as { search: { apiKey: string } }).search.apiKey);
+  const apiKey = await page.evaluate(
+    async () => ((await (await fetch('/api/site')).json()) as { search: { apiKey: string } }).search.apiKey,
+  );
   const answer = await page.evaluate(
     async ({ key, otherSite }) => {
       const response = await fetch('/meili/indexes/cars/search', {
@@ -139,7 +158,9 @@ test('on a phone the cars come first; the filters open from a button, narrow the
   const toggle = page.getByRole('button', { name: 'Filters', exact: true });
   await toggle.click();
   await expect(page.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
-  await facet(page, 'make').getByLabel(/^Toyota \(\d+\)$/).click();
+  await facet(page, 'make')
+    .getByLabel(/^Toyota \(\d+\)$/)
+    .click();
   await expect(page).toHaveURL(/make=Toyota/);
   await everyCardNamed(page, 'Toyota');
   const toyotas = await count(page);

@@ -10,7 +10,9 @@ const hydrationProblem = /hydrat|Minified React error #(418|419|422|423|425)/i;
 
 const site = 'metro-motor-group';
 
-test('the first response already shows the header, the footer and the home page; the browser adopts it without re-rendering', async ({ page }) => {
+test('the first response already shows the header, the footer and the home page; the browser adopts it without re-rendering', async ({
+  page,
+}) => {
   const problems: string[] = [];
   page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(message.text()));
   page.on('pageerror', (error) => problems.push(error.message));
@@ -37,7 +39,10 @@ test('the first response already shows the header, the footer and the home page;
 test('every kind of page hydrates without a mismatch: search, a car, a content page, a form and a missing page', async ({ page }) => {
   const car = demoStock().cars.find((item) => item.site === site && item.show_on_dealer_website && item.status === 'in_stock')!;
   const problems: string[] = [];
-  page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(`${page.url()}: ${message.text()}`));
+  page.on(
+    'console',
+    (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(`${page.url()}: ${message.text()}`),
+  );
   page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
   const pages: [string, RegExp | string][] = [
     ['/search/new-used-and-demo-cars', /./],
@@ -56,7 +61,9 @@ test('every kind of page hydrates without a mismatch: search, a car, a content p
   expect(problems).toEqual([]);
 });
 
-test('the search page’s first results and filters come in the first response; the browser adopts them without searching again', async ({ page }) => {
+test('the search page’s first results and filters come in the first response; the browser adopts them without searching again', async ({
+  page,
+}) => {
   const problems: string[] = [];
   page.on('console', (message) => message.type() === 'error' && hydrationProblem.test(message.text()) && problems.push(message.text()));
   page.on('pageerror', (error) => problems.push(error.message));
@@ -103,7 +110,8 @@ test('a car page’s details and its calls to action come in the first response 
   expect(html).toContain(`<h1>${car.name}</h1>`);
   // The other remotes' calls to action, from their own server builds: nothing moves in when their code arrives.
   const actions = /<div class="vehicle-page__actions">([\s\S]*?)<\/div>\s*<(?:div|section|a|p) /.exec(html)?.[1] ?? '';
-  for (const label of ['Enquire now', 'Book a test drive', 'Request photos', 'Reserve this car', '♡ Save']) expect(actions, label).toContain(label);
+  for (const label of ['Enquire now', 'Book a test drive', 'Request photos', 'Reserve this car', '♡ Save'])
+    expect(actions, label).toContain(label);
   const heading = page.getByRole('heading', { level: 1, name: car.name });
   await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
   const enquire = page.getByRole('button', { name: 'Enquire now' });

@@ -40,7 +40,9 @@ test('a site that hides its chat on stock pages (features.hide_chat_on_stock_pag
   await expect(page.getByRole('button', { name: 'Text us' })).toHaveCount(0);
 
   // Another site with chat keeps it on its car pages.
-  const metroCar = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock')!;
+  const metroCar = demoStock().cars.find(
+    (item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock',
+  )!;
   await page.goto(siteUrl('metro-motor-group', `/cars/${metroCar.slug}`));
   await page.mouse.wheel(0, 200);
   await expect(page.getByRole('button', { name: 'Text us' })).toBeVisible();
@@ -56,7 +58,7 @@ test('a dealer who opted out of required Comments (lead_settings.comments_option
   await expect(page).toHaveURL(/\/success\?category=/);
 });
 
-test('phone numbers show in each country\'s own style (SPEC §5 display formats), in the header and beside the car', async ({ page }) => {
+test("phone numbers show in each country's own style (SPEC §5 display formats), in the header and beside the car", async ({ page }) => {
   const styles = [
     ['metro-motor-group', /^\(0\d\) \d{4} \d{4}$/],
     ['kiwi-motors', /^0\d \d{3} \d{4}$/],
@@ -66,12 +68,16 @@ test('phone numbers show in each country\'s own style (SPEC §5 display formats)
     await page.goto(siteUrl(slug, '/'));
     await expect(page.locator('.site-header__phone')).toHaveText(style);
   }
-  const car = demoStock().cars.find((item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock')!;
+  const car = demoStock().cars.find(
+    (item) => item.site === 'metro-motor-group' && item.show_on_dealer_website && item.status === 'in_stock',
+  )!;
   await page.goto(siteUrl('metro-motor-group', `/cars/${car.slug}`));
   await expect(page.locator('.dealer-location__links a').first()).toHaveText(/^\(0\d\) \d{4} \d{4}$/);
 });
 
-test('the manufacturer site whose blog is its news (features.blog_to_news) links Latest News to /news; the group keeps /blog', async ({ page }) => {
+test('the manufacturer site whose blog is its news (features.blog_to_news) links Latest News to /news; the group keeps /blog', async ({
+  page,
+}) => {
   await page.goto(siteUrl('toyota-demo', '/'));
   await expect(page.locator('.site-nav').getByRole('link', { name: 'Latest News' })).toHaveAttribute('href', '/news');
   await page.locator('.site-nav').getByRole('link', { name: 'Latest News' }).click();
@@ -80,7 +86,9 @@ test('the manufacturer site whose blog is its news (features.blog_to_news) links
   await expect(page.locator('.site-nav').getByRole('link', { name: 'Latest News' })).toHaveAttribute('href', '/blog');
 });
 
-test('a site that serves its CMS pages under /pages/ (features.uses_pages_path) links there, except the pages SPEC keeps at the root', async ({ page }) => {
+test('a site that serves its CMS pages under /pages/ (features.uses_pages_path) links there, except the pages SPEC keeps at the root', async ({
+  page,
+}) => {
   await page.goto(siteUrl('coastal-motorcycles', '/'));
   const header = page.getByRole('banner');
   const service = header.getByRole('link', { name: 'Service', exact: true });
@@ -95,7 +103,9 @@ test('a site that serves its CMS pages under /pages/ (features.uses_pages_path) 
   await expect(page.getByRole('banner').getByRole('link', { name: 'Service', exact: true })).toHaveAttribute('href', '/service');
 });
 
-test('the brand whose service centres are named "… - Service" (lead_settings.strip_service_suffix) lists them without it', async ({ page }) => {
+test('the brand whose service centres are named "… - Service" (lead_settings.strip_service_suffix) lists them without it', async ({
+  page,
+}) => {
   await page.goto(siteUrl('toyota-demo', '/service'));
   await page.getByLabel('First name').fill('Robin');
   await page.getByLabel('Last name').fill('Banks');

@@ -4,7 +4,8 @@ import { demoStock } from './support/demo-stock';
 import { platformCli, siteUrl } from './support/platform';
 
 const stock = demoStock();
-const listed = (site: string) => stock.cars.filter((car) => car.site === site && car.show_on_dealer_website && car.status !== 'sold' && !car.sold);
+const listed = (site: string) =>
+  stock.cars.filter((car) => car.site === site && car.show_on_dealer_website && car.status !== 'sold' && !car.sold);
 
 async function openFromSearch(page: Page, searchPath: string, car: { stocknum: string; name: string }) {
   await page.goto(`${searchPath}?q=${encodeURIComponent(car.stocknum)}`);
@@ -66,7 +67,13 @@ test('the finance calculator follows the deposit and the finance link carries th
 
 test('a car sold yesterday shows the sold tag and offers similar cars instead of an enquiry', async ({ page }) => {
   const now = Date.now() / 1000;
-  const sold = stock.cars.find((car) => car.site === 'metro-motor-group' && car.status === 'sold' && car.show_on_dealer_website && car.sold_date_timestamp! > now - 2 * 86_400)!;
+  const sold = stock.cars.find(
+    (car) =>
+      car.site === 'metro-motor-group' &&
+      car.status === 'sold' &&
+      car.show_on_dealer_website &&
+      car.sold_date_timestamp! > now - 2 * 86_400,
+  )!;
   await page.goto(`/cars/${sold.slug}`);
   await expect(page.locator('.vehicle-tag')).toHaveText(/sold/i);
   await expect(page.getByRole('link', { name: 'Find similar cars' })).toBeVisible();
@@ -92,7 +99,11 @@ test('the page describes the car to search engines in JSON-LD', async ({ page })
   const car = listed('metro-motor-group').find((item) => item.car_type === 'new')!;
   await page.goto(`/cars/${car.slug}`);
   const json = await page.locator('script[type="application/ld+json"]').first().textContent();
-  const data = JSON.parse(json!) as Record<string, unknown> & { offers: Record<string, unknown>; mileageFromOdometer: Record<string, unknown>; brand: { name: string } };
+  const data = JSON.parse(json!) as Record<string, unknown> & {
+    offers: Record<string, unknown>;
+    mileageFromOdometer: Record<string, unknown>;
+    brand: { name: string };
+  };
   expect(data['@type']).toBe('Car');
   expect(data.vehicleIdentificationNumber).toBe(car.vin);
   expect(data.brand.name).toBe(car.make);

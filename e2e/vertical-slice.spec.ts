@@ -12,7 +12,10 @@ test('a shopper searches stock, opens a car, sends an enquiry and the dealer can
   expect(total).toBeGreaterThanOrEqual(1147);
 
   // Make filter, with its count
-  await page.locator('fieldset[data-facet="make"]').getByLabel(/^Toyota \(\d+\)$/).click();
+  await page
+    .locator('fieldset[data-facet="make"]')
+    .getByLabel(/^Toyota \(\d+\)$/)
+    .click();
   await expect(page).toHaveURL(/make=Toyota/);
   const results = page.locator('.search-page__results[aria-busy="false"]');
   await expect(count).not.toHaveText(`${total} vehicles`);

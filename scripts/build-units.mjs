@@ -38,7 +38,9 @@ function resolveRelative(from, specifier) {
 function resolveWorkspace(specifier) {
   const match = /^@dealer\/([\w-]+)(?:\/(.+))?$/.exec(specifier);
   if (!match) return null;
-  const dir = ['shared', 'platform'].map((area) => join(root, area, match[1])).find((candidate) => existsSync(join(candidate, 'package.json')));
+  const dir = ['shared', 'platform']
+    .map((area) => join(root, area, match[1]))
+    .find((candidate) => existsSync(join(candidate, 'package.json')));
   if (!dir) return null;
   const exports = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).exports ?? {};
   const key = match[2] ? `./${match[2]}` : '.';
@@ -112,15 +114,26 @@ function buildUnit(name, dir, inputs, { force, outDir, expect, configs }) {
 /** Builds the shell's browser bundle and its server render unless their inputs are unchanged. */
 export function buildShell({ force = false } = {}) {
   const dir = join(root, 'shell');
-  return buildUnit('shell', dir, [...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'rspack.server.config.mjs'), ...buildInputs()], {
-    force,
-    outDir: join(dir, 'dist'),
-    expect: join(dir, 'dist', 'server', 'render-app.cjs'),
-    configs: [
-      ['shell (browser)', 'rspack.config.mjs'],
-      ['shell (server render)', 'rspack.server.config.mjs'],
+  return buildUnit(
+    'shell',
+    dir,
+    [
+      ...reachableFiles([join(dir, 'src')]),
+      join(dir, 'package.json'),
+      join(dir, 'rspack.config.mjs'),
+      join(dir, 'rspack.server.config.mjs'),
+      ...buildInputs(),
     ],
-  });
+    {
+      force,
+      outDir: join(dir, 'dist'),
+      expect: join(dir, 'dist', 'server', 'render-app.cjs'),
+      configs: [
+        ['shell (browser)', 'rspack.config.mjs'],
+        ['shell (server render)', 'rspack.server.config.mjs'],
+      ],
+    },
+  );
 }
 
 /** Builds the platform's Node server (platform/server/dist) unless its inputs are unchanged. */
@@ -138,7 +151,16 @@ export function buildServer({ force = false } = {}) {
 export function remoteVersion(remote, buildId = '') {
   const dir = join(root, remote);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const hash = inputHash([...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), join(dir, 'index.html'), ...buildInputs()], buildId);
+  const hash = inputHash(
+    [
+      ...reachableFiles([join(dir, 'src')]),
+      join(dir, 'package.json'),
+      join(dir, 'rspack.config.mjs'),
+      join(dir, 'index.html'),
+      ...buildInputs(),
+    ],
+    buildId,
+  );
   return `${pkg.version}-${hash.slice(0, 10)}`;
 }
 
@@ -158,7 +180,11 @@ export function publishRemote(remote, { promote = true, buildId = '' } = {}) {
     const staging = join(remotesDir, remote, `.staging-${version}`);
     rmSync(staging, { recursive: true, force: true });
     console.log(`[build] ${remote} ${version}`);
-    run(rspackBin(dir), ['build', '-c', 'rspack.config.mjs'], dir, { REMOTE_OUT_DIR: staging, REMOTE_VERSION: version, REMOTE_BUILD_ID: buildId });
+    run(rspackBin(dir), ['build', '-c', 'rspack.config.mjs'], dir, {
+      REMOTE_OUT_DIR: staging,
+      REMOTE_VERSION: version,
+      REMOTE_BUILD_ID: buildId,
+    });
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
     built = true;

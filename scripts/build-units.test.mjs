@@ -24,6 +24,10 @@ describe('what each build is versioned by', () => {
     expect(server).toContain('platform/search-engine/src/search-index.ts');
     expect(server).toContain('shared/contracts/src/site.ts');
     expect(server).toContain('shared/rules/src/content-pages.ts');
-    expect(server.some((file) => file.startsWith('shell/') || file.startsWith('mf-') || file.startsWith('shared/ui/') || file.startsWith('shared/state/'))).toBe(false);
+    expect(
+      server.some(
+        (file) => file.startsWith('shell/') || file.startsWith('mf-') || file.startsWith('shared/ui/') || file.startsWith('shared/state/'),
+      ),
+    ).toBe(false);
   });
 });

@@ -15,7 +15,10 @@ export function ensureChromium() {
   if (process.getuid?.() === 0) {
     console.log('[setup] installing Debian chromium for the e2e tests');
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     const installed = findChromium();
     if (installed) return installed;
   }

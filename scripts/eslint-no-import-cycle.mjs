@@ -69,7 +69,12 @@ function pathBack(start, file, explored) {
 }
 
 const sourceOf = (node) => {
-  const source = node.type === 'TSImportType' ? node.argument?.literal : node.type === 'TSImportEqualsDeclaration' ? node.moduleReference.expression : node.source;
+  const source =
+    node.type === 'TSImportType'
+      ? node.argument?.literal
+      : node.type === 'TSImportEqualsDeclaration'
+        ? node.moduleReference.expression
+        : node.source;
   return source?.type === 'Literal' && typeof source.value === 'string' ? source : null;
 };
 
@@ -89,7 +94,12 @@ export const noImportCycle = {
       const target = source && resolveImport(source.value, file);
       if (!target || target === file) return;
       const path = pathBack(target, file, explored);
-      if (path) context.report({ node: source, messageId: 'cycle', data: { circle: [file, ...path].map((step) => relative(context.cwd, step)).join(' → ') } });
+      if (path)
+        context.report({
+          node: source,
+          messageId: 'cycle',
+          data: { circle: [file, ...path].map((step) => relative(context.cwd, step)).join(' → ') },
+        });
     };
     return {
       ImportDeclaration: check,

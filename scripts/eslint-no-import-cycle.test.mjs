@@ -16,7 +16,7 @@ const files = {
   'value-d.ts': "export { e as d } from './value-e';\n",
   'value-e.ts': "export const e = () => import('./value-c');\n",
   'line-f.ts': "import { g } from './line-g';\nimport type { G } from './line-g';\nexport const f: G = g;\n",
-  'line-g.ts': "export type G = number;\nexport const g = 1;\n",
+  'line-g.ts': 'export type G = number;\nexport const g = 1;\n',
   'line-h.ts': "import { f } from './line-f';\nimport { g } from './line-g';\nexport const h = f + g;\n",
 };
 for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
@@ -29,17 +29,26 @@ const eslint = new ESLint({
     { plugins: { workspace: { rules: { 'no-import-cycle': noImportCycle } } }, rules: { 'workspace/no-import-cycle': 'error' } },
   ],
 });
-const circlesOf = async (name) => (await eslint.lintFiles([join(dir, name)]))[0].messages.map((message) => `${message.line}: ${message.message}`);
+const circlesOf = async (name) =>
+  (await eslint.lintFiles([join(dir, name)]))[0].messages.map((message) => `${message.line}: ${message.message}`);
 
 describe('no import circles', () => {
   it('counts a circle closed by type-only imports', async () => {
-    expect(await circlesOf('type-a.ts')).toEqual(['1: Import circle: type-a.ts → type-b.ts → type-a.ts. Move what both sides need into a file of its own.']);
-    expect(await circlesOf('type-b.ts')).toEqual(['1: Import circle: type-b.ts → type-a.ts → type-b.ts. Move what both sides need into a file of its own.']);
+    expect(await circlesOf('type-a.ts')).toEqual([
+      '1: Import circle: type-a.ts → type-b.ts → type-a.ts. Move what both sides need into a file of its own.',
+    ]);
+    expect(await circlesOf('type-b.ts')).toEqual([
+      '1: Import circle: type-b.ts → type-a.ts → type-b.ts. Move what both sides need into a file of its own.',
+    ]);
   });
 
   it('follows re-exports and dynamic imports round a longer circle', async () => {
-    expect(await circlesOf('value-c.ts')).toEqual(['1: Import circle: value-c.ts → value-d.ts → value-e.ts → value-c.ts. Move what both sides need into a file of its own.']);
-    expect(await circlesOf('value-e.ts')).toEqual(['1: Import circle: value-e.ts → value-c.ts → value-d.ts → value-e.ts. Move what both sides need into a file of its own.']);
+    expect(await circlesOf('value-c.ts')).toEqual([
+      '1: Import circle: value-c.ts → value-d.ts → value-e.ts → value-c.ts. Move what both sides need into a file of its own.',
+    ]);
+    expect(await circlesOf('value-e.ts')).toEqual([
+      '1: Import circle: value-e.ts → value-c.ts → value-d.ts → value-e.ts. Move what both sides need into a file of its own.',
+    ]);
   });
 
   it('lets two paths meet at one module without a circle', async () => {

@@ -33,7 +33,11 @@ function step(title, file, args, env = {}) {
 
 function serve() {
   // glibc's allocator keeps an arena per thread that drew a photo; two bound what large renders leave behind (README, IMAGE_*).
-  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')], { cwd: root, stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', ...process.env } });
+  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { MALLOC_ARENA_MAX: '2', ...process.env },
+  });
   const forward = (signal) => server.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -57,11 +61,15 @@ switch (command) {
     step('lint', bin('eslint'), ['.', '--max-warnings=0']);
     step('unit and integration tests (SQLite and PostgreSQL)', bin('vitest'), ['run']);
     const chromium = ensureChromium();
-    step('end-to-end tests in Chromium', join(root, 'e2e', 'node_modules', '.bin', 'playwright'), ['test', '-c', 'e2e/playwright.config.ts'], { CHROMIUM_PATH: chromium });
+    step(
+      'end-to-end tests in Chromium',
+      join(root, 'e2e', 'node_modules', '.bin', 'playwright'),
+      ['test', '-c', 'e2e/playwright.config.ts'],
+      { CHROMIUM_PATH: chromium },
+    );
     break;
   }
   default:
     console.error('Usage: node scripts/platform-setup.mjs <start|build|test>');
     process.exit(2);
 }
-

@@ -15,14 +15,19 @@ export function publishRemoteFromRef(remote, ref, { promote = false } = {}) {
   const commit = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: root, encoding: 'utf8' }).trim();
   const tree = mkdtempSync(join(tmpdir(), `${remote}-${commit.slice(0, 8)}-`));
   try {
-    const archive = execFileSync('git', ['archive', '--format=tar', commit, remote, 'shared', 'scripts', 'package.json', 'pnpm-lock.yaml'], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+    const archive = execFileSync(
+      'git',
+      ['archive', '--format=tar', commit, remote, 'shared', 'scripts', 'package.json', 'pnpm-lock.yaml'],
+      { cwd: root, maxBuffer: 256 * 1024 * 1024 },
+    );
     execFileSync('tar', ['-x', '-C', tree], { input: archive });
     // pnpm's per-package node_modules hold relative links: copied as links, workspace packages
     // resolve to that commit's shared/ and npm packages to today's store through this link.
     symlinkSync(join(root, 'node_modules'), join(tree, 'node_modules'));
     const packageDirs = [remote, ...readdirSync(join(tree, 'shared')).map((pkg) => join('shared', pkg))];
     for (const dir of packageDirs) {
-      if (existsSync(join(root, dir, 'node_modules'))) cpSync(join(root, dir, 'node_modules'), join(tree, dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+      if (existsSync(join(root, dir, 'node_modules')))
+        cpSync(join(root, dir, 'node_modules'), join(tree, dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     }
     return execFileSync(process.execPath, [join(tree, 'scripts', 'remote-publish.mjs'), remote, ...(promote ? [] : ['--no-promote'])], {
       cwd: tree,

@@ -18,7 +18,10 @@ try {
     console.log(printed.trim().split('\n').pop());
     process.exit(0);
   }
-  const { version, built } = publishRemote(remote, { promote: !args.includes('--no-promote'), buildId: buildIdIndex >= 0 ? (args[buildIdIndex + 1] ?? '') : '' });
+  const { version, built } = publishRemote(remote, {
+    promote: !args.includes('--no-promote'),
+    buildId: buildIdIndex >= 0 ? (args[buildIdIndex + 1] ?? '') : '',
+  });
   console.log(`${remote} ${version}${built ? ' published' : ' (unchanged)'}${args.includes('--no-promote') ? '' : ', now latest'}`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

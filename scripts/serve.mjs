@@ -10,7 +10,11 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 // glibc's allocator keeps an arena per thread that drew a photo; two bound what large renders leave behind (README, IMAGE_*).
-const server = spawn(process.execPath, ['--enable-source-maps', entry], { cwd: root, stdio: 'inherit', env: { MALLOC_ARENA_MAX: '2', ...process.env } });
+const server = spawn(process.execPath, ['--enable-source-maps', entry], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { MALLOC_ARENA_MAX: '2', ...process.env },
+});
 process.on('SIGINT', () => server.kill('SIGINT'));
 process.on('SIGTERM', () => server.kill('SIGTERM'));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -7,16 +7,29 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export const siteUrl = (slug: string, path = '/') => `http://${slug}.localhost:${e2ePort}${path}`;
 
-const cliEnv = () => ({ ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, REMOTES_DIR: join(root, 'dist', 'remotes'), LOG_LEVEL: 'silent' });
+const cliEnv = () => ({
+  ...process.env,
+  DATA_DIR: process.env.E2E_DATA_DIR!,
+  REMOTES_DIR: join(root, 'dist', 'remotes'),
+  LOG_LEVEL: 'silent',
+});
 
 /** `pnpm platform …` against the e2e server's database. */
 export function platformCli(...args: string[]): string {
-  return execFileSync(process.execPath, [join(root, 'platform/server/dist/platform-cli.cjs'), ...args], { cwd: root, env: cliEnv(), encoding: 'utf8' });
+  return execFileSync(process.execPath, [join(root, 'platform/server/dist/platform-cli.cjs'), ...args], {
+    cwd: root,
+    env: cliEnv(),
+    encoding: 'utf8',
+  });
 }
 
 /** `pnpm remote:publish …`: builds a remote as a new version; returns the version it printed. */
 export function publishRemote(remote: string, ...flags: string[]): string {
-  const output = execFileSync(process.execPath, [join(root, 'scripts/remote-publish.mjs'), remote, ...flags], { cwd: root, env: cliEnv(), encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [join(root, 'scripts/remote-publish.mjs'), remote, ...flags], {
+    cwd: root,
+    env: cliEnv(),
+    encoding: 'utf8',
+  });
   const match = new RegExp(`${remote} (\\S+)`).exec(output.trim().split('\n').pop() ?? '');
   if (!match) throw new Error(`remote:publish printed no version:\n${output}`);
   return match[1]!;

@@ -8,7 +8,16 @@ import { formatNumber } from '@dealer/rules/locale';
 import { phoneRuleFor, phoneRuleRegion, toE164 } from '@dealer/rules/phone';
 import { Alert } from '@dealer/ui/alert';
 import { Button } from '@dealer/ui/button';
-import { mergeMessages, messagesAfter, newClientMessageId, sendMessage, startConversation, storeConversation, storedConversation, type Conversation } from './chat-api';
+import {
+  mergeMessages,
+  messagesAfter,
+  newClientMessageId,
+  sendMessage,
+  startConversation,
+  storeConversation,
+  storedConversation,
+  type Conversation,
+} from './chat-api';
 
 const tooLong = `Please keep a message to ${formatNumber(chatLimits.messageMax)} characters.`;
 
@@ -32,7 +41,12 @@ export function chatStartRules(site: Pick<PublicSiteConfig, 'locale' | 'features
       },
     },
     { name: 'email', type: 'email', label: 'Email Address' },
-    { name: 'message', type: 'textarea', label: 'Message', validate: (value) => (String(value).length > chatLimits.messageMax ? tooLong : null) },
+    {
+      name: 'message',
+      type: 'textarea',
+      label: 'Message',
+      validate: (value) => (String(value).length > chatLimits.messageMax ? tooLong : null),
+    },
   ];
 }
 
@@ -46,7 +60,19 @@ function phoneToSend(site: Pick<PublicSiteConfig, 'locale' | 'features' | 'lead_
 
 type StartValues = { name?: string; phone?: string; email?: string; message?: string };
 
-function TextField({ name, label, type = 'text', multiline = false, autoComplete }: { name: string; label: string; type?: string; multiline?: boolean; autoComplete?: string }) {
+function TextField({
+  name,
+  label,
+  type = 'text',
+  multiline = false,
+  autoComplete,
+}: {
+  name: string;
+  label: string;
+  type?: string;
+  multiline?: boolean;
+  autoComplete?: string;
+}) {
   const id = `chat-${name}`;
   return (
     <Field name={name} subscription={{ value: true, error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true }}>
@@ -193,7 +219,14 @@ export function BuiltInChat({ site, onShopperMessage }: { site: PublicSiteConfig
         }}
       >
         <label htmlFor="chat-reply">Your message</label>
-        <textarea id="chat-reply" rows={2} value={draft} onChange={(event) => setDraft(event.target.value)} aria-invalid={Boolean(sendError)} aria-describedby={sendError ? 'chat-reply-error' : undefined} />
+        <textarea
+          id="chat-reply"
+          rows={2}
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          aria-invalid={Boolean(sendError)}
+          aria-describedby={sendError ? 'chat-reply-error' : undefined}
+        />
         {sendError && (
           <span id="chat-reply-error" className="chat-widget__error" role="alert">
             {sendError}

@@ -1,4 +1,11 @@
-import { chatTokenHeader, type ChatMessage, type ChatMessages, type ChatMessageSent, type ChatStartBody, type ChatThreadStarted } from '@dealer/contracts/chat';
+import {
+  chatTokenHeader,
+  type ChatMessage,
+  type ChatMessages,
+  type ChatMessageSent,
+  type ChatStartBody,
+  type ChatThreadStarted,
+} from '@dealer/contracts/chat';
 
 /** A conversation this browser started on this site: kept so it carries on after a reload or on another page. */
 export type Conversation = { threadId: number; token: string };
@@ -6,7 +13,8 @@ export type Conversation = { threadId: number; token: string };
 /** Where the site's API answers: `/api`, or `/mock` when the platform runs in mock mode (SPEC §7). */
 export type ApiPrefix = '/api' | '/mock';
 
-export type ChatCallResult<T> = { ok: true; value: T } | { ok: false; status: number | null; message: string; fields?: Record<string, string> };
+export type ChatCallResult<T> =
+  { ok: true; value: T } | { ok: false; status: number | null; message: string; fields?: Record<string, string> };
 
 const unreachable = 'We could not reach the dealership just now. Please check your connection and try again.';
 
@@ -29,7 +37,8 @@ async function call<T>(path: string, init: RequestInit): Promise<ChatCallResult<
   return { ok: false, status: response.status, message: body?.message ?? unreachable, fields: body?.fields };
 }
 
-export const startConversation = (api: ApiPrefix, body: ChatStartBody) => call<ChatThreadStarted>(`${api}/chat/threads`, { method: 'POST', body: JSON.stringify(body) });
+export const startConversation = (api: ApiPrefix, body: ChatStartBody) =>
+  call<ChatThreadStarted>(`${api}/chat/threads`, { method: 'POST', body: JSON.stringify(body) });
 
 export const sendMessage = (api: ApiPrefix, conversation: Conversation, text: string, clientMessageId: string) =>
   call<ChatMessageSent>(`${api}/chat/threads/${conversation.threadId}/messages`, {
@@ -39,14 +48,19 @@ export const sendMessage = (api: ApiPrefix, conversation: Conversation, text: st
   });
 
 export const messagesAfter = (api: ApiPrefix, conversation: Conversation, after: number) =>
-  call<ChatMessages>(`${api}/chat/threads/${conversation.threadId}/messages?after=${after}`, { method: 'GET', headers: { [chatTokenHeader]: conversation.token } });
+  call<ChatMessages>(`${api}/chat/threads/${conversation.threadId}/messages?after=${after}`, {
+    method: 'GET',
+    headers: { [chatTokenHeader]: conversation.token },
+  });
 
 const storageKey = (siteSlug: string) => `dealer:${siteSlug}:chat-conversation`;
 
 export function storedConversation(siteSlug: string): Conversation | null {
   try {
     const value = JSON.parse(localStorage.getItem(storageKey(siteSlug)) ?? 'null') as Partial<Conversation> | null;
-    return value && typeof value.threadId === 'number' && typeof value.token === 'string' ? { threadId: value.threadId, token: value.token } : null;
+    return value && typeof value.threadId === 'number' && typeof value.token === 'string'
+      ? { threadId: value.threadId, token: value.token }
+      : null;
   } catch {
     return null;
   }

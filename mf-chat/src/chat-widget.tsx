@@ -22,7 +22,8 @@ let lastShopperActionAt: number | null = null;
 /** Providers whose message reports are already counted on this page (the widget may mount again). */
 const listening = new Set<string>();
 
-const trackMessage = (choice: ChatChoice) => dispatchPlatformEvent('analytics:track', { eventId: eventIds.webchatMessage, label: chatEventLabel(choice) });
+const trackMessage = (choice: ChatChoice) =>
+  dispatchPlatformEvent('analytics:track', { eventId: eventIds.webchatMessage, label: chatEventLabel(choice) });
 
 /**
  * The chat launcher: a welcome bubble after 3 s unless the shopper closed it before (remembered),
@@ -123,7 +124,12 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
           </Suspense>
         </section>
       )}
-      <Button className="chat-widget__launcher" aria-busy={opening} aria-expanded={builtIn ? open : undefined} onClick={() => void textUs()}>
+      <Button
+        className="chat-widget__launcher"
+        aria-busy={opening}
+        aria-expanded={builtIn ? open : undefined}
+        onClick={() => void textUs()}
+      >
         Text us
       </Button>
     </div>

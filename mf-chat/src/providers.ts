@@ -109,7 +109,8 @@ export function loadProvider(provider: ChatProvider): Promise<boolean> {
 export const openProvider = (provider: ChatProvider) => adapterOf(provider).open(window as ProviderWindow);
 
 /** The provider's own window and launcher follow the page's rule (hidden on careers pages and, per site, on stock pages). */
-export const setProviderVisible = (provider: ChatProvider, visible: boolean) => adapterOf(provider).setVisible(window as ProviderWindow, visible);
+export const setProviderVisible = (provider: ChatProvider, visible: boolean) =>
+  adapterOf(provider).setVisible(window as ProviderWindow, visible);
 
 export function onProviderShopperMessage(provider: ChatProvider, listener: () => void) {
   adapterOf(provider).onShopperMessage?.(window as ProviderWindow, listener);

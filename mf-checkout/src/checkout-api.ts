@@ -12,7 +12,12 @@ export type Reservation = {
   payment_reference: string | null;
 };
 
-export type StartedPayment = { provider: string; client_secret: string | null; redirect_url: string | null; publishable_key: string | null };
+export type StartedPayment = {
+  provider: string;
+  client_secret: string | null;
+  redirect_url: string | null;
+  publishable_key: string | null;
+};
 
 export type ApiAnswer<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields: Record<string, string> };
 
@@ -20,13 +25,26 @@ export type ApiAnswer<T> = { ok: true; data: T } | { ok: false; status: number; 
 async function call<T>(url: string, init: RequestInit): Promise<ApiAnswer<T>> {
   let response: Response;
   try {
-    response = await fetch(url, { ...init, headers: { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers } });
+    response = await fetch(url, {
+      ...init,
+      headers: { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+    });
   } catch {
-    return { ok: false, status: 0, message: 'We could not reach the dealership’s website. Check your connection and try again.', fields: {} };
+    return {
+      ok: false,
+      status: 0,
+      message: 'We could not reach the dealership’s website. Check your connection and try again.',
+      fields: {},
+    };
   }
   const body = (await response.json().catch(() => null)) as (T & { message?: string; fields?: Record<string, string> }) | null;
   if (response.ok && body) return { ok: true, data: body };
-  return { ok: false, status: response.status, message: body?.message ?? `An unexpected error occurred ${response.statusText}`, fields: body?.fields ?? {} };
+  return {
+    ok: false,
+    status: response.status,
+    message: body?.message ?? `An unexpected error occurred ${response.statusText}`,
+    fields: body?.fields ?? {},
+  };
 }
 
 const tokenKey = (id: number) => `dp-reservation-${id}`;
@@ -53,9 +71,16 @@ const withToken = (id: number) => ({ 'X-Reservation-Token': reservationToken.get
 
 export const checkoutApi = {
   hold: (slug: string, details: Record<string, unknown>) =>
-    call<{ reservation: Reservation; token: string; payment: StartedPayment }>(`/api/cars/${encodeURIComponent(slug)}/reservations`, { method: 'POST', body: JSON.stringify(details) }),
+    call<{ reservation: Reservation; token: string; payment: StartedPayment }>(`/api/cars/${encodeURIComponent(slug)}/reservations`, {
+      method: 'POST',
+      body: JSON.stringify(details),
+    }),
   status: (id: number) => call<{ reservation: Reservation }>(`/api/reservations/${id}`, { method: 'GET', headers: withToken(id) }),
   payWithTestCard: (id: number, card: Record<string, unknown>) =>
-    call<{ reservation: Reservation }>(`/api/reservations/${id}/test-payment`, { method: 'POST', body: JSON.stringify(card), headers: withToken(id) }),
+    call<{ reservation: Reservation }>(`/api/reservations/${id}/test-payment`, {
+      method: 'POST',
+      body: JSON.stringify(card),
+      headers: withToken(id),
+    }),
   cancel: (id: number) => call<{ reservation: Reservation }>(`/api/reservations/${id}`, { method: 'DELETE', headers: withToken(id) }),
 };

@@ -4,7 +4,12 @@ import { Field } from 'react-final-form';
 const fieldId = (name: string) => `checkout-${name.replace(/[^\w-]/g, '-')}`;
 
 /** The field's error after a submit (SPEC §5: forms validate on submit): its own rule's, else the server's. */
-function shownError(meta: { submitFailed?: boolean; error?: unknown; submitError?: unknown; dirtySinceLastSubmit?: boolean }): string | undefined {
+function shownError(meta: {
+  submitFailed?: boolean;
+  error?: unknown;
+  submitError?: unknown;
+  dirtySinceLastSubmit?: boolean;
+}): string | undefined {
   if (!meta.submitFailed) return undefined;
   const error = meta.error ?? (!meta.dirtySinceLastSubmit ? meta.submitError : undefined);
   return error ? String(error) : undefined;
@@ -24,7 +29,10 @@ type TextFieldProps = {
 export function TextField({ name, label, type = 'text', autoComplete, inputMode, placeholder, maxLength }: TextFieldProps) {
   const id = fieldId(name);
   return (
-    <Field<string> name={name} subscription={{ value: true, error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true }}>
+    <Field<string>
+      name={name}
+      subscription={{ value: true, error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true }}
+    >
       {({ input, meta }) => {
         const error = shownError(meta);
         return (
@@ -57,13 +65,28 @@ export function TextField({ name, label, type = 'text', autoComplete, inputMode,
 export function TickField({ name, children }: { name: string; children: ReactNode }) {
   const id = fieldId(name);
   return (
-    <Field<boolean> name={name} type="checkbox" subscription={{ value: true, error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true }}>
+    <Field<boolean>
+      name={name}
+      type="checkbox"
+      subscription={{ value: true, error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true }}
+    >
       {({ input, meta }) => {
         const error = shownError(meta);
         return (
           <div className={`dp-field dp-field--tick${error ? ' dp-field--invalid' : ''}`}>
             <label htmlFor={id}>
-              <input type="checkbox" name={input.name} checked={Boolean(input.checked)} onChange={input.onChange} onBlur={input.onBlur} onFocus={input.onFocus} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} /> {children}
+              <input
+                type="checkbox"
+                name={input.name}
+                checked={Boolean(input.checked)}
+                onChange={input.onChange}
+                onBlur={input.onBlur}
+                onFocus={input.onFocus}
+                id={id}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-error` : undefined}
+              />{' '}
+              {children}
             </label>
             {error && (
               <span id={`${id}-error`} className="dp-field__error" role="alert">

@@ -79,7 +79,9 @@ export default function CheckoutPage({ slug }: CheckoutPageProps) {
       <div>
         <p className="checkout-page__price">{formatPrice(car.price, { preorder: car.preorder, locale: site.locale })}</p>
         {car.stocknum && <p>Stock number {car.stocknum}</p>}
-        {deposit && <p className="checkout-page__deposit">{`Deposit today: ${formatPrice(deposit.amountCents / 100, { locale: site.locale })} ${deposit.currency}`}</p>}
+        {deposit && (
+          <p className="checkout-page__deposit">{`Deposit today: ${formatPrice(deposit.amountCents / 100, { locale: site.locale })} ${deposit.currency}`}</p>
+        )}
       </div>
     </div>
   );
@@ -99,7 +101,12 @@ export default function CheckoutPage({ slug }: CheckoutPageProps) {
       <h1>{`Reserve the ${car.name}`}</h1>
       {summary}
       {step.kind === 'details' ? (
-        <ContactStep site={site} car={car} notice={step.notice} onHeld={(reservation, payment) => setStep({ kind: 'payment', reservation, payment })} />
+        <ContactStep
+          site={site}
+          car={car}
+          notice={step.notice}
+          onHeld={(reservation, payment) => setStep({ kind: 'payment', reservation, payment })}
+        />
       ) : (
         <PaymentStep
           site={site}

@@ -16,8 +16,19 @@ type ContactValues = { first_name?: string; last_name?: string; email?: string; 
  * The shopper's details and the reservation terms. Continuing holds the car for them (or says
  * who has it) and starts the payment; whatever was typed stays when the server refuses.
  */
-export function ContactStep({ site, car, notice, onHeld }: { site: PublicSiteConfig; car: Car; notice?: string; onHeld: (reservation: Reservation, payment: StartedPayment) => void }) {
-  const validate = (values: ContactValues) => validateFields(checkoutFormRules, values, { phoneRule: phoneRuleFor(site), locale: site.locale });
+export function ContactStep({
+  site,
+  car,
+  notice,
+  onHeld,
+}: {
+  site: PublicSiteConfig;
+  car: Car;
+  notice?: string;
+  onHeld: (reservation: Reservation, payment: StartedPayment) => void;
+}) {
+  const validate = (values: ContactValues) =>
+    validateFields(checkoutFormRules, values, { phoneRule: phoneRuleFor(site), locale: site.locale });
 
   const onSubmit = async (values: ContactValues) => {
     const answer = await checkoutApi.hold(car.slug, { ...values, terms_accepted: values.terms_accepted === true });

@@ -24,7 +24,12 @@ const reservation: Reservation = {
   provider: 'stripe',
   payment_reference: null,
 };
-const payment: StartedPayment = { provider: 'stripe', client_secret: 'pi_1_secret_2', redirect_url: null, publishable_key: 'pk_test_dealer' };
+const payment: StartedPayment = {
+  provider: 'stripe',
+  client_secret: 'pi_1_secret_2',
+  redirect_url: null,
+  publishable_key: 'pk_test_dealer',
+};
 
 function renderStep() {
   render(<PaymentStep site={testSite()} reservation={reservation} payment={payment} onReserved={() => {}} onStartAgain={() => {}} />);

@@ -19,7 +19,8 @@ type Props = {
 };
 
 /** "Held for you until 3:42 pm", in the shopper's own clock. */
-const heldUntilText = (heldUntil: number, locale: string) => new Date(heldUntil).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+const heldUntilText = (heldUntil: number, locale: string) =>
+  new Date(heldUntil).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
 
 /**
  * Paying the deposit while the car is held: the test provider's card form (the embedded
@@ -35,9 +36,16 @@ export function PaymentStep({ site, reservation, payment, onReserved, onStartAga
     <section className="checkout-page__payment" aria-label="Payment">
       <h2>{`Pay your ${amount} deposit`}</h2>
       <Alert tone="info">{`We are holding this car for you until ${heldUntilText(reservation.held_until, site.locale)}.`}</Alert>
-      {payment.provider === 'test' && <TestCardForm reservation={reservation} amount={amount} onReserved={onReserved} onStartAgain={onStartAgain} />}
+      {payment.provider === 'test' && (
+        <TestCardForm reservation={reservation} amount={amount} onReserved={onReserved} onStartAgain={onStartAgain} />
+      )}
       {payment.provider === 'stripe' && payment.client_secret && payment.publishable_key && (
-        <StripePaymentForm clientSecret={payment.client_secret} publishableKey={payment.publishable_key} amount={amount} reservationId={reservation.id} />
+        <StripePaymentForm
+          clientSecret={payment.client_secret}
+          publishableKey={payment.publishable_key}
+          amount={amount}
+          reservationId={reservation.id}
+        />
       )}
       {payment.redirect_url && (
         <p>
@@ -56,7 +64,17 @@ export function PaymentStep({ site, reservation, payment, onReserved, onStartAga
 type CardValues = { card_number?: string; expiry?: string; cvc?: string };
 
 /** The built-in test provider's card form: Stripe's test numbers and words, no real card taken. */
-function TestCardForm({ reservation, amount, onReserved, onStartAgain }: { reservation: Reservation; amount: string; onReserved: Props['onReserved']; onStartAgain: Props['onStartAgain'] }) {
+function TestCardForm({
+  reservation,
+  amount,
+  onReserved,
+  onStartAgain,
+}: {
+  reservation: Reservation;
+  amount: string;
+  onReserved: Props['onReserved'];
+  onStartAgain: Props['onStartAgain'];
+}) {
   const onSubmit = async (values: CardValues) => {
     const answer = await checkoutApi.payWithTestCard(reservation.id, values);
     if (answer.ok) {
@@ -73,8 +91,17 @@ function TestCardForm({ reservation, amount, onReserved, onStartAgain }: { reser
     <Form<CardValues> onSubmit={onSubmit}>
       {({ handleSubmit, submitting, submitError }) => (
         <form className="checkout-page__form" noValidate onSubmit={handleSubmit} aria-label="Card details">
-          <p className="checkout-page__test-mode">Test mode: pay with 4242 4242 4242 4242, any future expiry date and any 3 digits. No real card is charged.</p>
-          <TextField name="card_number" label="Card number" inputMode="numeric" autoComplete="cc-number" placeholder="1234 1234 1234 1234" maxLength={23} />
+          <p className="checkout-page__test-mode">
+            Test mode: pay with 4242 4242 4242 4242, any future expiry date and any 3 digits. No real card is charged.
+          </p>
+          <TextField
+            name="card_number"
+            label="Card number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="1234 1234 1234 1234"
+            maxLength={23}
+          />
           <div className="checkout-page__card-row">
             <TextField name="expiry" label="Expiry (MM/YY)" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} />
             <TextField name="cvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" placeholder="CVC" maxLength={4} />
@@ -94,7 +121,17 @@ function TestCardForm({ reservation, amount, onReserved, onStartAgain }: { reser
  * here, with the dealership's publishable key. Paying returns the shopper to the confirmation,
  * which waits for Stripe's webhook to reserve the car.
  */
-function StripePaymentForm({ clientSecret, publishableKey, amount, reservationId }: { clientSecret: string; publishableKey: string; amount: string; reservationId: number }) {
+function StripePaymentForm({
+  clientSecret,
+  publishableKey,
+  amount,
+  reservationId,
+}: {
+  clientSecret: string;
+  publishableKey: string;
+  amount: string;
+  reservationId: number;
+}) {
   const mount = useRef<HTMLDivElement>(null);
   const [ready, setReady] = useState<{ confirm: () => Promise<string | null> } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -131,7 +168,9 @@ function StripePaymentForm({ clientSecret, publishableKey, amount, reservationId
       setError(await ready.confirm());
     } catch (thrown) {
       // Stripe.js throws (rather than answering with an error) when it cannot send the payment at all.
-      setError(`Your payment could not be sent${thrown instanceof Error && thrown.message ? ` (${thrown.message})` : ''}. Your card has not been charged; please try again.`);
+      setError(
+        `Your payment could not be sent${thrown instanceof Error && thrown.message ? ` (${thrown.message})` : ''}. Your card has not been charged; please try again.`,
+      );
     } finally {
       setPaying(false);
     }

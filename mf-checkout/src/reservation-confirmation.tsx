@@ -60,7 +60,11 @@ export function ReservationConfirmation({ id, backTo }: { id: number; backTo: st
       text: `Thank you. We have received your ${deposit} deposit and the car is held for you. ${site.name} will contact you shortly to arrange the next steps.`,
       tone: 'success',
     },
-    holding: { title: 'Confirming your payment', text: 'We are waiting for the payment provider to confirm your deposit. This page updates by itself.', tone: 'info' },
+    holding: {
+      title: 'Confirming your payment',
+      text: 'We are waiting for the payment provider to confirm your deposit. This page updates by itself.',
+      tone: 'info',
+    },
     expired: { title: 'Reservation not completed', text: checkoutMessages.holdRanOut, tone: 'destructive' },
     cancelled: { title: 'Reservation cancelled', text: 'You let this car go before paying; nothing was charged.', tone: 'info' },
     refunded: {
@@ -68,7 +72,11 @@ export function ReservationConfirmation({ id, backTo }: { id: number; backTo: st
       text: `Your payment arrived after the car had been reserved by another buyer, so your ${deposit} deposit has been refunded in full to your card.`,
       tone: 'info',
     },
-    released: { title: 'Reservation released', text: `${site.name} has released this reservation and refunded your ${deposit} deposit.`, tone: 'info' },
+    released: {
+      title: 'Reservation released',
+      text: `${site.name} has released this reservation and refunded your ${deposit} deposit.`,
+      tone: 'info',
+    },
   };
   const { title, text, tone } = outcome[reservation.state];
   return (

@@ -16,9 +16,22 @@ export default function ReserveButton({ car, variant = 'secondary' }: ReserveBut
   const { status, sold, reserved, reservable, payment_processors, has_checkout_payment_processor } = car;
   // A vehicle remote before 1.4.0 sends no car state, and places this button itself only where
   // the reserve rules hold: then there is nothing to decide here.
-  const placedByOlderVehicle = status === undefined || sold === undefined || reserved === undefined || payment_processors === undefined || has_checkout_payment_processor === undefined;
+  const placedByOlderVehicle =
+    status === undefined ||
+    sold === undefined ||
+    reserved === undefined ||
+    payment_processors === undefined ||
+    has_checkout_payment_processor === undefined;
   if (!placedByOlderVehicle) {
-    const state = { price: car.price, status, sold, reserved, reservable: reservable ?? null, payment_processors, has_checkout_payment_processor };
+    const state = {
+      price: car.price,
+      status,
+      sold,
+      reserved,
+      reservable: reservable ?? null,
+      payment_processors,
+      has_checkout_payment_processor,
+    };
     if (isTestDriveOnly(car) || !canReserve(state, reserveOptionsFor(site)).ok) return null;
   }
   return (

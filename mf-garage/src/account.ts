@@ -18,15 +18,26 @@ async function call<T>(url: string, method: string, body?: unknown): Promise<Ans
     type Body = T & { message?: string; fields?: Record<string, string> };
     const json = (response.status === 204 ? {} : await response.json().catch(() => ({}))) as Body;
     if (response.ok) return { ok: true, data: json as T };
-    return { ok: false, status: response.status, message: json.message ?? `An unexpected error occurred ${response.statusText}`, fields: json.fields ?? {} };
+    return {
+      ok: false,
+      status: response.status,
+      message: json.message ?? `An unexpected error occurred ${response.statusText}`,
+      fields: json.fields ?? {},
+    };
   } catch {
-    return { ok: false, status: 0, message: 'We could not reach the dealership’s website. Check your connection and try again.', fields: {} };
+    return {
+      ok: false,
+      status: 0,
+      message: 'We could not reach the dealership’s website. Check your connection and try again.',
+      fields: {},
+    };
   }
 }
 
 export const accountApi = {
   requestCode: (email: string) => call<{ message: string }>('/api/auth/code', 'POST', { email }),
-  verify: (body: { email?: string; code?: string; token?: string; favourites: number[] }) => call<Account>('/api/auth/verify', 'POST', body),
+  verify: (body: { email?: string; code?: string; token?: string; favourites: number[] }) =>
+    call<Account>('/api/auth/verify', 'POST', body),
   signOut: () => call<unknown>('/api/auth/sign-out', 'POST'),
   deleteAccount: () => call<unknown>('/api/auth/account', 'DELETE'),
   garage: () => call<Garage>('/api/garage', 'GET'),

@@ -43,5 +43,9 @@ function subscribe(listener: () => void) {
 }
 
 export function useFavourites(siteSlug: string): Favourite[] {
-  return useSyncExternalStore(subscribe, () => readFavourites(siteSlug), () => []);
+  return useSyncExternalStore(
+    subscribe,
+    () => readFavourites(siteSlug),
+    () => [],
+  );
 }

@@ -30,7 +30,9 @@ export default function GaragePage({ tab }: GaragePageProps) {
 
   useEffect(() => {
     if (!linkToken || !site.garage_enabled) return;
-    void accountApi.verify({ token: linkToken, favourites: readFavourites(site.slug).map((car) => car.id) }).then((answer) => answer.ok && setAccount(answer.data));
+    void accountApi
+      .verify({ token: linkToken, favourites: readFavourites(site.slug).map((car) => car.id) })
+      .then((answer) => answer.ok && setAccount(answer.data));
   }, [linkToken, site.garage_enabled, site.slug]);
 
   const tabs = (
@@ -47,7 +49,11 @@ export default function GaragePage({ tab }: GaragePageProps) {
     <div className="dp-container garage-page" data-tab={tab ?? ''} data-remote-version={__REMOTE_VERSION__}>
       <h1>My garage</h1>
       {site.garage_enabled && tabs}
-      {tab === 'saved-cars' || !site.garage_enabled ? <SavedCars site={site} account={account} /> : <AccountTab site={site} account={account} />}
+      {tab === 'saved-cars' || !site.garage_enabled ? (
+        <SavedCars site={site} account={account} />
+      ) : (
+        <AccountTab site={site} account={account} />
+      )}
     </div>
   );
 }
@@ -77,9 +83,24 @@ function SavedCars({ site, account }: { site: PublicSiteConfig; account: Account
   }, [signedIn, watchlist]);
 
   // Signed in: the account's cars (with their current price and whether they sold); else this browser's.
-  const cars = signedIn && garage
-    ? garage.saved.flatMap((entry) => (entry.car ? [{ id: entry.car.id, name: entry.car.name, slug: entry.car.slug, make: entry.car.make, model: entry.car.model, primary_image_url: entry.car.primary_image_url, sold: isSold(entry.car) }] : []))
-    : favourites.map((car) => ({ ...car, sold: false }));
+  const cars =
+    signedIn && garage
+      ? garage.saved.flatMap((entry) =>
+          entry.car
+            ? [
+                {
+                  id: entry.car.id,
+                  name: entry.car.name,
+                  slug: entry.car.slug,
+                  make: entry.car.make,
+                  model: entry.car.model,
+                  primary_image_url: entry.car.primary_image_url,
+                  sold: isSold(entry.car),
+                },
+              ]
+            : [],
+        )
+      : favourites.map((car) => ({ ...car, sold: false }));
   if (signedIn && !garage) return <Spinner category={site.vehicle_category} plain />;
   return (
     <section aria-label="Saved cars">
@@ -147,7 +168,11 @@ function AccountTab({ site, account }: { site: PublicSiteConfig; account: Accoun
             <Link to={search.path}>{search.name}</Link>{' '}
             <Button
               variant="link"
-              onClick={() => void accountApi.deleteSearch(search.id).then(() => setGarage({ ...garage, searches: garage.searches.filter((item) => item.id !== search.id) }))}
+              onClick={() =>
+                void accountApi
+                  .deleteSearch(search.id)
+                  .then(() => setGarage({ ...garage, searches: garage.searches.filter((item) => item.id !== search.id) }))
+              }
             >
               Remove
             </Button>
@@ -161,7 +186,10 @@ function AccountTab({ site, account }: { site: PublicSiteConfig; account: Accoun
         {confirming ? (
           <Alert tone="destructive" title="Delete your account?">
             <p>Your saved cars, saved searches and sign-ins on this site are deleted for good.</p>
-            <Button onClick={() => void deleteAccount()}>Yes, delete my account</Button> <Button variant="link" onClick={() => setConfirming(false)}>Keep it</Button>
+            <Button onClick={() => void deleteAccount()}>Yes, delete my account</Button>{' '}
+            <Button variant="link" onClick={() => setConfirming(false)}>
+              Keep it
+            </Button>
           </Alert>
         ) : (
           <Button variant="link" onClick={() => setConfirming(true)}>

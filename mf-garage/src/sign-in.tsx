@@ -46,10 +46,21 @@ export function SignIn({ site }: { site: PublicSiteConfig }) {
     return (
       <form className="garage-sign-in" noValidate onSubmit={(event) => void askForCode(event)} aria-label="Sign in">
         <h2>Sign in to your garage</h2>
-        <p>Keep your saved cars and searches on every device, and hear when a saved car drops in price. No password: we e-mail you a code.</p>
+        <p>
+          Keep your saved cars and searches on every device, and hear when a saved car drops in price. No password: we e-mail you a code.
+        </p>
         <div className={`dp-field${error?.field === 'email' ? ' dp-field--invalid' : ''}`}>
           <label htmlFor="garage-email">Email address</label>
-          <input id="garage-email" type="email" autoComplete="email" inputMode="email" maxLength={254} value={email} onChange={(event) => setEmail(event.target.value)} aria-invalid={error?.field === 'email' || undefined} />
+          <input
+            id="garage-email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            maxLength={254}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={error?.field === 'email' || undefined}
+          />
           {fieldError('email')}
         </div>
         {error && !error.field && <Alert tone="destructive">{error.message}</Alert>}
@@ -65,7 +76,15 @@ export function SignIn({ site }: { site: PublicSiteConfig }) {
       <p>{`We sent a 6-digit code to ${sentTo}. It works for 10 minutes; the link in the same e-mail signs you in too.`}</p>
       <div className={`dp-field${error?.field === 'code' ? ' dp-field--invalid' : ''}`}>
         <label htmlFor="garage-code">Code</label>
-        <input id="garage-code" inputMode="numeric" autoComplete="one-time-code" maxLength={12} value={code} onChange={(event) => setCode(event.target.value)} aria-invalid={error?.field === 'code' || undefined} />
+        <input
+          id="garage-code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={12}
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          aria-invalid={error?.field === 'code' || undefined}
+        />
         {fieldError('code')}
       </div>
       {error && !error.field && <Alert tone="destructive">{error.message}</Alert>}

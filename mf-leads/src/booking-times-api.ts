@@ -2,7 +2,12 @@ import { platformApi } from '@dealer/state/platform-api';
 import type { BookingTimes } from '@dealer/contracts/booking-values';
 import { bookingTimesPath, type BookingKind } from '@dealer/rules/booking-locations';
 
-export type BookingTimesArgs = { prefix: '/api' | '/mock'; kind: BookingKind; location: { id: number; dealership_id: number }; carId?: number };
+export type BookingTimesArgs = {
+  prefix: '/api' | '/mock';
+  kind: BookingKind;
+  location: { id: number; dealership_id: number };
+  carId?: number;
+};
 
 /** SPEC §7 "Test drive times" / "Service times" for one location, never cached for long: seats go. */
 export const bookingTimesApi = platformApi.injectEndpoints({

@@ -8,7 +8,15 @@ import { enquiryForm } from './form-engine/form-definitions';
 type Props = EnquiryFormProps & { category?: string; showCategory?: boolean };
 
 /** The enquiry form (SPEC §4, §5) on the form engine; on a car page it carries the car. */
-export default function EnquiryForm({ carId, carType, stockNumber, title = 'Submit an enquiry', category, showCategory = !carId, onSubmitted }: Props) {
+export default function EnquiryForm({
+  carId,
+  carType,
+  stockNumber,
+  title = 'Submit an enquiry',
+  category,
+  showCategory = !carId,
+  onSubmitted,
+}: Props) {
   const site = useAppSelector(selectSite);
   const def = useMemo(() => {
     const form = enquiryForm(site, { showCategory: showCategory && !category, category, withLocation: !carId });

@@ -1,10 +1,15 @@
 import { submitFailureText } from './submit-lead';
 
-export type LeadSaveResult = { leadId: number; updateToken: string | null } | { leadId: null; message: string; fields?: Record<string, string> };
-
+export type LeadSaveResult =
+  { leadId: number; updateToken: string | null } | { leadId: null; message: string; fields?: Record<string, string> };
 
 async function read(response: Response): Promise<LeadSaveResult> {
-  const body = (await response.json().catch(() => ({}))) as { id?: number; update_token?: string; message?: string; fields?: Record<string, string> };
+  const body = (await response.json().catch(() => ({}))) as {
+    id?: number;
+    update_token?: string;
+    message?: string;
+    fields?: Record<string, string>;
+  };
   if (response.ok && typeof body.id === 'number') return { leadId: body.id, updateToken: body.update_token ?? null };
   return { leadId: null, message: body.message ?? submitFailureText, fields: body.fields };
 }
@@ -28,7 +33,11 @@ export async function saveLead(input: {
     if (input.leadId) {
       const response = await fetch(`${apiBase()}/leads/${input.leadId}`, {
         method: 'PUT',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(input.updateToken ? { 'X-Lead-Update-Token': input.updateToken } : {}) },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          ...(input.updateToken ? { 'X-Lead-Update-Token': input.updateToken } : {}),
+        },
         body: JSON.stringify({ lead: { ...input.lead, lead_id: input.leadId }, update_token: input.updateToken }),
       });
       return await read(response);
@@ -37,7 +46,11 @@ export async function saveLead(input: {
       const form = new FormData();
       form.set('lead', JSON.stringify({ ...input.lead, has_files: true }));
       for (const file of input.files) form.append('files', file, file.name);
-      const response = await fetch(`${apiBase()}/leads/with-files`, { method: 'POST', headers: { Accept: 'application/json', 'Idempotency-Key': input.idempotencyKey }, body: form });
+      const response = await fetch(`${apiBase()}/leads/with-files`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Idempotency-Key': input.idempotencyKey },
+        body: form,
+      });
       return await read(response);
     }
     const response = await fetch(`${apiBase()}/leads`, {

@@ -31,7 +31,11 @@ export default function LeadFormPage({ form, page }: LeadFormPageProps) {
         return contactForm(site);
     }
   }, [form, site]);
-  const initial = useMemo(() => (form === 'finance' ? Object.fromEntries(financeQuery.flatMap((key) => (params.get(key) ? [[key, params.get(key)]] : []))) : undefined), [form, params]);
+  const initial = useMemo(
+    () =>
+      form === 'finance' ? Object.fromEntries(financeQuery.flatMap((key) => (params.get(key) ? [[key, params.get(key)]] : []))) : undefined,
+    [form, params],
+  );
   usePageTitle(def.title, site.name);
   return (
     <div className="dp-container lead-form-page" data-form={form} data-page={page ?? ''}>

@@ -7,14 +7,18 @@ const key = (siteSlug: string) => `dealer:${siteSlug}:user-details`;
 export function loadSavedDetails(siteSlug: string): SavedDetails {
   try {
     const stored = JSON.parse(localStorage.getItem(key(siteSlug)) ?? '{}') as Record<string, unknown>;
-    return Object.fromEntries(savedFields.filter((field) => typeof stored[field] === 'string').map((field) => [field, stored[field] as string]));
+    return Object.fromEntries(
+      savedFields.filter((field) => typeof stored[field] === 'string').map((field) => [field, stored[field] as string]),
+    );
   } catch {
     return {};
   }
 }
 
 export function saveDetails(siteSlug: string, values: Record<string, unknown>) {
-  const details = Object.fromEntries(savedFields.filter((field) => typeof values[field] === 'string' && values[field]).map((field) => [field, values[field]]));
+  const details = Object.fromEntries(
+    savedFields.filter((field) => typeof values[field] === 'string' && values[field]).map((field) => [field, values[field]]),
+  );
   try {
     localStorage.setItem(key(siteSlug), JSON.stringify(details));
   } catch {

@@ -15,7 +15,12 @@ export default function SuccessPage({ category }: SuccessPageProps) {
   return (
     <div className="dp-container success-page" data-category={category ?? ''} data-remote-version={__REMOTE_VERSION__}>
       <h1>Thank you</h1>
-      <p>{t(site.locale, `We have received your ${category ? readable(category).toLowerCase() : 'enquiry'}. Our team will be in touch shortly.`)}</p>
+      <p>
+        {t(
+          site.locale,
+          `We have received your ${category ? readable(category).toLowerCase() : 'enquiry'}. Our team will be in touch shortly.`,
+        )}
+      </p>
       <p>
         <Link to={searchPathFor(site)}>Keep browsing our stock</Link>
       </p>

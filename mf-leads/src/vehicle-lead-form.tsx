@@ -13,11 +13,23 @@ const vehicleCategory = (carType: string) => (carType === 'used' ? 'Used Vehicle
  * The form inside a vehicle page's modal, loaded only when a shopper opens it: the form engine
  * stays out of the car page's first download.
  */
-export default function VehicleLeadForm({ car, kind, onSubmitted }: { car: VehicleActionProps['car']; kind: VehicleFormKind; onSubmitted: () => void }) {
+export default function VehicleLeadForm({
+  car,
+  kind,
+  onSubmitted,
+}: {
+  car: VehicleActionProps['car'];
+  kind: VehicleFormKind;
+  onSubmitted: () => void;
+}) {
   const site = useAppSelector(selectSite);
   const def = useMemo(() => {
     const base =
-      kind === 'test-drive' ? testDriveForm(site, { hasCar: true }) : kind === 'request-photos' ? requestPhotosForm(site) : enquiryForm(site, { showCategory: false, withLocation: false });
+      kind === 'test-drive'
+        ? testDriveForm(site, { hasCar: true })
+        : kind === 'request-photos'
+          ? requestPhotosForm(site)
+          : enquiryForm(site, { showCategory: false, withLocation: false });
     return { ...base, category: vehicleCategory(car.car_type) };
   }, [kind, site, car.car_type]);
   const context = {

@@ -18,11 +18,25 @@ type Props = {
   onRange: (facet: string, range: Range | null) => void;
 };
 
-function RangeFilter({ facet, range, stats, locale, onRange }: { facet: string; range: Range | undefined; stats: FacetStats[string] | undefined; locale: SiteLocale; onRange: Props['onRange'] }) {
+function RangeFilter({
+  facet,
+  range,
+  stats,
+  locale,
+  onRange,
+}: {
+  facet: string;
+  range: Range | undefined;
+  stats: FacetStats[string] | undefined;
+  locale: SiteLocale;
+  onRange: Props['onRange'];
+}) {
   // US sites enter miles; the index holds km.
   const miles = facet === 'km' && locale === 'en-US';
-  const toShown = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(Math.round(miles ? value * milesPerKm : value)));
-  const toIndex = (text: string) => (text.trim() === '' || !Number.isFinite(Number(text)) ? null : Math.round(miles ? Number(text) / milesPerKm : Number(text)));
+  const toShown = (value: number | null | undefined) =>
+    value === null || value === undefined ? '' : String(Math.round(miles ? value * milesPerKm : value));
+  const toIndex = (text: string) =>
+    text.trim() === '' || !Number.isFinite(Number(text)) ? null : Math.round(miles ? Number(text) / milesPerKm : Number(text));
   const [min, setMin] = useState(toShown(range?.min));
   const [max, setMax] = useState(toShown(range?.max));
   const label = `${facetLabel(facet, locale)}${miles ? ' (mi)' : ''}`;
@@ -37,11 +51,23 @@ function RangeFilter({ facet, range, stats, locale, onRange }: { facet: string; 
         <legend>{label}</legend>
         <label>
           <span className="dp-visually-hidden">{`${label} from`}</span>
-          <input inputMode="numeric" name={`${facet}-min`} placeholder={stats ? `From ${toShown(stats.min)}` : 'From'} value={min} onChange={(e) => setMin(e.target.value)} />
+          <input
+            inputMode="numeric"
+            name={`${facet}-min`}
+            placeholder={stats ? `From ${toShown(stats.min)}` : 'From'}
+            value={min}
+            onChange={(e) => setMin(e.target.value)}
+          />
         </label>
         <label>
           <span className="dp-visually-hidden">{`${label} to`}</span>
-          <input inputMode="numeric" name={`${facet}-max`} placeholder={stats ? `To ${toShown(stats.max)}` : 'To'} value={max} onChange={(e) => setMax(e.target.value)} />
+          <input
+            inputMode="numeric"
+            name={`${facet}-max`}
+            placeholder={stats ? `To ${toShown(stats.max)}` : 'To'}
+            value={max}
+            onChange={(e) => setMax(e.target.value)}
+          />
         </label>
         <Button type="submit" variant="secondary">
           Apply
@@ -58,11 +84,22 @@ export function FacetFilters({ facets, counts, stats, state, locale, onToggle, o
       {facets.map((facet) => {
         if (isRangeFacet(facet)) {
           const range = state.ranges[facet];
-          return <RangeFilter key={`${facet}:${range?.min ?? ''}:${range?.max ?? ''}`} facet={facet} range={range} stats={stats[facet]} locale={locale} onRange={onRange} />;
+          return (
+            <RangeFilter
+              key={`${facet}:${range?.min ?? ''}:${range?.max ?? ''}`}
+              facet={facet}
+              range={range}
+              stats={stats[facet]}
+              locale={locale}
+              onRange={onRange}
+            />
+          );
         }
         if (facet === 'model' && !state.filters.make?.length) return null;
         const selected = state.filters[facet] ?? [];
-        const values = Object.entries(counts[facet] ?? {}).sort(([a], [b]) => (isPriceBandFacet(facet) ? compareBands(a, b) : a.localeCompare(b)));
+        const values = Object.entries(counts[facet] ?? {}).sort(([a], [b]) =>
+          isPriceBandFacet(facet) ? compareBands(a, b) : a.localeCompare(b),
+        );
         for (const value of selected) if (!values.some(([name]) => name.toLowerCase() === value.toLowerCase())) values.push([value, 0]);
         if (!values.length) return null;
         return (

@@ -28,7 +28,8 @@ const labels: Record<string, string> = {
   weekly_price_range: 'Weekly price range',
 };
 
-export const facetLabel = (facet: string, locale: SiteLocale) => t(locale, labels[facet] ?? facet.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));
+export const facetLabel = (facet: string, locale: SiteLocale) =>
+  t(locale, labels[facet] ?? facet.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase()));
 
 const typeLabels: Record<string, string> = { new: 'New', used: 'Used', demo: 'Demo' };
 export function facetValueLabel(facet: string, value: string, locale: SiteLocale): string {

@@ -11,20 +11,42 @@ type Outcome = { kind: 'saved' } | { kind: 'sign-in' } | { kind: 'error'; messag
  * "Save this search" on a garage site: the search as the page shows it (its address, and the
  * filter and words the alert job matches new cars against) goes to the shopper's garage.
  */
-export function SaveSearch({ site, state, searchSlug, title }: { site: PublicSiteConfig; state: SearchState; searchSlug: string; title: string }) {
+export function SaveSearch({
+  site,
+  state,
+  searchSlug,
+  title,
+}: {
+  site: PublicSiteConfig;
+  state: SearchState;
+  searchSlug: string;
+  title: string;
+}) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   if (!site.garage_enabled) return null;
 
   const save = async () => {
-    const [main] = buildSearchQueries({ state: { ...state, page: 1 }, facets: site.search_facets, indexUid: site.search.indexUid, hitsPerPage: 1, defaultSort: site.default_sort, extraFilters: searchSlugFilters(searchSlug) });
+    const [main] = buildSearchQueries({
+      state: { ...state, page: 1 },
+      facets: site.search_facets,
+      indexUid: site.search.indexUid,
+      hitsPerPage: 1,
+      defaultSort: site.default_sort,
+      extraFilters: searchSlugFilters(searchSlug),
+    });
     const words = [state.q, ...Object.values(state.filters).flat()].filter(Boolean).join(', ');
     setBusy(true);
     const response = await fetch('/api/garage/searches', {
       method: 'POST',
       credentials: 'same-origin',
       headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: (words ? `${title}: ${words}` : title).slice(0, 100), path: `${location.pathname}${location.search}`, filter: main!.filter, q: state.q || null }),
+      body: JSON.stringify({
+        name: (words ? `${title}: ${words}` : title).slice(0, 100),
+        path: `${location.pathname}${location.search}`,
+        filter: main!.filter,
+        q: state.q || null,
+      }),
     }).catch(() => null);
     setBusy(false);
     if (response?.status === 201) return setOutcome({ kind: 'saved' });

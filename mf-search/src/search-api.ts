@@ -6,7 +6,14 @@ import { selectSite } from '@dealer/state/site-slice';
 import type { PrefetchContext } from '@dealer/state/server-render';
 import type { Car } from '@dealer/contracts/car';
 import type { SearchPageProps } from '@dealer/contracts/remote-modules';
-import { buildSearchQueries, isRangeFacet, pageCount, parseSearchState, searchSlugFilters, type SearchState } from '@dealer/rules/search-query';
+import {
+  buildSearchQueries,
+  isRangeFacet,
+  pageCount,
+  parseSearchState,
+  searchSlugFilters,
+  type SearchState,
+} from '@dealer/rules/search-query';
 import { SearchResultCache } from '@dealer/rules/search-cache';
 
 /**
@@ -15,8 +22,27 @@ import { SearchResultCache } from '@dealer/rules/search-cache';
  * server-rendered page, ahead of the first card's photo.
  */
 export const cardAttributes = [
-  'id', 'slug', 'name', 'make', 'model', 'primary_image_url', 'price', 'subscription_price', 'before_price', 'preorder', 'autograb_data',
-  'location_name', 'km', 'simple_fuel', 'simple_transmission', 'status', 'sold', 'reserved', 'on_hold_until_timestamp', 'certified', 'tag',
+  'id',
+  'slug',
+  'name',
+  'make',
+  'model',
+  'primary_image_url',
+  'price',
+  'subscription_price',
+  'before_price',
+  'preorder',
+  'autograb_data',
+  'location_name',
+  'km',
+  'simple_fuel',
+  'simple_transmission',
+  'status',
+  'sold',
+  'reserved',
+  'on_hold_until_timestamp',
+  'certified',
+  'tag',
   'created_at_timestamp',
 ] as const satisfies readonly (keyof Car)[];
 export type SearchHit = Pick<Car, (typeof cardAttributes)[number]>;
@@ -53,7 +79,8 @@ async function requestOnServer(url: URL | RequestInfo, init?: RequestInit): Prom
 let client: { key: string; instance: Meilisearch } | null = null;
 function searchClient(host: string, apiKey: string) {
   const key = `${host} ${apiKey}`;
-  if (client?.key !== key) client = { key, instance: new Meilisearch({ host, apiKey, ...(onServer ? { httpClient: requestOnServer } : {}) }) };
+  if (client?.key !== key)
+    client = { key, instance: new Meilisearch({ host, apiKey, ...(onServer ? { httpClient: requestOnServer } : {}) }) };
   return client.instance;
 }
 
@@ -68,7 +95,14 @@ export const searchApi = platformApi.injectEndpoints({
         if (!site) return { error: { status: 'CUSTOM_ERROR', error: 'No site config' } };
         const { host, apiKey, indexUid } = site.search;
         const facets = site.search_facets;
-        const [main, ...perFacet] = buildSearchQueries({ state, facets, indexUid, hitsPerPage, defaultSort: site.default_sort, extraFilters: searchSlugFilters(searchSlug) });
+        const [main, ...perFacet] = buildSearchQueries({
+          state,
+          facets,
+          indexUid,
+          hitsPerPage,
+          defaultSort: site.default_sort,
+          extraFilters: searchSlugFilters(searchSlug),
+        });
         // The cards' fields only; each facet's own query is asked for its counts, not for cars.
         const queries = [{ ...main!, attributesToRetrieve: [...cardAttributes] }, ...perFacet.map((query) => ({ ...query, limit: 0 }))];
         const cacheKey = JSON.stringify(queries);

@@ -25,14 +25,21 @@ import './search-page.css';
 const eagerCards = 1;
 
 const searchTitle = (slug: string) =>
-  slug === 'pre-owned' ? 'Pre-owned vehicles' : slug.replace(/-/g, ' ').replace(/^\w/, (c) => c.toUpperCase()).replace(/\b(suv|4x4)\b/gi, (w) => w.toUpperCase());
+  slug === 'pre-owned'
+    ? 'Pre-owned vehicles'
+    : slug
+        .replace(/-/g, ' ')
+        .replace(/^\w/, (c) => c.toUpperCase())
+        .replace(/\b(suv|4x4)\b/gi, (w) => w.toUpperCase());
 
 export default function SearchPage({ searchSlug }: SearchPageProps) {
   const site = useAppSelector(selectSite);
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => parseSearchState(params, site.search_facets), [params, site.search_facets]);
   // Words typed into the server-rendered box before the page's code ran are kept, not reset by hydration.
-  const [keyword, setKeyword] = useState(() => (typeof document === 'undefined' ? null : document.querySelector<HTMLInputElement>('#search-keyword')?.value) ?? state.q);
+  const [keyword, setKeyword] = useState(
+    () => (typeof document === 'undefined' ? null : document.querySelector<HTMLInputElement>('#search-keyword')?.value) ?? state.q,
+  );
   const [now] = useState(() => Math.floor(Date.now() / 1000));
   const [filtersOpen, setFiltersOpen] = useState(false);
   const { data, error, isFetching, refetch } = useSearchCarsQuery({ state, searchSlug, hitsPerPage });
@@ -89,11 +96,21 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
         <label className="dp-visually-hidden" htmlFor="search-keyword">
           Keyword or stock number
         </label>
-        <input id="search-keyword" name="q" type="search" value={keyword} placeholder="Make, model or stock number" onChange={(e) => setKeyword(e.target.value)} />
+        <input
+          id="search-keyword"
+          name="q"
+          type="search"
+          value={keyword}
+          placeholder="Make, model or stock number"
+          onChange={(e) => setKeyword(e.target.value)}
+        />
         <Button type="submit">Search</Button>
         <label className="search-page__sort">
           <span>Sort by</span>
-          <select value={state.sort ?? site.default_sort} onChange={(e) => update({ ...state, sort: e.target.value === site.default_sort ? null : e.target.value, page: 1 })}>
+          <select
+            value={state.sort ?? site.default_sort}
+            onChange={(e) => update({ ...state, sort: e.target.value === site.default_sort ? null : e.target.value, page: 1 })}
+          >
             {sortOptions({ withKms }).map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
@@ -106,11 +123,27 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
       <SaveSearch site={site} state={state} searchSlug={searchSlug} title={title} />
       <div className="search-page__layout">
         {/* On a phone the filters fold away behind this button (the cars come first); wider screens show both. */}
-        <Button variant="secondary" className="search-page__filters-toggle" aria-expanded={filtersOpen} aria-controls="search-filters" onClick={() => setFiltersOpen(!filtersOpen)}>
+        <Button
+          variant="secondary"
+          className="search-page__filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls="search-filters"
+          onClick={() => setFiltersOpen(!filtersOpen)}
+        >
           {filtersOpen ? 'Hide filters' : chips.length ? `Filters (${chips.length})` : 'Filters'}
         </Button>
         <aside id="search-filters" className="search-page__filters" aria-label="Filters" data-open={filtersOpen}>
-          {data && <FacetFilters facets={site.search_facets} counts={data.facets} stats={data.facetStats} state={state} locale={site.locale} onToggle={toggle} onRange={setRange} />}
+          {data && (
+            <FacetFilters
+              facets={site.search_facets}
+              counts={data.facets}
+              stats={data.facetStats}
+              state={state}
+              locale={site.locale}
+              onToggle={toggle}
+              onRange={setRange}
+            />
+          )}
           {data && (
             <Button className="search-page__filters-done" onClick={() => setFiltersOpen(false)}>
               {`Show ${data.count} vehicles`}
@@ -165,7 +198,11 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
                     Previous
                   </Button>
                   <span>{`Page ${state.page} of ${data.pagination.pages}`}</span>
-                  <Button variant="secondary" disabled={state.page >= data.pagination.pages} onClick={() => update({ ...state, page: state.page + 1 })}>
+                  <Button
+                    variant="secondary"
+                    disabled={state.page >= data.pagination.pages}
+                    onClick={() => update({ ...state, page: state.page + 1 })}
+                  >
                     Next
                   </Button>
                 </nav>

@@ -9,9 +9,27 @@ import { VehicleCard } from './vehicle-card';
 const now = 1_700_000_000;
 const site = testSite();
 const hit = (over: Partial<SearchHit> = {}): SearchHit => ({
-  id: 7, slug: '2024-toyota-hilux-sr5', name: '2024 Toyota HiLux SR5', make: 'Toyota', model: 'HiLux', primary_image_url: '/img/hilux.jpg', price: 52990,
-  subscription_price: null, before_price: null, preorder: false, autograb_data: null, location_name: 'Parramatta', km: 12000, simple_fuel: 'Diesel',
-  simple_transmission: 'Automatic', status: 'in_stock', sold: false, reserved: false, certified: false, tag: null, created_at_timestamp: now - 30 * 86_400,
+  id: 7,
+  slug: '2024-toyota-hilux-sr5',
+  name: '2024 Toyota HiLux SR5',
+  make: 'Toyota',
+  model: 'HiLux',
+  primary_image_url: '/img/hilux.jpg',
+  price: 52990,
+  subscription_price: null,
+  before_price: null,
+  preorder: false,
+  autograb_data: null,
+  location_name: 'Parramatta',
+  km: 12000,
+  simple_fuel: 'Diesel',
+  simple_transmission: 'Automatic',
+  status: 'in_stock',
+  sold: false,
+  reserved: false,
+  certified: false,
+  tag: null,
+  created_at_timestamp: now - 30 * 86_400,
   ...over,
 });
 

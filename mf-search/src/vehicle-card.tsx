@@ -19,7 +19,14 @@ export function VehicleCard({ car, site, now, priority }: Props) {
     <li className="vehicle-card" data-car-id={car.id}>
       <Link to={vehiclePath(site, car.slug)} className="vehicle-card__link">
         <span className="vehicle-card__media">
-          <VehicleImage path={car.primary_image_url} alt={car.name} width={480} height={360} sizes="(min-width: 1200px) 300px, (min-width: 768px) 45vw, 100vw" priority={priority} />
+          <VehicleImage
+            path={car.primary_image_url}
+            alt={car.name}
+            width={480}
+            height={360}
+            sizes="(min-width: 1200px) 300px, (min-width: 768px) 45vw, 100vw"
+            priority={priority}
+          />
           {tag && <span className={`vehicle-card__tag vehicle-card__tag--${tag.kind}`}>{tag.text}</span>}
           <span className="vehicle-card__location">{car.location_name}</span>
         </span>
@@ -28,14 +35,19 @@ export function VehicleCard({ car, site, now, priority }: Props) {
       <span className="vehicle-card__price">
         {formatPrice(price, { preorder: car.preorder, locale: site.locale })}
         {site.offers_subscription && car.subscription_price ? <small> / week</small> : null}
-        {car.before_price && car.before_price > car.price && <s className="vehicle-card__was">{formatPrice(car.before_price, { locale: site.locale })}</s>}
+        {car.before_price && car.before_price > car.price && (
+          <s className="vehicle-card__was">{formatPrice(car.before_price, { locale: site.locale })}</s>
+        )}
       </span>
       {isBelowMarket(car.price, market) && (
         <span className="vehicle-card__below-market">{`${formatPrice(belowMarketAmount(car.price, market), { locale: site.locale })} below market`}</span>
       )}
       <span className="vehicle-card__meta">{`${formatDistance(car.km, site.locale)} · ${t(site.locale, car.simple_fuel)} · ${car.simple_transmission}`}</span>
       <span className="vehicle-card__actions">
-        <RemoteSlot module="mf-garage/FavouriteButton" car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }} />
+        <RemoteSlot
+          module="mf-garage/FavouriteButton"
+          car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }}
+        />
       </span>
     </li>
   );

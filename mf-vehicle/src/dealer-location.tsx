@@ -15,10 +15,18 @@ export function DealerLocation({ location, carName }: { location: Location; carN
       <h2 id="dealer-location-title">{location.name}</h2>
       <address>{location.address.full}</address>
       <p className="dealer-location__links">
-        <a href={`tel:${phone.replace(/[^\d+]/g, '')}`} onClick={() => dispatchPlatformEvent('analytics:track', { eventId: eventIds.phoneClick, label: carName })}>
+        <a
+          href={`tel:${phone.replace(/[^\d+]/g, '')}`}
+          onClick={() => dispatchPlatformEvent('analytics:track', { eventId: eventIds.phoneClick, label: carName })}
+        >
           {phone}
         </a>
-        <a href={mapUrl} target="_blank" rel="noopener noreferrer" onClick={() => dispatchPlatformEvent('analytics:track', { eventId: eventIds.mapsClick, label: carName })}>
+        <a
+          href={mapUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={() => dispatchPlatformEvent('analytics:track', { eventId: eventIds.mapsClick, label: carName })}
+        >
           Get directions
         </a>
       </p>
@@ -26,7 +34,11 @@ export function DealerLocation({ location, carName }: { location: Location; carN
         <caption>Opening hours</caption>
         <tbody>
           {location.contact_detail.opening_hours.map((entry) => (
-            <tr key={entry.weekday} className={entry.weekday === today ? 'is-today' : undefined} aria-current={entry.weekday === today ? 'date' : undefined}>
+            <tr
+              key={entry.weekday}
+              className={entry.weekday === today ? 'is-today' : undefined}
+              aria-current={entry.weekday === today ? 'date' : undefined}
+            >
               <th scope="row">{`${weekdays[entry.weekday]}${entry.weekday === today ? ' (today)' : ''}`}</th>
               <td>{entry.status === 'Open' ? entry.formated_hours : 'Closed'}</td>
             </tr>

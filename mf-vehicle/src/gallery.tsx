@@ -88,7 +88,16 @@ export function Gallery({ images, name, tag }: { images: string[]; name: string;
       </div>
       <Modal open={fullScreen} onClose={() => setFullScreen(false)} title={`${name} · ${label}`}>
         <div className="gallery__full" onKeyDown={onKey} onPointerDown={onPointerDown} onPointerUp={onPointerUp}>
-          <VehicleImage key={`full-${current}`} path={current} alt={`${name}, ${label.toLowerCase()}`} width={1280} height={960} sizes="94vw" widths={fullScreenWidths} priority />
+          <VehicleImage
+            key={`full-${current}`}
+            path={current}
+            alt={`${name}, ${label.toLowerCase()}`}
+            width={1280}
+            height={960}
+            sizes="94vw"
+            widths={fullScreenWidths}
+            priority
+          />
           <div className="gallery__full-nav">
             <Button variant="secondary" onClick={() => go(index - 1)} aria-label="Previous photo">
               ‹ Previous

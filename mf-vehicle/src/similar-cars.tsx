@@ -31,7 +31,9 @@ export function SimilarCars({ car, site }: { car: Car; site: PublicSiteConfig })
     const load = async () => {
       const { Meilisearch } = await import('meilisearch');
       const client = new Meilisearch({ host: site.search.host, apiKey: site.search.apiKey });
-      const result = await client.index(site.search.indexUid).search('', { filter: similarCarsFilter(car), sort: ['custom_rank:desc'], limit: shown });
+      const result = await client
+        .index(site.search.indexUid)
+        .search('', { filter: similarCarsFilter(car), sort: ['custom_rank:desc'], limit: shown });
       if (live) setCars(result.hits as Car[]);
     };
     const observer = new IntersectionObserver(
@@ -62,9 +64,18 @@ export function SimilarCars({ car, site }: { car: Car; site: PublicSiteConfig })
           {cars.map((similar) => (
             <li key={similar.id}>
               <Link to={vehiclePath(site, similar.slug)}>
-                <VehicleImage path={similar.primary_image_url} alt="" width={320} height={240} sizes="(min-width: 768px) 25vw, 50vw" widths={[320, 480, 640]} />
+                <VehicleImage
+                  path={similar.primary_image_url}
+                  alt=""
+                  width={320}
+                  height={240}
+                  sizes="(min-width: 768px) 25vw, 50vw"
+                  widths={[320, 480, 640]}
+                />
                 <span className="similar-cars__name">{similar.name}</span>
-                <span className="similar-cars__price">{formatPrice(similar.price, { preorder: similar.preorder, locale: site.locale })}</span>
+                <span className="similar-cars__price">
+                  {formatPrice(similar.price, { preorder: similar.preorder, locale: site.locale })}
+                </span>
               </Link>
             </li>
           ))}

@@ -120,7 +120,11 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
 
   return (
     <article className="dp-container vehicle-page" data-remote-version={__REMOTE_VERSION__} data-car-id={car.id}>
-      <Gallery images={car.images.length ? car.images : [car.primary_image_url]} name={car.name} tag={tag && <span className={`vehicle-tag vehicle-tag--${tag.kind}`}>{tag.text}</span>} />
+      <Gallery
+        images={car.images.length ? car.images : [car.primary_image_url]}
+        name={car.name}
+        tag={tag && <span className={`vehicle-tag vehicle-tag--${tag.kind}`}>{tag.text}</span>}
+      />
       <div className="vehicle-page__summary">
         <h1>{car.name}</h1>
         {car.status === 'coming_soon' && <p className="vehicle-page__status">Coming soon: enquire now to be first in line.</p>}
@@ -149,7 +153,10 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
               <NamedSlot name="vehicle.actions" car={context} />
             </>
           )}
-          <RemoteSlot module="mf-garage/FavouriteButton" car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }} />
+          <RemoteSlot
+            module="mf-garage/FavouriteButton"
+            car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }}
+          />
         </div>
         {!sold && (showsFinanceCalculator(site) ? <FinanceCalculator car={car} site={site} /> : <FinanceLink car={car} site={site} />)}
       </div>

@@ -12,7 +12,10 @@ export default {
   entry: { main: './src/main.ts', 'platform-cli': './src/cli.ts' },
   output: { path: join(dir, 'dist'), filename: '[name].cjs', chunkFilename: '[name].cjs', clean: true, library: { type: 'commonjs2' } },
   externalsPresets: { node: true },
-  externals: [({ request }, callback) => (request && /^[@a-z]/.test(request) && !request.startsWith('@dealer/') ? callback(undefined, `commonjs ${request}`) : callback())],
+  externals: [
+    ({ request }, callback) =>
+      request && /^[@a-z]/.test(request) && !request.startsWith('@dealer/') ? callback(undefined, `commonjs ${request}`) : callback(),
+  ],
   resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
   module: {
     rules: [

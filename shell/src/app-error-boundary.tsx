@@ -5,8 +5,14 @@ type Props = { site: Pick<PublicSiteConfig, 'name' | 'phone'>; children: ReactNo
 
 /** Sends a crash of the shell itself to the platform's event log (remote failures have their own boundary). */
 function reportAppError(error: Error) {
-  const body = JSON.stringify({ category: 'app_error', url: location.href, error_message: `${error.name}: ${error.message}`.slice(0, 500) });
-  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => undefined);
+  const body = JSON.stringify({
+    category: 'app_error',
+    url: location.href,
+    error_message: `${error.name}: ${error.message}`.slice(0, 500),
+  });
+  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(
+    () => undefined,
+  );
 }
 
 /**

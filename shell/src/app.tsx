@@ -45,16 +45,16 @@ export function App() {
   return (
     <RemoteSlotContext.Provider value={renderSlot}>
       <NamedSlotContext.Provider value={renderNamedSlot}>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <SiteHeader />
-      <main id="main" className="site-main">
-        <RouteView match={match} />
-      </main>
-      <SiteFooter />
-      <DeferredChat pathname={location.pathname} />
-      <ConsentBanner site={site} />
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteHeader />
+        <main id="main" className="site-main">
+          <RouteView match={match} />
+        </main>
+        <SiteFooter />
+        <DeferredChat pathname={location.pathname} />
+        <ConsentBanner site={site} />
       </NamedSlotContext.Provider>
     </RemoteSlotContext.Provider>
   );

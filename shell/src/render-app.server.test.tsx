@@ -9,9 +9,25 @@ import { lazySharedModules, sharedModules as pageModules } from './federation/sh
 
 const site = testSite({
   remotes: [
-    { name: 'mf-search', version: '1.3.1', manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-search/1.3.1/remoteEntry.js' },
-    { name: 'mf-garage', version: '1.2.0', manifestUrl: 'https://remotes.example.com/mf-garage/1.2.0/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-garage/1.2.0/remoteEntry.js' },
-    { name: 'mf-checkout', version: '1.5.0', manifestUrl: 'https://remotes.example.com/mf-checkout/1.5.0/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-checkout/1.5.0/remoteEntry.js', slots: { 'vehicle.actions': ['ReserveButton'] } },
+    {
+      name: 'mf-search',
+      version: '1.3.1',
+      manifestUrl: 'https://remotes.example.com/mf-search/1.3.1/mf-manifest.json',
+      entryUrl: 'https://remotes.example.com/mf-search/1.3.1/remoteEntry.js',
+    },
+    {
+      name: 'mf-garage',
+      version: '1.2.0',
+      manifestUrl: 'https://remotes.example.com/mf-garage/1.2.0/mf-manifest.json',
+      entryUrl: 'https://remotes.example.com/mf-garage/1.2.0/remoteEntry.js',
+    },
+    {
+      name: 'mf-checkout',
+      version: '1.5.0',
+      manifestUrl: 'https://remotes.example.com/mf-checkout/1.5.0/mf-manifest.json',
+      entryUrl: 'https://remotes.example.com/mf-checkout/1.5.0/remoteEntry.js',
+      slots: { 'vehicle.actions': ['ReserveButton'] },
+    },
   ],
 });
 const searchUrl = `https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`;
@@ -35,7 +51,14 @@ const searchRemote = (prefetch: NonNullable<ServerRemote['mf-search/SearchPage']
 
 async function render(remotes: ServerRemote | null, budgetMs = 200) {
   const fallbacks: [ExposedModule, unknown][] = [];
-  const page = await renderApp({ site, url: searchUrl, hero: null, remotes, budgetMs, onFallback: (module, reason) => fallbacks.push([module, reason]) });
+  const page = await renderApp({
+    site,
+    url: searchUrl,
+    hero: null,
+    remotes,
+    budgetMs,
+    onFallback: (module, reason) => fallbacks.push([module, reason]),
+  });
   return { ...page, fallbacks };
 }
 
@@ -56,7 +79,9 @@ describe('the server render of a page whose route belongs to a remote', () => {
     expect(state?.modules).toEqual(['mf-search/SearchPage']);
     const queries = (state?.api as { platformApi: { queries: Record<string, { status: string; data?: unknown }> } }).platformApi.queries;
     // Only answers travel: the failed query is asked again by the browser.
-    expect(Object.values(queries)).toEqual([expect.objectContaining({ status: 'fulfilled', data: ['2024 Toyota HiLux', '2023 Toyota RAV4'] })]);
+    expect(Object.values(queries)).toEqual([
+      expect.objectContaining({ status: 'fulfilled', data: ['2024 Toyota HiLux', '2023 Toyota RAV4'] }),
+    ]);
   });
 
   it('leaves the remote to the browser when its data is not there within the budget; the rest of the page renders', async () => {
@@ -102,19 +127,43 @@ describe('the server render of a page whose route belongs to a remote', () => {
 });
 
 describe('the modules a route’s remote places in slots, on the server', () => {
-  const car = { id: 7, name: '2024 Toyota HiLux', slug: '2024-toyota-hilux', make: 'Toyota', model: 'HiLux', primary_image_url: '/img/hilux.jpg' };
+  const car = {
+    id: 7,
+    name: '2024 Toyota HiLux',
+    slug: '2024-toyota-hilux',
+    make: 'Toyota',
+    model: 'HiLux',
+    primary_image_url: '/img/hilux.jpg',
+  };
   /** A page with a Save button (a slot by module) and whatever fills `vehicle.actions` (a named slot). */
   function PageWithSlots() {
     return (
       <div className="test-page">
-        <NamedSlot name="vehicle.actions" car={{ ...car, year: 2024, car_type: 'used', stocknum: 'S1', vin: 'JTEBR3FJ00K000001', price: 52990, tag: null, location_id: 1, dealership_slug: 'metro' }} />
+        <NamedSlot
+          name="vehicle.actions"
+          car={{
+            ...car,
+            year: 2024,
+            car_type: 'used',
+            stocknum: 'S1',
+            vin: 'JTEBR3FJ00K000001',
+            price: 52990,
+            tag: null,
+            location_id: 1,
+            dealership_slug: 'metro',
+          }}
+        />
         <RemoteSlot module="mf-garage/FavouriteButton" car={car} />
       </div>
     );
   }
   const page = (): ServerRemote => ({ 'mf-search/SearchPage': { Component: PageWithSlots } });
-  const save: ServerRemote = { 'mf-garage/FavouriteButton': { Component: ({ car: saved }) => <button type="button">♡ Save the {saved.name}</button> } };
-  const reserve: ServerRemote = { 'mf-checkout/ReserveButton': { Component: () => <a href="/checkout/2024-toyota-hilux">Reserve this car</a> } };
+  const save: ServerRemote = {
+    'mf-garage/FavouriteButton': { Component: ({ car: saved }) => <button type="button">♡ Save the {saved.name}</button> },
+  };
+  const reserve: ServerRemote = {
+    'mf-checkout/ReserveButton': { Component: () => <a href="/checkout/2024-toyota-hilux">Reserve this car</a> },
+  };
 
   it('renders them from their own remotes’ server builds, and lists them for the browser to hydrate', async () => {
     const { html, state, fallbacks } = await render({ ...page(), ...save, ...reserve });
@@ -131,7 +180,11 @@ describe('the modules a route’s remote places in slots, on the server', () => 
   });
 
   it('renders no slot when the route’s module is left to the browser', async () => {
-    const { html, state } = await render({ 'mf-search/SearchPage': { Component: PageWithSlots, prefetch: () => Promise.reject(new Error('search failed')) }, ...save, ...reserve });
+    const { html, state } = await render({
+      'mf-search/SearchPage': { Component: PageWithSlots, prefetch: () => Promise.reject(new Error('search failed')) },
+      ...save,
+      ...reserve,
+    });
     expect(html).not.toContain('Reserve this car');
     expect(html).not.toContain('Save the');
     expect(state).toBeNull();

@@ -15,10 +15,22 @@ import type { FieldDef } from './field-types';
  * of one car leaves out the times that car is already out. The value is
  * the slot's start in the location's local time with its offset, as the server books it.
  */
-export function BookingTimeField({ field, kind, location, carId }: { field: FieldDef; kind: BookingKind; location: Location | undefined; carId?: number }) {
+export function BookingTimeField({
+  field,
+  kind,
+  location,
+  carId,
+}: {
+  field: FieldDef;
+  kind: BookingKind;
+  location: Location | undefined;
+  carId?: number;
+}) {
   const site = useAppSelector(selectSite);
   const { input, meta } = useField<string>(field.name, { subscription: { value: true, submitError: true, dirtySinceLastSubmit: true } });
-  const times = useBookingTimesQuery(location ? { prefix: site.api_prefix, kind, location: { id: location.id, dealership_id: location.dealership_id }, carId } : skipToken);
+  const times = useBookingTimesQuery(
+    location ? { prefix: site.api_prefix, kind, location: { id: location.id, dealership_id: location.dealership_id }, carId } : skipToken,
+  );
   const [day, setDay] = useState<string | null>(null);
   const invalid = useInvalid(field.name);
   const id = fieldId(field.name);
@@ -41,7 +53,11 @@ export function BookingTimeField({ field, kind, location, carId }: { field: Fiel
 
   const phone = location?.contact_detail.phone;
   return (
-    <fieldset className={`dp-field dp-booking-times${invalid ? ' dp-field--invalid' : ''}`} aria-describedby={`${id}-error`} data-booking-kind={kind}>
+    <fieldset
+      className={`dp-field dp-booking-times${invalid ? ' dp-field--invalid' : ''}`}
+      aria-describedby={`${id}-error`}
+      data-booking-kind={kind}
+    >
       <legend>{field.label}</legend>
       {location && <span className="dp-field__help">{`${kind === 'service' ? 'Drop-off at' : 'At'} ${location.name}`}</span>}
       {!location && <p>{phone ? `Please call us on ${phone} to choose a time.` : 'Tell us when suits you in the comments.'}</p>}
@@ -66,7 +82,13 @@ export function BookingTimeField({ field, kind, location, carId }: { field: Fiel
           <div className="dp-booking-times__days" role="radiogroup" aria-label="Day">
             {days.map((d) => (
               <label key={d.date} className={`dp-chip${d.date === shownDay.date ? ' dp-chip--on' : ''}`}>
-                <input type="radio" name={`${field.name}-day`} value={d.date} checked={d.date === shownDay.date} onChange={() => setDay(d.date)} />
+                <input
+                  type="radio"
+                  name={`${field.name}-day`}
+                  value={d.date}
+                  checked={d.date === shownDay.date}
+                  onChange={() => setDay(d.date)}
+                />
                 {d.label}
               </label>
             ))}
@@ -74,7 +96,13 @@ export function BookingTimeField({ field, kind, location, carId }: { field: Fiel
           <div className="dp-booking-times__slots" role="radiogroup" aria-label={`Times on ${shownDay.label}`}>
             {shownDay.slots.map((slot) => (
               <label key={slot.start} className={`dp-chip${slot.start === input.value ? ' dp-chip--on' : ''}`}>
-                <input type="radio" name={field.name} value={slot.start} checked={slot.start === input.value} onChange={() => input.onChange(slot.start)} />
+                <input
+                  type="radio"
+                  name={field.name}
+                  value={slot.start}
+                  checked={slot.start === input.value}
+                  onChange={() => input.onChange(slot.start)}
+                />
                 {slot.label}
               </label>
             ))}

@@ -18,4 +18,3 @@ export function useInvalid(name: string) {
   const { meta } = useField(name, { subscription: { error: true, submitError: true, submitFailed: true, dirtySinceLastSubmit: true } });
   return Boolean(meta.submitFailed && (meta.error || (!meta.dirtySinceLastSubmit && meta.submitError)));
 }
-

@@ -7,7 +7,9 @@ import type { FieldDef } from './field-types';
 import { FieldError, fieldId, useInvalid } from './field-error';
 import { BookingTimeField } from './booking-time-field';
 
-const inputKinds: Partial<Record<FieldDef['type'], { type: string; inputMode?: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; autoComplete?: string }>> = {
+const inputKinds: Partial<
+  Record<FieldDef['type'], { type: string; inputMode?: 'numeric' | 'decimal' | 'tel' | 'email' | 'text'; autoComplete?: string }>
+> = {
   string: { type: 'text' },
   email: { type: 'email', inputMode: 'email', autoComplete: 'email' },
   phone: { type: 'tel', inputMode: 'tel', autoComplete: 'tel' },
@@ -22,7 +24,17 @@ const inputKinds: Partial<Record<FieldDef['type'], { type: string; inputMode?: '
   cardNumber: { type: 'text', inputMode: 'numeric', autoComplete: 'cc-number' },
 };
 
-const selectTypes = new Set<FieldDef['type']>(['select', 'make', 'model', 'locationSelect', 'locationSelectCustom', 'websiteLocationSelect', 'cricksSpecialLocation', 'serviceInterval', 'tyres']);
+const selectTypes = new Set<FieldDef['type']>([
+  'select',
+  'make',
+  'model',
+  'locationSelect',
+  'locationSelectCustom',
+  'websiteLocationSelect',
+  'cricksSpecialLocation',
+  'serviceInterval',
+  'tyres',
+]);
 const radioTypes = new Set<FieldDef['type']>(['radio', 'radioGroup', 'radioCardGroup']);
 const checkTypes = new Set<FieldDef['type']>(['check', 'optIn', 'checkCard', 'cricksInstalled']);
 
@@ -64,7 +76,17 @@ function Options({ options }: { options: readonly SelectOption[] }) {
 }
 
 /** Renders one declared field by its SPEC §3 type. */
-export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field: FieldDef; onSkip?: (step: number) => void; bookingLocation?: Location; carId?: number }) {
+export function FieldRenderer({
+  field,
+  onSkip,
+  bookingLocation,
+  carId,
+}: {
+  field: FieldDef;
+  onSkip?: (step: number) => void;
+  bookingLocation?: Location;
+  carId?: number;
+}) {
   const stripService = useAppSelector(selectSite).lead_settings?.strip_service_suffix === true;
   const id = fieldId(field.name);
   const described = `${id}-error`;
@@ -80,7 +102,7 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
     );
   }
   // SPEC §5: a select with no options renders nothing.
-  if (selectTypes.has(type) && !(field.options?.length)) return null;
+  if (selectTypes.has(type) && !field.options?.length) return null;
 
   const kind = inputKinds[type];
   if (kind) {
@@ -88,7 +110,16 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
       <Wrapper field={field}>
         <Field name={field.name}>
           {({ input }) => (
-            <input id={id} {...input} value={(input.value as string) ?? ''} type={kind.type} inputMode={kind.inputMode} autoComplete={kind.autoComplete} placeholder={field.placeholder} aria-describedby={described} />
+            <input
+              id={id}
+              {...input}
+              value={(input.value as string) ?? ''}
+              type={kind.type}
+              inputMode={kind.inputMode}
+              autoComplete={kind.autoComplete}
+              placeholder={field.placeholder}
+              aria-describedby={described}
+            />
           )}
         </Field>
       </Wrapper>
@@ -97,7 +128,9 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
   if (type === 'textarea') {
     return (
       <Wrapper field={field}>
-        <Field name={field.name}>{({ input }) => <textarea id={id} {...input} value={(input.value as string) ?? ''} aria-describedby={described} />}</Field>
+        <Field name={field.name}>
+          {({ input }) => <textarea id={id} {...input} value={(input.value as string) ?? ''} aria-describedby={described} />}
+        </Field>
       </Wrapper>
     );
   }
@@ -121,7 +154,8 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
         <div className={type === 'radioCardGroup' ? 'dp-choice-cards' : 'dp-choices'}>
           {(field.options ?? []).map((option) => (
             <label key={option.value} className="dp-check">
-              <Field name={field.name} component="input" type="radio" value={String(option.value)} /> {optionLabel(option, { stripService })}
+              <Field name={field.name} component="input" type="radio" value={String(option.value)} />{' '}
+              {optionLabel(option, { stripService })}
             </label>
           ))}
         </div>
@@ -134,7 +168,8 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
         <div className="dp-choices">
           {(field.options ?? []).map((option) => (
             <label key={option.value} className="dp-check">
-              <Field name={field.name} component="input" type="checkbox" value={String(option.value)} /> {optionLabel(option, { stripService })}
+              <Field name={field.name} component="input" type="checkbox" value={String(option.value)} />{' '}
+              {optionLabel(option, { stripService })}
             </label>
           ))}
         </div>
@@ -174,11 +209,16 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
       </Wrapper>
     );
   }
-  if (type === 'dateTime' && field.bookingKind) return <BookingTimeField field={field} kind={field.bookingKind} location={bookingLocation} carId={carId} />;
+  if (type === 'dateTime' && field.bookingKind)
+    return <BookingTimeField field={field} kind={field.bookingKind} location={bookingLocation} carId={carId} />;
   if (type === 'dateTime' || type === 'dateTimeGeneric') {
     return (
       <Wrapper field={field}>
-        <Field name={field.name}>{({ input }) => <input id={id} {...input} value={(input.value as string) ?? ''} type="datetime-local" aria-describedby={described} />}</Field>
+        <Field name={field.name}>
+          {({ input }) => (
+            <input id={id} {...input} value={(input.value as string) ?? ''} type="datetime-local" aria-describedby={described} />
+          )}
+        </Field>
       </Wrapper>
     );
   }
@@ -215,7 +255,17 @@ export function FieldRenderer({ field, onSkip, bookingLocation, carId }: { field
       <Wrapper field={field}>
         <Field<FileList | null> name={field.name}>
           {({ input: { onChange, onBlur, onFocus, name } }) => (
-            <input id={id} name={name} type="file" accept={field.accept ?? 'image/jpeg,image/png,image/webp,image/heic,application/pdf'} multiple={field.multiple ?? true} onBlur={onBlur} onFocus={onFocus} onChange={(event) => onChange(event.target.files)} aria-describedby={described} />
+            <input
+              id={id}
+              name={name}
+              type="file"
+              accept={field.accept ?? 'image/jpeg,image/png,image/webp,image/heic,application/pdf'}
+              multiple={field.multiple ?? true}
+              onBlur={onBlur}
+              onFocus={onFocus}
+              onChange={(event) => onChange(event.target.files)}
+              aria-describedby={described}
+            />
           )}
         </Field>
       </Wrapper>

@@ -13,16 +13,30 @@ const userDetails = (site: Site, extra: FieldDef[] = []): StepDef => ({
     { name: 'name', type: 'fullName', label: 'Your name' },
     { name: 'email', type: 'email', label: 'Email' },
     { name: 'phone', type: 'phone', label: 'Phone' },
-    ...(site.features.show_postcode ? [{ name: 'postcode', type: 'postcode', label: site.locale === 'en-US' ? 'ZIP code' : 'Postcode' } as FieldDef] : []),
+    ...(site.features.show_postcode
+      ? [{ name: 'postcode', type: 'postcode', label: site.locale === 'en-US' ? 'ZIP code' : 'Postcode' } as FieldDef]
+      : []),
     ...extra,
   ],
 });
 
-const salesLocations = (site: Site) => site.locations.filter((location) => location.visible && location.location_type === 'sales').map((location) => ({ value: location.id, name: location.name }));
-const serviceLocations = (site: Site) => site.locations.filter((location) => location.visible && location.location_type !== 'parts').map((location) => ({ value: location.id, name: location.name }));
+const salesLocations = (site: Site) =>
+  site.locations
+    .filter((location) => location.visible && location.location_type === 'sales')
+    .map((location) => ({ value: location.id, name: location.name }));
+const serviceLocations = (site: Site) =>
+  site.locations
+    .filter((location) => location.visible && location.location_type !== 'parts')
+    .map((location) => ({ value: location.id, name: location.name }));
 
 // SPEC §5: opt_in defaults to true; a site may start it unticked for Spam Act consent.
-const optIn = (site: Site): FieldDef => ({ name: 'opt_in', type: 'optIn', label: site.lead_settings?.consent_wording ?? 'Keep me updated with news and offers', optional: true, defaultValue: site.lead_settings?.opt_in_default ?? true });
+const optIn = (site: Site): FieldDef => ({
+  name: 'opt_in',
+  type: 'optIn',
+  label: site.lead_settings?.consent_wording ?? 'Keep me updated with news and offers',
+  optional: true,
+  defaultValue: site.lead_settings?.opt_in_default ?? true,
+});
 const comments = (optional = false): FieldDef => ({ name: 'message', type: 'textarea', label: 'Comments', optional });
 /** SPEC §5: the enquiry's Comments are required unless the dealer opted out (`lead_settings.comments_optional`). */
 const enquiryComments = (site: Site) => comments(site.lead_settings?.comments_optional === true);
@@ -39,9 +53,21 @@ export function enquiryForm(site: Site, opts: { showCategory: boolean; category?
       {
         heading: 'Submit an enquiry',
         fields: [
-          ...(opts.showCategory ? [{ name: 'category', type: 'select', label: 'Enquiry type', defaultValue: opts.category ?? 'General Enquiry', options: enquiryTypes.map((type) => ({ value: type, name: type })) } as FieldDef] : []),
+          ...(opts.showCategory
+            ? [
+                {
+                  name: 'category',
+                  type: 'select',
+                  label: 'Enquiry type',
+                  defaultValue: opts.category ?? 'General Enquiry',
+                  options: enquiryTypes.map((type) => ({ value: type, name: type })),
+                } as FieldDef,
+              ]
+            : []),
           ...userDetails(site).fields,
-          ...(locations.length > 1 ? [{ name: 'location', type: 'locationSelect', label: 'Preferred dealership', options: locations } as FieldDef] : []),
+          ...(locations.length > 1
+            ? [{ name: 'location', type: 'locationSelect', label: 'Preferred dealership', options: locations } as FieldDef]
+            : []),
           enquiryComments(site),
           optIn(site),
         ],
@@ -62,16 +88,37 @@ export function testDriveForm(site: Site, opts: { hasCar: boolean }): FormDef {
       {
         heading: 'Your vehicle',
         fields: opts.hasCar
-          ? [{ name: 'location', type: 'locationSelect', label: 'Where would you like to drive it?', options: salesLocations(site), optional: true }, { name: 'skip-when', type: 'button', label: "I'm flexible on the time: skip", skipTo: 3 }]
+          ? [
+              {
+                name: 'location',
+                type: 'locationSelect',
+                label: 'Where would you like to drive it?',
+                options: salesLocations(site),
+                optional: true,
+              },
+              { name: 'skip-when', type: 'button', label: "I'm flexible on the time: skip", skipTo: 3 },
+            ]
           : [
               { name: 'Vehicle Make', type: 'string', label: 'Make you are interested in' },
               { name: 'Vehicle Model', type: 'string', label: 'Model', optional: true },
-              ...(salesLocations(site).length > 1 ? [{ name: 'location', type: 'locationSelect', label: 'Where would you like to drive it?', options: salesLocations(site) } as FieldDef] : []),
+              ...(salesLocations(site).length > 1
+                ? [
+                    {
+                      name: 'location',
+                      type: 'locationSelect',
+                      label: 'Where would you like to drive it?',
+                      options: salesLocations(site),
+                    } as FieldDef,
+                  ]
+                : []),
               { name: 'skip-when', type: 'button', label: "I'm flexible on the time: skip", skipTo: 3 },
             ],
       },
       // SPEC §5: the test drive date/time is optional; the times offered are the location's free ones.
-      { heading: 'Date and time', fields: [{ name: 'dateTime', type: 'dateTime', label: 'Preferred date and time', optional: true, bookingKind: 'appointment' }] },
+      {
+        heading: 'Date and time',
+        fields: [{ name: 'dateTime', type: 'dateTime', label: 'Preferred date and time', optional: true, bookingKind: 'appointment' }],
+      },
       { heading: 'Anything else?', fields: [comments(true), optIn(site)] },
     ],
   };
@@ -86,7 +133,14 @@ export function requestPhotosForm(site: Site): FormDef {
     subcategory: 'Request Photos',
     steps: [
       userDetails(site),
-      { heading: 'Which photos would you like?', fields: [{ name: 'photos_requested', type: 'checkGroup', label: 'Photos', options: views.map((view) => ({ value: view, name: view })) }, comments(true), optIn(site)] },
+      {
+        heading: 'Which photos would you like?',
+        fields: [
+          { name: 'photos_requested', type: 'checkGroup', label: 'Photos', options: views.map((view) => ({ value: view, name: view })) },
+          comments(true),
+          optIn(site),
+        ],
+      },
     ],
   };
 }
@@ -103,8 +157,19 @@ export function financeForm(site: Site): FormDef {
         fields: [
           { name: 'vehiclePriceBudget', type: 'currency', label: 'Vehicle price or budget ($)' },
           { name: 'deposit', type: 'currency', label: 'Deposit ($)', optional: true },
-          { name: 'employment', type: 'radioGroup', label: 'Employment', options: ['Full time', 'Part time', 'Self employed', 'Other'].map((v) => ({ value: v, name: v })) },
-          { name: 'preferredDealership', type: 'websiteLocationSelect', label: 'Preferred dealership', options: site.dealerships.map((d) => ({ value: d.slug, name: d.name })), optional: true },
+          {
+            name: 'employment',
+            type: 'radioGroup',
+            label: 'Employment',
+            options: ['Full time', 'Part time', 'Self employed', 'Other'].map((v) => ({ value: v, name: v })),
+          },
+          {
+            name: 'preferredDealership',
+            type: 'websiteLocationSelect',
+            label: 'Preferred dealership',
+            options: site.dealerships.map((d) => ({ value: d.slug, name: d.name })),
+            optional: true,
+          },
           { name: 'car_id', type: 'hidden', label: '', optional: true },
           { name: 'car_type', type: 'hidden', label: '', optional: true },
           { name: 'vin', type: 'hidden', label: '', optional: true },
@@ -133,14 +198,29 @@ export function tradeInForm(site: Site): FormDef {
         heading: 'Your car',
         fields: [
           { name: 'Rego', type: 'rego', label: rego.label },
-          ...(rego.states.length ? [{ name: 'regoState', type: 'select', label: rego.stateLabel, options: rego.states.map((s) => ({ value: s, name: s })) } as FieldDef] : []),
+          ...(rego.states.length
+            ? [
+                {
+                  name: 'regoState',
+                  type: 'select',
+                  label: rego.stateLabel,
+                  options: rego.states.map((s) => ({ value: s, name: s })),
+                } as FieldDef,
+              ]
+            : []),
           { name: 'rego-lookup', type: 'custom', label: 'Find my car', optional: true, render: () => createElement(RegoLookupField) },
           { name: 'Vehicle Make', type: 'string', label: 'Make', optional: true },
           { name: 'Vehicle Model', type: 'string', label: 'Model', optional: true },
           { name: 'Vehicle Year', type: 'year', label: 'Year', optional: true },
           { name: 'Vehicle Badge', type: 'string', label: 'Badge / variant', optional: true },
           { name: 'km', type: 'kilometre', label: site.locale === 'en-US' ? 'Odometer (miles)' : 'Odometer (km)' },
-          { name: 'photos', type: 'file', label: 'Photos of your car', optional: true, accept: 'image/jpeg,image/png,image/webp,image/heic' },
+          {
+            name: 'photos',
+            type: 'file',
+            label: 'Photos of your car',
+            optional: true,
+            accept: 'image/jpeg,image/png,image/webp,image/heic',
+          },
           comments(true),
           optIn(site),
         ],
@@ -161,7 +241,12 @@ export function serviceForm(site: Site): FormDef {
         fields: [
           { name: 'Rego', type: 'rego', label: 'Registration (rego)', optional: true },
           { name: 'location', type: 'locationSelect', label: 'Service centre', options: serviceLocations(site) },
-          { name: 'serviceInterval', type: 'serviceInterval', label: 'Service', options: ['Logbook service', 'Minor service', 'Major service', 'Tyres', 'Other'].map((v) => ({ value: v, name: v })) },
+          {
+            name: 'serviceInterval',
+            type: 'serviceInterval',
+            label: 'Service',
+            options: ['Logbook service', 'Minor service', 'Major service', 'Tyres', 'Other'].map((v) => ({ value: v, name: v })),
+          },
           { name: 'dateTime', type: 'dateTime', label: 'Preferred drop-off', optional: true, bookingKind: 'service' },
           comments(true),
           optIn(site),
@@ -181,6 +266,16 @@ export function careersForm(site: Site): FormDef {
     title: 'Careers',
     category: 'Careers Enquiry',
     conversionEventId: 51,
-    steps: [{ heading: 'Careers', fields: [...userDetails(site).fields, { name: 'role', type: 'string', label: 'Role you are interested in', optional: true }, enquiryComments(site), optIn(site)] }],
+    steps: [
+      {
+        heading: 'Careers',
+        fields: [
+          ...userDetails(site).fields,
+          { name: 'role', type: 'string', label: 'Role you are interested in', optional: true },
+          enquiryComments(site),
+          optIn(site),
+        ],
+      },
+    ],
   };
 }

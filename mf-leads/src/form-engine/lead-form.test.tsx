@@ -136,7 +136,11 @@ describe('contact form', () => {
     expect(await screen.findByText('Thank you page /success?category=service-enquiry')).toBeTruthy();
     expect(fetch).toHaveBeenCalledTimes(1);
     const [call] = calls;
-    expect(call).toMatchObject({ url: '/api/leads', method: 'POST', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': expect.any(String) } });
+    expect(call).toMatchObject({
+      url: '/api/leads',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': expect.any(String) },
+    });
     expect(call!.lead).toMatchObject({
       category: 'Service Enquiry',
       name: 'Sam',
@@ -157,7 +161,10 @@ describe('contact form', () => {
   it('keeps the shopper on the form with the server’s message when the enquiry is refused', async () => {
     const alert = vi.fn();
     vi.stubGlobal('alert', alert);
-    const { fetch } = stubLeadApi({ status: 422, body: { message: 'Please check the highlighted fields', fields: { email: 'This address cannot receive mail' } } });
+    const { fetch } = stubLeadApi({
+      status: 422,
+      body: { message: 'Please check the highlighted fields', fields: { email: 'This address cannot receive mail' } },
+    });
     const onSubmitted = vi.fn();
     renderForm(contactForm(site), onSubmitted);
     fillDetails();
@@ -211,7 +218,10 @@ describe('finance application (two steps)', () => {
   });
 
   it('completes the same lead from the finance step, with the update token the first save returned', async () => {
-    const { fetch, calls } = stubLeadApi({ status: 201, body: { id: 9001, update_token: 'tok-9001' } }, { status: 200, body: { id: 9001 } });
+    const { fetch, calls } = stubLeadApi(
+      { status: 201, body: { id: 9001, update_token: 'tok-9001' } },
+      { status: 200, body: { id: 9001 } },
+    );
     const onSubmitted = vi.fn();
     renderForm(financeForm(site), onSubmitted);
     fillDetails();

@@ -4,7 +4,15 @@ import { useNavigate } from 'react-router-dom';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
-import { finalSubmitLead, initialMultiStepState, multiStepTransition, partialSavePlan, saveErrorDisplay, type MultiStepAction, type MultiStepState } from '@dealer/rules/multi-step';
+import {
+  finalSubmitLead,
+  initialMultiStepState,
+  multiStepTransition,
+  partialSavePlan,
+  saveErrorDisplay,
+  type MultiStepAction,
+  type MultiStepState,
+} from '@dealer/rules/multi-step';
 import { initialValues as ruleDefaults, isFieldShown, validateFields } from '@dealer/rules/lead-validation';
 import { phoneRuleFor } from '@dealer/rules/phone';
 import { conversionEventId, normaliseStoredCategory, successCategory } from '@dealer/rules/enquiry';
@@ -32,7 +40,10 @@ type Props = {
 
 type Progress = { state: MultiStepState; leadId: number | null; updateToken: string | null };
 
-function progressReducer(current: Progress, action: MultiStepAction | { type: 'saved'; leadId: number; updateToken: string | null }): Progress {
+function progressReducer(
+  current: Progress,
+  action: MultiStepAction | { type: 'saved'; leadId: number; updateToken: string | null },
+): Progress {
   if (action.type === 'saved') {
     const saved = multiStepTransition(current.state, { type: 'markSaved', leadId: action.leadId }).state;
     return { state: saved, leadId: action.leadId, updateToken: action.updateToken ?? current.updateToken };
@@ -50,7 +61,11 @@ function progressReducer(current: Progress, action: MultiStepAction | { type: 's
 export function LeadForm({ def, initial, context, carType, car, onSubmitted }: Props) {
   const site = useAppSelector(selectSite);
   const navigate = useNavigate();
-  const [progress, dispatch] = useReducer(progressReducer, undefined, () => ({ state: initialMultiStepState(def.steps.length), leadId: null, updateToken: null }));
+  const [progress, dispatch] = useReducer(progressReducer, undefined, () => ({
+    state: initialMultiStepState(def.steps.length),
+    leadId: null,
+    updateToken: null,
+  }));
   const [submitting, setSubmitting] = useState(false);
   // One key per form: a create retried after a dropped connection is recognised by the server.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
@@ -61,14 +76,22 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
   const last = state.stepIndex === def.steps.length - 1;
   const phoneRule = phoneRuleFor(site);
   const startValues = useMemo<FieldValues>(
-    () => ({ ...def.steps.reduce<FieldValues>((all, s) => ({ ...all, ...ruleDefaults(s.fields) }), {}), ...loadSavedDetails(site.slug), ...initial }),
+    () => ({
+      ...def.steps.reduce<FieldValues>((all, s) => ({ ...all, ...ruleDefaults(s.fields) }), {}),
+      ...loadSavedDetails(site.slug),
+      ...initial,
+    }),
     [def, initial, site.slug],
   );
 
   // A booking time the shopper cleared is sent as '' so the server gives the seat back (an
   // absent field would leave the time saved with an earlier step in place).
   const clearedTimes = (values: FieldValues) =>
-    Object.fromEntries(def.steps.flatMap((s) => s.fields.filter((f) => f.bookingKind && (values[f.name] === undefined || values[f.name] === null)).map((f) => [f.name, ''])));
+    Object.fromEntries(
+      def.steps.flatMap((s) =>
+        s.fields.filter((f) => f.bookingKind && (values[f.name] === undefined || values[f.name] === null)).map((f) => [f.name, '']),
+      ),
+    );
   const buildLead = (values: FieldValues) => {
     const { category, subcategory } = normaliseStoredCategory(String(values.category ?? def.category));
     return {
@@ -82,7 +105,9 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
     };
   };
   const filesOf = (values: FieldValues) =>
-    def.steps.flatMap((s) => s.fields.filter((f) => f.type === 'file')).flatMap((f) => Array.from((values[f.name] as FileList | null | undefined) ?? []));
+    def.steps
+      .flatMap((s) => s.fields.filter((f) => f.type === 'file'))
+      .flatMap((f) => Array.from((values[f.name] as FileList | null | undefined) ?? []));
   /** The server names the files it refused `files` (their multipart name): said beside the form's own file field. */
   const fieldErrorsOf = (fields: Record<string, string> | undefined) => {
     const fileField = def.steps.flatMap((s) => s.fields).find((f) => f.type === 'file');
@@ -109,7 +134,13 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
           dispatch({ type: 'next', label: def.title });
           return undefined;
         }
-        const result = await saveLead({ lead: buildLead(plan.lead), leadId: progress.leadId, updateToken: progress.updateToken, idempotencyKey: `${idempotencyKey}-step`, apiPrefix: site.api_prefix });
+        const result = await saveLead({
+          lead: buildLead(plan.lead),
+          leadId: progress.leadId,
+          updateToken: progress.updateToken,
+          idempotencyKey: `${idempotencyKey}-step`,
+          apiPrefix: site.api_prefix,
+        });
         if (result.leadId === null) {
           dispatch({ type: 'setError', error: result.message });
           return result.fields;
@@ -119,7 +150,14 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
         return undefined;
       }
       const lead = finalSubmitLead(withoutFiles(values), { ...state, leadId: progress.leadId ?? undefined });
-      const result = await saveLead({ lead: buildLead(lead), leadId: progress.leadId, updateToken: progress.updateToken, files: filesOf(values), idempotencyKey, apiPrefix: site.api_prefix });
+      const result = await saveLead({
+        lead: buildLead(lead),
+        leadId: progress.leadId,
+        updateToken: progress.updateToken,
+        files: filesOf(values),
+        idempotencyKey,
+        apiPrefix: site.api_prefix,
+      });
       if (result.leadId === null) {
         // SPEC §8: a browser alert and the message inline; the values stay.
         window.alert(submitFailureText);
@@ -157,7 +195,14 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
   return (
     <Form<FieldValues> initialValues={startValues} validate={validate} onSubmit={onSubmit} keepDirtyOnReinitialize>
       {({ handleSubmit, values }) => (
-        <form onSubmit={handleSubmit} noValidate className="lead-form" data-form={def.id} data-lead-id={progress.leadId ?? ''} data-remote-version={__REMOTE_VERSION__}>
+        <form
+          onSubmit={handleSubmit}
+          noValidate
+          className="lead-form"
+          data-form={def.id}
+          data-lead-id={progress.leadId ?? ''}
+          data-remote-version={__REMOTE_VERSION__}
+        >
           <FormCard
             title={step.heading}
             stepIndex={state.stepIndex}
@@ -180,7 +225,14 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
                   key={field.name}
                   field={field}
                   onSkip={(target) => dispatch({ type: 'skipTo', target })}
-                  bookingLocation={field.bookingKind ? bookingLocationFor(site.locations, field.bookingKind, { location: values.location, location_id: values.location_id ?? context?.location_id }) : undefined}
+                  bookingLocation={
+                    field.bookingKind
+                      ? bookingLocationFor(site.locations, field.bookingKind, {
+                          location: values.location,
+                          location_id: values.location_id ?? context?.location_id,
+                        })
+                      : undefined
+                  }
                   carId={typeof context?.car_id === 'number' ? context.car_id : undefined}
                 />
               ))}

@@ -32,7 +32,10 @@ export function RegoLookupField() {
       form.batch(() => {
         for (const [name, value] of Object.entries(tradeInFieldsOf(answer.vehicle))) form.change(name, value);
       });
-      setNote({ tone: 'found', text: `Found: ${answer.vehicle.year} ${answer.vehicle.make} ${answer.vehicle.model}${answer.vehicle.badge ? ` ${answer.vehicle.badge}` : ''}. Please check the details below.` });
+      setNote({
+        tone: 'found',
+        text: `Found: ${answer.vehicle.year} ${answer.vehicle.make} ${answer.vehicle.model}${answer.vehicle.badge ? ` ${answer.vehicle.badge}` : ''}. Please check the details below.`,
+      });
     } catch (error) {
       const failure = error as Failure;
       const fields = failure.data?.fields;

@@ -6,7 +6,12 @@ import { settledColumns, type Attempt } from './outbox-attempt';
  * Stores an event (kept as its JSON), due now, unless the site already has one with its event id.
  * Returns its row id, or null for a repeat.
  */
-export async function enqueueAdEvent(db: PlatformDb, siteId: number, event: { event_id: string; event_name: string }, now: number): Promise<number | null> {
+export async function enqueueAdEvent(
+  db: PlatformDb,
+  siteId: number,
+  event: { event_id: string; event_name: string },
+  now: number,
+): Promise<number | null> {
   const row = await db
     .insertInto('ad_events')
     .values({
@@ -32,7 +37,13 @@ export async function enqueueAdEvent(db: PlatformDb, siteId: number, event: { ev
  * many: fewer than `limit` means none older is left.
  */
 export async function deleteFinishedAdEventsBefore(db: PlatformDb, before: number, limit: number): Promise<number> {
-  const oldest = db.selectFrom('ad_events').select('id').where('created_at', '<', before).where('status', 'in', ['sent', 'dead', 'expired']).orderBy('created_at').limit(limit);
+  const oldest = db
+    .selectFrom('ad_events')
+    .select('id')
+    .where('created_at', '<', before)
+    .where('status', 'in', ['sent', 'dead', 'expired'])
+    .orderBy('created_at')
+    .limit(limit);
   const result = await db.deleteFrom('ad_events').where('id', 'in', oldest).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
@@ -42,7 +53,11 @@ export type ClaimedAdEvent = { id: number; site_id: number; event_id: string; pa
 
 /** Claims due events for one worker (claimDueRows). */
 export async function claimDueAdEvents(db: PlatformDb, claim: Claim): Promise<ClaimedAdEvent[]> {
-  const rows = await claimDueRows(db, { table: 'ad_events', columns: ['id', 'site_id', 'event_id', 'payload', 'attempts', 'created_at'], ...claim });
+  const rows = await claimDueRows(db, {
+    table: 'ad_events',
+    columns: ['id', 'site_id', 'event_id', 'payload', 'attempts', 'created_at'],
+    ...claim,
+  });
   return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), created_at: Number(row.created_at) }));
 }
 
@@ -50,7 +65,12 @@ export async function claimDueAdEvents(db: PlatformDb, claim: Claim): Promise<Cl
  * Records attempts at sending events, each only while this worker still holds its claim. An event
  * no longer to be sent loses its payload (the hashes, the client's address and browser).
  */
-export async function recordAdEventAttempts(db: PlatformDb, token: string, attempts: readonly Attempt<ClaimedAdEvent>[], now: number): Promise<void> {
+export async function recordAdEventAttempts(
+  db: PlatformDb,
+  token: string,
+  attempts: readonly Attempt<ClaimedAdEvent>[],
+  now: number,
+): Promise<void> {
   if (attempts.length === 0) return;
   await db.transaction().execute(async (trx) => {
     for (const attempt of attempts) {

@@ -10,7 +10,12 @@ import { pageOf, pastPosition, type Page, type PagePosition } from './page-curso
 
 export type LeadListFilter = LeadFilter & { delivery?: DeliveryState };
 
-export async function leadPage(db: PlatformDb, siteId: number, filter: LeadListFilter, page: Page): Promise<{ leads: StoredLead[]; next: PagePosition | null }> {
+export async function leadPage(
+  db: PlatformDb,
+  siteId: number,
+  filter: LeadListFilter,
+  page: Page,
+): Promise<{ leads: StoredLead[]; next: PagePosition | null }> {
   let query = db.selectFrom('leads').select(leadColumns).where('site_id', '=', siteId);
   if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
   if (filter.status === 'suspected_spam') query = query.where('spam_reason', 'is not', null);
@@ -31,7 +36,12 @@ export async function leadPage(db: PlatformDb, siteId: number, filter: LeadListF
 
 export type ListedEvent = { id: number; category: string; url: string | null; error_message: string | null; created_at: number };
 
-export async function eventPage(db: PlatformDb, siteId: number, category: string | undefined, page: Page): Promise<{ events: ListedEvent[]; next: PagePosition | null }> {
+export async function eventPage(
+  db: PlatformDb,
+  siteId: number,
+  category: string | undefined,
+  page: Page,
+): Promise<{ events: ListedEvent[]; next: PagePosition | null }> {
   let query = db.selectFrom('events').select(['id', 'category', 'url', 'error_message', 'created_at']).where('site_id', '=', siteId);
   if (category) query = query.where('category', '=', category);
   const after = page.after;
@@ -46,7 +56,14 @@ export async function eventPage(db: PlatformDb, siteId: number, category: string
   return { events: listed, next };
 }
 
-export type ListedBooking = { id: number; lead_id: number; location_id: number; kind: 'appointment' | 'service'; starts_at: number; confirmed: boolean };
+export type ListedBooking = {
+  id: number;
+  lead_id: number;
+  location_id: number;
+  kind: 'appointment' | 'service';
+  starts_at: number;
+  confirmed: boolean;
+};
 
 /** Confirmed bookings and live holds starting within [from, to]. */
 export async function bookingPage(
@@ -64,10 +81,21 @@ export async function bookingPage(
     .where((eb) => eb.or([eb('held_until', 'is', null), eb('held_until', '>', where.now)]));
   const after = page.after;
   if (after) query = query.where(pastPosition('starts_at', 'asc', after));
-  const rows = await query.orderBy('starts_at').orderBy('id').limit(page.limit + 1).execute();
+  const rows = await query
+    .orderBy('starts_at')
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute();
   const { rows: listed, next } = pageOf(rows, page.limit, (row) => ({ key: Number(row.starts_at), id: Number(row.id) }));
   return {
-    bookings: listed.map((row) => ({ id: Number(row.id), lead_id: Number(row.lead_id), location_id: Number(row.location_id), kind: row.kind, starts_at: Number(row.starts_at), confirmed: row.held_until === null })),
+    bookings: listed.map((row) => ({
+      id: Number(row.id),
+      lead_id: Number(row.lead_id),
+      location_id: Number(row.location_id),
+      kind: row.kind,
+      starts_at: Number(row.starts_at),
+      confirmed: row.held_until === null,
+    })),
     next,
   };
 }

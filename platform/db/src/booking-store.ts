@@ -68,13 +68,25 @@ export async function bookingOfLead(db: PlatformDb | Trx, leadId: number, kind: 
     .where('kind', '=', kind)
     .where((eb) => eb.or([eb('held_until', 'is', null), eb('held_until', '>', now)]))
     .executeTakeFirst();
-  return row ? { locationId: Number(row.location_id), startsAt: Number(row.starts_at), heldUntil: row.held_until === null ? null : Number(row.held_until) } : null;
+  return row
+    ? {
+        locationId: Number(row.location_id),
+        startsAt: Number(row.starts_at),
+        heldUntil: row.held_until === null ? null : Number(row.held_until),
+      }
+    : null;
 }
 
 /** Which of the leads still hold a seat that is not confirmed (an unexpired hold of a partial lead). */
 export async function leadsHoldingSeats(db: PlatformDb | Trx, leadIds: readonly number[], now: number): Promise<Set<number>> {
   if (leadIds.length === 0) return new Set();
-  const rows = await db.selectFrom('bookings').select('lead_id').distinct().where('lead_id', 'in', [...leadIds]).where('held_until', '>', now).execute();
+  const rows = await db
+    .selectFrom('bookings')
+    .select('lead_id')
+    .distinct()
+    .where('lead_id', 'in', [...leadIds])
+    .where('held_until', '>', now)
+    .execute();
   return new Set(rows.map((row) => Number(row.lead_id)));
 }
 
@@ -161,15 +173,26 @@ async function checkSeatLimits(trx: Trx, booking: SeatClaim, now: number, limits
     .where((eb) =>
       eb.or([
         ...contact.map((key) => eb(key.column, '=', key.value)),
-        ...(byAddress ? [eb.and([eb('booker_address', '=', address), eb('location_id', '=', booking.locationId), eb('starts_at', '>=', booking.day.from), eb('starts_at', '<', booking.day.to)])] : []),
+        ...(byAddress
+          ? [
+              eb.and([
+                eb('booker_address', '=', address),
+                eb('location_id', '=', booking.locationId),
+                eb('starts_at', '>=', booking.day.from),
+                eb('starts_at', '<', booking.day.to),
+              ]),
+            ]
+          : []),
       ]),
     )
     .execute();
   // A seat under both the e-mail and the phone is one seat.
   const theirs = rows.filter((row) => contact.some((key) => row[key.column] === key.value));
   const asked = { locationId: booking.locationId, startsAt: booking.startsAt };
-  if (limits.perContactPerDay > 0 && theirs.filter(sameDay).length >= limits.perContactPerDay) throw new BookingLimitReached('contact-day', limits.perContactPerDay, asked);
-  if (limits.perContactUpcoming > 0 && theirs.length >= limits.perContactUpcoming) throw new BookingLimitReached('contact-upcoming', limits.perContactUpcoming, asked);
+  if (limits.perContactPerDay > 0 && theirs.filter(sameDay).length >= limits.perContactPerDay)
+    throw new BookingLimitReached('contact-day', limits.perContactPerDay, asked);
+  if (limits.perContactUpcoming > 0 && theirs.length >= limits.perContactUpcoming)
+    throw new BookingLimitReached('contact-upcoming', limits.perContactUpcoming, asked);
   if (byAddress && rows.filter((row) => row.booker_address === address && sameDay(row)).length >= limits.perAddressPerDay) {
     throw new BookingLimitReached('address-day', limits.perAddressPerDay, asked);
   }
@@ -186,7 +209,14 @@ export async function releaseBooking(db: PlatformDb, where: { id: number; siteId
     const row = await query.returning(['id', 'lead_id', 'location_id', 'kind', 'starts_at', 'held_until']).executeTakeFirst();
     if (!row) return null;
     if (row.kind === 'appointment') await trx.deleteFrom('car_holds').where('lead_id', '=', row.lead_id).execute();
-    return { id: Number(row.id), lead_id: Number(row.lead_id), location_id: Number(row.location_id), kind: row.kind, starts_at: Number(row.starts_at), confirmed: row.held_until === null };
+    return {
+      id: Number(row.id),
+      lead_id: Number(row.lead_id),
+      location_id: Number(row.location_id),
+      kind: row.kind,
+      starts_at: Number(row.starts_at),
+      confirmed: row.held_until === null,
+    };
   });
 }
 
@@ -197,7 +227,10 @@ export async function releaseBookings(trx: Trx, leadId: number): Promise<void> {
 }
 
 /** The half-hour blocks (epoch ms) a car is out on test drives between two times, other leads' only. */
-export async function busyCarBlocks(db: PlatformDb | Trx, where: { carId: number; from: number; to: number; now: number; exceptLeadId?: number }): Promise<Set<number>> {
+export async function busyCarBlocks(
+  db: PlatformDb | Trx,
+  where: { carId: number; from: number; to: number; now: number; exceptLeadId?: number },
+): Promise<Set<number>> {
   let query = db
     .selectFrom('car_holds')
     .select('block_start')
@@ -230,7 +263,14 @@ export async function claimCar(
   for (const block of hold.blocks) {
     const inserted = await trx
       .insertInto('car_holds')
-      .values({ site_id: hold.siteId, lead_id: hold.leadId, car_id: hold.carId, block_start: block, held_until: hold.heldUntil, created_at: now })
+      .values({
+        site_id: hold.siteId,
+        lead_id: hold.leadId,
+        car_id: hold.carId,
+        block_start: block,
+        held_until: hold.heldUntil,
+        created_at: now,
+      })
       .onConflict((oc) => oc.columns(['car_id', 'block_start']).doNothing())
       .returning('id')
       .executeTakeFirst();

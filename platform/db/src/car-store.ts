@@ -41,7 +41,11 @@ export async function listSiteCars(db: PlatformDb, siteId: number): Promise<Car[
 }
 
 export async function carCount(db: PlatformDb, siteId: number): Promise<number> {
-  const row = await db.selectFrom('cars').select((eb) => eb.fn.countAll<number>().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('cars')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('site_id', '=', siteId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -90,7 +94,8 @@ export function applyCarChange(car: Car, change: CarChange, nowSeconds: number):
   }
   const next: Car = { ...car, ...change, tag: change.tag === undefined ? car.tag : change.tag || null };
   if (change.status !== undefined && change.sold === undefined) next.sold = change.status === 'sold';
-  if (change.sold !== undefined && change.status === undefined) next.status = change.sold ? 'sold' : car.status === 'sold' ? 'in_stock' : car.status;
+  if (change.sold !== undefined && change.status === undefined)
+    next.status = change.sold ? 'sold' : car.status === 'sold' ? 'in_stock' : car.status;
   const soldNow = next.sold || next.status === 'sold';
   if (soldNow && next.sold_date_timestamp === null) next.sold_date_timestamp = nowSeconds;
   if (!soldNow && change.sold_date_timestamp === undefined) next.sold_date_timestamp = null;
@@ -98,7 +103,12 @@ export function applyCarChange(car: Car, change: CarChange, nowSeconds: number):
 }
 
 /** Applies a dealer's change to one car; null when there is no such car. */
-export async function updateCar(db: PlatformDb, carId: number, change: CarChange, now = Date.now()): Promise<{ siteId: number; car: Car } | null> {
+export async function updateCar(
+  db: PlatformDb,
+  carId: number,
+  change: CarChange,
+  now = Date.now(),
+): Promise<{ siteId: number; car: Car } | null> {
   return db.transaction().execute(async (trx) => {
     const found = await findCarById(trx, carId);
     if (!found) return null;

@@ -37,7 +37,19 @@ export type StoredChatThread = {
 };
 
 const messageColumns = ['id', 'thread_id', 'author', 'author_name', 'body', 'client_message_id', 'created_at'] as const;
-const threadColumns = ['id', 'site_id', 'lead_id', 'token_salt', 'name', 'phone', 'email', 'created_at', 'updated_at', 'last_author', 'message_count'] as const;
+const threadColumns = [
+  'id',
+  'site_id',
+  'lead_id',
+  'token_salt',
+  'name',
+  'phone',
+  'email',
+  'created_at',
+  'updated_at',
+  'last_author',
+  'message_count',
+] as const;
 
 const toMessage = (row: Selectable<PlatformDatabase['chat_messages']>): StoredChatMessage => ({
   id: Number(row.id),
@@ -77,7 +89,11 @@ export type NewChatThread = {
 };
 
 /** A conversation and its first message, inside the lead's transaction. */
-export async function insertThread(trx: Trx, thread: NewChatThread, now: number): Promise<{ threadId: number; message: StoredChatMessage }> {
+export async function insertThread(
+  trx: Trx,
+  thread: NewChatThread,
+  now: number,
+): Promise<{ threadId: number; message: StoredChatMessage }> {
   const row = await trx
     .insertInto('chat_threads')
     .values({
@@ -97,7 +113,14 @@ export async function insertThread(trx: Trx, thread: NewChatThread, now: number)
   const threadId = Number(row.id);
   const message = await trx
     .insertInto('chat_messages')
-    .values({ thread_id: threadId, author: 'shopper', author_name: null, body: thread.body, client_message_id: thread.clientMessageId, created_at: now })
+    .values({
+      thread_id: threadId,
+      author: 'shopper',
+      author_name: null,
+      body: thread.body,
+      client_message_id: thread.clientMessageId,
+      created_at: now,
+    })
     .returning(messageColumns)
     .executeTakeFirstOrThrow();
   return { threadId, message: toMessage(message) };
@@ -121,12 +144,24 @@ export async function findThreadOfLead(db: PlatformDb, leadId: number): Promise<
 
 /** A conversation's messages after the given id, oldest first. */
 export async function messagesAfter(db: PlatformDb, threadId: number, after: number, limit: number): Promise<StoredChatMessage[]> {
-  const rows = await db.selectFrom('chat_messages').select(messageColumns).where('thread_id', '=', threadId).where('id', '>', after).orderBy('id').limit(limit).execute();
+  const rows = await db
+    .selectFrom('chat_messages')
+    .select(messageColumns)
+    .where('thread_id', '=', threadId)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map(toMessage);
 }
 
 export async function findMessageByClientId(db: PlatformDb, threadId: number, clientMessageId: string): Promise<StoredChatMessage | null> {
-  const row = await db.selectFrom('chat_messages').select(messageColumns).where('thread_id', '=', threadId).where('client_message_id', '=', clientMessageId).executeTakeFirst();
+  const row = await db
+    .selectFrom('chat_messages')
+    .select(messageColumns)
+    .where('thread_id', '=', threadId)
+    .where('client_message_id', '=', clientMessageId)
+    .executeTakeFirst();
   return row ? toMessage(row) : null;
 }
 
@@ -147,7 +182,13 @@ class AlreadyStored extends Error {}
  * PostgreSQL that locks the conversation's row, so two messages to one conversation take turns),
  * then the message is inserted; a client id already stored rolls both back.
  */
-export async function appendMessage(db: PlatformDb, threadId: number, message: NewChatMessage, maxMessages: number, now: number): Promise<AppendedMessage> {
+export async function appendMessage(
+  db: PlatformDb,
+  threadId: number,
+  message: NewChatMessage,
+  maxMessages: number,
+  now: number,
+): Promise<AppendedMessage> {
   try {
     return await db.transaction().execute(async (trx): Promise<AppendedMessage> => {
       const counted = await trx
@@ -160,7 +201,14 @@ export async function appendMessage(db: PlatformDb, threadId: number, message: N
       if (!counted) return { kind: 'full' };
       const row = await trx
         .insertInto('chat_messages')
-        .values({ thread_id: threadId, author: message.author, author_name: message.authorName, body: message.body, client_message_id: message.clientMessageId, created_at: now })
+        .values({
+          thread_id: threadId,
+          author: message.author,
+          author_name: message.authorName,
+          body: message.body,
+          client_message_id: message.clientMessageId,
+          created_at: now,
+        })
         .onConflict((oc) => oc.columns(['thread_id', 'client_message_id']).doNothing())
         .returning(messageColumns)
         .executeTakeFirst();
@@ -187,7 +235,12 @@ export type ThreadFilter = {
  * held as suspected spam are left out until the dealer releases the lead. A conversation that gets
  * a message while the dealer pages moves to the top: it is on the first page, not repeated later.
  */
-export async function threadPage(db: PlatformDb, siteId: number, filter: ThreadFilter, page: Page): Promise<{ threads: StoredChatThread[]; next: PagePosition | null }> {
+export async function threadPage(
+  db: PlatformDb,
+  siteId: number,
+  filter: ThreadFilter,
+  page: Page,
+): Promise<{ threads: StoredChatThread[]; next: PagePosition | null }> {
   const mock = filter.mock ?? false;
   let query = db
     .selectFrom('chat_threads')
@@ -211,11 +264,7 @@ export async function threadPage(db: PlatformDb, siteId: number, filter: ThreadF
     .orderBy('id', 'desc')
     .limit(page.limit + 1)
     .execute();
-  const { rows: threads, next } = pageOf(
-    rows.map(toThread),
-    page.limit,
-    (thread) => ({ key: thread.updated_at, id: thread.id }),
-  );
+  const { rows: threads, next } = pageOf(rows.map(toThread), page.limit, (thread) => ({ key: thread.updated_at, id: thread.id }));
   return { threads, next };
 }
 
@@ -225,7 +274,13 @@ export async function latestMessages(db: PlatformDb, threadIds: readonly number[
   const rows = await db
     .selectFrom('chat_messages')
     .select(messageColumns)
-    .where('id', 'in', (eb) => eb.selectFrom('chat_messages').select((inner) => inner.fn.max('id').as('id')).where('thread_id', 'in', threadIds).groupBy('thread_id'))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('chat_messages')
+        .select((inner) => inner.fn.max('id').as('id'))
+        .where('thread_id', 'in', threadIds)
+        .groupBy('thread_id'),
+    )
     .execute();
   return new Map(rows.map((row) => [Number(row.thread_id), toMessage(row)]));
 }

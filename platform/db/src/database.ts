@@ -65,7 +65,8 @@ function cachePreparedStatements(sqlite: SQLite.Database, max = 300) {
 export async function migrateToLatest(db: PlatformDb, engine: DatabaseEngine) {
   // Kysely looks for its migration tables in every schema unless told which: name ours, so another
   // schema's tables (other tenants of the server, other test runs) are never taken for them.
-  const migrationTableSchema = engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrationTableSchema =
+    engine === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
   const migrator = new Migrator({ db, provider: platformMigrations(engine), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');

@@ -16,7 +16,14 @@ const keyPattern = /^dk_([a-z0-9-]+)_[A-Za-z0-9_-]{43}$/;
 
 const sha256 = (key: string) => createHash('sha256').update(key, 'utf8').digest();
 
-const keyColumns = ['dealer_keys.id', 'dealer_keys.site_id', 'sites.slug as site', 'dealer_keys.label', 'dealer_keys.created_at', 'dealer_keys.revoked_at'] as const;
+const keyColumns = [
+  'dealer_keys.id',
+  'dealer_keys.site_id',
+  'sites.slug as site',
+  'dealer_keys.label',
+  'dealer_keys.created_at',
+  'dealer_keys.revoked_at',
+] as const;
 
 type KeyRow = { id: number; site_id: number; site: string; label: string; created_at: number; revoked_at: number | null };
 const toDealerKey = (row: KeyRow): DealerKey => ({
@@ -31,7 +38,12 @@ const toDealerKey = (row: KeyRow): DealerKey => ({
 const keysWithSite = (db: PlatformDb) => db.selectFrom('dealer_keys').innerJoin('sites', 'sites.id', 'dealer_keys.site_id');
 
 /** Makes a key for a site. The returned `key` is the only time it exists in the clear. */
-export async function createDealerKey(db: PlatformDb, site: { id: number; slug: string }, label: string, now = Date.now()): Promise<{ key: string; dealerKey: DealerKey }> {
+export async function createDealerKey(
+  db: PlatformDb,
+  site: { id: number; slug: string },
+  label: string,
+  now = Date.now(),
+): Promise<{ key: string; dealerKey: DealerKey }> {
   const key = `dk_${site.slug}_${randomBytes(32).toString('base64url')}`;
   const row = await db
     .insertInto('dealer_keys')
@@ -67,7 +79,10 @@ export async function checkDealerKey(db: PlatformDb, presented: string): Promise
   const slug = keyPattern.exec(presented)?.[1];
   if (!slug) return { status: 'unknown' };
   const hash = sha256(presented);
-  const rows = await keysWithSite(db).select([...keyColumns, 'dealer_keys.key_hash']).where('sites.slug', '=', slug).execute();
+  const rows = await keysWithSite(db)
+    .select([...keyColumns, 'dealer_keys.key_hash'])
+    .where('sites.slug', '=', slug)
+    .execute();
   const found = rows.find((row) => timingSafeEqual(Buffer.from(row.key_hash, 'hex'), hash));
   if (!found) return { status: 'unknown' };
   const key = toDealerKey(found);

@@ -28,7 +28,16 @@ const outboxes: Record<OutboxTable, { over: string[]; insert(db: PlatformDb, fie
     insert: async (db, fields) => {
       const row = await db
         .insertInto('shopper_mail')
-        .values({ site_id: siteId, email: 'ana@example.com', kind: 'sign-in', subject: 'Your code', body: '123456', created_at: 0, updated_at: 0, ...fields } as never)
+        .values({
+          site_id: siteId,
+          email: 'ana@example.com',
+          kind: 'sign-in',
+          subject: 'Your code',
+          body: '123456',
+          created_at: 0,
+          updated_at: 0,
+          ...fields,
+        } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
@@ -39,7 +48,15 @@ const outboxes: Record<OutboxTable, { over: string[]; insert(db: PlatformDb, fie
     insert: async (db, fields) => {
       const row = await db
         .insertInto('ad_events')
-        .values({ site_id: siteId, event_id: `event-${++eventCount}`, event_name: 'Lead', payload: '{}', created_at: 0, updated_at: 0, ...fields } as never)
+        .values({
+          site_id: siteId,
+          event_id: `event-${++eventCount}`,
+          event_name: 'Lead',
+          payload: '{}',
+          created_at: 0,
+          updated_at: 0,
+          ...fields,
+        } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       return Number(row.id);
@@ -63,7 +80,19 @@ describe.each(['sqlite', 'postgres'] as const)('claiming due outbox rows on %s',
     await store.db.insertInto('sites').values({ id: siteId, slug: 'test-site', domain_name: null, config: '{}', updated_at: 0 }).execute();
     const lead = await store.db
       .insertInto('leads')
-      .values({ site_id: siteId, category: 'General Enquiry', lead_status: 'New', idempotency_key: null, payload: '{}', created_at: 0, updated_at: 0, token_salt: null, request_hash: null, spam_reason: null, completed_at: 0 })
+      .values({
+        site_id: siteId,
+        category: 'General Enquiry',
+        lead_status: 'New',
+        idempotency_key: null,
+        payload: '{}',
+        created_at: 0,
+        updated_at: 0,
+        token_salt: null,
+        request_hash: null,
+        spam_reason: null,
+        completed_at: 0,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     leadId = Number(lead.id);
@@ -76,7 +105,8 @@ describe.each(['sqlite', 'postgres'] as const)('claiming due outbox rows on %s',
     const { over, insert } = outboxes[table];
     const now = 1_000_000;
     const leaseMs = 1_000;
-    const claim = (token: string, at = now, limit = 100) => claimDueRows(store.db, { table, columns: ['id', 'status', 'claim_token', 'claimed_until'], token, now: at, leaseMs, limit });
+    const claim = (token: string, at = now, limit = 100) =>
+      claimDueRows(store.db, { table, columns: ['id', 'status', 'claim_token', 'claimed_until'], token, now: at, leaseMs, limit });
     const claimTokens = async () => {
       const rows = await store.db.selectFrom(table).select(['id', 'claim_token']).execute();
       return new Map(rows.map((row) => [Number(row.id), row.claim_token]));
@@ -96,7 +126,13 @@ describe.each(['sqlite', 'postgres'] as const)('claiming due outbox rows on %s',
         { id: later, status: 'failed', claim_token: 'a', claimed_until: now + leaseMs },
       ]);
       expect((await claim('b')).map((row) => row.id)).toEqual([justDue]);
-      expect(await claimTokens()).toEqual(new Map([[late, 'a'], [later, 'a'], [justDue, 'b']]));
+      expect(await claimTokens()).toEqual(
+        new Map([
+          [late, 'a'],
+          [later, 'a'],
+          [justDue, 'b'],
+        ]),
+      );
     });
 
     it('never claims a row not yet due, sent or given up, or under a live lease', async () => {
@@ -115,7 +151,9 @@ describe.each(['sqlite', 'postgres'] as const)('claiming due outbox rows on %s',
       expect(await claim('second', now + leaseMs / 2)).toEqual([]);
       // The lease holds up to its last millisecond (claimed_until is still `now`).
       expect(await claim('second', now + leaseMs)).toEqual([]);
-      expect(await claim('second', now + leaseMs + 1)).toEqual([{ id, status: 'pending', claim_token: 'second', claimed_until: now + 2 * leaseMs + 1 }]);
+      expect(await claim('second', now + leaseMs + 1)).toEqual([
+        { id, status: 'pending', claim_token: 'second', claimed_until: now + 2 * leaseMs + 1 },
+      ]);
 
       // Only the holder's release counts.
       await releaseClaimedRows(store.db, table, 'first', [id]);

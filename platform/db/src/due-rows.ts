@@ -3,7 +3,13 @@ import type { PlatformDb } from './database';
 import type { PlatformDatabase } from './schema';
 
 /** The columns an outbox row is claimed by: a status, when it is next due, and a worker's claim token and lease. */
-type ClaimColumns = { id: Generated<number>; status: string; next_attempt_at: number; claim_token: string | null; claimed_until: number | null };
+type ClaimColumns = {
+  id: Generated<number>;
+  status: string;
+  next_attempt_at: number;
+  claim_token: string | null;
+  claimed_until: number | null;
+};
 
 /** The outbox tables (those with the claim columns): lead_delivery_jobs, shopper_mail, ad_events. */
 export type OutboxTable = { [K in keyof PlatformDatabase]: PlatformDatabase[K] extends ClaimColumns ? K : never }[keyof PlatformDatabase];
@@ -21,7 +27,11 @@ const tableName = (table: OutboxTable) => table as unknown as 'outbox';
 
 /** Due now: still claimable, its next attempt time reached, and not claimed or its lease run out. */
 const dueAt = (now: number) => (eb: ExpressionBuilder<AnyOutbox, 'outbox'>) =>
-  eb.and([eb('status', 'in', claimable), eb('next_attempt_at', '<=', now), eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)])]);
+  eb.and([
+    eb('status', 'in', claimable),
+    eb('next_attempt_at', '<=', now),
+    eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]),
+  ]);
 
 /** A claimed row: the columns asked for, and its id. */
 export type ClaimedRow<T extends OutboxTable, C extends OutboxColumn<T>> = Pick<Selectable<PlatformDatabase[T]>, C> & { id: number };
@@ -73,7 +83,13 @@ export async function claimDueRows<T extends OutboxTable, C extends OutboxColumn
  * Extends a worker's lease on the rows it still holds to `until`. Returns the ids it still holds:
  * one missing was recorded meanwhile or, after a lapsed lease, claimed by another worker.
  */
-export async function renewClaimedRows(db: PlatformDb, table: OutboxTable, token: string, ids: readonly number[], until: number): Promise<Set<number>> {
+export async function renewClaimedRows(
+  db: PlatformDb,
+  table: OutboxTable,
+  token: string,
+  ids: readonly number[],
+  until: number,
+): Promise<Set<number>> {
   const held = new Set<number>();
   for (let start = 0; start < ids.length; start += 500) {
     const rows = await asAnyOutbox(db)

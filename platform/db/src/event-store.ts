@@ -1,12 +1,25 @@
 import type { PlatformDb } from './database';
 
-export type PlatformEventRecord = { siteId: number | null; category: string; url: string | null; errorMessage: string | null; payload: Record<string, unknown> };
+export type PlatformEventRecord = {
+  siteId: number | null;
+  category: string;
+  url: string | null;
+  errorMessage: string | null;
+  payload: Record<string, unknown>;
+};
 
 /** The platform's event log: remote failures and analytics events the browser reports. */
 export async function recordEvent(db: PlatformDb, event: PlatformEventRecord, now = Date.now()) {
   await db
     .insertInto('events')
-    .values({ site_id: event.siteId, category: event.category, url: event.url, error_message: event.errorMessage, payload: JSON.stringify(event.payload), created_at: now })
+    .values({
+      site_id: event.siteId,
+      category: event.category,
+      url: event.url,
+      error_message: event.errorMessage,
+      payload: JSON.stringify(event.payload),
+      created_at: now,
+    })
     .execute();
 }
 
@@ -15,7 +28,8 @@ export async function recordEvent(db: PlatformDb, event: PlatformEventRecord, no
  * under its own name. Anything else a client made up is counted as `other`, so the counts of a
  * day stay a few dozen rows a site however many names a client invents.
  */
-const countedCategory = (category: string) => (/^(page_view|event_\d{1,3}|remote_load_failed|app_error)$/.test(category) ? category : 'other');
+const countedCategory = (category: string) =>
+  /^(page_view|event_\d{1,3}|remote_load_failed|app_error)$/.test(category) ? category : 'other';
 
 const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 
@@ -33,7 +47,12 @@ export async function rollUpEventsBefore(db: PlatformDb, before: number, limit: 
     const counts = new Map<string, { site_id: number; day: string; category: string; count: number }>();
     for (const event of deleted) {
       if (event.site_id === null) continue;
-      const row = { site_id: Number(event.site_id), day: utcDay(Number(event.created_at)), category: countedCategory(event.category), count: 1 };
+      const row = {
+        site_id: Number(event.site_id),
+        day: utcDay(Number(event.created_at)),
+        category: countedCategory(event.category),
+        count: 1,
+      };
       const key = `${row.site_id}|${row.day}|${row.category}`;
       const counted = counts.get(key);
       if (counted) counted.count += 1;
@@ -45,7 +64,11 @@ export async function rollUpEventsBefore(db: PlatformDb, before: number, limit: 
       await trx
         .insertInto('event_daily_counts')
         .values(rows)
-        .onConflict((oc) => oc.columns(['site_id', 'day', 'category']).doUpdateSet((eb) => ({ count: eb('event_daily_counts.count', '+', eb.ref('excluded.count')) })))
+        .onConflict((oc) =>
+          oc
+            .columns(['site_id', 'day', 'category'])
+            .doUpdateSet((eb) => ({ count: eb('event_daily_counts.count', '+', eb.ref('excluded.count')) })),
+        )
         .execute();
     }
     return deleted.length;

@@ -28,7 +28,19 @@ export type DeliveryLogEntry = Omit<Selectable<LeadDeliveryLogTable>, 'site_id'>
 /** A job row as stored: the target is JSON text. */
 type JobRow = Omit<DeliveryJob, 'target'> & { target: string };
 
-const jobColumns = ['id', 'lead_id', 'site_id', 'target', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'updated_at', 'delivered_at'] as const;
+const jobColumns = [
+  'id',
+  'lead_id',
+  'site_id',
+  'target',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'created_at',
+  'updated_at',
+  'delivered_at',
+] as const;
 
 const toJob = (row: JobRow): DeliveryJob => ({
   ...row,
@@ -42,7 +54,13 @@ const toJob = (row: JobRow): DeliveryJob => ({
 });
 
 /** One pending job per target, due now. Called inside the transaction that saves (or completes, or releases) the lead. */
-export async function enqueueDeliveries(trx: Trx, leadId: number, siteId: number, targets: readonly LeadDeliveryTargetSetting[], now = Date.now()): Promise<number> {
+export async function enqueueDeliveries(
+  trx: Trx,
+  leadId: number,
+  siteId: number,
+  targets: readonly LeadDeliveryTargetSetting[],
+  now = Date.now(),
+): Promise<number> {
   if (targets.length === 0) return 0;
   await trx
     .insertInto('lead_delivery_jobs')
@@ -77,8 +95,14 @@ export type LeadToDeliver = { id: number; site_id: number; payload: string; crea
 /** The leads of a batch of claimed jobs, by id, read at once (a lead deleted meanwhile is absent). */
 export async function leadsToDeliver(db: PlatformDb, leadIds: readonly number[]): Promise<Map<number, LeadToDeliver>> {
   if (leadIds.length === 0) return new Map();
-  const rows = await db.selectFrom('leads').select(['id', 'site_id', 'payload', 'created_at']).where('id', 'in', [...leadIds]).execute();
-  return new Map(rows.map((row) => [Number(row.id), { ...row, id: Number(row.id), site_id: Number(row.site_id), created_at: Number(row.created_at) }]));
+  const rows = await db
+    .selectFrom('leads')
+    .select(['id', 'site_id', 'payload', 'created_at'])
+    .where('id', 'in', [...leadIds])
+    .execute();
+  return new Map(
+    rows.map((row) => [Number(row.id), { ...row, id: Number(row.id), site_id: Number(row.site_id), created_at: Number(row.created_at) }]),
+  );
 }
 
 /** A job's status after an attempt: the outbox's `sent` is a lead's `delivered`; a lead is never too old to deliver. */
@@ -142,7 +166,13 @@ export async function listDeliveryLog(db: PlatformDb, leadId: number): Promise<D
     .where('lead_id', '=', leadId)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({ ...row, id: Number(row.id), job_id: Number(row.job_id), lead_id: Number(row.lead_id), created_at: Number(row.created_at) }));
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    job_id: Number(row.job_id),
+    lead_id: Number(row.lead_id),
+    created_at: Number(row.created_at),
+  }));
 }
 
 /** Where a lead's delivery stands, in one word: the worst of its jobs, or why it has none. */
@@ -150,7 +180,14 @@ export type DeliveryState = 'delivered' | 'pending' | 'retrying' | 'dead' | 'hel
 
 export type DeliverySummary = {
   state: DeliveryState;
-  targets: { kind: string; status: DeliveryJobStatus; attempts: number; last_error: string | null; next_attempt_at: number | null; delivered_at: number | null }[];
+  targets: {
+    kind: string;
+    status: DeliveryJobStatus;
+    attempts: number;
+    last_error: string | null;
+    next_attempt_at: number | null;
+    delivered_at: number | null;
+  }[];
 };
 
 /** The jobs of many leads of one site at once, for the dealer's list. */
@@ -159,7 +196,13 @@ export async function jobsOfLeads(db: PlatformDb, siteId: number, leadIds: reado
   // Chunked: an IN list of thousands of ids is slow on SQLite and capped on both engines.
   for (let start = 0; start < leadIds.length; start += 500) {
     const chunk = leadIds.slice(start, start + 500);
-    const rows = await db.selectFrom('lead_delivery_jobs').select(jobColumns).where('site_id', '=', siteId).where('lead_id', 'in', chunk).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('lead_delivery_jobs')
+      .select(jobColumns)
+      .where('site_id', '=', siteId)
+      .where('lead_id', 'in', chunk)
+      .orderBy('id')
+      .execute();
     for (const row of rows) {
       const job = toJob(row);
       byLead.set(job.lead_id, [...(byLead.get(job.lead_id) ?? []), job]);
@@ -199,7 +242,10 @@ export function summariseDelivery(
 export function deliveryStateIs(state: DeliveryState) {
   return (eb: ExpressionBuilder<PlatformDatabase, 'leads'>): Expression<SqlBool> => {
     const hasJobs = (status?: DeliveryJobStatus) => {
-      let jobs = eb.selectFrom('lead_delivery_jobs').select('lead_delivery_jobs.id').whereRef('lead_delivery_jobs.lead_id', '=', 'leads.id');
+      let jobs = eb
+        .selectFrom('lead_delivery_jobs')
+        .select('lead_delivery_jobs.id')
+        .whereRef('lead_delivery_jobs.lead_id', '=', 'leads.id');
       if (status) jobs = jobs.where('lead_delivery_jobs.status', '=', status);
       return eb.exists(jobs);
     };

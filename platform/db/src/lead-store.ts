@@ -307,7 +307,15 @@ export type LeadFilter = {
   mock?: boolean | 'all';
 };
 
-export type StoredLeadFile = { id: number; lead_id: number; path: string; content_type: string; size: number; original_name: string; created_at: number };
+export type StoredLeadFile = {
+  id: number;
+  lead_id: number;
+  path: string;
+  content_type: string;
+  size: number;
+  original_name: string;
+  created_at: number;
+};
 
 export async function insertLeadFiles(
   trx: Trx,
@@ -317,7 +325,17 @@ export async function insertLeadFiles(
   if (files.length === 0) return;
   await trx
     .insertInto('lead_files')
-    .values(files.map((file) => ({ lead_id: file.leadId, site_id: file.siteId, path: file.path, content_type: file.contentType, size: file.size, original_name: file.originalName, created_at: now })))
+    .values(
+      files.map((file) => ({
+        lead_id: file.leadId,
+        site_id: file.siteId,
+        path: file.path,
+        content_type: file.contentType,
+        size: file.size,
+        original_name: file.originalName,
+        created_at: now,
+      })),
+    )
     .execute();
 }
 
@@ -333,6 +351,11 @@ export async function siteUploadBytesSince(db: PlatformDb, siteId: number, since
 }
 
 export async function listLeadFiles(db: PlatformDb, leadId: number): Promise<StoredLeadFile[]> {
-  const rows = await db.selectFrom('lead_files').select(['id', 'lead_id', 'path', 'content_type', 'size', 'original_name', 'created_at']).where('lead_id', '=', leadId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('lead_files')
+    .select(['id', 'lead_id', 'path', 'content_type', 'size', 'original_name', 'created_at'])
+    .where('lead_id', '=', leadId)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => ({ ...row, id: Number(row.id), lead_id: Number(row.lead_id), created_at: Number(row.created_at) }));
 }

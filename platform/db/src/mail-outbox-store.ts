@@ -15,7 +15,11 @@ export type NewShopperMail = {
 };
 
 /** Stores a mail, due now, inside the caller's transaction. Returns its id. */
-export async function enqueueShopperMail(trx: Transaction<PlatformDatabase> | PlatformDb, mail: NewShopperMail, now: number): Promise<number> {
+export async function enqueueShopperMail(
+  trx: Transaction<PlatformDatabase> | PlatformDb,
+  mail: NewShopperMail,
+  now: number,
+): Promise<number> {
   const row = await trx
     .insertInto('shopper_mail')
     .values({
@@ -38,7 +42,14 @@ export async function enqueueShopperMail(trx: Transaction<PlatformDatabase> | Pl
 
 /** The ids of the e-mail sent to an address on the site, oldest first (those not sent yet, or given up, left out). */
 export async function sentMailIdsOf(db: PlatformDb, siteId: number, email: string): Promise<number[]> {
-  const rows = await db.selectFrom('shopper_mail').select('id').where('site_id', '=', siteId).where('email', '=', email).where('status', '=', 'sent').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('shopper_mail')
+    .select('id')
+    .where('site_id', '=', siteId)
+    .where('email', '=', email)
+    .where('status', '=', 'sent')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => Number(row.id));
 }
 
@@ -48,17 +59,39 @@ export async function sentMailIdsOf(db: PlatformDb, siteId: number, email: strin
  * DATA_DIR/outbox/mail is then one a row still names, which is how deleting an account finds them.
  */
 export async function deleteFinishedMailBefore(db: PlatformDb, before: number): Promise<number[]> {
-  const rows = await db.deleteFrom('shopper_mail').where('status', 'in', ['sent', 'dead', 'expired']).where('updated_at', '<', before).returning('id').execute();
+  const rows = await db
+    .deleteFrom('shopper_mail')
+    .where('status', 'in', ['sent', 'dead', 'expired'])
+    .where('updated_at', '<', before)
+    .returning('id')
+    .execute();
   return rows.map((row) => Number(row.id));
 }
 
 /** A mail as the outbox sends it. */
-export type ClaimedMail = { id: number; site_id: number; email: string; subject: string; body: string; attempts: number; expires_at: number | null };
+export type ClaimedMail = {
+  id: number;
+  site_id: number;
+  email: string;
+  subject: string;
+  body: string;
+  attempts: number;
+  expires_at: number | null;
+};
 
 /** Claims due mail for one worker (claimDueRows). */
 export async function claimDueMail(db: PlatformDb, claim: Claim): Promise<ClaimedMail[]> {
-  const rows = await claimDueRows(db, { table: 'shopper_mail', columns: ['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at'], ...claim });
-  return rows.map((row) => ({ ...row, id: Number(row.id), attempts: Number(row.attempts), expires_at: row.expires_at === null ? null : Number(row.expires_at) }));
+  const rows = await claimDueRows(db, {
+    table: 'shopper_mail',
+    columns: ['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at'],
+    ...claim,
+  });
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    attempts: Number(row.attempts),
+    expires_at: row.expires_at === null ? null : Number(row.expires_at),
+  }));
 }
 
 /**
@@ -67,7 +100,12 @@ export async function claimDueMail(db: PlatformDb, claim: Claim): Promise<Claime
  * sent whose row was deleted meanwhile (its account was): the deletion found no file to remove,
  * so the caller removes it now.
  */
-export async function recordMailAttempts(db: PlatformDb, token: string, attempts: readonly Attempt<ClaimedMail>[], now: number): Promise<number[]> {
+export async function recordMailAttempts(
+  db: PlatformDb,
+  token: string,
+  attempts: readonly Attempt<ClaimedMail>[],
+  now: number,
+): Promise<number[]> {
   if (attempts.length === 0) return [];
   return db.transaction().execute(async (trx) => {
     const orphaned: number[] = [];
@@ -79,7 +117,11 @@ export async function recordMailAttempts(db: PlatformDb, token: string, attempts
         .where('id', '=', row.id)
         .where('claim_token', '=', token)
         .executeTakeFirst();
-      if (state === 'sent' && Number(updated.numUpdatedRows) === 0 && !(await trx.selectFrom('shopper_mail').select('id').where('id', '=', row.id).executeTakeFirst())) {
+      if (
+        state === 'sent' &&
+        Number(updated.numUpdatedRows) === 0 &&
+        !(await trx.selectFrom('shopper_mail').select('id').where('id', '=', row.id).executeTakeFirst())
+      ) {
         orphaned.push(row.id);
       }
     }

@@ -89,7 +89,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         const autoId = (table: string) =>
           db.schema
             .createTable(table)
-            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()));
+            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+              engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+            );
         const addLeadColumns: [string, 'text' | 'integer' | 'bigint', boolean][] = [
           ['token_salt', 'text', false],
           ['request_hash', 'text', false],
@@ -159,7 +161,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         // shoppers taking the last seat at once, on SQLite and PostgreSQL alike.
         await db.schema
           .createTable('bookings')
-          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
           .addColumn('site_id', 'integer', (c) => c.notNull())
           .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
           .addColumn('location_id', 'integer', (c) => c.notNull())
@@ -169,7 +173,12 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
           .addColumn('held_until', 'bigint')
           .addColumn('created_at', 'bigint', (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('bookings_seat').on('bookings').columns(['location_id', 'kind', 'starts_at', 'seat']).unique().execute();
+        await db.schema
+          .createIndex('bookings_seat')
+          .on('bookings')
+          .columns(['location_id', 'kind', 'starts_at', 'seat'])
+          .unique()
+          .execute();
         await db.schema.createIndex('bookings_lead').on('bookings').columns(['lead_id', 'kind']).execute();
       },
     },
@@ -179,7 +188,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         // unique index refuses a second test drive of the same car over any of those blocks.
         await db.schema
           .createTable('car_holds')
-          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
           .addColumn('site_id', 'integer', (c) => c.notNull())
           .addColumn('lead_id', 'bigint', (c) => c.notNull().references('leads.id').onDelete('cascade'))
           .addColumn('car_id', 'integer', (c) => c.notNull())
@@ -196,7 +207,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         // A dealer's own key to its site's leads: only its SHA-256 is kept, the key is shown once.
         await db.schema
           .createTable('dealer_keys')
-          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
           .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
           .addColumn('label', 'text', (c) => c.notNull())
           .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -219,7 +232,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         // its unique index lets one row at a time hold a car, whoever races for it.
         await db.schema
           .createTable('reservations')
-          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
           .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
           .addColumn('car_id', 'integer', (c) => c.notNull())
           .addColumn('active_car_id', 'integer', (c) => c.unique())
@@ -246,7 +261,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         const autoId = (table: string) =>
           db.schema
             .createTable(table)
-            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()));
+            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+              engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+            );
         // A shopper's account belongs to one site: the same address on two sites is two accounts.
         await autoId('shoppers')
           .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
@@ -269,7 +286,11 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
           .addColumn('used_at', 'bigint')
           .addColumn('created_at', 'bigint', (c) => c.notNull())
           .execute();
-        await db.schema.createIndex('shopper_sign_in_codes_address').on('shopper_sign_in_codes').columns(['site_id', 'email', 'created_at']).execute();
+        await db.schema
+          .createIndex('shopper_sign_in_codes_address')
+          .on('shopper_sign_in_codes')
+          .columns(['site_id', 'email', 'created_at'])
+          .execute();
         await db.schema
           .createTable('shopper_sessions')
           .addColumn('id_hash', 'text', (c) => c.primaryKey())
@@ -347,7 +368,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         // the deduplication: a second post of one browser event id is not stored, nor sent, again.
         await db.schema
           .createTable('ad_events')
-          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+            engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+          )
           .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
           .addColumn('event_id', 'text', (c) => c.notNull())
           .addColumn('event_name', 'text', (c) => c.notNull())
@@ -373,7 +396,9 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         const autoId = (table: string) =>
           db.schema
             .createTable(table)
-            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()));
+            .addColumn('id', engine === 'postgres' ? 'bigserial' : 'integer', (c) =>
+              engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+            );
         // The built-in chat (issue 11): a conversation is its lead's, one per lead, and goes with it
         // (or with its site). The shopper's details are kept as the lead was sent, for the dealer's list.
         await autoId('chat_threads')
@@ -433,7 +458,11 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
           await db.schema.alterTable('reservations').addColumn(column, 'text').execute();
         }
         // A site's live holds, the few rows that limit is counted over.
-        await db.schema.createIndex('reservations_site_state_held').on('reservations').columns(['site_id', 'state', 'held_until']).execute();
+        await db.schema
+          .createIndex('reservations_site_state_held')
+          .on('reservations')
+          .columns(['site_id', 'state', 'held_until'])
+          .execute();
       },
     },
     '0013_sign_in_code_requesters': {
@@ -441,8 +470,14 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         // Who asked for each sign-in code (a keyed hash of the connection), and the wrong tries made
         // from other connections, counted apart from the asker's own: a stranger can neither use up
         // an owner's codes nor kill the code the owner is typing (issue 7).
-        await db.schema.alterTable('shopper_sign_in_codes').addColumn('requester', 'text', (c) => c.notNull().defaultTo('')).execute();
-        await db.schema.alterTable('shopper_sign_in_codes').addColumn('other_tries', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('shopper_sign_in_codes')
+          .addColumn('requester', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        await db.schema
+          .alterTable('shopper_sign_in_codes')
+          .addColumn('other_tries', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
       },
     },
     '0014_lead_files_site_created': {

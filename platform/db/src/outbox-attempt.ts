@@ -34,7 +34,14 @@ export type Attempt<Row> = {
 };
 
 /** What one send makes of a row that had been tried `previousAttempts` times before. */
-export function settleAttempt<Row>(row: Row, result: SendResult, previousAttempts: number, policy: RetryPolicy, now: number, durationMs: number): Attempt<Row> {
+export function settleAttempt<Row>(
+  row: Row,
+  result: SendResult,
+  previousAttempts: number,
+  policy: RetryPolicy,
+  now: number,
+  durationMs: number,
+): Attempt<Row> {
   const attempts = previousAttempts + 1;
   const giveUp = result.outcome === 'rejected' || (result.outcome === 'retry' && attempts >= policy.maxAttempts);
   const state = result.outcome === 'sent' ? 'sent' : result.outcome === 'expired' ? 'expired' : giveUp ? 'dead' : 'failed';

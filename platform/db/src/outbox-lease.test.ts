@@ -34,13 +34,30 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
     vi.useRealTimers();
   });
 
-  const lease = (token: string, errors: unknown[] = []): OutboxLease => ({ db: store.db, table: 'shopper_mail', token, leaseMs, now: () => clock, onRenewalError: (error) => errors.push(error) });
+  const lease = (token: string, errors: unknown[] = []): OutboxLease => ({
+    db: store.db,
+    table: 'shopper_mail',
+    token,
+    leaseMs,
+    now: () => clock,
+    onRenewalError: (error) => errors.push(error),
+  });
   /** Three due e-mails, claimed by `token`. */
   const claimThree = async (token: string) => {
     for (let n = 0; n < 3; n++) {
       await store.db
         .insertInto('shopper_mail')
-        .values({ site_id: 1, email: `shopper${n}@example.com`, kind: 'sign-in', subject: 'Your code', body: 'code', status: 'pending', next_attempt_at: clock, created_at: clock, updated_at: clock })
+        .values({
+          site_id: 1,
+          email: `shopper${n}@example.com`,
+          kind: 'sign-in',
+          subject: 'Your code',
+          body: 'code',
+          status: 'pending',
+          next_attempt_at: clock,
+          created_at: clock,
+          updated_at: clock,
+        })
         .execute();
     }
     const rows = await claimDueRows(store.db, { table: 'shopper_mail', columns: ['id'], token, now: clock, leaseMs, limit: 10 });
@@ -48,7 +65,11 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
   };
   const claims = async () => {
     const rows = await store.db.selectFrom('shopper_mail').select(['id', 'claim_token', 'claimed_until']).orderBy('id').execute();
-    return rows.map((row) => ({ id: Number(row.id), token: row.claim_token, until: row.claimed_until === null ? null : Number(row.claimed_until) }));
+    return rows.map((row) => ({
+      id: Number(row.id),
+      token: row.claim_token,
+      until: row.claimed_until === null ? null : Number(row.claimed_until),
+    }));
   };
   /** Moves the clock and the renewal timer on by a third of a lease. */
   const aThirdOfALeaseLater = () => {
@@ -61,19 +82,24 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
     let finish!: () => void;
     const work = holdingLeases(lease('worker'), [a, b, c], async (held) => {
       // `a` was recorded: its claim is over.
-      await store.db.updateTable('shopper_mail').set({ status: 'sent', claim_token: null, claimed_until: null }).where('id', '=', a).execute();
+      await store.db
+        .updateTable('shopper_mail')
+        .set({ status: 'sent', claim_token: null, claimed_until: null })
+        .where('id', '=', a)
+        .execute();
       held.delete(a);
       await new Promise<void>((resolve) => (finish = resolve));
       return [...held];
     });
     await vi.waitFor(() => expect(finish).toBeDefined(), patiently);
     aThirdOfALeaseLater();
-    await vi.waitFor(async () =>
-      expect(await claims()).toEqual([
-        { id: a, token: null, until: null },
-        { id: b, token: 'worker', until: clock + leaseMs },
-        { id: c, token: 'worker', until: clock + leaseMs },
-      ]),
+    await vi.waitFor(
+      async () =>
+        expect(await claims()).toEqual([
+          { id: a, token: null, until: null },
+          { id: b, token: 'worker', until: clock + leaseMs },
+          { id: c, token: 'worker', until: clock + leaseMs },
+        ]),
       patiently,
     );
     finish();
@@ -88,7 +114,11 @@ describe.each(['sqlite', 'postgres'] as const)('holding the lease of a claimed o
       return [...held];
     });
     await vi.waitFor(() => expect(finish).toBeDefined(), patiently);
-    await store.db.updateTable('shopper_mail').set({ claim_token: 'another', claimed_until: clock + 10 * leaseMs }).where('id', '=', b).execute();
+    await store.db
+      .updateTable('shopper_mail')
+      .set({ claim_token: 'another', claimed_until: clock + 10 * leaseMs })
+      .where('id', '=', b)
+      .execute();
     aThirdOfALeaseLater();
     await vi.waitFor(async () => expect((await claims()).find((row) => row.id === a)?.until).toBe(clock + leaseMs), patiently);
     finish();

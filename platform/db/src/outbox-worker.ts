@@ -106,9 +106,14 @@ export class Outbox<Row extends OutboxRow, Batch = undefined> {
     const { db, leaseMs, batchSize } = this.settings;
     const rows = await this.spec.claim({ token, now: this.now(), leaseMs, limit: batchSize });
     if (rows.length === 0) return 0;
-    const onRenewalError = (error: unknown) => this.log.warn({ err: error }, `${this.spec.name}: could not renew the lease of a batch; trying again shortly`);
+    const onRenewalError = (error: unknown) =>
+      this.log.warn({ err: error }, `${this.spec.name}: could not renew the lease of a batch; trying again shortly`);
     const lease = { db, table: this.spec.table, token, leaseMs, now: this.now, onRenewalError };
-    await holdingLeases(lease, rows.map((row) => row.id), (held) => this.sendAll(rows, token, held));
+    await holdingLeases(
+      lease,
+      rows.map((row) => row.id),
+      (held) => this.sendAll(rows, token, held),
+    );
     return rows.length;
   }
 
@@ -170,7 +175,11 @@ export class Outbox<Row extends OutboxRow, Batch = undefined> {
   private logAttempt({ row, result, state, attempts, nextAttemptAt }: Attempt<Row>) {
     const about = { ...this.spec.about(row), attempts, status: result.status ?? result.outcome, detail: result.detail };
     const { rowName } = this.spec;
-    if (state === 'dead') this.log.warn(about, result.outcome === 'rejected' ? `${rowName} refused; not retried` : `${rowName} given up after its last attempt`);
+    if (state === 'dead')
+      this.log.warn(
+        about,
+        result.outcome === 'rejected' ? `${rowName} refused; not retried` : `${rowName} given up after its last attempt`,
+      );
     else if (state === 'expired') this.log.warn(about, `${rowName} given up unsent: too old to send`);
     else if (state === 'failed') this.log.info({ ...about, nextAttemptAt }, `${rowName} not sent; will retry`);
   }

@@ -13,9 +13,13 @@ export type Page = { after: PagePosition | null; limit: number };
 
 export const pageSizes = { default: 50, max: 500 } as const;
 
-const positionSchema = z.tuple([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)]);
+const positionSchema = z.tuple([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+]);
 
-export const encodeCursor = (position: PagePosition) => Buffer.from(JSON.stringify([position.key, position.id]), 'utf8').toString('base64url');
+export const encodeCursor = (position: PagePosition) =>
+  Buffer.from(JSON.stringify([position.key, position.id]), 'utf8').toString('base64url');
 
 /** The position a cursor stands for, or null when it is not one a listing handed out. */
 export function decodeCursor(cursor: string): PagePosition | null {
@@ -34,7 +38,11 @@ export function decodeCursor(cursor: string): PagePosition | null {
  * Rows read one more than the page holds tell whether another page follows: the page, and the
  * position of its last row when one does.
  */
-export function pageOf<T>(rows: readonly T[], limit: number, positionOf: (row: T) => PagePosition): { rows: T[]; next: PagePosition | null } {
+export function pageOf<T>(
+  rows: readonly T[],
+  limit: number,
+  positionOf: (row: T) => PagePosition,
+): { rows: T[]; next: PagePosition | null } {
   const page = rows.slice(0, limit);
   return { rows: page, next: rows.length > limit ? positionOf(page[page.length - 1]!) : null };
 }

@@ -63,8 +63,13 @@ export type HoldOutcome =
 export async function holdCar(db: PlatformDb, hold: NewHold, now: number, limit: HoldLimit): Promise<HoldOutcome> {
   // Most racers arrive after the winner committed: one indexed read answers them without a
   // transaction. Only a shortcut: the insert below still decides when the car looks free.
-  const holder = await db.selectFrom('reservations').select(['state', 'held_until']).where('active_car_id', '=', hold.carId).executeTakeFirst();
-  if (holder && (holder.state === 'reserved' || Number(holder.held_until) > now)) return { ok: false, takenBy: holder.state === 'reserved' ? 'reserved' : 'holding' };
+  const holder = await db
+    .selectFrom('reservations')
+    .select(['state', 'held_until'])
+    .where('active_car_id', '=', hold.carId)
+    .executeTakeFirst();
+  if (holder && (holder.state === 'reserved' || Number(holder.held_until) > now))
+    return { ok: false, takenBy: holder.state === 'reserved' ? 'reserved' : 'holding' };
   return db.transaction().execute(async (trx): Promise<HoldOutcome> => {
     if (limit.perPerson > 0) {
       // PostgreSQL: one hold of a site at a time, so a shopper's racing holds cannot all pass the
@@ -125,7 +130,11 @@ async function holderFullUntil(db: PlatformDb, hold: NewHold, perPerson: number,
     .where((eb) => eb.or([eb('holder_email', '=', email), eb('holder_phone', '=', phone), eb('holder_address', '=', address)]))
     .execute();
   let freeAt: number | null = null;
-  for (const held of [rows.filter((row) => row.holder_email === email), rows.filter((row) => row.holder_phone === phone), rows.filter((row) => row.holder_address === address)]) {
+  for (const held of [
+    rows.filter((row) => row.holder_email === email),
+    rows.filter((row) => row.holder_phone === phone),
+    rows.filter((row) => row.holder_address === address),
+  ]) {
     if (held.length < perPerson) continue;
     const ends = held.map((row) => Number(row.held_until)).sort((a, b) => a - b);
     freeAt = Math.max(freeAt ?? 0, ends[ends.length - perPerson]!);
@@ -151,8 +160,15 @@ export async function markCarHold(db: PlatformDb, carId: number, now: number): P
       .where('held_until', '>', now)
       .executeTakeFirst();
     const row = await trx.selectFrom('cars').select(['site_id', 'data']).where('id', '=', carId).executeTakeFirstOrThrow();
-    const car: Car = { ...(JSON.parse(row.data) as Car), on_hold_until_timestamp: holder ? Math.ceil(Number(holder.held_until) / 1000) : null };
-    await trx.updateTable('cars').set({ data: JSON.stringify(car) }).where('id', '=', carId).execute();
+    const car: Car = {
+      ...(JSON.parse(row.data) as Car),
+      on_hold_until_timestamp: holder ? Math.ceil(Number(holder.held_until) / 1000) : null,
+    };
+    await trx
+      .updateTable('cars')
+      .set({ data: JSON.stringify(car) })
+      .where('id', '=', carId)
+      .execute();
     return { siteId: Number(row.site_id), car };
   });
 }
@@ -177,7 +193,13 @@ export async function moveReservation(
   const keepsCar = to === 'holding' || to === 'reserved';
   const updated = await db
     .updateTable('reservations')
-    .set((eb) => ({ state: to, updated_at: now, ...extra, ...(keepsCar ? {} : { active_car_id: null }), ...(to === 'reserved' ? { active_car_id: eb.ref('car_id') } : {}) }))
+    .set((eb) => ({
+      state: to,
+      updated_at: now,
+      ...extra,
+      ...(keepsCar ? {} : { active_car_id: null }),
+      ...(to === 'reserved' ? { active_car_id: eb.ref('car_id') } : {}),
+    }))
     .where('id', '=', id)
     .where('state', 'in', [...from])
     .executeTakeFirst()
@@ -201,12 +223,21 @@ export async function noteOnReservation(
   note: Partial<Pick<ReservationsTable, 'payment_ref' | 'last_error'>>,
   now: number,
 ): Promise<void> {
-  await db.updateTable('reservations').set({ ...note, updated_at: now }).where('id', '=', id).execute();
+  await db
+    .updateTable('reservations')
+    .set({ ...note, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Records the dealer's lead of a reservation, once (a second finisher keeps the first id). */
 export async function setReservationLead(db: PlatformDb, id: number, leadId: number, now: number): Promise<void> {
-  await db.updateTable('reservations').set({ lead_id: leadId, updated_at: now }).where('id', '=', id).where('lead_id', 'is', null).execute();
+  await db
+    .updateTable('reservations')
+    .set({ lead_id: leadId, updated_at: now })
+    .where('id', '=', id)
+    .where('lead_id', 'is', null)
+    .execute();
 }
 
 /** Lets go of every hold that has run out unpaid (the car is free again); returns how many. */
@@ -222,12 +253,23 @@ export async function expireRunOutHolds(db: PlatformDb, now: number): Promise<nu
 
 /** Paid reservations whose car marking or dealer lead is not done yet (a crash between the steps), oldest first. */
 export async function reservationsAwaitingLead(db: PlatformDb, limit: number): Promise<StoredReservation[]> {
-  const rows = await db.selectFrom('reservations').selectAll().where('state', '=', 'reserved').where('lead_id', 'is', null).orderBy('id').limit(limit).execute();
+  const rows = await db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('state', '=', 'reserved')
+    .where('lead_id', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map(toReservation);
 }
 
 /** A page of a site's reservations, newest first (see page-cursor.ts). */
-export async function reservationPage(db: PlatformDb, siteId: number, page: Page): Promise<{ reservations: StoredReservation[]; next: PagePosition | null }> {
+export async function reservationPage(
+  db: PlatformDb,
+  siteId: number,
+  page: Page,
+): Promise<{ reservations: StoredReservation[]; next: PagePosition | null }> {
   let query = db.selectFrom('reservations').selectAll().where('site_id', '=', siteId);
   if (page.after) query = query.where(pastPosition('created_at', 'desc', page.after));
   const rows = await query

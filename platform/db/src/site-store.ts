@@ -11,7 +11,13 @@ export async function insertSite(db: PlatformDb, site: SiteConfig, now = Date.no
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('sites')
-      .values({ id: site.id, slug: site.slug, domain_name: site.domain_name?.toLowerCase() ?? null, config: JSON.stringify(stored), updated_at: now })
+      .values({
+        id: site.id,
+        slug: site.slug,
+        domain_name: site.domain_name?.toLowerCase() ?? null,
+        config: JSON.stringify(stored),
+        updated_at: now,
+      })
       .execute();
     if (locations.length) {
       await trx
@@ -30,13 +36,24 @@ export async function insertSite(db: PlatformDb, site: SiteConfig, now = Date.no
     }
     await trx
       .insertInto('site_remotes')
-      .values(remotes.map((remote) => ({ site_id: site.id, remote: remote.name, enabled: remote.enabled ? 1 : 0, version: remote.version, updated_at: now })))
+      .values(
+        remotes.map((remote) => ({
+          site_id: site.id,
+          remote: remote.name,
+          enabled: remote.enabled ? 1 : 0,
+          version: remote.version,
+          updated_at: now,
+        })),
+      )
       .execute();
   });
 }
 
 export async function siteCount(db: PlatformDb): Promise<number> {
-  const row = await db.selectFrom('sites').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('sites')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -62,8 +79,16 @@ export async function siteContentStamp(db: PlatformDb, siteId: number): Promise<
     .where('sites.id', '=', siteId)
     .select((eb) => [
       'sites.updated_at as site',
-      eb.selectFrom('cars').where('cars.site_id', '=', siteId).select((cars) => cars.fn.max('cars.updated_at').as('latest')).as('cars'),
-      eb.selectFrom('site_remotes').where('site_remotes.site_id', '=', siteId).select((remotes) => remotes.fn.max('site_remotes.updated_at').as('latest')).as('remotes'),
+      eb
+        .selectFrom('cars')
+        .where('cars.site_id', '=', siteId)
+        .select((cars) => cars.fn.max('cars.updated_at').as('latest'))
+        .as('cars'),
+      eb
+        .selectFrom('site_remotes')
+        .where('site_remotes.site_id', '=', siteId)
+        .select((remotes) => remotes.fn.max('site_remotes.updated_at').as('latest'))
+        .as('remotes'),
     ])
     .executeTakeFirst();
   return row ? `${row.site}.${row.cars ?? 0}.${row.remotes ?? 0}` : null;
@@ -115,7 +140,12 @@ export type RemoteSwitch = { enabled: boolean } | { version: string | null };
 
 /** Switches one remote of one site on or off, or pins it to a version (null: follow the latest). */
 export async function setSiteRemote(db: PlatformDb, siteId: number, remote: RemoteName, change: RemoteSwitch, now = Date.now()) {
-  const existing = await db.selectFrom('site_remotes').selectAll().where('site_id', '=', siteId).where('remote', '=', remote).executeTakeFirst();
+  const existing = await db
+    .selectFrom('site_remotes')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where('remote', '=', remote)
+    .executeTakeFirst();
   const next = {
     site_id: siteId,
     remote,

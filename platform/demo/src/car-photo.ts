@@ -15,18 +15,7 @@ export interface CarPhotoParams {
 }
 
 export type BodyShape =
-  | 'sedan'
-  | 'hatch'
-  | 'wagon'
-  | 'suv'
-  | 'ute'
-  | 'coupe'
-  | 'van'
-  | 'truck'
-  | 'cab-chassis'
-  | 'motorcycle'
-  | 'motorhome'
-  | 'caravan';
+  'sedan' | 'hatch' | 'wagon' | 'suv' | 'ute' | 'coupe' | 'van' | 'truck' | 'cab-chassis' | 'motorcycle' | 'motorhome' | 'caravan';
 
 /* ------------------------------------------------------------------ colours */
 
@@ -260,7 +249,10 @@ export const namedBodySlugs: readonly string[] = Object.keys(bodyAliases);
  * category (motorcycle, truck, camper) gives a fitting default; everything else draws a sedan.
  */
 export function resolveBody(category: string, body: string): BodyShape {
-  const slug = body.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = body
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   const direct = bodyAliases[slug];
   if (direct) return direct;
   for (const word of slug.split('-')) {
@@ -523,8 +515,7 @@ function glassShine(d: string): string {
 function sedan(p: Paint): string {
   const body =
     'M24 264 L20 226 C20 206 28 192 46 188 L150 182 C182 160 206 140 240 132 C282 124 360 122 392 128 C420 136 448 160 472 184 C520 188 560 192 580 198 C592 204 596 214 596 230 L596 258 C596 266 590 270 580 270 L36 270 C28 270 24 268 24 264 Z';
-  const glass =
-    'M168 184 C194 162 216 146 246 140 C286 133 356 132 388 137 C410 144 432 162 452 184 Z';
+  const glass = 'M168 184 C194 162 216 146 246 140 C286 133 356 132 388 137 C410 144 432 162 452 184 Z';
   return (
     `<path d="${body}" fill="${bodyFill(p)}"/>` +
     `<path d="${glass}" fill="${glassFill(p)}"/>` +
@@ -731,8 +722,7 @@ function motorcycle(p: Paint): string {
 }
 
 function motorhome(p: Paint): string {
-  const box =
-    'M16 262 L12 58 C12 46 22 38 34 38 L496 38 C514 38 526 50 526 68 L524 92 C522 102 514 106 504 106 L452 106 L452 262 Z';
+  const box = 'M16 262 L12 58 C12 46 22 38 34 38 L496 38 C514 38 526 50 526 68 L524 92 C522 102 514 106 504 106 L452 106 L452 262 Z';
   const cabBody =
     'M446 266 L446 104 L512 104 C530 120 550 150 566 172 C582 178 592 188 594 204 L596 256 C596 264 590 268 582 268 L446 268 Z';
   return (

@@ -30,16 +30,119 @@ type StockPlan = {
 
 const stockPlans: Record<DemoSiteSlug, StockPlan> = {
   // SPEC §1: 1147 vehicles, 253 used, 679 new, 215 demo.
-  'metro-motor-group': { kind: 'car-au', listed: { new: 679, used: 253, demo: 215 }, soldRecently: 5, soldLongAgo: 5, hidden: 4, stockPrefix: 'MMG', stockDigits: 5, pricing: 'sale', certifiedShare: 0.15 },
-  'harbour-used-cars': { kind: 'car-au', listed: { new: 0, used: 62, demo: 0 }, soldRecently: 2, soldLongAgo: 1, hidden: 1, stockPrefix: '', stockDigits: 5, pricing: 'sale', certifiedShare: 0 },
-  'ridgeline-trucks': { kind: 'truck', listed: { new: 18, used: 22, demo: 5 }, soldRecently: 1, soldLongAgo: 1, hidden: 1, stockPrefix: 'RT', stockDigits: 4, pricing: 'sale', certifiedShare: 0 },
-  'coastal-motorcycles': { kind: 'motorcycle', listed: { new: 24, used: 22, demo: 4 }, soldRecently: 1, soldLongAgo: 1, hidden: 0, stockPrefix: 'CM', stockDigits: 4, pricing: 'sale', certifiedShare: 0 },
-  'outback-campers': { kind: 'camper', listed: { new: 20, used: 14, demo: 2 }, soldRecently: 1, soldLongAgo: 1, hidden: 0, stockPrefix: 'OC', stockDigits: 4, pricing: 'sale', certifiedShare: 0 },
-  'flexi-subscriptions': { kind: 'car-au', listed: { new: 18, used: 12, demo: 0 }, soldRecently: 0, soldLongAgo: 1, hidden: 0, stockPrefix: 'FS', stockDigits: 4, onlyMakes: ['Toyota', 'Mazda', 'Hyundai', 'Kia', 'MG', 'BMW', 'Volkswagen', 'Mercedes-Benz'], pricing: 'subscription', certifiedShare: 0 },
-  'citi-rentals': { kind: 'car-au', listed: { new: 0, used: 25, demo: 0 }, soldRecently: 0, soldLongAgo: 0, hidden: 1, stockPrefix: 'CR', stockDigits: 4, onlyMakes: ['Toyota', 'Hyundai', 'Kia', 'Mitsubishi', 'MG', 'Mazda', 'Nissan'], pricing: 'rental', certifiedShare: 0 },
-  'toyota-demo': { kind: 'car-au', listed: { new: 0, used: 55, demo: 15 }, soldRecently: 2, soldLongAgo: 1, hidden: 1, stockPrefix: 'TPO', stockDigits: 5, onlyMakes: ['Toyota'], pricing: 'sale', certifiedShare: 0.6 },
-  'kiwi-motors': { kind: 'car-au', listed: { new: 25, used: 22, demo: 8 }, soldRecently: 1, soldLongAgo: 1, hidden: 0, stockPrefix: 'KM', stockDigits: 4, pricing: 'sale', certifiedShare: 0.1 },
-  'lone-star-auto': { kind: 'car-us', listed: { new: 0, used: 40, demo: 0 }, soldRecently: 1, soldLongAgo: 1, hidden: 1, stockPrefix: '', stockDigits: 5, pricing: 'sale', certifiedShare: 0.1 },
+  'metro-motor-group': {
+    kind: 'car-au',
+    listed: { new: 679, used: 253, demo: 215 },
+    soldRecently: 5,
+    soldLongAgo: 5,
+    hidden: 4,
+    stockPrefix: 'MMG',
+    stockDigits: 5,
+    pricing: 'sale',
+    certifiedShare: 0.15,
+  },
+  'harbour-used-cars': {
+    kind: 'car-au',
+    listed: { new: 0, used: 62, demo: 0 },
+    soldRecently: 2,
+    soldLongAgo: 1,
+    hidden: 1,
+    stockPrefix: '',
+    stockDigits: 5,
+    pricing: 'sale',
+    certifiedShare: 0,
+  },
+  'ridgeline-trucks': {
+    kind: 'truck',
+    listed: { new: 18, used: 22, demo: 5 },
+    soldRecently: 1,
+    soldLongAgo: 1,
+    hidden: 1,
+    stockPrefix: 'RT',
+    stockDigits: 4,
+    pricing: 'sale',
+    certifiedShare: 0,
+  },
+  'coastal-motorcycles': {
+    kind: 'motorcycle',
+    listed: { new: 24, used: 22, demo: 4 },
+    soldRecently: 1,
+    soldLongAgo: 1,
+    hidden: 0,
+    stockPrefix: 'CM',
+    stockDigits: 4,
+    pricing: 'sale',
+    certifiedShare: 0,
+  },
+  'outback-campers': {
+    kind: 'camper',
+    listed: { new: 20, used: 14, demo: 2 },
+    soldRecently: 1,
+    soldLongAgo: 1,
+    hidden: 0,
+    stockPrefix: 'OC',
+    stockDigits: 4,
+    pricing: 'sale',
+    certifiedShare: 0,
+  },
+  'flexi-subscriptions': {
+    kind: 'car-au',
+    listed: { new: 18, used: 12, demo: 0 },
+    soldRecently: 0,
+    soldLongAgo: 1,
+    hidden: 0,
+    stockPrefix: 'FS',
+    stockDigits: 4,
+    onlyMakes: ['Toyota', 'Mazda', 'Hyundai', 'Kia', 'MG', 'BMW', 'Volkswagen', 'Mercedes-Benz'],
+    pricing: 'subscription',
+    certifiedShare: 0,
+  },
+  'citi-rentals': {
+    kind: 'car-au',
+    listed: { new: 0, used: 25, demo: 0 },
+    soldRecently: 0,
+    soldLongAgo: 0,
+    hidden: 1,
+    stockPrefix: 'CR',
+    stockDigits: 4,
+    onlyMakes: ['Toyota', 'Hyundai', 'Kia', 'Mitsubishi', 'MG', 'Mazda', 'Nissan'],
+    pricing: 'rental',
+    certifiedShare: 0,
+  },
+  'toyota-demo': {
+    kind: 'car-au',
+    listed: { new: 0, used: 55, demo: 15 },
+    soldRecently: 2,
+    soldLongAgo: 1,
+    hidden: 1,
+    stockPrefix: 'TPO',
+    stockDigits: 5,
+    onlyMakes: ['Toyota'],
+    pricing: 'sale',
+    certifiedShare: 0.6,
+  },
+  'kiwi-motors': {
+    kind: 'car-au',
+    listed: { new: 25, used: 22, demo: 8 },
+    soldRecently: 1,
+    soldLongAgo: 1,
+    hidden: 0,
+    stockPrefix: 'KM',
+    stockDigits: 4,
+    pricing: 'sale',
+    certifiedShare: 0.1,
+  },
+  'lone-star-auto': {
+    kind: 'car-us',
+    listed: { new: 0, used: 40, demo: 0 },
+    soldRecently: 1,
+    soldLongAgo: 1,
+    hidden: 1,
+    stockPrefix: '',
+    stockDigits: 5,
+    pricing: 'sale',
+    certifiedShare: 0.1,
+  },
 };
 
 /** Slugs and VINs are unique across every site, so the generator for each site shares one registry. */
@@ -135,7 +238,10 @@ function pickKm(ctx: Context, model: ModelSpec, type: CarType, age: number): num
 function vinFor(ctx: Context, make: string, year: number): string {
   const { rng } = ctx;
   const yearCode = vinYearCodes.charAt((((year - 1980) % 30) + 30) % 30);
-  return unique(ctx.registry.vins, () => `${vinPrefix(make)}${rng.chars(5, vinAlphabet)}${rng.digits(1)}${yearCode}${rng.chars(1, vinAlphabet)}${rng.digits(6)}`);
+  return unique(
+    ctx.registry.vins,
+    () => `${vinPrefix(make)}${rng.chars(5, vinAlphabet)}${rng.digits(1)}${yearCode}${rng.chars(1, vinAlphabet)}${rng.digits(6)}`,
+  );
 }
 
 /**
@@ -144,7 +250,9 @@ function vinFor(ctx: Context, make: string, year: number): string {
  */
 function comingSoonProcessors(ctx: Context, dealership: Dealership, price: number): PaymentProcessor[] {
   if (!ctx.site.online_payments || price <= 200 || !dealership.stripe_publishable_key) return [];
-  return [{ authorization_type: 'stripe', authorization_key: dealership.stripe_publishable_key, deposit_amount: price > 80_000 ? 1000 : 500 }];
+  return [
+    { authorization_type: 'stripe', authorization_key: dealership.stripe_publishable_key, deposit_amount: price > 80_000 ? 1000 : 500 },
+  ];
 }
 
 function paymentProcessorsFor(ctx: Context, dealership: Dealership, price: number): PaymentProcessor[] {
@@ -154,10 +262,23 @@ function paymentProcessorsFor(ctx: Context, dealership: Dealership, price: numbe
     return [{ authorization_type: 'stripe', authorization_key: dealership.stripe_publishable_key, deposit_amount: deposit }];
   }
   // Dealerships without Stripe take deposits through their bank's gateway instead.
-  return [{ authorization_type: ctx.rng.chance(0.5) ? 'till' : 'st_george', authorization_key: `pub_demo_${dealership.id}`, deposit_amount: deposit }];
+  return [
+    {
+      authorization_type: ctx.rng.chance(0.5) ? 'till' : 'st_george',
+      authorization_key: `pub_demo_${dealership.id}`,
+      deposit_amount: deposit,
+    },
+  ];
 }
 
-function describeCar(ctx: Context, car: Pick<Car, 'name' | 'car_type' | 'km' | 'colour' | 'seats' | 'simple_transmission' | 'simple_drive' | 'filtered_features' | 'location_name'>, model: ModelSpec): string {
+function describeCar(
+  ctx: Context,
+  car: Pick<
+    Car,
+    'name' | 'car_type' | 'km' | 'colour' | 'seats' | 'simple_transmission' | 'simple_drive' | 'filtered_features' | 'location_name'
+  >,
+  model: ModelSpec,
+): string {
   const us = ctx.site.locale === 'en-US';
   const features = car.filtered_features.slice(0, 3).join(', ');
   const distance = model.odometer && !us ? ` with ${withCommas(car.km)} km on the odometer` : '';
@@ -200,7 +321,11 @@ function makeCar(ctx: Context, slot: Slot, id: number): Car {
   const expectedKm = age * ((profile.kmPerYear[0] + profile.kmPerYear[1]) / 2);
   const wear = clamp(1 - (km - expectedKm) / (profile.kmPerYear[1] * 20), 0.8, 1.08);
   const value =
-    slot.type === 'new' ? newPrice : slot.type === 'demo' ? newPrice * rng.float(0.86, 0.94) : newPrice * profile.retention ** Math.max(age, 0.5) * wear * rng.float(0.92, 1.06);
+    slot.type === 'new'
+      ? newPrice
+      : slot.type === 'demo'
+        ? newPrice * rng.float(0.86, 0.94)
+        : newPrice * profile.retention ** Math.max(age, 0.5) * wear * rng.float(0.92, 1.06);
 
   const listedForSale = slot.status !== 'sold';
   // A few cars have no price in the feed; the card then says 'Enquire for price.' (SPEC §5).
@@ -218,7 +343,8 @@ function makeCar(ctx: Context, slot: Slot, id: number): Car {
   else if (listedForSale && rng.chance(0.05)) tag = 'Special';
 
   const isCarKind = plan.kind === 'car-au' || plan.kind === 'car-us';
-  const certified = isCarKind && slot.type === 'used' && rng.chance(model.make === 'Toyota' ? Math.max(plan.certifiedShare, 0.35) : plan.certifiedShare);
+  const certified =
+    isCarKind && slot.type === 'used' && rng.chance(model.make === 'Toyota' ? Math.max(plan.certifiedShare, 0.35) : plan.certifiedShare);
   const reserved = slot.status === 'in_stock' && rng.chance(0.02);
   const reservableRoll = rng.next();
   const reservable = reservableRoll < 0.04 ? false : reservableRoll < 0.34 ? true : null;
@@ -252,7 +378,12 @@ function makeCar(ctx: Context, slot: Slot, id: number): Car {
 
   const otherLocations = ctx.salesLocations.filter((entry) => entry.id !== location.id && entry.address.state === location.address.state);
   const distribution_locations =
-    slot.type === 'used' && otherLocations.length > 0 && rng.chance(0.1) ? rng.shuffle(otherLocations).slice(0, 2).map((entry) => entry.name) : [];
+    slot.type === 'used' && otherLocations.length > 0 && rng.chance(0.1)
+      ? rng
+          .shuffle(otherLocations)
+          .slice(0, 2)
+          .map((entry) => entry.name)
+      : [];
 
   const payment_processors =
     slot.status === 'in_stock' && !reserved
@@ -315,7 +446,9 @@ function makeCar(ctx: Context, slot: Slot, id: number): Car {
     payment_processors,
     has_checkout_payment_processor: payment_processors.length > 0,
     autograb_data:
-      average === null ? null : { state_average_market_price: Math.round((average * rng.float(0.97, 1.03)) / 100) * 100, average_market_price: average },
+      average === null
+        ? null
+        : { state_average_market_price: Math.round((average * rng.float(0.97, 1.03)) / 100) * 100, average_market_price: average },
     // Fleet cars are not advertised on marketplaces, and new cars are listed by the maker's feed.
     carsales_seller_identifier: slot.type !== 'new' && plan.pricing === 'sale' ? carsalesCode : null,
   } satisfies Omit<Car, 'description'>;

@@ -95,13 +95,26 @@ describe('generateDemoData', () => {
       expect(site.blogs).toBe(1357);
       expect(site.promo_positions).toEqual([5, 10]);
       expect(site.remotes.every((remote) => remote.enabled)).toBe(true);
-      expect(site.search_categories.map((category) => category.path)).toEqual(['/search/ute', '/search/sedan', '/search/suv', '/search/hatch', '/search/4x4']);
+      expect(site.search_categories.map((category) => category.path)).toEqual([
+        '/search/ute',
+        '/search/sedan',
+        '/search/suv',
+        '/search/hatch',
+        '/search/4x4',
+      ]);
       const header = site.navigation.header;
       expect(header.find((link) => link.dynamic === 'stock')?.to).toBe('/cars/');
       expect(header.some((link) => link.dynamic === 'brands')).toBe(true);
       expect(header.some((link) => typeof link.to === 'string' && link.to.startsWith('https://'))).toBe(true);
       const footer = site.navigation.footer.map((link) => link.to);
-      for (const path of ['/search/new-used-and-demo-cars', '/search/used-cars', '/book-test-drive', '/privacy-policy/', '/unsubscribe', '/search/ute']) {
+      for (const path of [
+        '/search/new-used-and-demo-cars',
+        '/search/used-cars',
+        '/book-test-drive',
+        '/privacy-policy/',
+        '/unsubscribe',
+        '/search/ute',
+      ]) {
         expect(footer).toContain(path);
       }
     });
@@ -109,14 +122,24 @@ describe('generateDemoData', () => {
     it('covers the card, price and reserve cases', () => {
       const has = (predicate: (car: (typeof listed)[number]) => boolean) => listed.some(predicate);
       expect(has((car) => car.status === 'coming_soon')).toBe(true);
-      for (const tag of ['Test Drive Only', 'Test Drive Only*', 'Special', 'Pre-order']) expect(has((car) => car.tag === tag), tag).toBe(true);
+      for (const tag of ['Test Drive Only', 'Test Drive Only*', 'Special', 'Pre-order'])
+        expect(
+          has((car) => car.tag === tag),
+          tag,
+        ).toBe(true);
       expect(has((car) => car.preorder && car.tag === 'Pre-order')).toBe(true);
       expect(has((car) => car.certified)).toBe(true);
       expect(has((car) => car.reserved)).toBe(true);
-      for (const fuel of ['Electric', 'Hybrid', 'Plug-in Hybrid']) expect(has((car) => car.simple_fuel === fuel), fuel).toBe(true);
+      for (const fuel of ['Electric', 'Hybrid', 'Plug-in Hybrid'])
+        expect(
+          has((car) => car.simple_fuel === fuel),
+          fuel,
+        ).toBe(true);
       expect(has((car) => now - car.created_at_timestamp <= 8 * day)).toBe(true);
       expect(has((car) => car.before_price !== null && car.before_price > car.price)).toBe(true);
-      expect(has((car) => car.autograb_data?.average_market_price != null && car.autograb_data.average_market_price - car.price > 499)).toBe(true);
+      expect(
+        has((car) => car.autograb_data?.average_market_price != null && car.autograb_data.average_market_price - car.price > 499),
+      ).toBe(true);
       expect(has((car) => car.payment_processors.length > 0 && car.has_checkout_payment_processor)).toBe(true);
       expect(has((car) => car.price === 0)).toBe(true);
     });

@@ -46,7 +46,12 @@ const au = (street: string, suburb: string, state: string, postcode: string, lat
   long,
 });
 
-const sales = (name: string, manufacturers: readonly string[], place: Place): LocationPlan => ({ name, type: 'sales', manufacturers, place });
+const sales = (name: string, manufacturers: readonly string[], place: Place): LocationPlan => ({
+  name,
+  type: 'sales',
+  manufacturers,
+  place,
+});
 
 const workshop = (name: string, type: 'service' | 'parts', place: Place, closes: '17:00' | '16:00', saturday: boolean): LocationPlan => ({
   name,
@@ -71,19 +76,31 @@ const metroLocations: readonly LocationPlan[] = [
   sales('Metro Subaru Isuzu Brookvale', ['Subaru', 'Isuzu'], au('Pittwater Road', 'Brookvale', 'NSW', '2100', -33.7633, 151.2711)),
   sales('Metro Toyota Ringwood', ['Toyota'], au('Maroondah Highway', 'Ringwood', 'VIC', '3134', -37.8134, 145.2271)),
   sales('Metro Volkswagen Doncaster', ['Volkswagen'], au('Doncaster Road', 'Doncaster', 'VIC', '3108', -37.7862, 145.1244)),
-  sales('Metro Honda Essendon', ['Honda'], au('Mount Alexander Road', 'Essendon', 'VIC', '3040', -37.7560, 144.9190)),
+  sales('Metro Honda Essendon', ['Honda'], au('Mount Alexander Road', 'Essendon', 'VIC', '3040', -37.756, 144.919)),
   sales('Metro MG Mitsubishi Dandenong', ['MG', 'Mitsubishi'], au('Princes Highway', 'Dandenong', 'VIC', '3175', -37.9873, 145.2151)),
   sales('Metro Hyundai Kia Cheltenham', ['Hyundai', 'Kia'], au('Nepean Highway', 'Cheltenham', 'VIC', '3192', -37.9594, 145.0534)),
   sales('Metro Isuzu Hoppers Crossing', ['Isuzu'], au('Old Geelong Road', 'Hoppers Crossing', 'VIC', '3029', -37.8745, 144.6963)),
   sales('Metro Mazda Frankston', ['Mazda'], au('Nepean Highway', 'Frankston', 'VIC', '3199', -38.1425, 145.1232)),
-  workshop('Metro Service Centre Alexandria', 'service', au("O'Riordan Street", 'Alexandria', 'NSW', '2015', -33.9100, 151.1940), '17:00', true),
-  workshop('Metro Fleet Service Five Dock', 'service', au('Parramatta Road', 'Five Dock', 'NSW', '2046', -33.8664, 151.1293), '16:00', false),
+  workshop(
+    'Metro Service Centre Alexandria',
+    'service',
+    au("O'Riordan Street", 'Alexandria', 'NSW', '2015', -33.91, 151.194),
+    '17:00',
+    true,
+  ),
+  workshop(
+    'Metro Fleet Service Five Dock',
+    'service',
+    au('Parramatta Road', 'Five Dock', 'NSW', '2046', -33.8664, 151.1293),
+    '16:00',
+    false,
+  ),
   workshop('Metro Service Centre Richmond', 'service', au('Victoria Street', 'Richmond', 'VIC', '3121', -37.8112, 144.9968), '17:00', true),
-  workshop('Metro Service Centre Preston', 'service', au('High Street', 'Preston', 'VIC', '3072', -37.7420, 145.0030), '16:00', false),
-  workshop('Metro Service Centre Box Hill', 'service', au('Whitehorse Road', 'Box Hill', 'VIC', '3128', -37.8186, 145.1250), '17:00', false),
+  workshop('Metro Service Centre Preston', 'service', au('High Street', 'Preston', 'VIC', '3072', -37.742, 145.003), '16:00', false),
+  workshop('Metro Service Centre Box Hill', 'service', au('Whitehorse Road', 'Box Hill', 'VIC', '3128', -37.8186, 145.125), '17:00', false),
   workshop('Metro Parts Smithfield', 'parts', au('Cumberland Highway', 'Smithfield', 'NSW', '2164', -33.8536, 150.9393), '17:00', true),
-  workshop('Metro Parts Wetherill Park', 'parts', au('Victoria Street', 'Wetherill Park', 'NSW', '2164', -33.8480, 150.9020), '16:00', false),
-  workshop('Metro Parts Moorabbin', 'parts', au('South Road', 'Moorabbin', 'VIC', '3189', -37.9370, 145.0580), '17:00', true),
+  workshop('Metro Parts Wetherill Park', 'parts', au('Victoria Street', 'Wetherill Park', 'NSW', '2164', -33.848, 150.902), '16:00', false),
+  workshop('Metro Parts Moorabbin', 'parts', au('South Road', 'Moorabbin', 'VIC', '3189', -37.937, 145.058), '17:00', true),
 ];
 
 const networkPlans: Record<DemoSiteSlug, NetworkPlan> = {
@@ -93,70 +110,135 @@ const networkPlans: Record<DemoSiteSlug, NetworkPlan> = {
     dealershipPerSalesLocation: false,
     locations: [
       sales('Harbour Used Cars Rozelle', [], au('Victoria Road', 'Rozelle', 'NSW', '2039', -33.8617, 151.1707)),
-      sales('Harbour Used Cars Mona Vale', [], au('Pittwater Road', 'Mona Vale', 'NSW', '2103', -33.6776, 151.3030)),
+      sales('Harbour Used Cars Mona Vale', [], au('Pittwater Road', 'Mona Vale', 'NSW', '2103', -33.6776, 151.303)),
     ],
   },
   'ridgeline-trucks': {
     country: 'AU',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Ridgeline Trucks Wacol', ['Isuzu', 'Hino', 'Fuso', 'UD'], au('Boundary Road', 'Wacol', 'QLD', '4076', -27.5870, 152.9330)),
-      sales('Ridgeline Trucks Eagle Farm', ['Kenworth', 'Volvo', 'Mercedes-Benz', 'Iveco'], au('Kingsford Smith Drive', 'Eagle Farm', 'QLD', '4009', -27.4330, 153.0850)),
-      workshop('Ridgeline Truck Service Wacol', 'service', au('Boundary Road', 'Wacol', 'QLD', '4076', -27.5890, 152.9360), '16:00', false),
+      sales('Ridgeline Trucks Wacol', ['Isuzu', 'Hino', 'Fuso', 'UD'], au('Boundary Road', 'Wacol', 'QLD', '4076', -27.587, 152.933)),
+      sales(
+        'Ridgeline Trucks Eagle Farm',
+        ['Kenworth', 'Volvo', 'Mercedes-Benz', 'Iveco'],
+        au('Kingsford Smith Drive', 'Eagle Farm', 'QLD', '4009', -27.433, 153.085),
+      ),
+      workshop('Ridgeline Truck Service Wacol', 'service', au('Boundary Road', 'Wacol', 'QLD', '4076', -27.589, 152.936), '16:00', false),
     ],
   },
   'coastal-motorcycles': {
     country: 'AU',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Coastal Motorcycles Southport', ['Honda', 'Yamaha', 'Kawasaki', 'Suzuki'], au('Ferry Road', 'Southport', 'QLD', '4215', -27.9680, 153.4000)),
-      sales('Coastal Motorcycles Nerang', ['Harley-Davidson', 'Triumph', 'KTM', 'Ducati', 'BMW'], au('Nerang Street', 'Nerang', 'QLD', '4211', -27.9960, 153.3360)),
+      sales(
+        'Coastal Motorcycles Southport',
+        ['Honda', 'Yamaha', 'Kawasaki', 'Suzuki'],
+        au('Ferry Road', 'Southport', 'QLD', '4215', -27.968, 153.4),
+      ),
+      sales(
+        'Coastal Motorcycles Nerang',
+        ['Harley-Davidson', 'Triumph', 'KTM', 'Ducati', 'BMW'],
+        au('Nerang Street', 'Nerang', 'QLD', '4211', -27.996, 153.336),
+      ),
     ],
   },
   'outback-campers': {
     country: 'AU',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Outback Campers Wangara', ['Jayco', 'Avan'], au('Prindiville Drive', 'Wangara', 'WA', '6065', -31.7890, 115.8330)),
-      sales('Outback Campers Bibra Lake', ['New Age', 'Lotus Caravans', 'Sunliner', 'Winnebago', 'Kimberley'], au('Port Kembla Drive', 'Bibra Lake', 'WA', '6163', -32.0950, 115.8200)),
+      sales('Outback Campers Wangara', ['Jayco', 'Avan'], au('Prindiville Drive', 'Wangara', 'WA', '6065', -31.789, 115.833)),
+      sales(
+        'Outback Campers Bibra Lake',
+        ['New Age', 'Lotus Caravans', 'Sunliner', 'Winnebago', 'Kimberley'],
+        au('Port Kembla Drive', 'Bibra Lake', 'WA', '6163', -32.095, 115.82),
+      ),
     ],
   },
   'flexi-subscriptions': {
     country: 'AU',
     dealershipPerSalesLocation: false,
-    locations: [sales('Flexi Subscriptions South Melbourne', [], au('Kings Way', 'South Melbourne', 'VIC', '3205', -37.8330, 144.9600))],
+    locations: [sales('Flexi Subscriptions South Melbourne', [], au('Kings Way', 'South Melbourne', 'VIC', '3205', -37.833, 144.96))],
   },
   'citi-rentals': {
     country: 'AU',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Citi Rentals Adelaide', [], au('Franklin Street', 'Adelaide', 'SA', '5000', -34.9260, 138.5960)),
-      sales('Citi Rentals Adelaide Airport', [], au('Sir Donald Bradman Drive', 'Adelaide Airport', 'SA', '5950', -34.9450, 138.5330)),
+      sales('Citi Rentals Adelaide', [], au('Franklin Street', 'Adelaide', 'SA', '5000', -34.926, 138.596)),
+      sales('Citi Rentals Adelaide Airport', [], au('Sir Donald Bradman Drive', 'Adelaide Airport', 'SA', '5950', -34.945, 138.533)),
     ],
   },
   'toyota-demo': {
     country: 'AU',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Demo Toyota Homebush', ['Toyota'], au('Parramatta Road', 'Homebush', 'NSW', '2140', -33.8650, 151.0840)),
-      { ...workshop('Demo Toyota Underwood Road - Service', 'service', au('Underwood Road', 'Homebush', 'NSW', '2140', -33.8610, 151.0810), '17:00', true), manufacturers: ['Toyota'] },
+      sales('Demo Toyota Homebush', ['Toyota'], au('Parramatta Road', 'Homebush', 'NSW', '2140', -33.865, 151.084)),
+      {
+        ...workshop(
+          'Demo Toyota Underwood Road - Service',
+          'service',
+          au('Underwood Road', 'Homebush', 'NSW', '2140', -33.861, 151.081),
+          '17:00',
+          true,
+        ),
+        manufacturers: ['Toyota'],
+      },
     ],
   },
   'kiwi-motors': {
     country: 'NZ',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Kiwi Motors Penrose', ['Toyota', 'Mazda', 'Mitsubishi'], { street: 'Great South Road', suburb: 'Penrose', city: 'Auckland', state: 'Auckland', postcode: '1061', lat: -36.9100, long: 174.8150 }),
-      sales('Kiwi Motors North Shore', ['Kia', 'Hyundai', 'Ford'], { street: 'Wairau Road', suburb: 'Wairau Valley', city: 'Auckland', state: 'Auckland', postcode: '0627', lat: -36.7700, long: 174.7450 }),
-      sales('Kiwi Motors Wellington', ['Nissan', 'Honda'], { street: 'Kent Terrace', suburb: 'Te Aro', city: 'Wellington', state: 'Wellington', postcode: '6011', lat: -41.2940, long: 174.7840 }),
+      sales('Kiwi Motors Penrose', ['Toyota', 'Mazda', 'Mitsubishi'], {
+        street: 'Great South Road',
+        suburb: 'Penrose',
+        city: 'Auckland',
+        state: 'Auckland',
+        postcode: '1061',
+        lat: -36.91,
+        long: 174.815,
+      }),
+      sales('Kiwi Motors North Shore', ['Kia', 'Hyundai', 'Ford'], {
+        street: 'Wairau Road',
+        suburb: 'Wairau Valley',
+        city: 'Auckland',
+        state: 'Auckland',
+        postcode: '0627',
+        lat: -36.77,
+        long: 174.745,
+      }),
+      sales('Kiwi Motors Wellington', ['Nissan', 'Honda'], {
+        street: 'Kent Terrace',
+        suburb: 'Te Aro',
+        city: 'Wellington',
+        state: 'Wellington',
+        postcode: '6011',
+        lat: -41.294,
+        long: 174.784,
+      }),
     ],
   },
   'lone-star-auto': {
     country: 'US',
     dealershipPerSalesLocation: false,
     locations: [
-      sales('Lone Star Auto Austin', [], { street: 'N Lamar Blvd', suburb: 'Austin', city: 'Austin', state: 'TX', postcode: '78751', lat: 30.3160, long: -97.7280 }),
-      sales('Lone Star Auto Round Rock', [], { street: 'N Interstate 35', suburb: 'Round Rock', city: 'Round Rock', state: 'TX', postcode: '78664', lat: 30.5200, long: -97.6700 }),
+      sales('Lone Star Auto Austin', [], {
+        street: 'N Lamar Blvd',
+        suburb: 'Austin',
+        city: 'Austin',
+        state: 'TX',
+        postcode: '78751',
+        lat: 30.316,
+        long: -97.728,
+      }),
+      sales('Lone Star Auto Round Rock', [], {
+        street: 'N Interstate 35',
+        suburb: 'Round Rock',
+        city: 'Round Rock',
+        state: 'TX',
+        postcode: '78664',
+        lat: 30.52,
+        long: -97.67,
+      }),
     ],
   },
 };
@@ -196,7 +278,38 @@ function openingHours(plan: LocationPlan): OpeningHoursEntry[] {
 
 // ACMA keeps these ranges for drama and examples, so a demo tel: link never rings a real business.
 const auAreaCodes: Record<string, string> = { NSW: '02', ACT: '02', VIC: '03', TAS: '03', QLD: '07', SA: '08', WA: '08', NT: '08' };
-const acmaMobiles = ['0491 570 006', '0491 570 156', '0491 570 157', '0491 570 158', '0491 570 159', '0491 570 110', '0491 570 313', '0491 570 737', '0491 571 266', '0491 571 491', '0491 571 804', '0491 572 549', '0491 572 665', '0491 572 983', '0491 573 770', '0491 573 087', '0491 574 118', '0491 574 632', '0491 575 254', '0491 575 789', '0491 576 398', '0491 576 801', '0491 577 426', '0491 577 644', '0491 578 957', '0491 578 148', '0491 578 888', '0491 579 212', '0491 579 760', '0491 579 455'];
+const acmaMobiles = [
+  '0491 570 006',
+  '0491 570 156',
+  '0491 570 157',
+  '0491 570 158',
+  '0491 570 159',
+  '0491 570 110',
+  '0491 570 313',
+  '0491 570 737',
+  '0491 571 266',
+  '0491 571 491',
+  '0491 571 804',
+  '0491 572 549',
+  '0491 572 665',
+  '0491 572 983',
+  '0491 573 770',
+  '0491 573 087',
+  '0491 574 118',
+  '0491 574 632',
+  '0491 575 254',
+  '0491 575 789',
+  '0491 576 398',
+  '0491 576 801',
+  '0491 577 426',
+  '0491 577 644',
+  '0491 578 957',
+  '0491 578 148',
+  '0491 578 888',
+  '0491 579 212',
+  '0491 579 760',
+  '0491 579 455',
+];
 const nzAreaCodes: Record<string, string> = { Auckland: '09', Wellington: '04', Canterbury: '03', Waikato: '07' };
 
 type Phones = { phone: string; mobile: string | null };
@@ -318,13 +431,17 @@ export function demoNetwork(site: SiteIdentity): DemoNetwork {
       primary,
       visible: true,
       // Service and parts work on every make the site sells.
-      manufacturers: entry.type === 'sales' ? [...entry.manufacturers] : entry.manufacturers.length > 0 ? [...entry.manufacturers] : allMakes,
+      manufacturers:
+        entry.type === 'sales' ? [...entry.manufacturers] : entry.manufacturers.length > 0 ? [...entry.manufacturers] : allMakes,
       contact_detail: {
         phone: phones.phone,
         landline_phone: phones.phone,
         mobile: phones.mobile,
         email: `${entry.type}.${kebab(entry.place.suburb)}@${emailDomain}`,
-        social: index % 3 === 2 ? {} : { facebook: `https://www.facebook.com/${slug}`, instagram: `https://www.instagram.com/${slug.replace(/-/g, '')}` },
+        social:
+          index % 3 === 2
+            ? {}
+            : { facebook: `https://www.facebook.com/${slug}`, instagram: `https://www.instagram.com/${slug.replace(/-/g, '')}` },
         opening_hours: openingHours(entry),
       },
       address: {
@@ -342,7 +459,8 @@ export function demoNetwork(site: SiteIdentity): DemoNetwork {
       },
       reviews: { count: rng.int(12, 1400), average_rating: Math.round(rng.float(3.9, 4.95) * 10) / 10 },
       image: null,
-      external_identifiers: plan.country === 'AU' && entry.type === 'sales' ? [{ identifier_name: 'carsales', primary_code: `SSE-AD-${rng.digits(7)}` }] : [],
+      external_identifiers:
+        plan.country === 'AU' && entry.type === 'sales' ? [{ identifier_name: 'carsales', primary_code: `SSE-AD-${rng.digits(7)}` }] : [],
     };
   });
 

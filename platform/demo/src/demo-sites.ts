@@ -71,7 +71,20 @@ type Blueprint = Omit<SiteIdentity, 'online_payments' | 'reserve_coming_soon'> &
   disabledRemotes: RemoteName[];
 };
 
-const carFacets: SiteConfig['search_facets'] = ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'drive', 'colour', 'location_name'];
+const carFacets: SiteConfig['search_facets'] = [
+  'make',
+  'model',
+  'car_type',
+  'price',
+  'km',
+  'year',
+  'body',
+  'fuel',
+  'transmission',
+  'drive',
+  'colour',
+  'location_name',
+];
 
 const bodySearchCategories: SiteConfig['search_categories'] = [
   { label: 'Ute', path: '/search/ute' },
@@ -111,7 +124,8 @@ const blueprints: readonly Blueprint[] = [
     branding: { primary: '#0b3d91', primaryContrast: '#ffffff', accent: '#f5a623', surface: '#f4f6fa', text: '#1a1a2e', radius: '8px' },
     seo: {
       title: 'Metro Motor Group | New, Used & Demo Cars in Sydney and Melbourne',
-      description: 'Browse over 1,100 new, used and demo cars from 14 brands across 25 Metro Motor Group locations in Sydney and Melbourne.',
+      description:
+        'Browse over 1,100 new, used and demo cars from 14 brands across 25 Metro Motor Group locations in Sydney and Melbourne.',
     },
     blogs: 1357,
     offers: 42,
@@ -150,7 +164,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: 'SOLD',
     branding: { primary: '#006d77', primaryContrast: '#ffffff', accent: '#e29578', surface: '#fdfcfb', text: '#1d2d35', radius: '4px' },
-    seo: { title: 'Harbour Used Cars | Quality Used Cars in Sydney', description: 'Hand-picked used cars in Rozelle and Mona Vale, every one inspected and ready to drive away.' },
+    seo: {
+      title: 'Harbour Used Cars | Quality Used Cars in Sydney',
+      description: 'Hand-picked used cars in Rozelle and Mona Vale, every one inspected and ready to drive away.',
+    },
     blogs: 24,
     offers: 3,
     features: { mobile_only_phone: true, plain_spinner: true },
@@ -189,7 +206,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#c1121f', primaryContrast: '#ffffff', accent: '#fdf0d5', surface: '#f8f9fa', text: '#1b1b1b', radius: '2px' },
-    seo: { title: 'Ridgeline Trucks | New, Used & Demo Trucks in Brisbane', description: 'Light, medium and heavy trucks from Isuzu, Hino, Fuso, UD, Kenworth and more at Wacol and Eagle Farm.' },
+    seo: {
+      title: 'Ridgeline Trucks | New, Used & Demo Trucks in Brisbane',
+      description: 'Light, medium and heavy trucks from Isuzu, Hino, Fuso, UD, Kenworth and more at Wacol and Eagle Farm.',
+    },
     blogs: 61,
     offers: 5,
     // Sells to operators on both sides of the Tasman: New Zealand numbers are taken too (SPEC §5 AU+NZ rule).
@@ -224,7 +244,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#ff6b00', primaryContrast: '#111111', accent: '#00a6fb', surface: '#ffffff', text: '#121212', radius: '12px' },
-    seo: { title: 'Coastal Motorcycles | New & Used Motorcycles on the Gold Coast', description: 'Road, adventure, cruiser and dirt bikes from the big names, in Southport and Nerang.' },
+    seo: {
+      title: 'Coastal Motorcycles | New & Used Motorcycles on the Gold Coast',
+      description: 'Road, adventure, cruiser and dirt bikes from the big names, in Southport and Nerang.',
+    },
     blogs: 88,
     offers: 7,
     features: { plain_spinner: false, show_postcode: true, uses_pages_path: true },
@@ -258,7 +281,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#a0522d', primaryContrast: '#ffffff', accent: '#d4a373', surface: '#fefae0', text: '#283618', radius: '10px' },
-    seo: { title: 'Outback Campers | Caravans, Campers & Motorhomes in Perth', description: 'New and used caravans, pop tops, camper trailers and motorhomes in Wangara and Bibra Lake.' },
+    seo: {
+      title: 'Outback Campers | Caravans, Campers & Motorhomes in Perth',
+      description: 'New and used caravans, pop tops, camper trailers and motorhomes in Wangara and Bibra Lake.',
+    },
     blogs: 45,
     offers: 4,
     // The loading animations cover cars, bikes and trucks only, so campers get the plain spinner.
@@ -285,7 +311,18 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/cars',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: ['make', 'model', 'subscription_price', 'weekly_price_range', 'body', 'fuel', 'transmission', 'seats', 'colour', 'location_name'],
+    search_facets: [
+      'make',
+      'model',
+      'subscription_price',
+      'weekly_price_range',
+      'body',
+      'fuel',
+      'transmission',
+      'seats',
+      'colour',
+      'location_name',
+    ],
     search_filters: [],
     search_categories: [],
     promo_positions: [],
@@ -294,7 +331,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: true,
     sold_tag_name: null,
     branding: { primary: '#6c2bd9', primaryContrast: '#ffffff', accent: '#22c55e', surface: '#faf5ff', text: '#1e1b4b', radius: '16px' },
-    seo: { title: 'Flexi Subscriptions | Car Subscriptions in Melbourne', description: 'One weekly price covering rego, insurance, servicing and roadside. Swap or cancel any time.' },
+    seo: {
+      title: 'Flexi Subscriptions | Car Subscriptions in Melbourne',
+      description: 'One weekly price covering rego, insurance, servicing and roadside. Swap or cancel any time.',
+    },
     blogs: 12,
     offers: 2,
     features: { plain_spinner: true, split_testing: true },
@@ -333,7 +373,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#e11d48', primaryContrast: '#ffffff', accent: '#0ea5e9', surface: '#f8fafc', text: '#0f172a', radius: '6px' },
-    seo: { title: 'Citi Rentals | Car Hire in Adelaide', description: 'Daily car hire from Adelaide city and Adelaide Airport, from small hatches to 8-seat people movers.' },
+    seo: {
+      title: 'Citi Rentals | Car Hire in Adelaide',
+      description: 'Daily car hire from Adelaide city and Adelaide Airport, from small hatches to 8-seat people movers.',
+    },
     blogs: 0,
     offers: 1,
     features: { plain_spinner: true, mobile_only_phone: true },
@@ -358,7 +401,20 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/cars',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: ['model', 'badge', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'colour', 'certified', 'location_name'],
+    search_facets: [
+      'model',
+      'badge',
+      'car_type',
+      'price',
+      'km',
+      'year',
+      'body',
+      'fuel',
+      'transmission',
+      'colour',
+      'certified',
+      'location_name',
+    ],
     search_filters: [],
     // The Toyota pre-owned programme lists used and demo stock, never new cars.
     stock_filter_code: 4,
@@ -369,10 +425,20 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#eb0a1e', primaryContrast: '#ffffff', accent: '#58595b', surface: '#ffffff', text: '#000000', radius: '0px' },
-    seo: { title: 'Demo Toyota | Toyota Certified Pre-Owned in Homebush', description: 'Toyota Certified Pre-Owned and demonstrator vehicles with a 200-point check, at Demo Toyota Homebush.' },
+    seo: {
+      title: 'Demo Toyota | Toyota Certified Pre-Owned in Homebush',
+      description: 'Toyota Certified Pre-Owned and demonstrator vehicles with a 200-point check, at Demo Toyota Homebush.',
+    },
     blogs: 130,
     offers: 11,
-    features: { pre_owned_redirect: true, authentication: true, dealerstudio: true, hide_chat_on_stock_pages: true, blog_to_news: true, chat_provider: 'livechat' },
+    features: {
+      pre_owned_redirect: true,
+      authentication: true,
+      dealerstudio: true,
+      hide_chat_on_stock_pages: true,
+      blog_to_news: true,
+      chat_provider: 'livechat',
+    },
     // Every lead of the site goes to one fixed dealership slug (SPEC §3 forced slug).
     lead_settings: { forced_dealership_slug: 'toyota-pre-owned-central', strip_service_suffix: true },
     integrations: 'full',
@@ -405,7 +471,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#1b4332', primaryContrast: '#ffffff', accent: '#95d5b2', surface: '#f1faee', text: '#081c15', radius: '8px' },
-    seo: { title: 'Kiwi Motors | New, Used & Demo Cars in Auckland and Wellington', description: 'New, used and demo cars at Penrose, North Shore and Wellington.' },
+    seo: {
+      title: 'Kiwi Motors | New, Used & Demo Cars in Auckland and Wellington',
+      description: 'New, used and demo cars at Penrose, North Shore and Wellington.',
+    },
     blogs: 57,
     offers: 6,
     features: { authentication: true, show_postcode: true },
@@ -442,7 +511,10 @@ const blueprints: readonly Blueprint[] = [
     offers_subscription: false,
     sold_tag_name: null,
     branding: { primary: '#002868', primaryContrast: '#ffffff', accent: '#bf0a30', surface: '#ffffff', text: '#0b132b', radius: '4px' },
-    seo: { title: 'Lone Star Auto | Used Cars, Trucks & SUVs in Austin, TX', description: 'Pre-owned trucks, SUVs and sedans in Austin and Round Rock, Texas.' },
+    seo: {
+      title: 'Lone Star Auto | Used Cars, Trucks & SUVs in Austin, TX',
+      description: 'Pre-owned trucks, SUVs and sedans in Austin and Round Rock, Texas.',
+    },
     blogs: 9,
     offers: 2,
     // US zip codes are five digits, so the four-digit postcode field stays hidden.
@@ -607,7 +679,12 @@ function stockSummary(cars: readonly Car[]): SiteConfig['stock'] {
   };
 }
 
-export function buildSiteConfig(identity: SiteIdentity, locations: Location[], dealerships: Dealership[], cars: readonly Car[]): SiteConfig {
+export function buildSiteConfig(
+  identity: SiteIdentity,
+  locations: Location[],
+  dealerships: Dealership[],
+  cars: readonly Car[],
+): SiteConfig {
   const blueprint = blueprintOf(identity.slug);
   const primary = locations.find((location) => location.primary) ?? locations[0];
   if (!primary) throw new Error(`${identity.slug} has no locations`);

@@ -338,7 +338,11 @@ function tradeInVehicle(trade: Partial<OwnVehicle>): VehicleDesc | null {
   vehicle.odometer = km !== null ? { value: km, units: 'km' } : miles !== null ? { value: miles, units: 'mi' } : null;
   if (trade.rego) vehicle.ids.push({ source: 'registration', value: trade.rego });
   vehicle.comments = [
-    trade.rego ? `Rego: ${trade.rego}${trade.regoState ? ` (${trade.regoState})` : ''}` : trade.regoState ? `Rego state: ${trade.regoState}` : '',
+    trade.rego
+      ? `Rego: ${trade.rego}${trade.regoState ? ` (${trade.regoState})` : ''}`
+      : trade.regoState
+        ? `Rego state: ${trade.regoState}`
+        : '',
     vehicle.odometer === null && (trade.km || trade.miles) ? `Odometer: ${trade.km || trade.miles}` : '',
     trade.condition ? `Condition: ${trade.condition}` : '',
   ].filter(Boolean);
@@ -370,14 +374,18 @@ function findLocation(site: SiteConfig, reader: PayloadReader, car: Car | null):
   if (named) {
     const wanted = named.toLowerCase();
     const match =
-      byId(toInt(named)) ?? site.locations.find((location) => location.slug.toLowerCase() === wanted || location.name.toLowerCase() === wanted);
+      byId(toInt(named)) ??
+      site.locations.find((location) => location.slug.toLowerCase() === wanted || location.name.toLowerCase() === wanted);
     if (match) {
       reader.consume('location');
       return { location: match, from: 'lead' };
     }
   }
   if (car) return { location: byId(car.location_id), from: 'car' };
-  return { location: site.locations.find((location) => location.primary || location.groupings.includes('primary')) ?? site.locations[0] ?? null, from: 'site' };
+  return {
+    location: site.locations.find((location) => location.primary || location.groupings.includes('primary')) ?? site.locations[0] ?? null,
+    from: 'site',
+  };
 }
 
 function vendorElement(site: SiteConfig, reader: PayloadReader, car: Car | null): XmlElement {
@@ -399,7 +407,9 @@ function vendorElement(site: SiteConfig, reader: PayloadReader, car: Car | null)
     : { street: '', city: carPlace?.city ?? site.address.city, state: carPlace?.state ?? site.address.state, postcode: '' };
   return el('vendor', {}, [
     el('id', { source: 'dealership' }, slug),
-    ...(location?.external_identifiers ?? []).map((identifier) => el('id', { source: identifier.identifier_name }, identifier.primary_code)),
+    ...(location?.external_identifiers ?? []).map((identifier) =>
+      el('id', { source: identifier.identifier_name }, identifier.primary_code),
+    ),
     el('vendorname', {}, name),
     el('url', {}, site.url),
     el('contact', {}, [
@@ -484,15 +494,32 @@ export function leadToAdf(lead: DeliverableLead, options: AdfOptions = {}): stri
     serviceVehicle = describeOwn(own);
     consumeOwn(reader, own);
   } else {
-    const registration: Partial<OwnVehicle> = { rego: own.rego, regoState: own.regoState, km: own.km, miles: own.miles, condition: own.condition };
+    const registration: Partial<OwnVehicle> = {
+      rego: own.rego,
+      regoState: own.regoState,
+      km: own.km,
+      miles: own.miles,
+      condition: own.condition,
+    };
     if (ownedSignals) consumeOwn(reader, own, ['rego', 'regoState', 'km', 'miles', 'condition']);
     if (!car) {
       const stock = reader.peek('stock_number', 'stocknum');
       if (own.make || own.model || stock || own.vin) {
         const status =
-          statusOf(reader.peek('car_type')) ?? statusOf(reader.peek('vehicle_status')) ?? statusOf(category) ?? (site.template === 'used-cars' || site.template === 'toyota-pre-owned' ? 'used' : 'new');
+          statusOf(reader.peek('car_type')) ??
+          statusOf(reader.peek('vehicle_status')) ??
+          statusOf(category) ??
+          (site.template === 'used-cars' || site.template === 'toyota-pre-owned' ? 'used' : 'new');
         interestVehicle = emptyVehicle(interest, status);
-        Object.assign(interestVehicle, { make: own.make, model: own.model, year: own.year, trim: own.trim, vin: own.vin, stock, colour: own.colour });
+        Object.assign(interestVehicle, {
+          make: own.make,
+          model: own.model,
+          year: own.year,
+          trim: own.trim,
+          vin: own.vin,
+          stock,
+          colour: own.colour,
+        });
         consumeOwn(reader, own, ['make', 'model', 'year', 'trim', 'vin', 'colour']);
       }
       if (ownedSignals) trade = { ...registration, ...explicitTrade };
@@ -500,7 +527,9 @@ export function leadToAdf(lead: DeliverableLead, options: AdfOptions = {}): stri
       const namesCar = (own.make === '' || same(own.make, car.make)) && (own.model === '' || same(own.model, car.model));
       if (namesCar) consumeOwn(reader, own, ['make', 'model']);
       if (ownedSignals) {
-        const described: Partial<OwnVehicle> = namesCar ? {} : { make: own.make, model: own.model, year: own.year, trim: own.trim, colour: own.colour };
+        const described: Partial<OwnVehicle> = namesCar
+          ? {}
+          : { make: own.make, model: own.model, year: own.year, trim: own.trim, colour: own.colour };
         if (!namesCar) consumeOwn(reader, own, ['make', 'model', 'year', 'trim', 'colour']);
         trade = { ...registration, ...described, ...explicitTrade };
       }
@@ -534,7 +563,14 @@ export function leadToAdf(lead: DeliverableLead, options: AdfOptions = {}): stri
       : null;
 
   const vendor = vendorElement(site, reader, car);
-  const comments = customerComments(reader, { category, subcategory, dateTime, testDrive, serviceVehicle, files: filesLines(lead, options.filesNote) });
+  const comments = customerComments(reader, {
+    category,
+    subcategory,
+    dateTime,
+    testDrive,
+    serviceVehicle,
+    files: filesLines(lead, options.filesNote),
+  });
 
   const prospect = el('prospect', { status: 'new' }, [
     el('id', { sequence: '1', source: ADF_PROVIDER_NAME }, lead.id),
@@ -561,7 +597,10 @@ function filesLines(lead: Pick<DeliverableLead, 'files'>, note: string | undefin
   const names = deliveredFileNames(lead.files);
   return [
     `Files (${lead.files.length}):`,
-    ...lead.files.map((file, index) => `- ${names[index]} (${file.contentType}, ${formatBytes(file.size)}): ${file.url ?? 'see the lead in the dealer admin'}`),
+    ...lead.files.map(
+      (file, index) =>
+        `- ${names[index]} (${file.contentType}, ${formatBytes(file.size)}): ${file.url ?? 'see the lead in the dealer admin'}`,
+    ),
     ...(note ? [note] : []),
   ];
 }
@@ -595,7 +634,8 @@ function customerComments(
     if (text) lines.push(`${key}: ${text}`);
   }
   if (found.files.length > 0) lines.push(...found.files);
-  else if (reader.payload.has_files === true || reader.payload.has_files === 'true') lines.push('Files attached: Yes (see the lead in the dealer admin)');
+  else if (reader.payload.has_files === true || reader.payload.has_files === 'true')
+    lines.push('Files attached: Yes (see the lead in the dealer admin)');
   const page = reader.peek('url');
   if (page) lines.push(`Page: ${page}`);
   const campaign = reader.payload.linked_query_params;

@@ -30,7 +30,8 @@ import { phoneRuleOfSite } from './lead-schema';
 const timeFields = ['dateTime', 'date_time', 'test_drive_date'] as const;
 
 /** The locations of a dealership that take this kind of booking, the primary one first. */
-export const bookableLocations = (site: SiteConfig, kind: BookingKind, dealershipId?: number): Location[] => bookableOf(site.locations, kind, dealershipId);
+export const bookableLocations = (site: SiteConfig, kind: BookingKind, dealershipId?: number): Location[] =>
+  bookableOf(site.locations, kind, dealershipId);
 
 export function bookingPolicyOf(site: SiteConfig, kind: BookingKind): BookingPolicy {
   const capacity = site.lead_settings?.booking_capacity?.[kind];
@@ -52,7 +53,8 @@ export async function availabilityAt(
   const window = { from: now, to: now + (basis.policy.daysAhead + 1) * 86_400_000, now, exceptLeadId: opts.exceptLeadId };
   const taken = await takenSeats(db, { locationId: location.id, kind, ...window });
   // A car already out on another test drive over any part of a slot's hour is not offered then.
-  const carBusy = opts.carId !== undefined && basis.policy.carOutMinutes > 0 ? await busyCarBlocks(db, { carId: opts.carId, ...window }) : undefined;
+  const carBusy =
+    opts.carId !== undefined && basis.policy.carOutMinutes > 0 ? await busyCarBlocks(db, { carId: opts.carId, ...window }) : undefined;
   return { location, zone: basis.zone, policy: basis.policy, days: availableBookingDays({ ...basis, taken, carBusy }) };
 }
 
@@ -125,7 +127,9 @@ export async function bookingRequestOf(
     if (!daysOffer(availability.days, startsAt)) {
       // Offered to nobody at all, or only taken meanwhile: the shopper is told which.
       const wouldBeOffered = daysOffer(availableBookingDays(slotBasis(site, location, kind, opts.now)), startsAt);
-      return wouldBeOffered ? { kind: 'refused', status: 409, field, message: bookingMessages.taken } : { kind: 'refused', status: 400, field, message: bookingMessages.notOffered };
+      return wouldBeOffered
+        ? { kind: 'refused', status: 409, field, message: bookingMessages.taken }
+        : { kind: 'refused', status: 400, field, message: bookingMessages.notOffered };
     }
   }
   // A partial lead saved past its hold's lifetime keeps its time as asked, with no seat, until it completes.
@@ -134,7 +138,15 @@ export async function bookingRequestOf(
   return {
     kind: 'book',
     field,
-    booking: { kind, locationId: location.id, startsAt, capacity: policy.capacity, heldUntil, booker: bookerOf(site, lead, opts.client), day: bookingDayOf(startsAt, zone, site.locale) },
+    booking: {
+      kind,
+      locationId: location.id,
+      startsAt,
+      capacity: policy.capacity,
+      heldUntil,
+      booker: bookerOf(site, lead, opts.client),
+      day: bookingDayOf(startsAt, zone, site.locale),
+    },
     car: carId !== undefined ? { carId, blocks: carBlocksOf(startsAt, policy) } : null,
     fields: { booking_time: `${describeBookingTime(startsAt, zone, site.locale)} at ${location.name}`, booking_location_id: location.id },
   };
@@ -165,7 +177,11 @@ export function bookerOf(site: SiteConfig, lead: Record<string, unknown>, client
  * taken: what they already have and how to change it. The lead is not saved; the form keeps what
  * the shopper typed, to pick another day or send the enquiry without a time.
  */
-export function overLimitRefusal(site: SiteConfig, field: string, reached: BookingLimitReached): Extract<BookingRequest, { kind: 'refused' }> {
+export function overLimitRefusal(
+  site: SiteConfig,
+  field: string,
+  reached: BookingLimitReached,
+): Extract<BookingRequest, { kind: 'refused' }> {
   const location = site.locations.find((entry) => entry.id === reached.asked.locationId);
   const where = location?.name ?? 'this dealership';
   const call = location?.contact_detail.phone ? `call us on ${location.contact_detail.phone}` : 'call us';
@@ -173,9 +189,19 @@ export function overLimitRefusal(site: SiteConfig, field: string, reached: Booki
   const { max } = reached;
   switch (reached.limit) {
     case 'contact-day':
-      return { kind: 'refused', status: 409, field, message: `You already have ${max === 1 ? 'a booking' : `${max} bookings`} at ${where} on ${day}. Please choose another day, or ${call} to change ${max === 1 ? 'it' : 'them'}.` };
+      return {
+        kind: 'refused',
+        status: 409,
+        field,
+        message: `You already have ${max === 1 ? 'a booking' : `${max} bookings`} at ${where} on ${day}. Please choose another day, or ${call} to change ${max === 1 ? 'it' : 'them'}.`,
+      };
     case 'contact-upcoming':
-      return { kind: 'refused', status: 409, field, message: `You already have ${max === 1 ? 'an upcoming booking' : `${max} upcoming bookings`} with us. Please ${call} to change ${max === 1 ? 'it' : 'one of them'}.` };
+      return {
+        kind: 'refused',
+        status: 409,
+        field,
+        message: `You already have ${max === 1 ? 'an upcoming booking' : `${max} upcoming bookings`} with us. Please ${call} to change ${max === 1 ? 'it' : 'one of them'}.`,
+      };
     case 'address-day':
       return {
         kind: 'refused',
@@ -191,6 +217,8 @@ function slotBasis(site: SiteConfig, location: Location, kind: BookingKind, now:
   const zone = locationTimeZone(site.locale, location.address.state);
   const policy = bookingPolicyOf(site, kind);
   const range = bookingDateRange(now, zone, policy);
-  const closedDates = site.lead_settings?.bookings_on_public_holidays ? undefined : publicHolidayDates(site.locale, location.address.state, range.from, range.to);
+  const closedDates = site.lead_settings?.bookings_on_public_holidays
+    ? undefined
+    : publicHolidayDates(site.locale, location.address.state, range.from, range.to);
   return { hours: location.contact_detail.opening_hours, zone, locale: site.locale, now, policy, closedDates };
 }

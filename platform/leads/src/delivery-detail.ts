@@ -30,5 +30,8 @@ export function smtpReplyCode(error: unknown): number | null {
  */
 export function smtpFailure(error: unknown): { permanent: boolean; detail: string } {
   const code = smtpReplyCode(error);
-  return { permanent: code !== null && code >= 500 && code < 600, detail: oneLine(`${code !== null ? `${code} ` : ''}${errorText(error)}`) };
+  return {
+    permanent: code !== null && code >= 500 && code < 600,
+    detail: oneLine(`${code !== null ? `${code} ` : ''}${errorText(error)}`),
+  };
 }

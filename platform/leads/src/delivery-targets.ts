@@ -232,7 +232,11 @@ async function linkLeadFiles(lead: DeliverableLead, filesDir: string): Promise<s
   return missing;
 }
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Folder syncs asked for but not started yet, by folder: later askers join them. */
 const pendingDirSyncs = new Map<string, Promise<void>>();
@@ -258,7 +262,11 @@ function syncDir(dir: string): Promise<void> {
 
 // ----------------------------------------------------------------------------------------- HTTP
 
-async function deliverToWebhook(target: Extract<DeliveryTarget, { kind: 'webhook' }>, lead: DeliverableLead, timeoutMs: number): Promise<DeliveryResult> {
+async function deliverToWebhook(
+  target: Extract<DeliveryTarget, { kind: 'webhook' }>,
+  lead: DeliverableLead,
+  timeoutMs: number,
+): Promise<DeliveryResult> {
   if (!target.secret) return rejected('webhook target has no secret');
   const body = render(() => webhookBody(lead));
   return postOnce(target.url, body, timeoutMs, {
@@ -271,7 +279,11 @@ async function deliverToWebhook(target: Extract<DeliveryTarget, { kind: 'webhook
   });
 }
 
-async function deliverAdfOverHttp(target: Extract<DeliveryTarget, { kind: 'adf-http' }>, lead: DeliverableLead, timeoutMs: number): Promise<DeliveryResult> {
+async function deliverAdfOverHttp(
+  target: Extract<DeliveryTarget, { kind: 'adf-http' }>,
+  lead: DeliverableLead,
+  timeoutMs: number,
+): Promise<DeliveryResult> {
   const xml = render(() => leadToAdf(lead));
   return postOnce(target.url, xml, timeoutMs, {
     'Content-Type': 'application/xml',
@@ -300,7 +312,8 @@ async function postOnce(rawUrl: string, body: string, timeoutMs: number, headers
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return retry(`timeout after ${timeoutMs} ms`);
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+      return retry(`timeout after ${timeoutMs} ms`);
     return retry(`network error: ${errorText(error)}`);
   }
   const excerpt = oneLine(await bodyStart(response, excerptBytes));
@@ -311,7 +324,8 @@ async function postOnce(rawUrl: string, body: string, timeoutMs: number, headers
     const retryAfter = response.headers.get('retry-after');
     return retry(retryAfter ? oneLine(`${detail} (retry-after ${retryAfter})`) : detail);
   }
-  if (code >= 300 && code < 400) return rejected(oneLine(`${code} redirect to ${response.headers.get('location') ?? '(no location)'}; update the target url`));
+  if (code >= 300 && code < 400)
+    return rejected(oneLine(`${code} redirect to ${response.headers.get('location') ?? '(no location)'}; update the target url`));
   return rejected(detail);
 }
 
@@ -329,14 +343,24 @@ export function adfEmailSubject(lead: DeliverableLead): string {
 async function emailAttachments(lead: DeliverableLead, maxBytes: number) {
   if (lead.files.length === 0) return { attachments: [], note: undefined };
   const names = deliveredFileNames(lead.files);
-  const sizes = await Promise.all(lead.files.map((file) => stat(file.absolutePath).then((info) => (info.isFile() ? info.size : null), () => null)));
+  const sizes = await Promise.all(
+    lead.files.map((file) =>
+      stat(file.absolutePath).then(
+        (info) => (info.isFile() ? info.size : null),
+        () => null,
+      ),
+    ),
+  );
   const present = lead.files.flatMap((file, index) => {
     const size = sizes[index];
     return size == null ? [] : [{ filename: names[index]!, path: file.absolutePath, contentType: file.contentType, size }];
   });
   const total = present.reduce((sum, file) => sum + file.size, 0);
   if (total > maxBytes) {
-    return { attachments: [], note: `The files (${formatBytes(total)}) are over the ${formatBytes(maxBytes)} limit for e-mail and are not attached: download them from the links above.` };
+    return {
+      attachments: [],
+      note: `The files (${formatBytes(total)}) are over the ${formatBytes(maxBytes)} limit for e-mail and are not attached: download them from the links above.`,
+    };
   }
   const note =
     present.length === lead.files.length
@@ -379,7 +403,10 @@ async function deliverAdfByEmail(
     } catch (error) {
       // A mail server refusing the size (552, 5.3.4) still gets the lead: again at once, with links instead of files.
       if (!(files.attachments.length > 0 && smtpReplyCode(error) === 552)) throw error;
-      const info = await send([], 'The files were too large for the dealership’s mail server and are not attached: download them from the links above.');
+      const info = await send(
+        [],
+        'The files were too large for the dealership’s mail server and are not attached: download them from the links above.',
+      );
       return delivered(`${info.messageId} (files as links: the mail server refused the attachments as too large)`);
     }
   } catch (error) {

@@ -39,9 +39,30 @@ const payloadColumns = [
   'url',
 ] as const;
 
-const known = new Set<string>([...payloadColumns, 'category', 'lead_status', 'website_slug', 'source', 'user_agent', 'visited_pages', 'linked_query_params']);
+const known = new Set<string>([
+  ...payloadColumns,
+  'category',
+  'lead_status',
+  'website_slug',
+  'source',
+  'user_agent',
+  'visited_pages',
+  'linked_query_params',
+]);
 
-const header = ['id', 'created_at', 'updated_at', 'category', 'lead_status', ...payloadColumns, 'has_files', 'suspected_spam', 'spam_reason', 'delivery', 'other_fields'];
+const header = [
+  'id',
+  'created_at',
+  'updated_at',
+  'category',
+  'lead_status',
+  ...payloadColumns,
+  'has_files',
+  'suspected_spam',
+  'spam_reason',
+  'delivery',
+  'other_fields',
+];
 
 /** Leads as CSV: the header row (unless told not to) then one row per lead, each line ending CRLF. */
 export function leadsCsv(leads: readonly (StoredLead & { delivery: DeliverySummary })[], opts: { header?: boolean } = {}): string {
@@ -68,7 +89,9 @@ export function leadsCsv(leads: readonly (StoredLead & { delivery: DeliverySumma
 }
 
 /** The CSV export of a site's leads as it is read: the header with the first page, then each page's rows. */
-export async function* leadsCsvPages(pages: AsyncIterable<readonly (StoredLead & { delivery: DeliverySummary })[]>): AsyncGenerator<string> {
+export async function* leadsCsvPages(
+  pages: AsyncIterable<readonly (StoredLead & { delivery: DeliverySummary })[]>,
+): AsyncGenerator<string> {
   let first = true;
   for await (const page of pages) {
     yield leadsCsv(page, { header: first });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { deliveredFileNames, LEAD_FILE_LINK_TTL_SECONDS, leadFileName, leadFileSignature, signedLeadFileUrl, verifyLeadFileLink } from './lead-file-links';
+import {
+  deliveredFileNames,
+  LEAD_FILE_LINK_TTL_SECONDS,
+  leadFileName,
+  leadFileSignature,
+  signedLeadFileUrl,
+  verifyLeadFileLink,
+} from './lead-file-links';
 
 const secret = 'lead-token-secret-0123456789abcdef';
 const now = 1_750_000_000;
@@ -14,11 +21,15 @@ describe('signedLeadFileUrl', () => {
     ['a trailing slash', 'https://dealer.example/'],
     ['a path', 'https://dealer.example/cars/'],
   ])('builds <origin>/api/lead-files/<id>?expires&sig from a site url with %s', (_label, siteUrl) => {
-    expect(signedLeadFileUrl({ siteUrl, fileId: 7, expires, secret })).toBe(`https://dealer.example/api/lead-files/7?expires=${expires}&sig=${sig}`);
+    expect(signedLeadFileUrl({ siteUrl, fileId: 7, expires, secret })).toBe(
+      `https://dealer.example/api/lead-files/7?expires=${expires}&sig=${sig}`,
+    );
   });
 
   it('keeps a local port', () => {
-    expect(signedLeadFileUrl({ siteUrl: 'http://metro.localhost:3000', fileId: 7, expires, secret })).toMatch(/^http:\/\/metro\.localhost:3000\/api\/lead-files\/7\?/);
+    expect(signedLeadFileUrl({ siteUrl: 'http://metro.localhost:3000', fileId: 7, expires, secret })).toMatch(
+      /^http:\/\/metro\.localhost:3000\/api\/lead-files\/7\?/,
+    );
   });
 
   it('signs with HMAC-SHA256 of lead-file:<id>:<expires>, base64url, 43 characters', () => {
@@ -37,8 +48,20 @@ describe('verifyLeadFileLink', () => {
     ['a tampered signature', { fileId: 7, expires: String(expires), sig: tampered }, secret, now, { ok: false, reason: 'invalid' }],
     ['a later expiry than signed', { fileId: 7, expires: String(expires + 1), sig }, secret, now, { ok: false, reason: 'invalid' }],
     ['another file id', { fileId: 8, expires: String(expires), sig }, secret, now, { ok: false, reason: 'invalid' }],
-    ['another secret', { fileId: 7, expires: String(expires), sig }, 'another-secret-0123456789abcdef', now, { ok: false, reason: 'invalid' }],
-    ['an empty secret', { fileId: 7, expires: String(expires), sig: leadFileSignature('', 7, expires) }, '', now, { ok: false, reason: 'invalid' }],
+    [
+      'another secret',
+      { fileId: 7, expires: String(expires), sig },
+      'another-secret-0123456789abcdef',
+      now,
+      { ok: false, reason: 'invalid' },
+    ],
+    [
+      'an empty secret',
+      { fileId: 7, expires: String(expires), sig: leadFileSignature('', 7, expires) },
+      '',
+      now,
+      { ok: false, reason: 'invalid' },
+    ],
     ['no signature', { fileId: 7, expires: String(expires), sig: undefined }, secret, now, { ok: false, reason: 'invalid' }],
     ['no expiry', { fileId: 7, expires: undefined, sig }, secret, now, { ok: false, reason: 'invalid' }],
     ['a repeated sig parameter', { fileId: 7, expires: String(expires), sig: [sig, sig] }, secret, now, { ok: false, reason: 'invalid' }],
@@ -53,7 +76,13 @@ describe('verifyLeadFileLink', () => {
   it('opens what signedLeadFileUrl made', () => {
     const url = new URL(signedLeadFileUrl({ siteUrl: 'https://dealer.example', fileId: 12, expires, secret }));
     const fileId = Number(url.pathname.split('/').pop());
-    expect(verifyLeadFileLink({ fileId, expires: url.searchParams.get('expires') ?? undefined, sig: url.searchParams.get('sig') ?? undefined }, secret, now)).toEqual({ ok: true });
+    expect(
+      verifyLeadFileLink(
+        { fileId, expires: url.searchParams.get('expires') ?? undefined, sig: url.searchParams.get('sig') ?? undefined },
+        secret,
+        now,
+      ),
+    ).toEqual({ ok: true });
   });
 });
 
@@ -101,6 +130,10 @@ describe('deliveredFileNames', () => {
   });
 
   it('never makes a name that another file already has', () => {
-    expect(deliveredFileNames([file('photo.jpg'), file('photo (2).jpg'), file('photo.jpg')])).toEqual(['photo.jpg', 'photo (2).jpg', 'photo (3).jpg']);
+    expect(deliveredFileNames([file('photo.jpg'), file('photo (2).jpg'), file('photo.jpg')])).toEqual([
+      'photo.jpg',
+      'photo (2).jpg',
+      'photo (3).jpg',
+    ]);
   });
 });

@@ -46,7 +46,11 @@ const signaturePattern = /^[A-Za-z0-9_-]{43}$/;
  * `fileId` at `nowSeconds`. The signature is checked first and compared in constant time, so a
  * link is only called expired when it was once valid.
  */
-export function verifyLeadFileLink(link: { fileId: number; expires: unknown; sig: unknown }, secret: string, nowSeconds: number): LeadFileLinkCheck {
+export function verifyLeadFileLink(
+  link: { fileId: number; expires: unknown; sig: unknown },
+  secret: string,
+  nowSeconds: number,
+): LeadFileLinkCheck {
   if (!secret || typeof link.expires !== 'string' || typeof link.sig !== 'string') return { ok: false, reason: 'invalid' };
   if (!expiresPattern.test(link.expires) || !signaturePattern.test(link.sig)) return { ok: false, reason: 'invalid' };
   const expires = Number(link.expires);

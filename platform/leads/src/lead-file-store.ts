@@ -9,14 +9,36 @@ import { uploadsRoot } from './uploads';
 
 const fileColumns = ['id', 'lead_id', 'site_id', 'path', 'content_type', 'size', 'original_name', 'created_at'] as const;
 
-type FileRow = { id: number; lead_id: number; site_id: number; path: string; content_type: string; size: number; original_name: string; created_at: number };
-const toFile = (row: FileRow): StoredLeadFile & { site_id: number } => ({ ...row, id: Number(row.id), lead_id: Number(row.lead_id), site_id: Number(row.site_id), size: Number(row.size), created_at: Number(row.created_at) });
+type FileRow = {
+  id: number;
+  lead_id: number;
+  site_id: number;
+  path: string;
+  content_type: string;
+  size: number;
+  original_name: string;
+  created_at: number;
+};
+const toFile = (row: FileRow): StoredLeadFile & { site_id: number } => ({
+  ...row,
+  id: Number(row.id),
+  lead_id: Number(row.lead_id),
+  site_id: Number(row.site_id),
+  size: Number(row.size),
+  created_at: Number(row.created_at),
+});
 
 /** The files of each of the leads, by lead id, in upload order (a lead without files is absent). */
 export async function listFilesOfLeads(db: PlatformDb, leadIds: readonly number[]): Promise<Map<number, StoredLeadFile[]>> {
   const byLead = new Map<number, StoredLeadFile[]>();
   if (leadIds.length === 0) return byLead;
-  const rows = await db.selectFrom('lead_files').select(fileColumns).where('lead_id', 'in', leadIds).orderBy('lead_id').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('lead_files')
+    .select(fileColumns)
+    .where('lead_id', 'in', leadIds)
+    .orderBy('lead_id')
+    .orderBy('id')
+    .execute();
   for (const row of rows) {
     const file = toFile(row);
     const files = byLead.get(file.lead_id) ?? [];

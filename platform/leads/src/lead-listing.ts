@@ -7,7 +7,12 @@ import { pageSizes, type Page, type PagePosition } from '@dealer/db/page-cursor'
 export type ListedLead = StoredLead & { delivery: DeliverySummary };
 
 /** One page of a site's leads, newest first, each with where its delivery stands (the dealer's list). */
-export async function listLeadPage(db: PlatformDb, siteId: number, filter: LeadListFilter, page: Page): Promise<{ leads: ListedLead[]; next: PagePosition | null }> {
+export async function listLeadPage(
+  db: PlatformDb,
+  siteId: number,
+  filter: LeadListFilter,
+  page: Page,
+): Promise<{ leads: ListedLead[]; next: PagePosition | null }> {
   const { leads, next } = await leadPage(db, siteId, filter, page);
   const jobs = await jobsOfLeads(
     db,
@@ -18,7 +23,12 @@ export async function listLeadPage(db: PlatformDb, siteId: number, filter: LeadL
 }
 
 /** All of a site's leads, a page at a time (the CSV and the CLI): never more than one page in memory. */
-export async function* eachLeadPage(db: PlatformDb, siteId: number, filter: LeadListFilter = {}, limit: number = pageSizes.max): AsyncGenerator<ListedLead[]> {
+export async function* eachLeadPage(
+  db: PlatformDb,
+  siteId: number,
+  filter: LeadListFilter = {},
+  limit: number = pageSizes.max,
+): AsyncGenerator<ListedLead[]> {
   let after: PagePosition | null = null;
   do {
     const page = await listLeadPage(db, siteId, filter, { after, limit });

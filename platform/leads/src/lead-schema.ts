@@ -35,10 +35,17 @@ export function phoneRuleOfSite(site: Pick<SiteConfig, 'locale' | 'features' | '
 }
 
 /** SPEC §5 messages per field of the (assembled) lead values; empty when valid. */
-export function ruleErrors(values: Record<string, unknown>, site: Pick<SiteConfig, 'locale' | 'features' | 'lead_settings'>, complete: boolean): Record<string, string> {
+export function ruleErrors(
+  values: Record<string, unknown>,
+  site: Pick<SiteConfig, 'locale' | 'features' | 'lead_settings'>,
+  complete: boolean,
+): Record<string, string> {
   // The shared first-name rule runs on `name`; a first_name sent beside it is checked on its own too.
   const checked = { ...values, [nameAlias]: values.name };
-  const errors = validateFields(complete ? completeRules : partialRules, checked, { phoneRule: phoneRuleOfSite(site), locale: site.locale });
+  const errors = validateFields(complete ? completeRules : partialRules, checked, {
+    phoneRule: phoneRuleOfSite(site),
+    locale: site.locale,
+  });
   const fields: Record<string, string> = {};
   for (const [key, message] of Object.entries(errors)) fields[key === nameAlias ? 'name' : key] = message;
   if (values.first_name !== undefined && values.first_name !== values.name) {
@@ -57,7 +64,10 @@ const contactRules: FieldRule[] = [
  * Whether the shopper gave a way to reach them: an email or a phone that passes the same rules as
  * the form's own fields. Only such a lead may hold a booking seat (decision record 0004).
  */
-export function hasContactDetails(values: Record<string, unknown>, site: Pick<SiteConfig, 'locale' | 'features' | 'lead_settings'>): boolean {
+export function hasContactDetails(
+  values: Record<string, unknown>,
+  site: Pick<SiteConfig, 'locale' | 'features' | 'lead_settings'>,
+): boolean {
   const errors = validateFields(contactRules, values, { phoneRule: phoneRuleOfSite(site), locale: site.locale });
   return !errors.email || !errors.phone;
 }
@@ -88,7 +98,10 @@ const shape = z
       lead_status: z.string({ error: 'must be text' }).max(50).optional(),
       form_completed: z.boolean({ error: 'must be true or false' }).optional(),
       step_number: z.number({ error: 'must be a whole number' }).int('must be a whole number').nonnegative().optional(),
-      skipped_steps: z.array(z.object({ from: z.number().int(), to: z.number().int() }), { error: 'must be a list of {from, to} steps' }).max(100).optional(),
+      skipped_steps: z
+        .array(z.object({ from: z.number().int(), to: z.number().int() }), { error: 'must be a list of {from, to} steps' })
+        .max(100)
+        .optional(),
       category: z.string({ error: formMessages.required }).max(200).optional(),
       subcategory: z.string({ error: 'must be text' }).max(200).optional(),
       name: z.string({ error: 'must be text' }).max(200).optional(),
@@ -125,9 +138,13 @@ function issuesToFields(error: z.ZodError): Record<string, string> {
 }
 
 /** The zod check of the known fields' types, per field. */
-export function checkLeadShape(lead: unknown): { ok: true; values: Record<string, unknown> } | { ok: false; fields: Record<string, string> } {
+export function checkLeadShape(
+  lead: unknown,
+): { ok: true; values: Record<string, unknown> } | { ok: false; fields: Record<string, string> } {
   const parsed = shape.safeParse(lead);
-  return parsed.success ? { ok: true, values: parsed.data as Record<string, unknown> } : { ok: false, fields: issuesToFields(parsed.error) };
+  return parsed.success
+    ? { ok: true, values: parsed.data as Record<string, unknown> }
+    : { ok: false, fields: issuesToFields(parsed.error) };
 }
 
 /**

@@ -7,8 +7,24 @@ import type { StepSkip } from '@dealer/rules/multi-step';
 import type { LeadsConfig } from './lead-settings';
 import type { DatabaseEngine } from '@dealer/db/database-engine';
 import type { PlatformDb } from '@dealer/db/database';
-import { findLeadForUpdate, idempotencyColumn, insertLead, insertLeadFiles, saveLeadUpdate, type StoredLead, type WithinLeadTransaction } from '@dealer/db/lead-store';
-import { BookingLimitReached, BookingTaken, claimBooking, claimCar, leadsHoldingSeats, releaseBookings, type SeatLimits } from '@dealer/db/booking-store';
+import {
+  findLeadForUpdate,
+  idempotencyColumn,
+  insertLead,
+  insertLeadFiles,
+  saveLeadUpdate,
+  type StoredLead,
+  type WithinLeadTransaction,
+} from '@dealer/db/lead-store';
+import {
+  BookingLimitReached,
+  BookingTaken,
+  claimBooking,
+  claimCar,
+  leadsHoldingSeats,
+  releaseBookings,
+  type SeatLimits,
+} from '@dealer/db/booking-store';
 import { bookingMessages } from '@dealer/rules/booking-slots';
 import { bookingRequestOf, overLimitRefusal, type BookingRequest } from './bookings';
 import { ClientHolds } from './client-holds';
@@ -73,8 +89,13 @@ function bookingRefusal(refused: Extract<BookingRequest, { kind: 'refused' }>): 
  * anything walks it recursively (hashing, assembling, storing); otherwise the 400 to answer.
  */
 function leadOfBody(lead: unknown): { ok: true; lead: Record<string, unknown> } | { ok: false; reply: LeadReply } {
-  if (!isRecord(lead)) return { ok: false, reply: { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } } };
-  if (nestedDeeperThan(lead, maxLeadNesting)) return { ok: false, reply: { status: 400, body: { message: checkFieldsMessage, fields: { lead: tooDeepMessage } } } };
+  if (!isRecord(lead))
+    return {
+      ok: false,
+      reply: { status: 400, body: { message: checkFieldsMessage, fields: { lead: 'The enquiry must be sent as { "lead": { ... } }.' } } },
+    };
+  if (nestedDeeperThan(lead, maxLeadNesting))
+    return { ok: false, reply: { status: 400, body: { message: checkFieldsMessage, fields: { lead: tooDeepMessage } } } };
   return { ok: true, lead };
 }
 
@@ -181,11 +202,18 @@ export class LeadService {
 
   private tooManyHolds(field: string, retryAfterMs: number): LeadReply {
     const message = `Your connection is already holding ${maxHoldsPerClient} booking times on this site. Please finish one of those bookings, try again in ${retryAfterText(retryAfterMs)}, or call the dealership.`;
-    return { status: 429, body: { message, fields: { [field]: message } }, headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) } };
+    return {
+      status: 429,
+      body: { message, fields: { [field]: message } },
+      headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+    };
   }
 
   private reply(lead: { id: number }, salt: string | null, status: 200 | 201): LeadReply {
-    return { status, body: { id: lead.id, lead_id: lead.id, update_token: salt ? updateTokenOf(this.deps.leads.tokenSecret, lead.id, salt) : '' } };
+    return {
+      status,
+      body: { id: lead.id, lead_id: lead.id, update_token: salt ? updateTokenOf(this.deps.leads.tokenSecret, lead.id, salt) : '' },
+    };
   }
 
   /** SPEC §3 assembly over what the browser sent; the server's own values (user agent, site) win. */
@@ -233,19 +261,28 @@ export class LeadService {
       const valid = validateLead(assembled, site, complete);
       if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
 
-      const limited = request.trusted ? ({ ok: true } as const) : this.rateLimiter.take(`${request.mock ? 'mock' : 'api'}|${site.id}|${request.ip}`, now);
+      const limited = request.trusted
+        ? ({ ok: true } as const)
+        : this.rateLimiter.take(`${request.mock ? 'mock' : 'api'}|${site.id}|${request.ip}`, now);
       if (!limited.ok) {
         const seconds = Math.ceil(limited.retryAfterMs / 1000);
         return {
           status: 429,
-          body: { message: `Too many enquiries have been sent from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or call the dealership.` },
+          body: {
+            message: `Too many enquiries have been sent from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or call the dealership.`,
+          },
           headers: { 'Retry-After': String(seconds) },
         };
       }
 
       const verdict = request.trusted ? ({ spam: false } as const) : spamVerdict(values, now, this.deps.leads.minFillMs);
       // The location as the shopper chose it (the assembled lead's may be the site's primary one).
-      const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: values.location, location_id: values.location_id }, { now, complete, client: request.trusted ? null : request.ip });
+      const booking = await bookingRequestOf(
+        this.deps.db,
+        site,
+        { ...assembled, location: values.location, location_id: values.location_id },
+        { now, complete, client: request.trusted ? null : request.ip },
+      );
       if (booking.kind === 'refused') return bookingRefusal(booking);
       // Mock and suspected-spam leads never take a seat in the dealer's diary, nor does a lead the
       // dealer could not answer: without an email or phone the time is kept as asked, and taken
@@ -279,7 +316,8 @@ export class LeadService {
         async (trx, leadId) => {
           if (request.withinTransaction) await request.withinTransaction(trx, leadId);
           if (takesSeat) {
-            if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
+            if (booking.booking.heldUntil !== null)
+              await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
             await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now, this.seatLimits);
             if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
           }
@@ -288,7 +326,14 @@ export class LeadService {
           const placed = await placeLeadFiles(uploads, site.slug, leadId, files, fileOps);
           await insertLeadFiles(
             trx,
-            placed.map(({ path, file }) => ({ leadId, siteId: site.id, path, contentType: file.type.mime, size: file.size, originalName: file.originalName })),
+            placed.map(({ path, file }) => ({
+              leadId,
+              siteId: site.id,
+              path,
+              contentType: file.type.mime,
+              size: file.size,
+              originalName: file.originalName,
+            })),
             now,
           );
         },
@@ -341,7 +386,10 @@ export class LeadService {
   private keyReused(): LeadReply {
     return {
       status: 422,
-      body: { message: 'This Idempotency-Key was already used for a different enquiry. Send the same enquiry again, or use a new key for a new one.' },
+      body: {
+        message:
+          'This Idempotency-Key was already used for a different enquiry. Send the same enquiry again, or use a new key for a new one.',
+      },
     };
   }
 
@@ -358,7 +406,9 @@ export class LeadService {
     if (!limited.ok) {
       return {
         status: 429,
-        body: { message: `Too many changes to enquiries have been sent from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or call the dealership.` },
+        body: {
+          message: `Too many changes to enquiries have been sent from your connection. Please try again in ${retryAfterText(limited.retryAfterMs)}, or call the dealership.`,
+        },
         headers: { 'Retry-After': String(Math.ceil(limited.retryAfterMs / 1000)) },
       };
     }
@@ -367,7 +417,8 @@ export class LeadService {
     if (!body.ok) return body.reply;
     const stored = await findLeadForUpdate(this.deps.db, request.id);
     if (!stored || stored.site_id !== site.id || stored.mock !== request.mock) return notFound;
-    if (!request.token) return { status: 403, body: { message: 'This lead can only be changed with the update token returned when it was created.' } };
+    if (!request.token)
+      return { status: 403, body: { message: 'This lead can only be changed with the update token returned when it was created.' } };
     if (!stored.token_salt || !tokenMatches(request.token, updateTokenOf(this.deps.leads.tokenSecret, stored.id, stored.token_salt))) {
       return { status: 403, body: { message: 'The update token does not match this lead.' } };
     }
@@ -385,7 +436,12 @@ export class LeadService {
     const valid = validateLead(assembled, site, complete);
     if (!valid.ok) return { status: 400, body: { message: checkFieldsMessage, fields: valid.fields } };
     // A lead completed before keeps its seat confirmed whatever a later partial save says.
-    const booking = await bookingRequestOf(this.deps.db, site, { ...assembled, location: merged.location, location_id: merged.location_id }, { now, complete: complete || stored.completed_at !== null, leadId: stored.id, leadStartedAt: stored.created_at, client: request.ip });
+    const booking = await bookingRequestOf(
+      this.deps.db,
+      site,
+      { ...assembled, location: merged.location, location_id: merged.location_id },
+      { now, complete: complete || stored.completed_at !== null, leadId: stored.id, leadStartedAt: stored.created_at, client: request.ip },
+    );
     if (booking.kind === 'refused') return bookingRefusal(booking);
     for (const field of bookingFields) delete assembled[field];
     // As on create: a seat only for a lead the dealer could answer; one that loses its email and phone gives its seat back.
@@ -395,7 +451,8 @@ export class LeadService {
       ? undefined
       : holdsSeat
         ? async (trx, leadId) => {
-            if (booking.booking.heldUntil !== null) await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
+            if (booking.booking.heldUntil !== null)
+              await this.countHold(trx, `${site.id}|${request.ip}`, leadId, booking.booking.heldUntil, now);
             await claimBooking(trx, { siteId: site.id, leadId, ...booking.booking }, now, this.seatLimits);
             if (booking.car) await claimCar(trx, { siteId: site.id, leadId, ...booking.car, heldUntil: booking.booking.heldUntil }, now);
             else await trx.deleteFrom('car_holds').where('lead_id', '=', leadId).execute();
@@ -408,7 +465,14 @@ export class LeadService {
         id: stored.id,
         siteId: site.id,
         category: typeof assembled.category === 'string' ? assembled.category : stored.category,
-        leadStatus: typeof values.lead_status === 'string' && values.lead_status ? values.lead_status : complete ? (stored.lead_status === 'Incomplete' ? 'New' : stored.lead_status) : 'Incomplete',
+        leadStatus:
+          typeof values.lead_status === 'string' && values.lead_status
+            ? values.lead_status
+            : complete
+              ? stored.lead_status === 'Incomplete'
+                ? 'New'
+                : stored.lead_status
+              : 'Incomplete',
         payload: assembled,
         formCompleted: complete,
         hasFiles,
@@ -425,7 +489,8 @@ export class LeadService {
     if (saved instanceof HoldLimitReached) return this.tooManyHolds(field, saved.retryAfterMs);
     if (saved instanceof BookingLimitReached) return bookingRefusal(overLimitRefusal(site, field, saved));
     if (!saved) return notFound;
-    if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock) this.deps.onEnqueued?.();
+    if (complete && stored.completed_at === null && saved.completed_at !== null && !saved.suspected_spam && !saved.mock)
+      this.deps.onEnqueued?.();
     return this.reply(saved, stored.token_salt, 200);
   }
 }

@@ -95,12 +95,21 @@ const sendResultOf = ({ ok, status, detail }: DeliveryResult): SendResult => ({
 /** Not delivered this time, though no target refused it: retried as any failure is, until the attempts run out. */
 const notYet = (status: string, detail: string): SendResult => ({ outcome: 'retry', status, detail });
 
-async function deliverJob(opts: OutboxWorkerOptions, job: DeliveryJob, batch: LeadBatch, at: { now: number; log: Log }): Promise<SendResult> {
+async function deliverJob(
+  opts: OutboxWorkerOptions,
+  job: DeliveryJob,
+  batch: LeadBatch,
+  at: { now: number; log: Log },
+): Promise<SendResult> {
   const row = batch.leads.get(job.lead_id);
   if (!row) return notYet('no-lead', `lead ${job.lead_id} no longer exists`);
   const site = await opts.siteOf(job.site_id);
   if (!site) return notYet('no-site', `site ${job.site_id} no longer exists`);
-  const resolved = resolveDeliveryTarget(job.target, site, { dataDir: opts.dataDir, smtpUrl: opts.delivery.smtpUrl, emailFrom: opts.delivery.emailFrom });
+  const resolved = resolveDeliveryTarget(job.target, site, {
+    dataDir: opts.dataDir,
+    smtpUrl: opts.delivery.smtpUrl,
+    emailFrom: opts.delivery.emailFrom,
+  });
   if (!resolved.ok) return notYet('not-configured', resolved.detail);
   const payload = JSON.parse(row.payload) as Record<string, unknown>;
   const lead: DeliverableLead = {
@@ -115,13 +124,22 @@ async function deliverJob(opts: OutboxWorkerOptions, job: DeliveryJob, batch: Le
 }
 
 /** The lead's files with fresh links (every attempt signs anew, so a retried delivery's links last as long). */
-function deliverableFiles(opts: OutboxWorkerOptions, job: DeliveryJob, site: SiteConfig, stored: StoredLeadFile[], at: { now: number; log: Log }): DeliverableFile[] {
+function deliverableFiles(
+  opts: OutboxWorkerOptions,
+  job: DeliveryJob,
+  site: SiteConfig,
+  stored: StoredLeadFile[],
+  at: { now: number; log: Log },
+): DeliverableFile[] {
   const secret = opts.fileLinkSecret;
   const expires = Math.floor(at.now / 1000) + LEAD_FILE_LINK_TTL_SECONDS;
   return stored.flatMap((file) => {
     const absolutePath = storedFilePath(opts.dataDir, file.path);
     if (!absolutePath) {
-      at.log.warn({ jobId: job.id, leadId: job.lead_id, fileId: file.id }, 'lead file left out: its stored path leads outside the uploads folder');
+      at.log.warn(
+        { jobId: job.id, leadId: job.lead_id, fileId: file.id },
+        'lead file left out: its stored path leads outside the uploads folder',
+      );
       return [];
     }
     const url = secret ? signedLeadFileUrl({ siteUrl: site.url, fileId: file.id, expires, secret }) : null;

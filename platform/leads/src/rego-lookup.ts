@@ -16,17 +16,74 @@ const countries: Record<SiteLocale, 'AU' | 'NZ' | 'US'> = { 'en-AU': 'AU', 'en-N
  * with a car, every other plate is "not found". Nothing is made up for a real shopper's plate.
  */
 export const demoPlates: readonly (RegisteredVehicle & { rego: string; state: string | null; country: 'AU' | 'NZ' | 'US' })[] = [
-  { rego: 'TEST01', state: 'NSW', country: 'AU', make: 'Toyota', model: 'Corolla', year: '2019', badge: 'Ascent Sport', body: 'Hatchback', colour: 'Silver', vin: 'JTNK4RBE903012345' },
-  { rego: 'DEMO123', state: 'VIC', country: 'AU', make: 'Mazda', model: 'CX-5', year: '2021', badge: 'Maxx Sport', body: 'SUV', colour: 'Soul Red', vin: 'JM0KF4W7A00123456' },
-  { rego: 'TRADE1', state: 'QLD', country: 'AU', make: 'Ford', model: 'Ranger', year: '2018', badge: 'XLT 3.2 (4x4)', body: 'Ute', colour: 'White', vin: 'MNAUMFF50JW812345' },
-  { rego: 'KIWI01', state: null, country: 'NZ', make: 'Suzuki', model: 'Swift', year: '2020', badge: 'GLX', body: 'Hatchback', colour: 'Blue', vin: 'JSAZC72S000123456' },
-  { rego: 'TEST123', state: 'TX', country: 'US', make: 'Ford', model: 'F-150', year: '2020', badge: 'XLT', body: 'Pickup', colour: 'Black', vin: '1FTEW1EP0LFA12345' },
+  {
+    rego: 'TEST01',
+    state: 'NSW',
+    country: 'AU',
+    make: 'Toyota',
+    model: 'Corolla',
+    year: '2019',
+    badge: 'Ascent Sport',
+    body: 'Hatchback',
+    colour: 'Silver',
+    vin: 'JTNK4RBE903012345',
+  },
+  {
+    rego: 'DEMO123',
+    state: 'VIC',
+    country: 'AU',
+    make: 'Mazda',
+    model: 'CX-5',
+    year: '2021',
+    badge: 'Maxx Sport',
+    body: 'SUV',
+    colour: 'Soul Red',
+    vin: 'JM0KF4W7A00123456',
+  },
+  {
+    rego: 'TRADE1',
+    state: 'QLD',
+    country: 'AU',
+    make: 'Ford',
+    model: 'Ranger',
+    year: '2018',
+    badge: 'XLT 3.2 (4x4)',
+    body: 'Ute',
+    colour: 'White',
+    vin: 'MNAUMFF50JW812345',
+  },
+  {
+    rego: 'KIWI01',
+    state: null,
+    country: 'NZ',
+    make: 'Suzuki',
+    model: 'Swift',
+    year: '2020',
+    badge: 'GLX',
+    body: 'Hatchback',
+    colour: 'Blue',
+    vin: 'JSAZC72S000123456',
+  },
+  {
+    rego: 'TEST123',
+    state: 'TX',
+    country: 'US',
+    make: 'Ford',
+    model: 'F-150',
+    year: '2020',
+    badge: 'XLT',
+    body: 'Pickup',
+    colour: 'Black',
+    vin: '1FTEW1EP0LFA12345',
+  },
 ];
 
 export const demoRegister: RegoRegister = {
   name: 'demo register',
   async lookup({ rego, state, country }) {
-    const plate = demoPlates.find((entry) => entry.country === country && entry.rego === rego && (entry.state === null || entry.state === state));
+    const plate = demoPlates.find(
+      (entry) => entry.country === country && entry.rego === rego && (entry.state === null || entry.state === state),
+    );
     if (!plate) return null;
     const { rego: _rego, state: _state, country: _country, ...vehicle } = plate;
     return vehicle;
@@ -72,7 +129,12 @@ export type RegoLookupReply =
   | { status: 400 | 502; body: { message: string; fields?: Record<string, string> } };
 
 /** SPEC §7 "Rego lookup for trade-in": checks the plate and state as the form does, then asks the register. */
-export async function lookupRego(register: RegoRegister, locale: SiteLocale, input: unknown, log?: (error: unknown) => void): Promise<RegoLookupReply> {
+export async function lookupRego(
+  register: RegoRegister,
+  locale: SiteLocale,
+  input: unknown,
+  log?: (error: unknown) => void,
+): Promise<RegoLookupReply> {
   const rule = regoRuleFor(locale);
   const body: { rego?: unknown; regoState?: unknown } = isRecord(input) ? input : {};
   const rego = normaliseRego(body.rego);

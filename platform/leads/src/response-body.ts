@@ -8,7 +8,10 @@
  * Reads the body until it has `enough` bytes or ends, then lets the rest go. A read that fails (a
  * body cut off, a timeout) ends it too, and is handed back beside what came before it.
  */
-async function readPrefix(body: ReadableStream<Uint8Array>, enough: number): Promise<{ bytes: Buffer; failure: { error: unknown } | null }> {
+async function readPrefix(
+  body: ReadableStream<Uint8Array>,
+  enough: number,
+): Promise<{ bytes: Buffer; failure: { error: unknown } | null }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

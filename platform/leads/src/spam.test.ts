@@ -7,7 +7,10 @@ describe('spam defences', () => {
     expect(spamVerdict({ website: 'x' }, now, 2000)).toMatchObject({ spam: true, reason: expect.stringContaining('website') });
     expect(spamVerdict({ company_url: ' http://a ' }, now, 2000)).toMatchObject({ spam: true });
     expect(spamVerdict({ website: '  ' }, now, 2000)).toEqual({ spam: false });
-    expect(spamVerdict({ form_started_at: now - 1999 }, now, 2000)).toMatchObject({ spam: true, reason: expect.stringContaining('1999 ms') });
+    expect(spamVerdict({ form_started_at: now - 1999 }, now, 2000)).toMatchObject({
+      spam: true,
+      reason: expect.stringContaining('1999 ms'),
+    });
     expect(spamVerdict({ form_started_at: String(now - 500) }, now, 2000)).toMatchObject({ spam: true });
     expect(spamVerdict({ form_started_at: now - 2000 }, now, 2000)).toEqual({ spam: false });
     expect(spamVerdict({ form_started_at: now + 5000 }, now, 2000)).toEqual({ spam: false });

@@ -25,13 +25,16 @@ export type SpamVerdict = { spam: false } | { spam: true; reason: string };
 export function spamVerdict(lead: Record<string, unknown>, now: number, minFillMs: number): SpamVerdict {
   for (const field of honeypotFields) {
     const value = lead[field];
-    if (value !== undefined && value !== null && String(value).trim() !== '') return { spam: true, reason: `honeypot field "${field}" was filled in` };
+    if (value !== undefined && value !== null && String(value).trim() !== '')
+      return { spam: true, reason: `honeypot field "${field}" was filled in` };
   }
   const startedRaw = lead[formStartedAtField];
-  const started = typeof startedRaw === 'number' ? startedRaw : typeof startedRaw === 'string' && startedRaw.trim() !== '' ? Number(startedRaw) : NaN;
+  const started =
+    typeof startedRaw === 'number' ? startedRaw : typeof startedRaw === 'string' && startedRaw.trim() !== '' ? Number(startedRaw) : NaN;
   if (Number.isFinite(started) && minFillMs > 0) {
     const elapsed = now - started;
-    if (elapsed >= 0 && elapsed < minFillMs) return { spam: true, reason: `submitted ${elapsed} ms after the form was shown (under ${minFillMs} ms)` };
+    if (elapsed >= 0 && elapsed < minFillMs)
+      return { spam: true, reason: `submitted ${elapsed} ms after the form was shown (under ${minFillMs} ms)` };
   }
   return { spam: false };
 }

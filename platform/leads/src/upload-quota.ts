@@ -20,7 +20,9 @@ export class UploadQuota {
   /** Bytes the key may still store, and when its window ends (ms; `now` when it has none). */
   remaining(key: string, now = Date.now()): { bytes: number; resetsAt: number } {
     const entry = this.current(key, now);
-    return entry ? { bytes: Math.max(0, this.maxBytes - entry.bytes), resetsAt: entry.since + this.windowMs } : { bytes: this.maxBytes, resetsAt: now };
+    return entry
+      ? { bytes: Math.max(0, this.maxBytes - entry.bytes), resetsAt: entry.since + this.windowMs }
+      : { bytes: this.maxBytes, resetsAt: now };
   }
 
   add(key: string, bytes: number, now = Date.now()) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assertOutsideStaticRoots, cleanFileName, sniffFileType } from './uploads';
 
-const bytes = (...values: (number | string)[]) => Buffer.concat(values.map((value) => (typeof value === 'string' ? Buffer.from(value, 'latin1') : Buffer.from([value]))));
+const bytes = (...values: (number | string)[]) =>
+  Buffer.concat(values.map((value) => (typeof value === 'string' ? Buffer.from(value, 'latin1') : Buffer.from([value]))));
 
 describe('file sniffing by magic bytes', () => {
   it.each([
@@ -17,7 +18,11 @@ describe('file sniffing by magic bytes', () => {
 
   it.each([
     ['SVG', bytes('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), 'svg'],
-    ['SVG with an XML declaration and BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes('  <?xml version="1.0"?>\n<!-- x -->\n<svg>')]), 'svg'],
+    [
+      'SVG with an XML declaration and BOM',
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes('  <?xml version="1.0"?>\n<!-- x -->\n<svg>')]),
+      'svg',
+    ],
     ['ELF', bytes(0x7f, 'ELF', 2, 1, 1), 'executable'],
     ['Windows PE', bytes('MZ', 0x90, 0), 'executable'],
     ['Mach-O', bytes(0xcf, 0xfa, 0xed, 0xfe, 7, 0, 0, 1), 'executable'],
@@ -29,7 +34,7 @@ describe('file sniffing by magic bytes', () => {
     expect(sniffFileType(head)).toMatchObject({ ok: false, kind });
   });
 
-  it('keeps only a clean base name of the shopper\'s file for the dealer', () => {
+  it("keeps only a clean base name of the shopper's file for the dealer", () => {
     expect(cleanFileName('C:\\Users\\me\\My Car.jpg')).toBe('My Car.jpg');
     expect(cleanFileName('../../etc/passwd')).toBe('passwd');
     expect(cleanFileName('a\u0000b\nc.png')).toBe('abc.png');

@@ -44,12 +44,22 @@ export function sniffFileType(head: Buffer): Sniffed {
   if (startsWith(head, [0x7f, 0x45, 0x4c, 0x46])) return { ok: false, kind: 'executable', what: 'a program (ELF)' };
   if (startsWith(head, [0x4d, 0x5a])) return { ok: false, kind: 'executable', what: 'a Windows program' };
   if (startsWith(head, [0xca, 0xfe, 0xba, 0xbe])) return { ok: false, kind: 'executable', what: 'a program (Mach-O or Java)' };
-  for (const magic of [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe]]) {
+  for (const magic of [
+    [0xfe, 0xed, 0xfa, 0xce],
+    [0xfe, 0xed, 0xfa, 0xcf],
+    [0xce, 0xfa, 0xed, 0xfe],
+    [0xcf, 0xfa, 0xed, 0xfe],
+  ]) {
     if (startsWith(head, magic)) return { ok: false, kind: 'executable', what: 'a program (Mach-O)' };
   }
   if (ascii(head, 0, 2) === '#!') return { ok: false, kind: 'executable', what: 'a script' };
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart().slice(0, 1024).toLowerCase();
-  if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg')) || (text.startsWith('<!doctype svg'))) {
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .slice(0, 1024)
+    .toLowerCase();
+  if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg')) || text.startsWith('<!doctype svg')) {
     return { ok: false, kind: 'svg', what: 'an SVG image' };
   }
   return { ok: false, kind: 'unknown', what: 'not a file type we accept' };
@@ -124,7 +134,8 @@ export async function receiveFile(
   const head: Buffer[] = [];
   let headLength = 0;
   let tooLarge = false;
-  const overLimit = () => opts.overLimit?.(name) ?? new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`);
+  const overLimit = () =>
+    opts.overLimit?.(name) ?? new UploadError(413, `"${name}" is larger than ${formatBytes(opts.maxBytes)}. Please send a smaller file.`);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
@@ -211,7 +222,13 @@ export async function syncReceived(files: readonly ReceivedFile[], ops: DurableF
  * before returning, so files the committed lead lists survive a crash and are in place before its
  * deliveries can be claimed.
  */
-export async function placeLeadFiles(uploadsDir: string, siteSlug: string, leadId: number, files: readonly ReceivedFile[], ops: DurableFileOps = diskFileOps) {
+export async function placeLeadFiles(
+  uploadsDir: string,
+  siteSlug: string,
+  leadId: number,
+  files: readonly ReceivedFile[],
+  ops: DurableFileOps = diskFileOps,
+) {
   if (files.length === 0) return [];
   const siteDir = join(uploadsDir, siteSlug);
   const dir = join(siteDir, String(leadId));

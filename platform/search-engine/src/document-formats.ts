@@ -10,9 +10,14 @@ import { jsonNestsDeeperThan } from './json-depth';
 
 export type DocumentFormat = 'json' | 'ndjson' | 'csv';
 
-const malformed = (format: DocumentFormat, detail: string) => new MeiliError('malformed_payload', `The \`${format}\` payload provided is malformed: \`${detail}\`.`, 400);
+const malformed = (format: DocumentFormat, detail: string) =>
+  new MeiliError('malformed_payload', `The \`${format}\` payload provided is malformed: \`${detail}\`.`, 400);
 const notAnObject = (format: DocumentFormat) =>
-  new MeiliError('malformed_payload', `The \`${format}\` payload provided is malformed. \`Couldn't serialize document value: data are neither an object nor a list of objects\`.`, 400);
+  new MeiliError(
+    'malformed_payload',
+    `The \`${format}\` payload provided is malformed. \`Couldn't serialize document value: data are neither an object nor a list of objects\`.`,
+    400,
+  );
 
 export const missingPayload = (format: DocumentFormat) => new MeiliError('missing_payload', `A ${format} payload is missing.`, 400);
 
@@ -36,13 +41,21 @@ export function ndjsonDocuments(text: string): Doc[] {
   for (const [i, line] of text.split(/\r?\n/).entries()) {
     if (line.trim() === '') continue;
     if (jsonNestsDeeperThan(line, documentsMaxDepth)) {
-      throw new MeiliError('malformed_payload', `The \`ndjson\` payload provided is malformed: line ${i + 1} nests arrays or objects more than ${documentsMaxDepth} levels deep.`, 400);
+      throw new MeiliError(
+        'malformed_payload',
+        `The \`ndjson\` payload provided is malformed: line ${i + 1} nests arrays or objects more than ${documentsMaxDepth} levels deep.`,
+        400,
+      );
     }
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw new MeiliError('malformed_payload', `The \`ndjson\` payload provided is malformed. \`Couldn't serialize document value: ${(error as Error).message} at line ${i + 1}\`.`, 400);
+      throw new MeiliError(
+        'malformed_payload',
+        `The \`ndjson\` payload provided is malformed. \`Couldn't serialize document value: ${(error as Error).message} at line ${i + 1}\`.`,
+        400,
+      );
     }
     if (!isDocument(value)) throw notAnObject('ndjson');
     docs.push(value);
@@ -103,7 +116,9 @@ type CsvType = 'string' | 'boolean' | 'number';
 function csvHeader(header: string): { name: string; type: CsvType } {
   const colon = header.lastIndexOf(':');
   const type = colon < 0 ? '' : header.slice(colon + 1);
-  return type === 'string' || type === 'boolean' || type === 'number' ? { name: header.slice(0, colon), type } : { name: header, type: 'string' };
+  return type === 'string' || type === 'boolean' || type === 'number'
+    ? { name: header.slice(0, colon), type }
+    : { name: header, type: 'string' };
 }
 
 const decimal = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
@@ -113,7 +128,8 @@ function csvValue(raw: string, type: CsvType, line: number): unknown {
   if (type === 'string') return raw === '' ? null : raw;
   if (trimmed === '') return null;
   if (type === 'boolean') {
-    if (trimmed !== 'true' && trimmed !== 'false') throw malformed('csv', `Error parsing boolean ${JSON.stringify(raw)} at line ${line}: provided string was not \`true\` or \`false\``);
+    if (trimmed !== 'true' && trimmed !== 'false')
+      throw malformed('csv', `Error parsing boolean ${JSON.stringify(raw)} at line ${line}: provided string was not \`true\` or \`false\``);
     return trimmed === 'true';
   }
   if (!decimal.test(trimmed)) throw malformed('csv', `Error parsing number ${JSON.stringify(raw)} at line ${line}: invalid float literal`);
@@ -128,7 +144,10 @@ export function csvDocuments(text: string, delimiter: string): Doc[] {
   const headers = headerRow.map(csvHeader);
   return rows.map((row, i) => {
     if (row.length !== headers.length) {
-      throw malformed('csv', `CSV error: record ${i + 1}: found record with ${row.length} fields, but the previous record has ${headers.length} fields`);
+      throw malformed(
+        'csv',
+        `CSV error: record ${i + 1}: found record with ${row.length} fields, but the previous record has ${headers.length} fields`,
+      );
     }
     const doc: Record<string, unknown> = {};
     headers.forEach((header, column) => {

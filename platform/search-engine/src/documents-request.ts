@@ -60,7 +60,10 @@ export type DocumentsQuery = { offset?: number; limit?: number; fields?: string[
 
 /** `GET /documents`: the same as `POST /documents/fetch`, in a query string. */
 export function readDocumentsQuery(query: unknown): DocumentsQuery {
-  const given = queryParameters(query, fetchFields.map((field) => field.name));
+  const given = queryParameters(
+    query,
+    fetchFields.map((field) => field.name),
+  );
   const read: DocumentsQuery = {};
   if (given.has('offset')) read.offset = parsePositiveInteger(given.get('offset')!, 'offset', 'invalid_document_offset');
   if (given.has('limit')) read.limit = parsePositiveInteger(given.get('limit')!, 'limit', 'invalid_document_limit');
@@ -83,13 +86,19 @@ export function readDocumentQuery(query: unknown): { fields?: string[] } {
 
 /** `POST /documents/delete`: the filter of the documents to delete, which it must have. */
 export function readDocumentsDeletion(body: Record<string, unknown>): SearchParams['filter'] {
-  const { filter } = readObject(body, [{ name: 'filter', code: 'invalid_document_filter', read: readDocumentFilter, required: { code: 'missing_document_filter' } }], '', 'bad_request');
+  const { filter } = readObject(
+    body,
+    [{ name: 'filter', code: 'invalid_document_filter', read: readDocumentFilter, required: { code: 'missing_document_filter' } }],
+    '',
+    'bad_request',
+  );
   return filter as SearchParams['filter'];
 }
 
 /** `POST /documents/delete-batch`: the ids of the documents to delete. */
 export function readDocumentIdList(ids: unknown): (string | number)[] {
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' || typeof id === 'number')) throw invalidType('bad_request', '', 'an array of document ids', ids ?? null);
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' || typeof id === 'number'))
+    throw invalidType('bad_request', '', 'an array of document ids', ids ?? null);
   return ids as (string | number)[];
 }
 
@@ -103,7 +112,12 @@ function csvDelimiter(text: string): string {
       400,
     );
   }
-  if (text.charCodeAt(0) > 127) throw new MeiliError('invalid_document_csv_delimiter', `Invalid value in parameter \`csvDelimiter\`: csv delimiter must be an ascii character. Found: \`${text}\``, 400);
+  if (text.charCodeAt(0) > 127)
+    throw new MeiliError(
+      'invalid_document_csv_delimiter',
+      `Invalid value in parameter \`csvDelimiter\`: csv delimiter must be an ascii character. Found: \`${text}\``,
+      400,
+    );
   return text;
 }
 
@@ -114,14 +128,27 @@ function csvDelimiter(text: string): string {
 export type DocumentsPayload = { query: unknown; mediaType: string | undefined; contentType: string | undefined; body: unknown };
 
 /** The documents of an addition, in whichever of Meilisearch's formats the request says it sends. */
-export function readDocumentsPayload({ query, mediaType, contentType, body }: DocumentsPayload): { docs: Doc[]; primaryKey: string | null } {
+export function readDocumentsPayload({ query, mediaType, contentType, body }: DocumentsPayload): {
+  docs: Doc[];
+  primaryKey: string | null;
+} {
   const given = queryParameters(query, ['primaryKey', 'csvDelimiter']);
-  if (mediaType === undefined || !documentContentTypes.includes(mediaType)) throw contentType === undefined ? missingContentType(documentContentTypes) : invalidContentType(contentType, documentContentTypes);
+  if (mediaType === undefined || !documentContentTypes.includes(mediaType))
+    throw contentType === undefined ? missingContentType(documentContentTypes) : invalidContentType(contentType, documentContentTypes);
   const delimiter = given.has('csvDelimiter') ? csvDelimiter(given.get('csvDelimiter')!) : undefined;
   if (delimiter !== undefined && mediaType !== 'text/csv') {
-    throw new MeiliError('invalid_content_type', `The Content-Type \`${mediaType}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`, 415);
+    throw new MeiliError(
+      'invalid_content_type',
+      `The Content-Type \`${mediaType}\` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type \`text/csv\`.`,
+      415,
+    );
   }
   const text = (body as string | undefined) ?? '';
-  const docs = mediaType === 'text/csv' ? csvDocuments(text, delimiter ?? ',') : mediaType === 'application/x-ndjson' ? ndjsonDocuments(text) : jsonDocuments(body);
+  const docs =
+    mediaType === 'text/csv'
+      ? csvDocuments(text, delimiter ?? ',')
+      : mediaType === 'application/x-ndjson'
+        ? ndjsonDocuments(text)
+        : jsonDocuments(body);
   return { docs, primaryKey: given.get('primaryKey') || null };
 }

@@ -1,6 +1,13 @@
 import { facetHits, maxFacetQueryLength, type FacetHit } from './facet-search';
 import type { FilterNode } from './filter-parser';
-import { applySettings, attributeNames, defaultIndexSettings, searchSettingsOf, type IndexSettings, type MeiliSettings } from './index-settings';
+import {
+  applySettings,
+  attributeNames,
+  defaultIndexSettings,
+  searchSettingsOf,
+  type IndexSettings,
+  type MeiliSettings,
+} from './index-settings';
 import { MeiliError } from './search-errors';
 import { SearchIndex } from './search-index';
 import type { Doc, SearchParams, SearchResponse } from './search-types';
@@ -107,14 +114,19 @@ export class EmbeddedIndex {
 
   /** The documents a filter matches, in stored order. Filter errors come back in the documents API's words. */
   matching(filter: SearchParams['filter']): Doc[] {
-    if (filter === undefined || filter === null || filter === '' || (Array.isArray(filter) && filter.length === 0)) return [...this.docs.values()];
+    if (filter === undefined || filter === null || filter === '' || (Array.isArray(filter) && filter.length === 0))
+      return [...this.docs.values()];
     let hits: Doc[];
     try {
       // The search structure's hits carry the primary key as `id` (see searchDocs).
       hits = this.engine.filterDocuments(filter);
     } catch (error) {
       if (error instanceof MeiliError && error.code === 'invalid_search_filter') {
-        throw new MeiliError('invalid_document_filter', error.message.replace('Available filterable attributes', 'Available filterable attributes patterns'), 400);
+        throw new MeiliError(
+          'invalid_document_filter',
+          error.message.replace('Available filterable attributes', 'Available filterable attributes patterns'),
+          400,
+        );
       }
       throw error;
     }
@@ -146,7 +158,13 @@ export class EmbeddedIndex {
   facetSearch(facetName: string, facetQuery: string, params: SearchParams, baseFilter?: FilterNode): FacetHit[] {
     // No value is searched for by a query this long; say so before counting any.
     if (facetQuery.length > maxFacetQueryLength) return [];
-    return facetHits(this.engine.facetValues(params, facetName, baseFilter), facetName, facetQuery, this.meiliSettings.typoTolerance, this.settings.faceting);
+    return facetHits(
+      this.engine.facetValues(params, facetName, baseFilter),
+      facetName,
+      facetQuery,
+      this.meiliSettings.typoTolerance,
+      this.settings.faceting,
+    );
   }
 
   info() {
@@ -155,7 +173,8 @@ export class EmbeddedIndex {
 
   stats() {
     const fieldDistribution: Record<string, number> = {};
-    for (const doc of this.docs.values()) for (const field of Object.keys(doc)) fieldDistribution[field] = (fieldDistribution[field] ?? 0) + 1;
+    for (const doc of this.docs.values())
+      for (const field of Object.keys(doc)) fieldDistribution[field] = (fieldDistribution[field] ?? 0) + 1;
     return { numberOfDocuments: this.docs.size, isIndexing: false, fieldDistribution };
   }
 }

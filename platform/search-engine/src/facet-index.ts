@@ -234,7 +234,7 @@ export class FacetIndex {
       const id = ids[k]!;
       if (size < limit) {
         heap[size] = id;
-        for (let i = size++; i > 0; ) {
+        for (let i = size++; i > 0;) {
           const parent = (i - 1) >> 1;
           if (compare(heap[i]!, heap[parent]!) <= 0) break;
           swap(i, parent);
@@ -242,7 +242,7 @@ export class FacetIndex {
         }
       } else if (compare(id, heap[0]!) < 0) {
         heap[0] = id;
-        for (let i = 0; ; ) {
+        for (let i = 0; ;) {
           const left = 2 * i + 1;
           let top = i;
           if (left < size && compare(heap[left]!, heap[top]!) > 0) top = left;

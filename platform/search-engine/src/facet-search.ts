@@ -71,21 +71,37 @@ function prefixDistance(query: readonly string[], value: string, limit: number):
 
 /** The typos a facet query of this many characters may have: none when typo tolerance is off (or off for the attribute), else by its length, as for a query word. */
 function typosFor(typoTolerance: unknown, length: number, attribute: string): number {
-  const tolerance = typoTolerance as { enabled?: boolean; minWordSizeForTypos?: { oneTypo?: number; twoTypos?: number }; disableOnAttributes?: string[] };
+  const tolerance = typoTolerance as {
+    enabled?: boolean;
+    minWordSizeForTypos?: { oneTypo?: number; twoTypos?: number };
+    disableOnAttributes?: string[];
+  };
   if (tolerance.enabled === false || tolerance.disableOnAttributes?.includes(attribute)) return 0;
   const sizes = tolerance.minWordSizeForTypos;
-  return length >= (sizes?.twoTypos ?? minWordSizeForTypos.twoTypos) ? 2 : length >= (sizes?.oneTypo ?? minWordSizeForTypos.oneTypo) ? 1 : 0;
+  return length >= (sizes?.twoTypos ?? minWordSizeForTypos.twoTypos)
+    ? 2
+    : length >= (sizes?.oneTypo ?? minWordSizeForTypos.oneTypo)
+      ? 1
+      : 0;
 }
 
 /**
  * Of a facet's values (each with how many matches hold it), those that start like `facetQuery`,
  * in the order the index gives that facet's values, at most `maxValuesPerFacet` of them.
  */
-export function facetHits(values: FacetHit[], facetName: string, facetQuery: string, typoTolerance: unknown, faceting: IndexSettings['faceting']): FacetHit[] {
+export function facetHits(
+  values: FacetHit[],
+  facetName: string,
+  facetQuery: string,
+  typoTolerance: unknown,
+  faceting: IndexSettings['faceting'],
+): FacetHit[] {
   // Read once per search, not once per value.
   const query = [...facetText(facetQuery)];
   const typos = typosFor(typoTolerance, query.length, facetName);
-  const found = values.map((hit) => ({ ...hit, key: facetText(hit.value) })).filter((hit) => query.length === 0 || prefixDistance(query, hit.key, typos) <= typos);
+  const found = values
+    .map((hit) => ({ ...hit, key: facetText(hit.value) }))
+    .filter((hit) => query.length === 0 || prefixDistance(query, hit.key, typos) <= typos);
   const byCount = (faceting?.sortFacetValuesBy?.[facetName] ?? faceting?.sortFacetValuesBy?.['*']) === 'count';
   found.sort((a, b) => (byCount ? b.count - a.count : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return found.slice(0, faceting?.maxValuesPerFacet ?? defaultMaxValuesPerFacet).map(({ value, count }) => ({ value, count }));

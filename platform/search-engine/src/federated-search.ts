@@ -50,13 +50,26 @@ function filterExpression(filter: SearchParams['filter']): string {
   if (filter === undefined || filter === null) return '';
   if (typeof filter === 'string') return filter.trim();
   return filter
-    .map((item) => (Array.isArray(item) ? item.filter((inner) => inner.trim()).map((inner) => `(${inner})`).join(' OR ') : item.trim()))
+    .map((item) =>
+      Array.isArray(item)
+        ? item
+            .filter((inner) => inner.trim())
+            .map((inner) => `(${inner})`)
+            .join(' OR ')
+        : item.trim(),
+    )
     .filter(Boolean)
     .map((expression) => `(${expression})`)
     .join(' AND ');
 }
 
-const textParams = (params: SearchParams) => JSON.stringify([params.q ?? '', params.matchingStrategy ?? 'last', params.attributesToSearchOn ?? null, params.rankingScoreThreshold ?? null]);
+const textParams = (params: SearchParams) =>
+  JSON.stringify([
+    params.q ?? '',
+    params.matchingStrategy ?? 'last',
+    params.attributesToSearchOn ?? null,
+    params.rankingScoreThreshold ?? null,
+  ]);
 
 /**
  * Facet counts over every document the queries on one index match. Queries with the same words
@@ -64,12 +77,15 @@ const textParams = (params: SearchParams) => JSON.stringify([params.q ?? '', par
  * added up, as this engine cannot join two word matches.
  */
 function facetsOver(index: EmbeddedIndex, requests: SearchRequest[], facets: string[], base: FilterNode | undefined): FacetResult {
-  const run = (params: SearchParams) => index.search({ ...params, facets, limit: 0, offset: 0, page: undefined, hitsPerPage: undefined }, base);
+  const run = (params: SearchParams) =>
+    index.search({ ...params, facets, limit: 0, offset: 0, page: undefined, hitsPerPage: undefined }, base);
   const groups = new Map<string, SearchParams[]>();
   for (const { params } of requests) groups.set(textParams(params), [...(groups.get(textParams(params)) ?? []), params]);
   const results: SearchResponse[] = [...groups.values()].map((group) => {
     const filters = group.map((params) => filterExpression(params.filter));
-    const filter = filters.some((expression) => expression === '') ? undefined : filters.map((expression) => `(${expression})`).join(' OR ');
+    const filter = filters.some((expression) => expression === '')
+      ? undefined
+      : filters.map((expression) => `(${expression})`).join(' OR ');
     return run({ ...group[0]!, filter });
   });
   return mergeFacetResults(results.map((result) => ({ distribution: result.facetDistribution ?? {}, stats: result.facetStats ?? {} })));
@@ -161,7 +177,10 @@ export async function federatedSearch(
     if (seen.size <= federation.offset) continue;
     if (hits.length === federation.limit) break;
     const { _rankingScore, ...rest } = hit;
-    hits.push({ ...(request.params.showRankingScore ? hit : rest), _federation: { indexUid: index.uid, queriesPosition: query, weightedRankingScore: score } } as Doc);
+    hits.push({
+      ...(request.params.showRankingScore ? hit : rest),
+      _federation: { indexUid: index.uid, queriesPosition: query, weightedRankingScore: score },
+    } as Doc);
   }
 
   const response: FederatedResponse = { hits, processingTimeMs: 0, limit: federation.limit, offset: federation.offset, estimatedTotalHits };
@@ -175,7 +194,9 @@ export async function federatedSearch(
       else byIndex.set(index, facetsOver(index, requests, facets ?? [], base));
     } catch (error) {
       const placed = inside(`.federation.facetsByIndex.${uid}`, error);
-      throw placed instanceof MeiliError && placed.code === 'invalid_search_facets' ? new MeiliError('invalid_multi_search_facets', placed.message, 400) : placed;
+      throw placed instanceof MeiliError && placed.code === 'invalid_search_facets'
+        ? new MeiliError('invalid_multi_search_facets', placed.message, 400)
+        : placed;
     }
   }
   if (byIndex.size > 0) {

@@ -96,13 +96,18 @@ const wantedByNode = new WeakMap<FilterNode, Wanted>();
 function wantedOf(node: Extract<FilterNode, { type: 'in' }>): Wanted {
   let wanted = wantedByNode.get(node);
   if (!wanted) {
-    wanted = { texts: new Set(node.values.map(normalise)), numbers: new Set(node.values.filter((value) => value.trim() !== '').map(Number)) };
+    wanted = {
+      texts: new Set(node.values.map(normalise)),
+      numbers: new Set(node.values.filter((value) => value.trim() !== '').map(Number)),
+    };
     wantedByNode.set(node, wanted);
   }
   return wanted;
 }
 const isWanted = (wanted: Wanted, actual: Scalar) =>
-  typeof actual === 'number' ? wanted.numbers.has(actual) : wanted.texts.has(typeof actual === 'boolean' ? String(actual) : normalise(actual));
+  typeof actual === 'number'
+    ? wanted.numbers.has(actual)
+    : wanted.texts.has(typeof actual === 'boolean' ? String(actual) : normalise(actual));
 
 function compareNumber(actual: Scalar, op: '>' | '>=' | '<' | '<=', expected: string): boolean {
   const limit = Number(expected);
@@ -150,7 +155,9 @@ export function geoHolds(node: GeoFilterNode, lat: number, lng: number): boolean
   if (node.invalid) return false;
   if (node.type === 'geoRadius') return geoDistanceMeters([node.lat, node.lng], [lat, lng]) <= node.radius + Number.EPSILON;
   if (lat < node.bottom || lat > node.top) return false;
-  return node.left <= node.right ? lng >= node.left && lng <= node.right : (lng >= node.left && lng <= 180) || (lng >= -180 && lng <= node.right);
+  return node.left <= node.right
+    ? lng >= node.left && lng <= node.right
+    : (lng >= node.left && lng <= 180) || (lng >= -180 && lng <= node.right);
 }
 
 export function matchesFilter(node: FilterNode, doc: Doc): boolean {

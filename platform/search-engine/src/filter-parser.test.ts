@@ -3,7 +3,12 @@ import { matchesFilter } from './filter-evaluator';
 import { filterAttributes, FilterSyntaxError, parseFilter, parseFilterExpression, type FilterNode } from './filter-parser';
 
 const eq = (attribute: string, value: string): FilterNode => ({ type: 'compare', attribute, op: '=', value });
-const cmp = (attribute: string, op: '=' | '!=' | '>' | '>=' | '<' | '<=', value: string): FilterNode => ({ type: 'compare', attribute, op, value });
+const cmp = (attribute: string, op: '=' | '!=' | '>' | '>=' | '<' | '<=', value: string): FilterNode => ({
+  type: 'compare',
+  attribute,
+  op,
+  value,
+});
 const and = (...children: FilterNode[]): FilterNode => ({ type: 'and', children });
 const or = (...children: FilterNode[]): FilterNode => ({ type: 'or', children });
 const not = (child: FilterNode): FilterNode => ({ type: 'not', child });
@@ -44,7 +49,13 @@ describe('reading a search filter', () => {
     ['NOT (make = Toyota OR make = Mazda)', not(or(eq('make', 'Toyota'), eq('make', 'Mazda')))],
     ['NOT NOT make = Toyota', not(not(eq('make', 'Toyota')))],
     ['((make = Toyota))', eq('make', 'Toyota')],
-    ['price 10000 TO 20000 AND make IN [Kia] OR badge EXISTS', or(and({ type: 'range', attribute: 'price', from: '10000', to: '20000' }, { type: 'in', attribute: 'make', values: ['Kia'] }), { type: 'exists', attribute: 'badge' })],
+    [
+      'price 10000 TO 20000 AND make IN [Kia] OR badge EXISTS',
+      or(and({ type: 'range', attribute: 'price', from: '10000', to: '20000' }, { type: 'in', attribute: 'make', values: ['Kia'] }), {
+        type: 'exists',
+        attribute: 'badge',
+      }),
+    ],
   ])('applies AND before OR, NOT and parentheses in %s', (source, tree) => {
     expect(parseFilterExpression(source)).toEqual(tree);
   });
@@ -56,7 +67,7 @@ describe('reading a search filter', () => {
     ['name = "say \\"hi\\""', eq('name', 'say "hi"')],
     ["dealer = 'O\\'Brien Motors'", eq('dealer', "O'Brien Motors")],
     ['name = "it\'s"', eq('name', "it's")],
-    ["name = 'a \"b\"'", eq('name', 'a "b"')],
+    ['name = \'a "b"\'', eq('name', 'a "b"')],
     ['make = "AND"', eq('make', 'AND')],
     ['model = "CX-5 (2022)"', eq('model', 'CX-5 (2022)')],
     ['make = ""', eq('make', '')],
@@ -105,7 +116,7 @@ describe('pointing at the mistake in a filter', () => {
     ['a missing value', 'make =', 'Was expecting a value but instead got nothing', 6, 6],
     ['a keyword where a value goes', 'make = AND', 'Was expecting a value but instead got `AND`', 7, 10],
     ['an unclosed double quote', 'make = "Land Rover', 'is missing the following closing delimiter: `"`', 7, 18],
-    ["an unclosed single quote", "make = 'Kia", "is missing the following closing delimiter: `'`", 7, 11],
+    ['an unclosed single quote', "make = 'Kia", "is missing the following closing delimiter: `'`", 7, 11],
     ['an unclosed parenthesis', '(make = Kia OR make = Mazda', 'is missing the following closing delimiter: `)`', 0, 27],
     ['an unclosed parenthesis further in', 'year > 2019 AND (make = Kia', 'is missing the following closing delimiter: `)`', 16, 27],
     ['trailing words', 'make = Toyota Camry', 'Found unexpected characters at the end of the filter: `Camry`', 14, 19],

@@ -58,9 +58,11 @@ const rewriteHint = 'Try rewriting the filter so that it contains fewer conditio
 
 type Token = { kind: 'word' | 'string' | 'op' | 'punct'; text: string; start: number; end: number };
 
-const operations = '`=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, `IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `_geoRadius`, or `_geoBoundingBox`';
+const operations =
+  '`=`, `!=`, `>=`, `>`, `<=`, `<`, `IN`, `NOT IN`, `TO`, `EXISTS`, `NOT EXISTS`, `IS NULL`, `IS NOT NULL`, `IS EMPTY`, `IS NOT EMPTY`, `_geoRadius`, or `_geoBoundingBox`';
 const geoRadiusUsage = 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.';
-const geoBoundingBoxUsage = 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.';
+const geoBoundingBoxUsage =
+  'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.';
 const reservedGeo = (name: string) =>
   `\`${name}\` is a reserved keyword and thus can't be used as a filter expression. Use the \`_geoRadius(latitude, longitude, distance)\` or \`_geoBoundingBox([latitude, longitude], [latitude, longitude])\` built-in rules to filter on \`_geo\` coordinates.`;
 /** A number as Meilisearch's grammar reads one (nom's `recognize_float`). */
@@ -84,7 +86,13 @@ function tokenize(source: string): Token[] {
         text += source[i];
         i++;
       }
-      if (i >= source.length) throw new FilterSyntaxError(`Expression \`${source.slice(start)}\` is missing the following closing delimiter: \`${ch}\`.`, start, source.length, source);
+      if (i >= source.length)
+        throw new FilterSyntaxError(
+          `Expression \`${source.slice(start)}\` is missing the following closing delimiter: \`${ch}\`.`,
+          start,
+          source.length,
+          source,
+        );
       i++;
       tokens.push({ kind: 'string', text, start, end: i });
     } else if ('()[],'.includes(ch)) {
@@ -93,7 +101,8 @@ function tokenize(source: string): Token[] {
     } else if ('=!<>'.includes(ch)) {
       const two = source.slice(i, i + 2);
       const text = ['!=', '>=', '<='].includes(two) ? two : ch;
-      if (text === '!') throw new FilterSyntaxError(`Was expecting an operation ${operations} at \`${source.slice(i)}\`.`, i, i + 1, source);
+      if (text === '!')
+        throw new FilterSyntaxError(`Was expecting an operation ${operations} at \`${source.slice(i)}\`.`, i, i + 1, source);
       tokens.push({ kind: 'op', text, start: i, end: i + text.length });
       i += text.length;
     } else {
@@ -120,7 +129,11 @@ class Parser {
     if (this.tokens.length === 0) return { type: 'true' };
     const node = this.or(0);
     const extra = this.peek();
-    if (extra) this.failAt(`Found unexpected characters at the end of the filter: \`${this.source.slice(extra.start)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`, extra.start);
+    if (extra)
+      this.failAt(
+        `Found unexpected characters at the end of the filter: \`${this.source.slice(extra.start)}\`. You probably forgot an \`OR\` or an \`AND\` rule.`,
+        extra.start,
+      );
     return node;
   }
 
@@ -182,7 +195,8 @@ class Parser {
       this.pos++;
       const node = this.or(depth + 1);
       const close = this.peek();
-      if (!close || close.text !== ')') this.failAt(`Expression \`${this.source.slice(token.start)}\` is missing the following closing delimiter: \`)\`.`, token.start);
+      if (!close || close.text !== ')')
+        this.failAt(`Expression \`${this.source.slice(token.start)}\` is missing the following closing delimiter: \`)\`.`, token.start);
       this.pos++;
       return node;
     }
@@ -252,8 +266,7 @@ class Parser {
     if (args[0]!.length !== 3) this.failAt(geoRadiusUsage, this.tokens[this.pos - 1]!.end);
     const [lat, lng, radius] = args[0]! as [Token, Token, Token];
     const node: GeoFilterNode = { type: 'geoRadius', lat: Number(lat.text), lng: Number(lng.text), radius: Number(radius.text) };
-    const invalid =
-      this.nonFinite(lat, lng) ?? this.badLatitude(lat) ?? this.badLongitude(lng) ?? this.nonFinite(radius);
+    const invalid = this.nonFinite(lat, lng) ?? this.badLatitude(lat) ?? this.badLongitude(lng) ?? this.nonFinite(radius);
     return invalid ? { ...node, invalid } : node;
   }
 
@@ -262,16 +275,25 @@ class Parser {
     const start = this.conditionStart(name);
     const args = this.geoArguments(true);
     if (!args) this.failAt(geoBoundingBoxUsage, start);
-    if (args.length !== 2 || args[0]!.length !== 2 || args[1]!.length !== 2) this.failAt(geoBoundingBoxUsage, this.tokens[this.pos - 1]!.end);
+    if (args.length !== 2 || args[0]!.length !== 2 || args[1]!.length !== 2)
+      this.failAt(geoBoundingBoxUsage, this.tokens[this.pos - 1]!.end);
     const [[top, right], [bottom, left]] = args as [[Token, Token], [Token, Token]];
-    const node: GeoFilterNode = { type: 'geoBoundingBox', top: Number(top.text), right: Number(right.text), bottom: Number(bottom.text), left: Number(left.text) };
+    const node: GeoFilterNode = {
+      type: 'geoBoundingBox',
+      top: Number(top.text),
+      right: Number(right.text),
+      bottom: Number(bottom.text),
+      left: Number(left.text),
+    };
     const invalid =
       this.nonFinite(top, right, bottom, left) ??
       this.badLatitude(top) ??
       this.badLongitude(right) ??
       this.badLatitude(bottom) ??
       this.badLongitude(left) ??
-      (node.top < node.bottom ? this.errorAt(`The top latitude \`${rustFloat(node.top)}\` is below the bottom latitude \`${rustFloat(node.bottom)}\`.`, left) : undefined);
+      (node.top < node.bottom
+        ? this.errorAt(`The top latitude \`${rustFloat(node.top)}\` is below the bottom latitude \`${rustFloat(node.bottom)}\`.`, left)
+        : undefined);
     return invalid ? { ...node, invalid } : node;
   }
 
@@ -287,28 +309,42 @@ class Parser {
 
   private badLatitude(token: Token): string | undefined {
     const lat = Number(token.text);
-    return lat >= -90 && lat <= 90 ? undefined : this.errorAt(`Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees. `, token);
+    return lat >= -90 && lat <= 90
+      ? undefined
+      : this.errorAt(`Bad latitude \`${rustFloat(lat)}\`. Latitude must be contained between -90 and 90 degrees. `, token);
   }
 
   private badLongitude(token: Token): string | undefined {
     const lng = Number(token.text);
-    return lng >= -180 && lng <= 180 ? undefined : this.errorAt(`Bad longitude \`${rustFloat(lng)}\`. Longitude must be contained between -180 and 180 degrees. `, token);
+    return lng >= -180 && lng <= 180
+      ? undefined
+      : this.errorAt(`Bad longitude \`${rustFloat(lng)}\`. Longitude must be contained between -180 and 180 degrees. `, token);
   }
 
   /** Words a value can never be: the geo functions, which Meilisearch tells apart from a mistyped value. */
   private checkNotGeo(token: Token) {
     if (token.kind !== 'word') return;
     const text = token.text;
-    const reserved = text.startsWith('_geoPoint') ? '_geoPoint' : text.startsWith('_geoDistance') ? '_geoDistance' : text === '_geo' ? '_geo' : null;
+    const reserved = text.startsWith('_geoPoint')
+      ? '_geoPoint'
+      : text.startsWith('_geoDistance')
+        ? '_geoDistance'
+        : text === '_geo'
+          ? '_geo'
+          : null;
     if (reserved) this.failAt(reservedGeo(reserved), token.start);
-    if (text === '_geoRadius') this.failAt('The `_geoRadius` filter is an operation and can\'t be used as a value.', token.start);
-    if (text === '_geoBoundingBox') this.failAt('The `_geoBoundingBox` filter is an operation and can\'t be used as a value.', token.start);
+    if (text === '_geoRadius') this.failAt("The `_geoRadius` filter is an operation and can't be used as a value.", token.start);
+    if (text === '_geoBoundingBox') this.failAt("The `_geoBoundingBox` filter is an operation and can't be used as a value.", token.start);
   }
 
   private value(): string {
     const token = this.peek();
     if (token) this.checkNotGeo(token);
-    if (!token || (token.kind !== 'word' && token.kind !== 'string') || (token.kind === 'word' && ['AND', 'OR', 'TO'].includes(token.text))) {
+    if (
+      !token ||
+      (token.kind !== 'word' && token.kind !== 'string') ||
+      (token.kind === 'word' && ['AND', 'OR', 'TO'].includes(token.text))
+    ) {
       this.fail(`Was expecting a value but instead got ${token ? `\`${token.text}\`` : 'nothing'}.`, token);
     }
     this.pos++;
@@ -318,7 +354,8 @@ class Parser {
   private condition(): FilterNode {
     const attrToken = this.peek()!;
     this.checkNotGeo(attrToken);
-    if (attrToken.kind !== 'word' && attrToken.kind !== 'string') this.fail(`Was expecting an operation ${operations} at \`${this.source.slice(attrToken.start)}\`.`, attrToken);
+    if (attrToken.kind !== 'word' && attrToken.kind !== 'string')
+      this.fail(`Was expecting an operation ${operations} at \`${this.source.slice(attrToken.start)}\`.`, attrToken);
     this.pos++;
     const attribute = attrToken.text;
     const next = this.peek();
@@ -350,7 +387,8 @@ class Parser {
         const negate = this.isWord('NOT');
         if (negate) this.pos++;
         const kind = this.peek();
-        if (!kind || (kind.text !== 'NULL' && kind.text !== 'EMPTY')) this.fail(`Was expecting an operation ${operations} at \`${this.source.slice(next.start)}\`.`, next);
+        if (!kind || (kind.text !== 'NULL' && kind.text !== 'EMPTY'))
+          this.fail(`Was expecting an operation ${operations} at \`${this.source.slice(next.start)}\`.`, next);
         this.pos++;
         const node: FilterNode = kind.text === 'NULL' ? { type: 'null', attribute } : { type: 'empty', attribute };
         return negate ? { type: 'not', child: node } : node;
@@ -396,7 +434,11 @@ export function parseFilter(filter: string | (string | string[])[] | undefined |
   if (filter === undefined || filter === null) return { type: 'true' };
   const characters = typeof filter === 'string' ? filter.length : filter.flat().reduce((sum, item) => sum + item.length, 0);
   if (characters > filterLimits.characters) {
-    throw new FilterSyntaxError(`The filter exceeded the maximum length of ${filterLimits.characters} characters. ${rewriteHint}`, 0, characters);
+    throw new FilterSyntaxError(
+      `The filter exceeded the maximum length of ${filterLimits.characters} characters. ${rewriteHint}`,
+      0,
+      characters,
+    );
   }
   const budget = { used: 0 };
   if (typeof filter === 'string') return parseFilterExpression(filter, budget);

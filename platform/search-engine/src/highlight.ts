@@ -139,7 +139,8 @@ function intervalScore(matches: Found[]): [number, number, number] {
   return [ids.size, distance, order];
 }
 
-const better = (a: [number, number, number], b: [number, number, number]) => a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] > b[2];
+const better = (a: [number, number, number], b: [number, number, number]) =>
+  a[0] !== b[0] ? a[0] > b[0] : a[1] !== b[1] ? a[1] > b[1] : a[2] > b[2];
 
 /** The first and last match of the best run that fits in `cropSize` words (Meilisearch's `find_best_match_interval`). */
 function bestInterval(matches: Found[], cropSize: number): [Found, Found] {
@@ -304,7 +305,11 @@ export function formatHit(doc: Record<string, unknown>, matcher: TextMatcher | n
       const bounds = (positions[key] ??= []);
       for (const match of matches) {
         const start = tokens[match.first]!.start;
-        bounds.push({ start: utf8Length(text.slice(0, start)), length: utf8Length(text.slice(start, start + match.length)), ...(indices.length ? { indices } : {}) });
+        bounds.push({
+          start: utf8Length(text.slice(0, start)),
+          length: utf8Length(text.slice(start, start + match.length)),
+          ...(indices.length ? { indices } : {}),
+        });
       }
     }
     return format ? formatText(text, tokens, matches, format, request) : text;
@@ -312,7 +317,8 @@ export function formatHit(doc: Record<string, unknown>, matcher: TextMatcher | n
   const walk = (value: unknown, key: string, indices: number[]): unknown => {
     if (typeof value === 'string' || typeof value === 'number') return leaf(value, key, indices);
     if (Array.isArray(value)) return value.map((item, i) => walk(item, key, [...indices, i]));
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, walk(item, `${key}.${name}`, indices)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, walk(item, `${key}.${name}`, indices)]));
     return value;
   };
 
@@ -320,6 +326,7 @@ export function formatHit(doc: Record<string, unknown>, matcher: TextMatcher | n
   const walked = Object.fromEntries(Object.entries(selectAttributes(doc, shown)).map(([name, value]) => [name, walk(value, name, [])]));
   const hit: FormattedHit = {};
   if (options.size) hit.formatted = selectAttributes(walked, [...options.keys()]);
-  if (request.matchesPosition) hit.matchesPosition = Object.fromEntries(Object.entries(positions).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (request.matchesPosition)
+    hit.matchesPosition = Object.fromEntries(Object.entries(positions).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return hit;
 }

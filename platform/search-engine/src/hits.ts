@@ -38,13 +38,23 @@ export function textScore(matcher: TextMatcher, slot: number): TextScore {
 }
 
 /** What the hits show besides the stored documents; null when they are the documents as stored. */
-export function hitPresentation(params: SearchParams, sortKeys: SortKey[], displayedAttributes: readonly string[] | undefined): Presentation | null {
+export function hitPresentation(
+  params: SearchParams,
+  sortKeys: SortKey[],
+  displayedAttributes: readonly string[] | undefined,
+): Presentation | null {
   const plain =
-    !params.attributesToRetrieve && !params.attributesToHighlight?.length && !params.attributesToCrop?.length && !params.showMatchesPosition && !params.showRankingScore && !params.showRankingScoreDetails;
+    !params.attributesToRetrieve &&
+    !params.attributesToHighlight?.length &&
+    !params.attributesToCrop?.length &&
+    !params.showMatchesPosition &&
+    !params.showRankingScore &&
+    !params.showRankingScoreDetails;
   const displayed = displayedAttributes ?? ['*'];
   if (plain && displayed.includes('*') && !sortKeys.some((key) => key.point)) return null;
   const everyDisplayed = displayed.includes('*');
-  const isDisplayed = (attribute: string) => everyDisplayed || displayed.some((name) => attribute === name || attribute.startsWith(`${name}.`));
+  const isDisplayed = (attribute: string) =>
+    everyDisplayed || displayed.some((name) => attribute === name || attribute.startsWith(`${name}.`));
   const asked = params.attributesToRetrieve ?? ['*'];
   const retrieve = asked.includes('*') ? (everyDisplayed ? null : displayed) : asked.filter(isDisplayed);
   const highlight = params.attributesToHighlight ?? [];
@@ -83,13 +93,22 @@ export function presentHit(doc: Doc, slot: number, presentation: Presentation, m
   if (presentation.score || presentation.details) {
     const score = matcher ? textScore(matcher, slot) : null;
     if (presentation.score) hit._rankingScore = rankingScore(score);
-    if (presentation.details) hit._rankingScoreDetails = rankingScoreDetails(score, sortKeys.map((key) => sortPlace(doc, key)));
+    if (presentation.details)
+      hit._rankingScoreDetails = rankingScoreDetails(
+        score,
+        sortKeys.map((key) => sortPlace(doc, key)),
+      );
   }
   return hit as Doc;
 }
 
 /** Of the ordered slots, the first holding each value of the attribute; documents without it all stay. */
-export function distinctHits(docs: readonly (Doc | undefined)[], facet: FacetIndex | undefined, ordered: number[], attribute: string): number[] {
+export function distinctHits(
+  docs: readonly (Doc | undefined)[],
+  facet: FacetIndex | undefined,
+  ordered: number[],
+  attribute: string,
+): number[] {
   const seen = new Set<string | number>();
   const kept: number[] = [];
   for (const slot of ordered) {

@@ -90,7 +90,8 @@ function patchObject(current: Record<string, unknown>, patch: Record<string, unk
     if (value === null) {
       if (defaultOf(key) === undefined) delete merged[key];
       else merged[key] = structuredClone(defaultOf(key));
-    } else if (isPlainObject(value) && isPlainObject(merged[key])) merged[key] = patchObject(merged[key] as Record<string, unknown>, value, defaultOf(key));
+    } else if (isPlainObject(value) && isPlainObject(merged[key]))
+      merged[key] = patchObject(merged[key] as Record<string, unknown>, value, defaultOf(key));
     else merged[key] = structuredClone(value);
   }
   return merged;
@@ -112,7 +113,11 @@ export function applySettings(settings: MeiliSettings, partial: Partial<MeiliSet
 export function attributeNames(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((entry: unknown) =>
-    typeof entry === 'string' ? [entry] : isPlainObject(entry) && Array.isArray(entry.attributePatterns) ? entry.attributePatterns.filter((p): p is string => typeof p === 'string') : [],
+    typeof entry === 'string'
+      ? [entry]
+      : isPlainObject(entry) && Array.isArray(entry.attributePatterns)
+        ? entry.attributePatterns.filter((p): p is string => typeof p === 'string')
+        : [],
   );
 }
 

@@ -85,7 +85,13 @@ function numberTest(field: FacetIndex, op: '>' | '>=' | '<' | '<=', expected: st
   const limit = asLimit(expected);
   if (Number.isNaN(limit)) return never;
   const holds =
-    op === '>' ? (x: number) => x > limit : op === '>=' ? (x: number) => x >= limit : op === '<' ? (x: number) => x < limit : (x: number) => x <= limit;
+    op === '>'
+      ? (x: number) => x > limit
+      : op === '>='
+        ? (x: number) => x >= limit
+        : op === '<'
+          ? (x: number) => x < limit
+          : (x: number) => x <= limit;
   return anyNumber(field, holds);
 }
 

@@ -15,7 +15,8 @@ export function readIndexesPage(query: unknown): { offset: number; limit: number
 /** `POST /indexes`: `{ uid, primaryKey? }`, the uid one Meilisearch accepts. */
 export function readIndexCreation(body: Record<string, unknown>): { uid: string; primaryKey: string | null } {
   for (const field of Object.keys(body)) {
-    if (field !== 'uid' && field !== 'primaryKey') throw new MeiliError('bad_request', `Unknown field \`${field}\`: expected one of \`uid\`, \`primaryKey\``, 400);
+    if (field !== 'uid' && field !== 'primaryKey')
+      throw new MeiliError('bad_request', `Unknown field \`${field}\`: expected one of \`uid\`, \`primaryKey\``, 400);
   }
   if (body.uid === undefined) throw new MeiliError('missing_index_uid', 'Missing field `uid`', 400);
   if (typeof body.uid !== 'string') throw invalidType('invalid_index_uid', '.uid', 'a string', body.uid);

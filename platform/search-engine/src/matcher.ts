@@ -181,7 +181,8 @@ export class TextMatcher {
   private wordHolders(w: number, nWords: number): DocSet {
     const holding = (slot: number) => this.index.holding(this.index.derive(this.slots[slot]!.word));
     const forms = [holding(w)];
-    for (const cover of this.coversOf[w]!) forms.push(cover.kind === 'split' ? intersect(holding(cover.slot), holding(cover.right)) : holding(cover.slot));
+    for (const cover of this.coversOf[w]!)
+      forms.push(cover.kind === 'split' ? intersect(holding(cover.slot), holding(cover.right)) : holding(cover.slot));
     return union(forms, nWords);
   }
 
@@ -398,7 +399,8 @@ export class TextMatcher {
       if (
         found &&
         (typos > this.wordTypos[w]! ||
-          (typos === this.wordTypos[w] && (attribute > this.wordAttribute[w]! || (attribute === this.wordAttribute[w] && position >= this.wordPosition[w]!))))
+          (typos === this.wordTypos[w] &&
+            (attribute > this.wordAttribute[w]! || (attribute === this.wordAttribute[w] && position >= this.wordPosition[w]!))))
       ) {
         return;
       }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeValue, didYouMean } from './meili-values';
 import { readTaskFilter, readTaskQuery } from './task-query';
 
-describe('Meilisearch\'s words for values', () => {
+describe("Meilisearch's words for values", () => {
   it.each([
     [null, 'null'],
     [true, 'a boolean'],
@@ -35,12 +35,22 @@ describe('task query parameters', () => {
     expect(readTaskQuery({ afterStartedAt: '2024-08-08T16:37:09.971+02:00' }).afterStartedAt).toBe(Date.parse('2024-08-08T14:37:09.971Z'));
   });
 
-  it.each(['2024-8-8', '2024-08-08 10:00:00', '2024-08-08T10:00:00', '2024-13-01', '2024-02-30T00:00:00Z'])('refuses the date %s', (date) => {
-    expect(() => readTaskQuery({ afterFinishedAt: date })).toThrow('is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.');
-  });
+  it.each(['2024-8-8', '2024-08-08 10:00:00', '2024-08-08T10:00:00', '2024-13-01', '2024-02-30T00:00:00Z'])(
+    'refuses the date %s',
+    (date) => {
+      expect(() => readTaskQuery({ afterFinishedAt: date })).toThrow(
+        'is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.',
+      );
+    },
+  );
 
   it('takes `*` as any, and counts it as a filter for cancel and delete', () => {
     expect(readTaskFilter({ statuses: '*', uids: '1,*' }, 'delete')).toEqual({});
-    expect(readTaskQuery({ types: 'indexCreation,settingsUpdate', from: '4', reverse: 'true' })).toEqual({ types: ['indexCreation', 'settingsUpdate'], limit: 20, from: 4, reverse: true });
+    expect(readTaskQuery({ types: 'indexCreation,settingsUpdate', from: '4', reverse: 'true' })).toEqual({
+      types: ['indexCreation', 'settingsUpdate'],
+      limit: 20,
+      from: 4,
+      reverse: true,
+    });
   });
 });

@@ -6,7 +6,8 @@ import { MeiliError } from './search-errors';
  * and codes them, so the official client reports the same MeilisearchApiError either way.
  */
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A JSON value's type, in Meilisearch's words ("a positive integer", "an array", ...). */
 export function describeValue(value: unknown): string {
@@ -27,13 +28,17 @@ export const quotedList = (names: readonly string[]) => names.map((name) => `\`$
 export const invalidType = (code: string, path: string, expected: string, value: unknown) =>
   new MeiliError(code, `Invalid value type${at(path)}: expected ${expected}, but found ${describeValue(value)}: \`${shown(value)}\``, 400);
 
-export const invalidValue = (code: string, path: string, message: string) => new MeiliError(code, `Invalid value${at(path)}: ${message}`, 400);
+export const invalidValue = (code: string, path: string, message: string) =>
+  new MeiliError(code, `Invalid value${at(path)}: ${message}`, 400);
 
-export const missingField = (code: string, path: string, name: string) => new MeiliError(code, `Missing field \`${name}\`${inside(path)}`, 400);
+export const missingField = (code: string, path: string, name: string) =>
+  new MeiliError(code, `Missing field \`${name}\`${inside(path)}`, 400);
 
 /** Edit distance with adjacent swaps, as Meilisearch measures a mistyped name. */
 function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -127,7 +132,13 @@ export type Field = { name: string; code: string; read: Read; nullable?: boolean
  * Reads an object field by field. Null in a nullable field reads as absent. Unknown fields are
  * refused with `unknownCode` (or left alone, as facet search leaves them, when it is null).
  */
-export function readObject(value: unknown, fields: readonly Field[], path: string, code: string, unknownCode: string | null = code): Record<string, unknown> {
+export function readObject(
+  value: unknown,
+  fields: readonly Field[],
+  path: string,
+  code: string,
+  unknownCode: string | null = code,
+): Record<string, unknown> {
   if (!isPlainObject(value)) throw invalidType(code, path, 'an object', value);
   const byName = new Map(fields.map((field) => [field.name, field]));
   const read: Record<string, unknown> = {};
@@ -135,7 +146,12 @@ export function readObject(value: unknown, fields: readonly Field[], path: strin
     const field = byName.get(key);
     if (!field) {
       if (unknownCode === null) continue;
-      throw unknownField(unknownCode, path, key, fields.map((known) => known.name));
+      throw unknownField(
+        unknownCode,
+        path,
+        key,
+        fields.map((known) => known.name),
+      );
     }
     if (entry === undefined || (entry === null && field.nullable)) continue;
     read[key] = field.read(entry, `${path}.${key}`, field.code);
@@ -150,7 +166,8 @@ export function readObject(value: unknown, fields: readonly Field[], path: strin
 // Query string parameters
 // ---------------------------------------------------------------------------------------------
 
-const parameterError = (code: string, name: string, message: string) => new MeiliError(code, `Invalid value in parameter \`${name}\`: ${message}`, 400);
+const parameterError = (code: string, name: string, message: string) =>
+  new MeiliError(code, `Invalid value in parameter \`${name}\`: ${message}`, 400);
 
 export function parsePositiveInteger(text: string, name: string, code: string): number {
   const number = /^\d+$/.test(text) ? Number(text) : Number.NaN;
@@ -159,7 +176,8 @@ export function parsePositiveInteger(text: string, name: string, code: string): 
 }
 
 export function parseBoolean(text: string, name: string, code: string): boolean {
-  if (text !== 'true' && text !== 'false') throw parameterError(code, name, `could not parse \`${text}\` as a boolean, expected either \`true\` or \`false\``);
+  if (text !== 'true' && text !== 'false')
+    throw parameterError(code, name, `could not parse \`${text}\` as a boolean, expected either \`true\` or \`false\``);
   return text === 'true';
 }
 
@@ -171,20 +189,32 @@ export function parseNumber(text: string, name: string, code: string): number {
 
 export function parseOneOf<T extends string>(text: string, name: string, code: string, accepted: readonly T[]): T {
   if (!(accepted as readonly string[]).includes(text)) {
-    throw new MeiliError(code, `Unknown value \`${text}\` for parameter \`${name}\`: ${didYouMean(text, accepted)}expected one of ${quotedList(accepted)}`, 400);
+    throw new MeiliError(
+      code,
+      `Unknown value \`${text}\` for parameter \`${name}\`: ${didYouMean(text, accepted)}expected one of ${quotedList(accepted)}`,
+      400,
+    );
   }
   return text as T;
 }
 
 /** A comma-separated list parameter (`facets=make,model`). */
-export const parseList = (text: string): string[] => text.split(',').map((item) => item.trim()).filter(Boolean);
+export const parseList = (text: string): string[] =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** The parameters given, one string each (a repeated parameter counts as its last value); unknown names refused. */
 export function queryParameters(query: unknown, accepted: readonly string[]): Map<string, string> {
   const given = new Map<string, string>();
   for (const [name, value] of Object.entries(isPlainObject(query) ? query : {})) {
     if (!accepted.includes(name)) {
-      throw new MeiliError('bad_request', `Unknown parameter \`${name}\`: ${didYouMean(name, accepted)}expected one of ${quotedList(accepted)}`, 400);
+      throw new MeiliError(
+        'bad_request',
+        `Unknown parameter \`${name}\`: ${didYouMean(name, accepted)}expected one of ${quotedList(accepted)}`,
+        400,
+      );
     }
     given.set(name, String(Array.isArray(value) ? value[value.length - 1] : value));
   }

@@ -21,7 +21,8 @@ export type TextScore = {
 };
 
 /** Where a document sits on a sort rule, for the details: the value sorted by, or the `_geo` point and its distance. */
-export type SortPlace = { rule: string; value: unknown } | { rule: string; point: { lat: number; lng: number } | null; distance: number | null };
+export type SortPlace =
+  { rule: string; value: unknown } | { rule: string; point: { lat: number; lng: number } | null; distance: number | null };
 
 /** The inner rule orders documents the outer one ranks equally. */
 function merge(outer: Rank, inner: Rank): Rank {
@@ -41,7 +42,15 @@ const exactWordsRank = ({ exact, words }: TextScore['exactWords']): Rank => ({ r
 /** The ranking score: 1 for every hit of a search without words. */
 export function rankingScore(score: TextScore | null): number {
   if (!score) return 1;
-  return combined([score.words, score.typo, score.proximity, score.attribute, score.position, exactAttributeRank(score.exactAttribute), exactWordsRank(score.exactWords)]);
+  return combined([
+    score.words,
+    score.typo,
+    score.proximity,
+    score.attribute,
+    score.position,
+    exactAttributeRank(score.exactAttribute),
+    exactWordsRank(score.exactWords),
+  ]);
 }
 
 const matchTypes = { 3: 'exactMatch', 2: 'matchesStart', 1: 'noExactMatch' } as const;
@@ -62,7 +71,8 @@ export function rankingScoreDetails(score: TextScore | null, sorts: readonly Sor
     };
   }
   for (const sort of sorts) {
-    details[sort.rule] = 'point' in sort ? { order: order++, value: sort.point, distance: sort.distance } : { order: order++, value: sort.value };
+    details[sort.rule] =
+      'point' in sort ? { order: order++, value: sort.point, distance: sort.distance } : { order: order++, value: sort.value };
   }
   if (score) {
     const matchType = matchTypes[score.exactAttribute];

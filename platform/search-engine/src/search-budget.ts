@@ -30,8 +30,10 @@ const defaultLimit = 20;
 
 type BudgetedQuery = SearchRequest & { index: EmbeddedIndex };
 
-const filterStrings = (filter: SearchRequest['params']['filter']): string[] => (filter === undefined || filter === null ? [] : typeof filter === 'string' ? [filter] : filter.flat());
-const filterBytes = (filter: SearchRequest['params']['filter']) => filterStrings(filter).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+const filterStrings = (filter: SearchRequest['params']['filter']): string[] =>
+  filter === undefined || filter === null ? [] : typeof filter === 'string' ? [filter] : filter.flat();
+const filterBytes = (filter: SearchRequest['params']['filter']) =>
+  filterStrings(filter).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
 /** As the filter parser measures a filter's length (its array form joined by AND and OR). */
 const filterCharacters = (filter: SearchRequest['params']['filter']) => filterStrings(filter).reduce((sum, text) => sum + text.length, 0);
 
@@ -54,7 +56,12 @@ const over = (code: string, path: string, what: string, allowed: number, asked: 
  * Refuses, before anything runs, a request whose queries together ask for more than the budget,
  * with Meilisearch's error shape and the code of the parameter that is over.
  */
-export function checkSearchBudget(queries: readonly BudgetedQuery[], federation: Federation | undefined, budget: SearchBudget, multi: boolean) {
+export function checkSearchBudget(
+  queries: readonly BudgetedQuery[],
+  federation: Federation | undefined,
+  budget: SearchBudget,
+  multi: boolean,
+) {
   const at = (name: string) => (multi ? `.queries[].${name}` : name);
   if (queries.length > budget.queries) throw over('bad_request', '.queries', 'queries', budget.queries, queries.length);
   let hits = 0;
@@ -68,13 +75,22 @@ export function checkSearchBudget(queries: readonly BudgetedQuery[], federation:
     highlighted += asked * highlightedAttributes(params);
     filters += filterBytes(params.filter);
   }
-  if (federation) for (const [uid, names] of Object.entries(federation.facetsByIndex ?? {})) facets += facetsCost(names, queries.find((query) => query.index.uid === uid)?.index ?? queries[0]!.index);
+  if (federation)
+    for (const [uid, names] of Object.entries(federation.facetsByIndex ?? {}))
+      facets += facetsCost(names, queries.find((query) => query.index.uid === uid)?.index ?? queries[0]!.index);
   if (hits > budget.hits) throw over(multi ? 'bad_request' : 'invalid_search_limit', at('limit'), 'hits', budget.hits, hits);
   if (facets > budget.facets) throw over(multi ? 'bad_request' : 'invalid_search_facets', at('facets'), 'facets', budget.facets, facets);
   if (highlighted > budget.highlightedFields) {
-    throw over(multi ? 'bad_request' : 'invalid_search_attributes_to_highlight', at('attributesToHighlight'), 'highlighted or cropped fields (hits × attributes)', budget.highlightedFields, highlighted);
+    throw over(
+      multi ? 'bad_request' : 'invalid_search_attributes_to_highlight',
+      at('attributesToHighlight'),
+      'highlighted or cropped fields (hits × attributes)',
+      budget.highlightedFields,
+      highlighted,
+    );
   }
   // A filter over the length any search takes is refused by the search itself, with Meilisearch's own message.
   const oneTooLong = queries.some(({ params }) => filterCharacters(params.filter) > filterLimits.characters);
-  if (filters > budget.filterBytes && !oneTooLong) throw over(multi ? 'bad_request' : 'invalid_search_filter', at('filter'), 'bytes of filters', budget.filterBytes, filters);
+  if (filters > budget.filterBytes && !oneTooLong)
+    throw over(multi ? 'bad_request' : 'invalid_search_filter', at('filter'), 'bytes of filters', budget.filterBytes, filters);
 }

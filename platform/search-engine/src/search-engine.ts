@@ -36,7 +36,11 @@ export function isEmptyFilter(filter: SearchParams['filter']): boolean {
 function primaryKeyFor(index: EmbeddedIndex, docs: Doc[], given: string | null): string {
   if (index.primaryKey) {
     if (given && given !== index.primaryKey) {
-      throw new MeiliError('index_primary_key_already_exists', `Index \`${index.uid}\`: Index already has a primary key: \`${index.primaryKey}\`.`, 400);
+      throw new MeiliError(
+        'index_primary_key_already_exists',
+        `Index \`${index.uid}\`: Index already has a primary key: \`${index.primaryKey}\`.`,
+        400,
+      );
     }
     return index.primaryKey;
   }
@@ -44,7 +48,11 @@ function primaryKeyFor(index: EmbeddedIndex, docs: Doc[], given: string | null):
   const candidates = Object.keys(docs[0] ?? {}).filter((field) => field.toLowerCase().endsWith('id'));
   if (candidates.length === 1) return candidates[0]!;
   if (candidates.length === 0) {
-    throw new MeiliError('index_primary_key_no_candidate_found', `Index \`${index.uid}\`: The primary key inference failed as the engine did not find any field ending with \`id\` in its name. Please specify the primary key manually using the \`primaryKey\` query parameter.`, 400);
+    throw new MeiliError(
+      'index_primary_key_no_candidate_found',
+      `Index \`${index.uid}\`: The primary key inference failed as the engine did not find any field ending with \`id\` in its name. Please specify the primary key manually using the \`primaryKey\` query parameter.`,
+      400,
+    );
   }
   throw new MeiliError(
     'index_primary_key_multiple_candidates_found',
@@ -57,7 +65,11 @@ function checkDocumentIds(index: EmbeddedIndex, docs: Doc[], primaryKey: string)
   for (const doc of docs) {
     const id = doc[primaryKey];
     if (id === undefined || id === null) {
-      throw new MeiliError('missing_document_id', `Index \`${index.uid}\`: Document doesn't have a \`${primaryKey}\` attribute: \`${JSON.stringify(doc).slice(0, 200)}\`.`, 400);
+      throw new MeiliError(
+        'missing_document_id',
+        `Index \`${index.uid}\`: Document doesn't have a \`${primaryKey}\` attribute: \`${JSON.stringify(doc).slice(0, 200)}\`.`,
+        400,
+      );
     }
     const valid = (typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && documentIdPattern.test(id));
     if (!valid) {
@@ -151,7 +163,12 @@ export class EmbeddedSearchEngine {
     return this.tasks.enqueue('indexUpdate', uid, { primaryKey }, () => {
       const index = this.existingIndex(uid);
       if (primaryKey === null || primaryKey === index.primaryKey) return;
-      if (index.size > 0) throw new MeiliError('index_primary_key_already_exists', `Index \`${uid}\`: Index already has a primary key: \`${index.primaryKey}\`.`, 400);
+      if (index.size > 0)
+        throw new MeiliError(
+          'index_primary_key_already_exists',
+          `Index \`${uid}\`: Index already has a primary key: \`${index.primaryKey}\`.`,
+          400,
+        );
       index.primaryKey = primaryKey;
     });
   }
@@ -188,11 +205,16 @@ export class EmbeddedSearchEngine {
   /** Refuses an empty filter (`""`, `"  "`, `[]`, `[[]]`) as Meilisearch does: it would match, and delete, every document. */
   deleteDocumentsByFilter(uid: string, filter: SearchParams['filter']): EnqueuedTaskView {
     if (isEmptyFilter(filter)) throw new MeiliError('invalid_document_filter', 'Sending an empty filter is forbidden.', 400);
-    return this.tasks.enqueue('documentDeletion', uid, { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(filter) }, () => {
-      const index = this.existingIndex(uid);
-      const matched = index.matching(filter);
-      return { deletedDocuments: index.remove(matched.map((doc) => doc[index.primaryKey ?? 'id'] as string | number)) };
-    });
+    return this.tasks.enqueue(
+      'documentDeletion',
+      uid,
+      { providedIds: 0, deletedDocuments: null, originalFilter: JSON.stringify(filter) },
+      () => {
+        const index = this.existingIndex(uid);
+        const matched = index.matching(filter);
+        return { deletedDocuments: index.remove(matched.map((doc) => doc[index.primaryKey ?? 'id'] as string | number)) };
+      },
+    );
   }
 
   deleteAllDocuments(uid: string): EnqueuedTaskView {

@@ -16,5 +16,7 @@ export class MeiliError extends Error {
 
 /** The same error, said of one part of the request (`Inside \`.queries[1]\`: …`), as Meilisearch places errors in a multi-search. */
 export function inside(where: string, error: unknown): unknown {
-  return error instanceof MeiliError ? new MeiliError(error.code, `Inside \`${where}\`: ${error.message}`, error.status, error.type) : error;
+  return error instanceof MeiliError
+    ? new MeiliError(error.code, `Inside \`${where}\`: ${error.message}`, error.status, error.type)
+    : error;
 }

@@ -11,21 +11,145 @@ const settings: IndexSettings = {
   searchableAttributes: ['name', 'make', 'model', 'badge', 'stocknum', 'colour', 'categories'],
 };
 
-type Car = { id: number; make: string; model: string; car_type: string; price?: number | null; km: number; year: number; colour: string; stocknum: string; categories: string[]; badge?: string; custom_rank?: number; site_id?: number };
+type Car = {
+  id: number;
+  make: string;
+  model: string;
+  car_type: string;
+  price?: number | null;
+  km: number;
+  year: number;
+  colour: string;
+  stocknum: string;
+  categories: string[];
+  badge?: string;
+  custom_rank?: number;
+  site_id?: number;
+};
 
-const car = (id: number, fields: Omit<Car, 'id'>): Doc => ({ id, site_id: 1, name: `${fields.year} ${fields.make} ${fields.model}${fields.badge ? ` ${fields.badge}` : ''}`, status: 'in_stock', ...fields });
+const car = (id: number, fields: Omit<Car, 'id'>): Doc => ({
+  id,
+  site_id: 1,
+  name: `${fields.year} ${fields.make} ${fields.model}${fields.badge ? ` ${fields.badge}` : ''}`,
+  status: 'in_stock',
+  ...fields,
+});
 
 const stock: Doc[] = [
-  car(1, { make: 'Toyota', model: 'Corolla', badge: 'Ascent Sport', car_type: 'new', price: 30990, km: 10, year: 2025, colour: 'White', stocknum: 'MMG10001', categories: ['Hatch', 'Family'], custom_rank: 5 }),
-  car(2, { make: 'Toyota', model: 'RAV4', badge: 'GX', car_type: 'used', price: 38990, km: 42000, year: 2021, colour: 'Silver', stocknum: 'MMG10002', categories: ['SUV', 'Family'], custom_rank: 9 }),
-  car(3, { make: 'Toyota', model: 'LandCruiser', badge: 'Sahara', car_type: 'demo', price: 129990, km: 1500, year: 2024, colour: 'Black', stocknum: 'MMG10003', categories: ['SUV', '4x4'], custom_rank: 9 }),
-  car(4, { make: 'Mazda', model: 'CX-5', badge: 'Touring', car_type: 'used', price: 27990, km: 61000, year: 2019, colour: 'Red', stocknum: 'MMG20004', categories: ['SUV'], custom_rank: 3 }),
-  car(5, { make: 'Mazda', model: 'BT-50', car_type: 'new', price: null, km: 5, year: 2025, colour: 'White', stocknum: 'MMG20005', categories: ['Ute', '4x4'] }),
-  car(6, { make: 'Kia', model: 'Sportage', badge: 'S', car_type: 'new', price: 36990, km: 10, year: 2025, colour: 'White', stocknum: 'MMG30006', categories: ['SUV'], custom_rank: 1 }),
-  car(7, { make: 'Kia', model: 'Picanto', badge: 'GT-Line', car_type: 'used', km: 80000, year: 2017, colour: 'Red', stocknum: 'MMG30007', categories: ['Hatch'], custom_rank: 2 }),
-  car(8, { make: 'Škoda', model: 'Octavia', badge: 'RS', car_type: 'used', price: 27990, km: 52000, year: 2020, colour: 'Blue', stocknum: 'MMG40008', categories: ['Sedan'], custom_rank: 4 }),
+  car(1, {
+    make: 'Toyota',
+    model: 'Corolla',
+    badge: 'Ascent Sport',
+    car_type: 'new',
+    price: 30990,
+    km: 10,
+    year: 2025,
+    colour: 'White',
+    stocknum: 'MMG10001',
+    categories: ['Hatch', 'Family'],
+    custom_rank: 5,
+  }),
+  car(2, {
+    make: 'Toyota',
+    model: 'RAV4',
+    badge: 'GX',
+    car_type: 'used',
+    price: 38990,
+    km: 42000,
+    year: 2021,
+    colour: 'Silver',
+    stocknum: 'MMG10002',
+    categories: ['SUV', 'Family'],
+    custom_rank: 9,
+  }),
+  car(3, {
+    make: 'Toyota',
+    model: 'LandCruiser',
+    badge: 'Sahara',
+    car_type: 'demo',
+    price: 129990,
+    km: 1500,
+    year: 2024,
+    colour: 'Black',
+    stocknum: 'MMG10003',
+    categories: ['SUV', '4x4'],
+    custom_rank: 9,
+  }),
+  car(4, {
+    make: 'Mazda',
+    model: 'CX-5',
+    badge: 'Touring',
+    car_type: 'used',
+    price: 27990,
+    km: 61000,
+    year: 2019,
+    colour: 'Red',
+    stocknum: 'MMG20004',
+    categories: ['SUV'],
+    custom_rank: 3,
+  }),
+  car(5, {
+    make: 'Mazda',
+    model: 'BT-50',
+    car_type: 'new',
+    price: null,
+    km: 5,
+    year: 2025,
+    colour: 'White',
+    stocknum: 'MMG20005',
+    categories: ['Ute', '4x4'],
+  }),
+  car(6, {
+    make: 'Kia',
+    model: 'Sportage',
+    badge: 'S',
+    car_type: 'new',
+    price: 36990,
+    km: 10,
+    year: 2025,
+    colour: 'White',
+    stocknum: 'MMG30006',
+    categories: ['SUV'],
+    custom_rank: 1,
+  }),
+  car(7, {
+    make: 'Kia',
+    model: 'Picanto',
+    badge: 'GT-Line',
+    car_type: 'used',
+    km: 80000,
+    year: 2017,
+    colour: 'Red',
+    stocknum: 'MMG30007',
+    categories: ['Hatch'],
+    custom_rank: 2,
+  }),
+  car(8, {
+    make: 'Škoda',
+    model: 'Octavia',
+    badge: 'RS',
+    car_type: 'used',
+    price: 27990,
+    km: 52000,
+    year: 2020,
+    colour: 'Blue',
+    stocknum: 'MMG40008',
+    categories: ['Sedan'],
+    custom_rank: 4,
+  }),
   // Another dealer's car: the site filter keeps it out.
-  car(9, { make: 'Toyota', model: 'Corolla', car_type: 'used', price: 9990, km: 190000, year: 2011, colour: 'Silver', stocknum: 'HUC00009', categories: ['Hatch'], site_id: 2 }),
+  car(9, {
+    make: 'Toyota',
+    model: 'Corolla',
+    car_type: 'used',
+    price: 9990,
+    km: 190000,
+    year: 2011,
+    colour: 'Silver',
+    stocknum: 'HUC00009',
+    categories: ['Hatch'],
+    site_id: 2,
+  }),
 ];
 
 const siteOne = parseFilter('site_id = 1');
@@ -44,7 +168,12 @@ describe('facet counts beside the results', () => {
   it.each<[string, SearchParams['filter'], string, Record<string, number>]>([
     ['every make in stock (in byte order, as Meilisearch: Š after T)', null, 'make', { Kia: 2, Mazda: 2, Toyota: 3, Škoda: 1 }],
     ['makes among used cars', 'car_type = used', 'make', { Kia: 1, Mazda: 1, Toyota: 1, Škoda: 1 }],
-    ['body types, a car counted once under each of its categories', null, 'categories', { '4x4': 2, Family: 2, Hatch: 2, Sedan: 1, SUV: 4, Ute: 1 }],
+    [
+      'body types, a car counted once under each of its categories',
+      null,
+      'categories',
+      { '4x4': 2, Family: 2, Hatch: 2, Sedan: 1, SUV: 4, Ute: 1 },
+    ],
     ['years, oldest first', 'make = Kia', 'year', { '2017': 1, '2025': 1 }],
     ['nothing when no car matches', 'make = Holden', 'make', {}],
   ])('counts %s over every matching car, not just the page shown', (_case, filter, facet, expected) => {
@@ -54,7 +183,7 @@ describe('facet counts beside the results', () => {
     expect(Object.keys(result.facetDistribution![facet]!)).toEqual(Object.keys(expected));
   });
 
-  it('leaves the other dealer\'s cars out of the counts', () => {
+  it("leaves the other dealer's cars out of the counts", () => {
     expect(index.search({ facets: ['model'] }, siteOne).facetDistribution!.model!.Corolla).toBe(1);
     expect(index.search({ facets: ['model'] }).facetDistribution!.model!.Corolla).toBe(2);
   });
@@ -65,7 +194,9 @@ describe('facet counts beside the results', () => {
 
   it('shows at most 100 values of a facet unless the faceting settings allow more, and can order them by count', () => {
     const big = new SearchIndex('cars', { ...settings });
-    big.upsert(Array.from({ length: 150 }, (_, i) => ({ id: i + 1, model: `Model ${String(i).padStart(3, '0')}`, make: i < 10 ? 'Kia' : 'Toyota' })));
+    big.upsert(
+      Array.from({ length: 150 }, (_, i) => ({ id: i + 1, model: `Model ${String(i).padStart(3, '0')}`, make: i < 10 ? 'Kia' : 'Toyota' })),
+    );
     expect(Object.keys(big.search({ facets: ['model'] }).facetDistribution!.model!)).toHaveLength(100);
     big.updateSettings({ faceting: { maxValuesPerFacet: 200, sortFacetValuesBy: { make: 'count' } } });
     expect(Object.keys(big.search({ facets: ['model'] }).facetDistribution!.model!)).toHaveLength(150);
@@ -161,12 +292,61 @@ describe('searching by words', () => {
   });
 
   it.each<[string, string, Doc[], number[]]>([
-    ['the exact word before a longer word it starts', 'ranger', [{ id: 1, name: 'Ford Rangers' }, { id: 2, name: 'Ford Ranger' }], [2, 1]],
-    ['fewer typos first', 'ranger', [{ id: 1, name: 'Ford Rangar' }, { id: 2, name: 'Ford Rangers' }], [2, 1]],
-    ['words side by side before words apart', 'ford ranger', [{ id: 1, name: 'Ford Everest', model: 'Ranger' }, { id: 2, name: 'Ford Ranger' }], [2, 1]],
-    ['two words written as one ("land cruiser" for LandCruiser)', 'land cruiser', [{ id: 1, name: 'Toyota LandCruiser' }, { id: 2, name: 'Land Rover Defender' }], [1]],
-    ['one word written as two ("cx5" for CX-5)', 'mazda cx5', [{ id: 1, name: 'Mazda CX-5' }, { id: 2, name: 'Mazda CX-30' }, { id: 3, name: 'Mazda 5' }], [1]],
-    ['a model number written apart ("mazda 3" for Mazda3)', 'mazda 3', [{ id: 1, name: 'Mazda CX-3' }, { id: 2, name: 'Mazda Mazda3' }], [2, 1]],
+    [
+      'the exact word before a longer word it starts',
+      'ranger',
+      [
+        { id: 1, name: 'Ford Rangers' },
+        { id: 2, name: 'Ford Ranger' },
+      ],
+      [2, 1],
+    ],
+    [
+      'fewer typos first',
+      'ranger',
+      [
+        { id: 1, name: 'Ford Rangar' },
+        { id: 2, name: 'Ford Rangers' },
+      ],
+      [2, 1],
+    ],
+    [
+      'words side by side before words apart',
+      'ford ranger',
+      [
+        { id: 1, name: 'Ford Everest', model: 'Ranger' },
+        { id: 2, name: 'Ford Ranger' },
+      ],
+      [2, 1],
+    ],
+    [
+      'two words written as one ("land cruiser" for LandCruiser)',
+      'land cruiser',
+      [
+        { id: 1, name: 'Toyota LandCruiser' },
+        { id: 2, name: 'Land Rover Defender' },
+      ],
+      [1],
+    ],
+    [
+      'one word written as two ("cx5" for CX-5)',
+      'mazda cx5',
+      [
+        { id: 1, name: 'Mazda CX-5' },
+        { id: 2, name: 'Mazda CX-30' },
+        { id: 3, name: 'Mazda 5' },
+      ],
+      [1],
+    ],
+    [
+      'a model number written apart ("mazda 3" for Mazda3)',
+      'mazda 3',
+      [
+        { id: 1, name: 'Mazda CX-3' },
+        { id: 2, name: 'Mazda Mazda3' },
+      ],
+      [2, 1],
+    ],
   ])('ranks %s', (_case, q, docs, expected) => {
     const cars = new SearchIndex('cars', settings);
     cars.upsert(docs);
@@ -187,9 +367,23 @@ describe('searching by words', () => {
       stocknum: `STK${String(i).padStart(5, '0')}`,
     }));
     cars.upsert(docs);
-    for (const q of ['toyota', 'corola', 'cx5', 'land cruiser', 'hilu', 'red triton', 'mazda bt', '"STK00042"', 'stk0004', 'golf 2011', 'volkswagon']) {
+    for (const q of [
+      'toyota',
+      'corola',
+      'cx5',
+      'land cruiser',
+      'hilu',
+      'red triton',
+      'mazda bt',
+      '"STK00042"',
+      'stk0004',
+      'golf 2011',
+      'volkswagon',
+    ]) {
       const everywhere = cars.search({ q, limit: 10_000 }).hits.map((hit) => hit.id);
-      const dealerByDealer = [1, 2, 3, 4].flatMap((site) => cars.search({ q, limit: 10_000 }, parseFilter(`site_id = ${site}`)).hits.map((hit) => hit.id));
+      const dealerByDealer = [1, 2, 3, 4].flatMap((site) =>
+        cars.search({ q, limit: 10_000 }, parseFilter(`site_id = ${site}`)).hits.map((hit) => hit.id),
+      );
       expect(everywhere.length, q).toBeGreaterThan(0);
       expect([...everywhere].sort(), q).toEqual(dealerByDealer.sort());
     }
@@ -225,7 +419,14 @@ describe('highlighting the words searched for', () => {
     expect(hit!._formatted).toMatchObject({ name: '2024 Toyota <em>LandCruis</em>er Sahara', model: '<em>LandCruis</em>er' });
     const [cx] = index.search({ q: 'mazda cx', attributesToHighlight: ['name', 'make', 'price'] }, siteOne).hits;
     // As Meilisearch: numbers come back as strings; attributes not highlighted are left as they are.
-    expect(cx!._formatted).toMatchObject({ name: '2019 <em>Mazda</em> <em>CX</em>-5 Touring', make: '<em>Mazda</em>', model: 'CX-5', price: '27990', id: '4', categories: ['SUV'] });
+    expect(cx!._formatted).toMatchObject({
+      name: '2019 <em>Mazda</em> <em>CX</em>-5 Touring',
+      make: '<em>Mazda</em>',
+      model: 'CX-5',
+      price: '27990',
+      id: '4',
+      categories: ['SUV'],
+    });
   });
 
   it('uses the tags asked for, marks typo matches whole and leaves the document itself alone', () => {
@@ -253,11 +454,31 @@ describe('telling the shopper what is wrong with a search', () => {
   };
 
   it.each<[string, SearchParams, string, string]>([
-    ['a filter on an attribute that is not filterable', { filter: 'vin = X' }, 'invalid_search_filter', `Attribute \`vin\` is not filterable. Available filterable attributes are: \`${settings.filterableAttributes.join(', ')}\`.`],
+    [
+      'a filter on an attribute that is not filterable',
+      { filter: 'vin = X' },
+      'invalid_search_filter',
+      `Attribute \`vin\` is not filterable. Available filterable attributes are: \`${settings.filterableAttributes.join(', ')}\`.`,
+    ],
     ['a filter that does not parse', { filter: 'make Toyota' }, 'invalid_search_filter', 'Was expecting an operation'],
-    ['a sort on an attribute that is not sortable', { sort: ['colour:asc'] }, 'invalid_search_sort', 'Attribute `colour` is not sortable. Available sortable attributes are: `price, km, year, custom_rank`.'],
-    ['a sort without a direction', { sort: ['price'] }, 'invalid_search_sort', 'Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `price`.'],
-    ['facets on an attribute that is not filterable', { facets: ['vin'] }, 'invalid_search_facets', 'Invalid facet distribution, attribute `vin` is not filterable.'],
+    [
+      'a sort on an attribute that is not sortable',
+      { sort: ['colour:asc'] },
+      'invalid_search_sort',
+      'Attribute `colour` is not sortable. Available sortable attributes are: `price, km, year, custom_rank`.',
+    ],
+    [
+      'a sort without a direction',
+      { sort: ['price'] },
+      'invalid_search_sort',
+      'Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `price`.',
+    ],
+    [
+      'facets on an attribute that is not filterable',
+      { facets: ['vin'] },
+      'invalid_search_facets',
+      'Invalid facet distribution, attribute `vin` is not filterable.',
+    ],
   ])('rejects %s', (_case, params, code, message) => {
     const error = errorOf(params);
     expect(error.code).toBe(code);
@@ -281,7 +502,10 @@ describe('keeping search up to date with the stock', () => {
   it('shows a price change, a sale and a new car on the very next search', () => {
     const index = stockIndex();
     index.upsert([{ ...stock[3]!, price: 19990 }]);
-    expect(index.search({ filter: 'price < 20000', facets: ['price'] }, siteOne)).toMatchObject({ hits: [{ id: 4, price: 19990 }], facetStats: { price: { min: 19990, max: 19990 } } });
+    expect(index.search({ filter: 'price < 20000', facets: ['price'] }, siteOne)).toMatchObject({
+      hits: [{ id: 4, price: 19990 }],
+      facetStats: { price: { min: 19990, max: 19990 } },
+    });
     index.upsert([{ ...stock[3]!, status: 'sold' }]);
     expect(ids(index, { filter: 'status = sold' })).toEqual([4]);
     expect(ids(index, { filter: 'price < 20000' })).toEqual([]);
@@ -300,7 +524,11 @@ describe('keeping search up to date with the stock', () => {
     expect(index.memoryEstimateBytes()).toBeGreaterThan(0);
     index.clear();
     expect(index.size).toBe(0);
-    expect(index.search({ q: 'toyota', facets: ['make'] })).toMatchObject({ hits: [], estimatedTotalHits: 0, facetDistribution: { make: {} } });
+    expect(index.search({ q: 'toyota', facets: ['make'] })).toMatchObject({
+      hits: [],
+      estimatedTotalHits: 0,
+      facetDistribution: { make: {} },
+    });
     index.upsert(stock.slice(0, 2));
     expect(ids(index, { q: 'toyota' })).toEqual([1, 2]);
   });

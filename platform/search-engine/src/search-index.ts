@@ -53,7 +53,8 @@ export class SearchIndex {
   ) {
     this.current = copySettings(settings);
     this.text = new TextIndex(this.current.searchableAttributes, this.universe);
-    for (const attribute of new Set(this.current.filterableAttributes)) this.facets.set(attribute, new FacetIndex(attribute, this.universe));
+    for (const attribute of new Set(this.current.filterableAttributes))
+      this.facets.set(attribute, new FacetIndex(attribute, this.universe));
   }
 
   /** A copy: change settings with updateSettings, which rebuilds what they affect. */
@@ -339,7 +340,12 @@ export class SearchIndex {
     const distinct = params.distinct ?? this.current.distinctAttribute ?? null;
     let ordered: number[] | null = null;
     if (distinct) {
-      ordered = distinctHits(this.docs, this.facets.get(distinct), orderedPage(this.docs, this.facets, slots, ranks, sortKeys, 0, slots.length), distinct);
+      ordered = distinctHits(
+        this.docs,
+        this.facets.get(distinct),
+        orderedPage(this.docs, this.facets, slots, ranks, sortKeys, 0, slots.length),
+        distinct,
+      );
       slots = Int32Array.from(ordered);
     }
 
@@ -357,10 +363,15 @@ export class SearchIndex {
     const [wantedStart, wanted] = usePages ? (page === 0 ? [0, 0] : [(page - 1) * hitsPerPage, hitsPerPage]) : [params.offset ?? 0, limit];
     const start = Math.min(wantedStart, maxTotalHits);
     const count = Math.min(wanted, maxTotalHits - start);
-    const chosen = ordered ? ordered.slice(start, start + count) : orderedPage(this.docs, this.facets, slots, ranks, sortKeys, start, count);
+    const chosen = ordered
+      ? ordered.slice(start, start + count)
+      : orderedPage(this.docs, this.facets, slots, ranks, sortKeys, start, count);
     const presentation = hitPresentation(params, sortKeys, this.current.displayedAttributes);
-    response.hits = presentation ? chosen.map((slot) => presentHit(this.docs[slot]!, slot, presentation, matcher, sortKeys)) : chosen.map((slot) => this.docs[slot]!);
-    if (usePages) Object.assign(response, { page, hitsPerPage, totalHits: total, totalPages: hitsPerPage ? Math.ceil(total / hitsPerPage) : 0 });
+    response.hits = presentation
+      ? chosen.map((slot) => presentHit(this.docs[slot]!, slot, presentation, matcher, sortKeys))
+      : chosen.map((slot) => this.docs[slot]!);
+    if (usePages)
+      Object.assign(response, { page, hitsPerPage, totalHits: total, totalPages: hitsPerPage ? Math.ceil(total / hitsPerPage) : 0 });
     else Object.assign(response, { limit, offset: start, estimatedTotalHits: total });
     response.processingTimeMs = Math.round(performance.now() - started);
     return response;
@@ -396,7 +407,13 @@ export class SearchIndex {
   private facetOf(name: string, slots: Int32Array): { facet: FacetIndex; of: Int32Array } {
     const facet = this.facets.get(name);
     if (facet) return { facet, of: slots };
-    return { facet: FacetIndex.over(name, Array.from(slots, (slot) => this.docs[slot]!)), of: Int32Array.from(slots.keys()) };
+    return {
+      facet: FacetIndex.over(
+        name,
+        Array.from(slots, (slot) => this.docs[slot]!),
+      ),
+      of: Int32Array.from(slots.keys()),
+    };
   }
 
   private facetCounts(names: readonly string[], slots: Int32Array) {
@@ -417,7 +434,11 @@ export class SearchIndex {
       if (min <= max) facetStats[name] = { min, max };
       const orderBy = faceting.sortFacetValuesBy?.[name] ?? faceting.sortFacetValuesBy?.['*'] ?? 'alpha';
       // A few spare values: a number and a string that read the same share one entry.
-      const shown = FacetIndex.first(ids, maxValues + 16, orderBy === 'count' ? (a, b) => counts[b]! - counts[a]! || facet.alphaOrder(a, b) : facet.alphaOrder);
+      const shown = FacetIndex.first(
+        ids,
+        maxValues + 16,
+        orderBy === 'count' ? (a, b) => counts[b]! - counts[a]! || facet.alphaOrder(a, b) : facet.alphaOrder,
+      );
       const distribution: Record<string, number> = {};
       let kept = 0;
       for (let k = 0; k < shown.length; k++) {
@@ -427,7 +448,8 @@ export class SearchIndex {
         if (Object.hasOwn(distribution, label)) distribution[label]! += counts[id]!;
         else if (kept < maxValues) {
           kept++;
-          if (label === '__proto__') Object.defineProperty(distribution, label, { value: counts[id]!, enumerable: true, writable: true, configurable: true });
+          if (label === '__proto__')
+            Object.defineProperty(distribution, label, { value: counts[id]!, enumerable: true, writable: true, configurable: true });
           else distribution[label] = counts[id]!;
         }
       }
@@ -440,7 +462,12 @@ export class SearchIndex {
 
 /** An attribute pattern (`doggos.*`, `*_name`) as a regular expression. */
 function attributePattern(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((item, i) => item === b[i]);

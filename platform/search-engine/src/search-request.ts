@@ -130,7 +130,11 @@ const searchFields: Field[] = [
 /** What a read body gives the engine; the vector parameters stay beside it, for the index checks. */
 function searchRequestOf(read: Record<string, unknown>): SearchRequest {
   const { vector, hybrid, retrieveVectors: _noVectorsStored, locales: _oneTokenizerForAll, ...params } = read;
-  return { params: params as SearchParams, ...(vector ? { vector: vector as number[] } : {}), ...(hybrid ? { hybrid: hybrid as Hybrid } : {}) };
+  return {
+    params: params as SearchParams,
+    ...(vector ? { vector: vector as number[] } : {}),
+    ...(hybrid ? { hybrid: hybrid as Hybrid } : {}),
+  };
 }
 
 /** `POST /indexes/{uid}/search`: the body. */
@@ -142,7 +146,8 @@ export function readSearchBody(body: unknown): SearchRequest {
 // GET /indexes/{uid}/search
 // ---------------------------------------------------------------------------------------------
 
-type QueryKind = 'string' | 'tag' | 'integer' | 'boolean' | 'number' | 'list' | 'names' | 'filter' | 'sort' | 'matchingStrategy' | 'threshold';
+type QueryKind =
+  'string' | 'tag' | 'integer' | 'boolean' | 'number' | 'list' | 'names' | 'filter' | 'sort' | 'matchingStrategy' | 'threshold';
 /** The query-string parameters, in Meilisearch's order; `hybridEmbedder`/`hybridSemanticRatio` make up `hybrid`. */
 const queryFields: { name: string; kind: QueryKind; code: string }[] = [
   { name: 'q', kind: 'string', code: 'invalid_search_q' },
@@ -176,7 +181,11 @@ const queryFields: { name: string; kind: QueryKind; code: string }[] = [
 const queryFieldNames = queryFields.map((field) => field.name);
 
 /** Sort rules split on commas, except those inside `_geoPoint(lat, lng)`. */
-const sortRules = (text: string): string[] => text.match(/(?:_geoPoint\([^)]*\)|[^,])+/g)?.map((rule) => rule.trim()).filter(Boolean) ?? [];
+const sortRules = (text: string): string[] =>
+  text
+    .match(/(?:_geoPoint\([^)]*\)|[^,])+/g)
+    ?.map((rule) => rule.trim())
+    .filter(Boolean) ?? [];
 
 function atMostListItems(items: string[], name: string, code: string): string[] {
   if (items.length > maxListItems) throw new MeiliError(code, `Invalid value in parameter \`${name}\`: ${tooManyItems(items.length)}`, 400);
@@ -199,7 +208,11 @@ function queryValue(kind: QueryKind, text: string, name: string, code: string): 
     case 'threshold': {
       const number = parseNumber(text, name, code);
       if (number < 0 || number > 1) {
-        throw new MeiliError(code, `Invalid value in parameter \`${name}\`: the value of \`${name}\` is invalid, expected a float between \`0.0\` and \`1.0\`.`, 400);
+        throw new MeiliError(
+          code,
+          `Invalid value in parameter \`${name}\`: the value of \`${name}\` is invalid, expected a float between \`0.0\` and \`1.0\`.`,
+          400,
+        );
       }
       return number;
     }
@@ -244,7 +257,12 @@ export function readSearchQuery(query: unknown): SearchRequest {
 
 export type FederationOptions = { weight: number };
 export type MultiSearchQuery = SearchRequest & { indexUid: string; federationOptions?: FederationOptions };
-export type Federation = { limit: number; offset: number; facetsByIndex?: Record<string, string[] | null>; mergeFacets?: { maxValuesPerFacet?: number } };
+export type Federation = {
+  limit: number;
+  offset: number;
+  facetsByIndex?: Record<string, string[] | null>;
+  mergeFacets?: { maxValuesPerFacet?: number };
+};
 export type MultiSearch = { queries: MultiSearchQuery[]; federation?: Federation };
 
 const readIndexUid: Read<string> = (value, path, code) => {
@@ -272,7 +290,11 @@ const federationOptionFields: Field[] = [
 
 /** Remotes and query positions belong to Meilisearch's `network` feature, which this engine does not have. */
 const networkOnly = (action: string) =>
-  new MeiliError('feature_not_enabled', `${action} requires enabling the \`network\` experimental feature. See https://github.com/orgs/meilisearch/discussions/805`, 400);
+  new MeiliError(
+    'feature_not_enabled',
+    `${action} requires enabling the \`network\` experimental feature. See https://github.com/orgs/meilisearch/discussions/805`,
+    400,
+  );
 
 const readFederationOptions: Read<FederationOptions> = (value, path, code) => {
   const read = readObject(value, federationOptionFields, path, code);
@@ -289,7 +311,11 @@ const multiSearchQueryFields: Field[] = [
 
 const readMultiSearchQuery: Read<MultiSearchQuery> = (value, path) => {
   const { indexUid, federationOptions, ...rest } = readObject(value, multiSearchQueryFields, path, 'bad_request');
-  return { indexUid: indexUid as string, ...searchRequestOf(rest), ...(federationOptions ? { federationOptions: federationOptions as FederationOptions } : {}) };
+  return {
+    indexUid: indexUid as string,
+    ...searchRequestOf(rest),
+    ...(federationOptions ? { federationOptions: federationOptions as FederationOptions } : {}),
+  };
 };
 
 const readFacetsByIndex: Read<Record<string, string[] | null>> = (value, path, code) => {
@@ -302,13 +328,20 @@ const readFacetsByIndex: Read<Record<string, string[] | null>> = (value, path, c
   );
 };
 
-const mergeFacetsFields: Field[] = [{ name: 'maxValuesPerFacet', code: 'invalid_multi_search_max_values_per_facet', read: readPositiveInteger, nullable: true }];
+const mergeFacetsFields: Field[] = [
+  { name: 'maxValuesPerFacet', code: 'invalid_multi_search_max_values_per_facet', read: readPositiveInteger, nullable: true },
+];
 
 const federationFields: Field[] = [
   { name: 'limit', code: 'invalid_search_limit', read: readPositiveInteger },
   { name: 'offset', code: 'invalid_search_offset', read: readPositiveInteger },
   { name: 'facetsByIndex', code: 'invalid_multi_search_facets_by_index', read: readFacetsByIndex },
-  { name: 'mergeFacets', code: 'invalid_multi_search_merge_facets', read: (value, path, code) => readObject(value, mergeFacetsFields, path, code), nullable: true },
+  {
+    name: 'mergeFacets',
+    code: 'invalid_multi_search_merge_facets',
+    read: (value, path, code) => readObject(value, mergeFacetsFields, path, code),
+    nullable: true,
+  },
 ];
 
 const readFederation: Read<Federation> = (value, path, code) => {
@@ -325,7 +358,11 @@ const maxMultiSearchQueries = 100;
 /** The queries, counted before any is read. */
 const readQueries: Read<MultiSearchQuery[]> = (value, path, code) => {
   if (Array.isArray(value) && value.length > maxMultiSearchQueries) {
-    throw invalidValue(code, path, `a multi-search holds at most ${maxMultiSearchQueries} queries, but ${value.length} were sent. Send the others in another request.`);
+    throw invalidValue(
+      code,
+      path,
+      `a multi-search holds at most ${maxMultiSearchQueries} queries, but ${value.length} were sent. Send the others in another request.`,
+    );
   }
   return readList(readMultiSearchQuery)(value, path, code);
 };
@@ -348,7 +385,11 @@ const paginationFields = ['offset', 'limit', 'page', 'hitsPerPage'] as const;
 export const maxMultiSearchHits = 5000;
 
 const tooManyHits = (how: string) =>
-  invalidValue('bad_request', '.queries', `a multi-search returns at most ${maxMultiSearchHits} hits in all, but ${how}. Ask for fewer, or send the queries in several requests.`);
+  invalidValue(
+    'bad_request',
+    '.queries',
+    `a multi-search returns at most ${maxMultiSearchHits} hits in all, but ${how}. Ask for fewer, or send the queries in several requests.`,
+  );
 
 /** Refuses a plain multi-search whose queries have found more than maxMultiSearchHits, once query `upTo` has run. */
 export function checkHitsFound(found: number, upTo: number) {
@@ -420,7 +461,12 @@ const facetSearchFields: Field[] = [
 
 /** `POST /indexes/{uid}/facet-search`. */
 export function readFacetSearch(body: unknown): FacetSearchRequest {
-  const { facetName, facetQuery, exhaustiveFacetCount: _alwaysExhaustive, ...rest } = readObject(body ?? {}, facetSearchFields, '', 'bad_request', null);
+  const {
+    facetName,
+    facetQuery,
+    exhaustiveFacetCount: _alwaysExhaustive,
+    ...rest
+  } = readObject(body ?? {}, facetSearchFields, '', 'bad_request', null);
   return { facetName: facetName as string, facetQuery: (facetQuery as string | undefined) ?? null, ...searchRequestOf(rest) };
 }
 
@@ -439,9 +485,17 @@ export function checkSearchAgainstIndex(index: EmbeddedIndex, request: SearchReq
   const { filterableAttributes } = index.settings;
   const distinct = request.params.distinct;
   if (distinct !== undefined && distinct !== null && !isFilterableBy(distinct, filterableAttributes)) {
-    const available = filterableAttributes.length ? `Available filterable attributes patterns are: \`${sortedList(filterableAttributes)}\`.` : 'This index does not have configured filterable attributes.';
-    throw new MeiliError('invalid_search_distinct', `Attribute \`${distinct}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`, 400);
+    const available = filterableAttributes.length
+      ? `Available filterable attributes patterns are: \`${sortedList(filterableAttributes)}\`.`
+      : 'This index does not have configured filterable attributes.';
+    throw new MeiliError(
+      'invalid_search_distinct',
+      `Attribute \`${distinct}\` is not filterable and thus, cannot be used as distinct attribute. ${available}`,
+      400,
+    );
   }
-  if (request.hybrid) throw new MeiliError('invalid_search_embedder', `Cannot find embedder with name \`${request.hybrid.embedder}\`.`, 400);
-  if (request.vector) throw new MeiliError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` is present.', 400);
+  if (request.hybrid)
+    throw new MeiliError('invalid_search_embedder', `Cannot find embedder with name \`${request.hybrid.embedder}\`.`, 400);
+  if (request.vector)
+    throw new MeiliError('missing_search_hybrid', 'Invalid request: missing `hybrid` parameter when `vector` is present.', 400);
 }

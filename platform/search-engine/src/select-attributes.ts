@@ -14,7 +14,8 @@ function selectionOf(selectors: readonly string[]): Selection {
   let selection = selections.get(selectors);
   if (!selection) {
     const starts = new Set<string>();
-    for (const selector of selectors) for (let dot = selector.indexOf('.'); dot !== -1; dot = selector.indexOf('.', dot + 1)) starts.add(selector.slice(0, dot));
+    for (const selector of selectors)
+      for (let dot = selector.indexOf('.'); dot !== -1; dot = selector.indexOf('.', dot + 1)) starts.add(selector.slice(0, dot));
     selection = { names: new Set(selectors), starts };
     selections.set(selectors, selection);
   }

@@ -20,7 +20,13 @@ const settingChecks: Record<SettingName, { expected: string; ok: (value: unknown
     searchableAttributes: strings,
     filterableAttributes: {
       expected: 'an array of strings or of objects with `attributePatterns`',
-      ok: (v) => Array.isArray(v) && v.every((item) => typeof item === 'string' || (isPlainObject(item) && Array.isArray(item.attributePatterns) && item.attributePatterns.every((p) => typeof p === 'string'))),
+      ok: (v) =>
+        Array.isArray(v) &&
+        v.every(
+          (item) =>
+            typeof item === 'string' ||
+            (isPlainObject(item) && Array.isArray(item.attributePatterns) && item.attributePatterns.every((p) => typeof p === 'string')),
+        ),
     },
     sortableAttributes: strings,
     rankingRules: strings,
@@ -28,7 +34,11 @@ const settingChecks: Record<SettingName, { expected: string; ok: (value: unknown
     nonSeparatorTokens: strings,
     separatorTokens: strings,
     dictionary: strings,
-    synonyms: { expected: 'an object of arrays of strings', ok: (v) => isPlainObject(v) && Object.values(v).every((list) => Array.isArray(list) && list.every((item) => typeof item === 'string')) },
+    synonyms: {
+      expected: 'an object of arrays of strings',
+      ok: (v) =>
+        isPlainObject(v) && Object.values(v).every((list) => Array.isArray(list) && list.every((item) => typeof item === 'string')),
+    },
     distinctAttribute: { expected: 'a string', ok: (v) => typeof v === 'string' },
     proximityPrecision: { expected: '`byWord` or `byAttribute`', ok: (v) => v === 'byWord' || v === 'byAttribute' },
     typoTolerance: object,
@@ -37,12 +47,19 @@ const settingChecks: Record<SettingName, { expected: string; ok: (value: unknown
       ok: (v) =>
         isPlainObject(v) &&
         Object.keys(v).every((key) => key === 'maxValuesPerFacet' || key === 'sortFacetValuesBy') &&
-        (v.maxValuesPerFacet === undefined || v.maxValuesPerFacet === null || (Number.isInteger(v.maxValuesPerFacet) && (v.maxValuesPerFacet as number) >= 0)) &&
-        (v.sortFacetValuesBy === undefined || v.sortFacetValuesBy === null || (isPlainObject(v.sortFacetValuesBy) && Object.values(v.sortFacetValuesBy).every((order) => order === 'alpha' || order === 'count'))),
+        (v.maxValuesPerFacet === undefined ||
+          v.maxValuesPerFacet === null ||
+          (Number.isInteger(v.maxValuesPerFacet) && (v.maxValuesPerFacet as number) >= 0)) &&
+        (v.sortFacetValuesBy === undefined ||
+          v.sortFacetValuesBy === null ||
+          (isPlainObject(v.sortFacetValuesBy) &&
+            Object.values(v.sortFacetValuesBy).every((order) => order === 'alpha' || order === 'count'))),
     },
     pagination: {
       expected: 'an object with `maxTotalHits` (a positive integer)',
-      ok: (v) => isPlainObject(v) && (v.maxTotalHits === undefined || v.maxTotalHits === null || (Number.isInteger(v.maxTotalHits) && (v.maxTotalHits as number) >= 0)),
+      ok: (v) =>
+        isPlainObject(v) &&
+        (v.maxTotalHits === undefined || v.maxTotalHits === null || (Number.isInteger(v.maxTotalHits) && (v.maxTotalHits as number) >= 0)),
     },
     embedders: object,
     searchCutoffMs: { expected: 'a positive integer', ok: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 },

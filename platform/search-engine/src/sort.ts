@@ -36,7 +36,9 @@ export function readSortKeys(sort: readonly string[], sortable: readonly string[
     if (member.startsWith('_geoPoint(') && member.endsWith(')')) {
       const point = geoPointArguments(member.slice('_geoPoint('.length, -1));
       if (!point) {
-        throw invalid(`Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`);
+        throw invalid(
+          `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`,
+        );
       }
       const [lat, lng] = point;
       if (lat < -90 || lat > 90) throw invalid(`Bad latitude \`${lat}\`. Latitude must be contained between -90 and 90 degrees. `);
@@ -44,14 +46,20 @@ export function readSortKeys(sort: readonly string[], sortable: readonly string[
       mustBeSortable('_geo', sortable);
       return { rule: `_geoPoint(${lat}, ${lng}):${direction}`, attribute: '_geo', point, descending };
     }
-    const reserved = reservedSortNames.includes(member) || ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('].some((start) => member.startsWith(start));
+    const reserved =
+      reservedSortNames.includes(member) ||
+      ['_geoRadius(', '_geoBoundingBox(', '_geo(', '_geoDistance('].some((start) => member.startsWith(start));
     if (reserved) {
       if (member.startsWith('_geoPoint')) {
-        throw invalid(`Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`);
+        throw invalid(
+          `Invalid syntax for the geo parameter: expected expression formated like \`_geoPoint(latitude, longitude)\` and ending by \`:asc\` or \`:desc\`, found \`${member}\`.`,
+        );
       }
       const geoName = member === '_geo' ? member : ['_geoRadius', '_geoBoundingBox'].find((name) => member.startsWith(name));
       if (geoName) {
-        throw invalid(`\`${geoName}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`);
+        throw invalid(
+          `\`${geoName}\` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.`,
+        );
       }
       throw invalid(`\`${member}\` is a reserved keyword and thus can't be used as a sort expression.`);
     }
@@ -80,7 +88,12 @@ function mustBeSortable(attribute: string, sortable: readonly string[]) {
   );
 }
 
-function sortColumn(docs: readonly (Doc | undefined)[], facets: ReadonlyMap<string, FacetIndex>, slots: Int32Array, key: SortKey): SortColumn {
+function sortColumn(
+  docs: readonly (Doc | undefined)[],
+  facets: ReadonlyMap<string, FacetIndex>,
+  slots: Int32Array,
+  key: SortKey,
+): SortColumn {
   const n = slots.length;
   const kinds = new Uint8Array(n);
   const numbers = new Float64Array(n);
@@ -160,7 +173,8 @@ export function orderedPage(
     if (ranks) {
       const x = ranks[a]!;
       const y = ranks[b]!;
-      const relevance = x.dropped - y.dropped || x.typos - y.typos || x.proximity - y.proximity || x.attribute - y.attribute || x.position - y.position;
+      const relevance =
+        x.dropped - y.dropped || x.typos - y.typos || x.proximity - y.proximity || x.attribute - y.attribute || x.position - y.position;
       if (relevance) return relevance;
     }
     for (const column of columns) {

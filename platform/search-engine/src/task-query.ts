@@ -9,12 +9,31 @@ import { parseBoolean, parseListWith, parsePositiveInteger, queryParameters, quo
  * or `YYYY-MM-DD`, each wrong value refused with its own `invalid_task_…` code.
  */
 
-const dateParams = ['afterEnqueuedAt', 'beforeEnqueuedAt', 'afterStartedAt', 'beforeStartedAt', 'afterFinishedAt', 'beforeFinishedAt'] as const;
+const dateParams = [
+  'afterEnqueuedAt',
+  'beforeEnqueuedAt',
+  'afterStartedAt',
+  'beforeStartedAt',
+  'afterFinishedAt',
+  'beforeFinishedAt',
+] as const;
 const filterParams = ['uids', 'batchUids', 'canceledBy', 'types', 'statuses', 'indexUids', ...dateParams] as const;
-const listParams = ['limit', 'from', 'reverse', 'batchUids', 'uids', 'canceledBy', 'types', 'statuses', 'indexUids', ...dateParams] as const;
+const listParams = [
+  'limit',
+  'from',
+  'reverse',
+  'batchUids',
+  'uids',
+  'canceledBy',
+  'types',
+  'statuses',
+  'indexUids',
+  ...dateParams,
+] as const;
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
-const invalidParameter = (code: string, name: string, message: string) => new MeiliError(code, `Invalid value in parameter \`${name}\`: ${message}`, 400);
+const invalidParameter = (code: string, name: string, message: string) =>
+  new MeiliError(code, `Invalid value in parameter \`${name}\`: ${message}`, 400);
 
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const dayOnly = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -34,9 +53,18 @@ function parseDate(text: string, name: (typeof dateParams)[number]): number {
   const full = rfc3339.exec(text);
   const dayMatch = full ? null : dayOnly.exec(text);
   const parts = full ?? dayMatch;
-  const time = parts && isCalendarDate(parts[1]!, parts[2]!, parts[3]!) && (!full || (Number(full[4]) < 24 && Number(full[5]) < 60 && Number(full[6]) < 61)) ? Date.parse(dayMatch ? `${text}T00:00:00Z` : text) : Number.NaN;
+  const time =
+    parts &&
+    isCalendarDate(parts[1]!, parts[2]!, parts[3]!) &&
+    (!full || (Number(full[4]) < 24 && Number(full[5]) < 60 && Number(full[6]) < 61))
+      ? Date.parse(dayMatch ? `${text}T00:00:00Z` : text)
+      : Number.NaN;
   if (Number.isNaN(time)) {
-    throw invalidParameter(`invalid_task_${snakeCase(name)}`, name, `\`${text}\` is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.`);
+    throw invalidParameter(
+      `invalid_task_${snakeCase(name)}`,
+      name,
+      `\`${text}\` is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.`,
+    );
   }
   return dayMatch && name.startsWith('after') ? time + day : time;
 }
@@ -60,7 +88,11 @@ function readFilter(given: Map<string, string>): TaskFilter {
   if (types !== undefined) {
     filter.types = starOrList(types, 'types', (item, itemName) => {
       if (!(taskTypes as readonly string[]).includes(item)) {
-        throw invalidParameter('invalid_task_types', itemName, `\`${item}\` is not a valid task type. Available types are ${quotedList(taskTypes)}.`);
+        throw invalidParameter(
+          'invalid_task_types',
+          itemName,
+          `\`${item}\` is not a valid task type. Available types are ${quotedList(taskTypes)}.`,
+        );
       }
       return item;
     });
@@ -69,7 +101,11 @@ function readFilter(given: Map<string, string>): TaskFilter {
   if (statuses !== undefined) {
     filter.statuses = starOrList(statuses, 'statuses', (item, itemName) => {
       if (!(taskStatuses as readonly string[]).includes(item)) {
-        throw invalidParameter('invalid_task_statuses', itemName, `\`${item}\` is not a valid task status. Available statuses are ${quotedList(taskStatuses)}.`);
+        throw invalidParameter(
+          'invalid_task_statuses',
+          itemName,
+          `\`${item}\` is not a valid task status. Available statuses are ${quotedList(taskStatuses)}.`,
+        );
       }
       return item;
     });

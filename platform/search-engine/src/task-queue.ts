@@ -7,8 +7,19 @@ import { MeiliError } from './search-errors';
 
 /** Every task type Meilisearch names (the ones this engine never runs are still valid filters). */
 export const taskTypes = [
-  'documentAdditionOrUpdate', 'documentEdition', 'documentDeletion', 'settingsUpdate', 'indexCreation', 'indexDeletion', 'indexUpdate',
-  'indexSwap', 'taskCancelation', 'taskDeletion', 'dumpCreation', 'snapshotCreation', 'upgradeDatabase',
+  'documentAdditionOrUpdate',
+  'documentEdition',
+  'documentDeletion',
+  'settingsUpdate',
+  'indexCreation',
+  'indexDeletion',
+  'indexUpdate',
+  'indexSwap',
+  'taskCancelation',
+  'taskDeletion',
+  'dumpCreation',
+  'snapshotCreation',
+  'upgradeDatabase',
 ] as const;
 export type TaskType = (typeof taskTypes)[number];
 export const taskStatuses = ['enqueued', 'processing', 'succeeded', 'failed', 'canceled'] as const;
@@ -82,7 +93,8 @@ function taskMatches(task: TaskView, filter: TaskFilter): boolean {
 function pageByUid<T extends { uid: number }>(selected: T[], query: TaskQuery) {
   const limit = query.limit ?? 20;
   const ordered = query.reverse ? selected : [...selected].reverse();
-  const start = query.from === undefined ? 0 : ordered.findIndex((item) => (query.reverse ? item.uid >= query.from! : item.uid <= query.from!));
+  const start =
+    query.from === undefined ? 0 : ordered.findIndex((item) => (query.reverse ? item.uid >= query.from! : item.uid <= query.from!));
   const page = start < 0 ? [] : ordered.slice(start, start + limit);
   const next = start < 0 ? undefined : ordered[start + limit];
   return { results: page, total: selected.length, limit, from: page[0]?.uid ?? null, next: next?.uid ?? null };
@@ -96,7 +108,12 @@ export class TaskQueue {
   constructor(private readonly keptTasks: number) {}
 
   /** Records a write as a task and applies it at once; a failure is the task's, not the request's (as in Meilisearch). */
-  enqueue(type: TaskType, indexUid: string | null, details: Record<string, unknown>, apply: () => Record<string, unknown> | void): EnqueuedTaskView {
+  enqueue(
+    type: TaskType,
+    indexUid: string | null,
+    details: Record<string, unknown>,
+    apply: () => Record<string, unknown> | void,
+  ): EnqueuedTaskView {
     const uid = this.nextTaskUid++;
     const enqueuedAt = new Date();
     const started = performance.now();
@@ -105,7 +122,10 @@ export class TaskQueue {
     try {
       outcome = apply() ?? {};
     } catch (thrown) {
-      error = thrown instanceof MeiliError ? thrown.toJSON() : new MeiliError('internal', thrown instanceof Error ? thrown.message : String(thrown), 500, 'internal').toJSON();
+      error =
+        thrown instanceof MeiliError
+          ? thrown.toJSON()
+          : new MeiliError('internal', thrown instanceof Error ? thrown.message : String(thrown), 500, 'internal').toJSON();
     }
     const finishedAt = new Date();
     const seconds = (performance.now() - started) / 1000;
@@ -165,7 +185,12 @@ export class TaskQueue {
       uid: task.batchUid,
       progress: null,
       details: task.details,
-      stats: { totalNbTasks: 1, status: { [task.status]: 1 }, types: { [task.type]: 1 }, indexUids: task.indexUid === null ? {} : { [task.indexUid]: 1 } },
+      stats: {
+        totalNbTasks: 1,
+        status: { [task.status]: 1 },
+        types: { [task.type]: 1 },
+        indexUids: task.indexUid === null ? {} : { [task.indexUid]: 1 },
+      },
       duration: task.duration,
       startedAt: task.startedAt,
       finishedAt: task.finishedAt,

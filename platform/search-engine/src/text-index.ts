@@ -185,7 +185,8 @@ export class TextIndex implements IndexedWords {
       let i = 0;
       let j = 0;
       let k = 0;
-      while (i < this.sorted.length && j < incoming.length) merged[k++] = byTerm(this.sorted[i]!, incoming[j]!) <= 0 ? this.sorted[i++]! : incoming[j++]!;
+      while (i < this.sorted.length && j < incoming.length)
+        merged[k++] = byTerm(this.sorted[i]!, incoming[j]!) <= 0 ? this.sorted[i++]! : incoming[j++]!;
       while (i < this.sorted.length) merged[k++] = this.sorted[i++]!;
       while (j < incoming.length) merged[k++] = incoming[j++]!;
       this.sorted = merged;
@@ -345,6 +346,13 @@ export class TextIndex implements IndexedWords {
   bytes(): number {
     let strings = 0;
     for (const term of this.termIds.keys()) strings += 24 + term.length * 2;
-    return strings + this.termIds.size * 40 + this.postings.bytes() + this.tokens.bytes() + (this.sorted.length + this.terms.length) * 8 + this.memoStamps.byteLength * 2;
+    return (
+      strings +
+      this.termIds.size * 40 +
+      this.postings.bytes() +
+      this.tokens.bytes() +
+      (this.sorted.length + this.terms.length) * 8 +
+      this.memoStamps.byteLength * 2
+    );
   }
 }

@@ -16,7 +16,12 @@ export const isWordChar = (text: string, i: number) => {
 /** A word as the index keeps it: lower case, accents removed. */
 export function normaliseWord(word: string): string {
   for (let i = 0; i < word.length; i++) {
-    if (word.charCodeAt(i) >= 128) return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    if (word.charCodeAt(i) >= 128)
+      return word
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]/gu, '');
   }
   return word.toLowerCase();
 }

@@ -8,7 +8,16 @@ import { demoSiteSlugs } from '@dealer/demo/demo-sites';
 import { carsIndexUid, searchKeyForSite } from './search/site-search';
 import { reindexSite } from './search/indexer';
 import { skipPostgres } from '@dealer/testing/postgres';
-import { createTestPlatform, siteRequest, testAdminKey, testRemoteVersion, testSearchAdminKey, testSearchKeySecret, writeFakeRemotes, type TestPlatform } from './testing/test-platform';
+import {
+  createTestPlatform,
+  siteRequest,
+  testAdminKey,
+  testRemoteVersion,
+  testSearchAdminKey,
+  testSearchKeySecret,
+  writeFakeRemotes,
+  type TestPlatform,
+} from './testing/test-platform';
 
 type Engine = 'sqlite' | 'postgres';
 const day = 86_400;
@@ -85,7 +94,7 @@ describe.each(['sqlite', 'postgres'] as const)('dealer sites kept apart on %s', 
     expect(JSON.stringify((await siteBySlug(platform, slug)).secrets)).toContain('DEMO_SECRET');
   });
 
-  it('never shows another dealer\'s car on this site', async () => {
+  it("never shows another dealer's car on this site", async () => {
     const harbourCar = await aListedCar(platform, 'harbour-used-cars');
     const onMetro = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/${harbourCar.slug}`);
     expect(onMetro.statusCode).toBe(404);
@@ -95,7 +104,7 @@ describe.each(['sqlite', 'postgres'] as const)('dealer sites kept apart on %s', 
     expect(onHarbour.json()).toMatchObject({ id: harbourCar.id, slug: harbourCar.slug });
   });
 
-  it('never renders another dealer\'s car page on this site', async () => {
+  it("never renders another dealer's car page on this site", async () => {
     const harbourCar = await aListedCar(platform, 'harbour-used-cars');
     const onMetro = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/cars/${harbourCar.slug}`);
     expect(onMetro.statusCode).toBe(404);
@@ -117,7 +126,7 @@ describe.each(['sqlite', 'postgres'] as const)('dealer sites kept apart on %s', 
     }
   });
 
-  it('never returns another dealer\'s stock from search, whatever filter the browser sends', async () => {
+  it("never returns another dealer's stock from search, whatever filter the browser sends", async () => {
     const metro = await siteBySlug(platform, 'metro-motor-group');
     const harbour = await siteBySlug(platform, 'harbour-used-cars');
     const res = await platform.app.inject({
@@ -169,7 +178,12 @@ describe('the platform server', () => {
       const site = await siteBySlug(platform, slug);
       const res = await siteRequest(platform.app, slug, 'GET', '/api/site');
       expect(res.statusCode).toBe(200);
-      const config = res.json<{ slug: string; name: string; remotes: { name: string; version: string; manifestUrl: string; entryUrl: string }[]; search: unknown }>();
+      const config = res.json<{
+        slug: string;
+        name: string;
+        remotes: { name: string; version: string; manifestUrl: string; entryUrl: string }[];
+        search: unknown;
+      }>();
       expect(publicSiteConfigSchema.safeParse(config).success).toBe(true);
       expect(config.slug).toBe(slug);
       expect(config.name).toBe(site.name);
@@ -180,7 +194,9 @@ describe('the platform server', () => {
       for (const remote of config.remotes) {
         expect(remote.version).toBe(testRemoteVersion);
         expect(remote.manifestUrl.endsWith(`/remotes/${remote.name}/${testRemoteVersion}/mf-manifest.json`), remote.manifestUrl).toBe(true);
-        expect(remote.entryUrl, 'the entry the browser loads, beside the manifest').toBe(remote.manifestUrl.replace('mf-manifest.json', 'remoteEntry.js'));
+        expect(remote.entryUrl, 'the entry the browser loads, beside the manifest').toBe(
+          remote.manifestUrl.replace('mf-manifest.json', 'remoteEntry.js'),
+        );
       }
       expect(config.search).toEqual({
         host: `http://${slug}.localhost:3000/meili`,
@@ -199,7 +215,9 @@ describe('the platform server', () => {
       // Publishing an older version must not move `latest` back: restore it.
       await writeFakeRemotes(platform.ctx.config.remotesDir, testRemoteVersion);
       const searchRemote = async () =>
-        (await siteRequest(platform.app, 'harbour-used-cars', 'GET', '/api/site')).json<{ remotes: { name: string; version: string; manifestUrl: string }[] }>().remotes.find((remote) => remote.name === 'mf-search');
+        (await siteRequest(platform.app, 'harbour-used-cars', 'GET', '/api/site'))
+          .json<{ remotes: { name: string; version: string; manifestUrl: string }[] }>()
+          .remotes.find((remote) => remote.name === 'mf-search');
       try {
         await setSiteRemote(platform.ctx.db, harbour.id, 'mf-search', { version: '0.9.0-test' });
         expect(await searchRemote()).toEqual({
@@ -208,7 +226,11 @@ describe('the platform server', () => {
           manifestUrl: 'http://harbour-used-cars.localhost:3000/remotes/mf-search/0.9.0-test/mf-manifest.json',
           entryUrl: 'http://harbour-used-cars.localhost:3000/remotes/mf-search/0.9.0-test/remoteEntry.js',
         });
-        expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { name: string; version: string }[] }>().remotes.find((remote) => remote.name === 'mf-search')?.version).toBe(testRemoteVersion);
+        expect(
+          (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site'))
+            .json<{ remotes: { name: string; version: string }[] }>()
+            .remotes.find((remote) => remote.name === 'mf-search')?.version,
+        ).toBe(testRemoteVersion);
         await setSiteRemote(platform.ctx.db, harbour.id, 'mf-search', { version: '7.7.7' });
         expect((await searchRemote())?.version).toBe(testRemoteVersion);
       } finally {
@@ -217,7 +239,9 @@ describe('the platform server', () => {
     });
 
     it('serves a remote manifest and entry at the addresses it hands out', async () => {
-      const config = (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{ remotes: { manifestUrl: string; entryUrl: string }[] }>();
+      const config = (await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site')).json<{
+        remotes: { manifestUrl: string; entryUrl: string }[];
+      }>();
       const url = new URL(config.remotes[0]!.manifestUrl);
       const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', url.pathname);
       expect(res.statusCode).toBe(200);
@@ -270,14 +294,14 @@ describe('the platform server', () => {
       }
     });
 
-    it('lists every demo dealer on the platform\'s own page at bare localhost', async () => {
+    it("lists every demo dealer on the platform's own page at bare localhost", async () => {
       const res = await platform.app.inject({ url: '/', headers: { host: 'localhost:3000' } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       for (const slug of demoSiteSlugs) expect(res.body).toContain(`href="http://${slug}.localhost:3000/"`);
     });
 
-    it('renders a car\'s page with its name, canonical address, site config and preloads for the vehicle remote and hero photo', async () => {
+    it("renders a car's page with its name, canonical address, site config and preloads for the vehicle remote and hero photo", async () => {
       const car = await aListedCar(platform, 'metro-motor-group');
       const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', `/cars/${car.slug}`);
       expect(res.statusCode).toBe(200);
@@ -334,7 +358,7 @@ describe('the platform server', () => {
 
     // documents.ts builds `new URL(request.url, origin)` from the raw Host header; a port that is not a
     // number makes it throw, and the error handler turns that into a 500 (logged as a server failure).
-    it('answers a page request with a malformed Host port as the client\'s mistake, not a server failure', async () => {
+    it("answers a page request with a malformed Host port as the client's mistake, not a server failure", async () => {
       const res = await platform.app.inject({ url: '/', headers: { host: 'metro-motor-group.localhost:abc' } });
       expect(res.statusCode).toBeLessThan(500);
     });
@@ -358,19 +382,24 @@ describe('the platform server', () => {
   describe('admin access', () => {
     const leadsUrl = '/api/admin/leads?site=metro-motor-group';
 
-    it('refuses the dealer\'s leads without the admin key', async () => {
+    it("refuses the dealer's leads without the admin key", async () => {
       const res = await platform.app.inject({ url: leadsUrl });
       expect(res.statusCode).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer');
     });
 
-    it('refuses the dealer\'s leads with a wrong admin key', async () => {
-      for (const authorization of ['Bearer wrong-admin-key-0123456789', `Bearer ${testAdminKey}x`, testAdminKey.slice(0, -1), 'Basic dGVzdDp0ZXN0']) {
+    it("refuses the dealer's leads with a wrong admin key", async () => {
+      for (const authorization of [
+        'Bearer wrong-admin-key-0123456789',
+        `Bearer ${testAdminKey}x`,
+        testAdminKey.slice(0, -1),
+        'Basic dGVzdDp0ZXN0',
+      ]) {
         expect((await platform.app.inject({ url: leadsUrl, headers: { authorization } })).statusCode, authorization).toBe(401);
       }
     });
 
-    it('gives the dealer\'s leads with the admin key', async () => {
+    it("gives the dealer's leads with the admin key", async () => {
       const res = await platform.app.inject({ url: leadsUrl, headers: { authorization: `Bearer ${testAdminKey}` } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('no-store');
@@ -399,13 +428,21 @@ describe('the platform server', () => {
 
       const saved = (await adminLeads('metro-motor-group')).find((entry) => entry.id === body.id);
       expect(saved).toMatchObject({ site_id: metro.id, category: 'General Enquiry' });
-      expect(saved!.payload).toMatchObject({ ...lead, website_slug: 'metro-motor-group', source: 'Website', dealership_slug: metro.dealerships[0]!.slug });
+      expect(saved!.payload).toMatchObject({
+        ...lead,
+        website_slug: 'metro-motor-group',
+        source: 'Website',
+        dealership_slug: metro.dealerships[0]!.slug,
+      });
       expect((await adminLeads('harbour-used-cars')).map((entry) => entry.id)).not.toContain(body.id);
     });
 
     it('keeps an enquiry sent twice with the same Idempotency-Key as one lead', async () => {
       const send = () =>
-        siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { ...lead, name: 'Twice' } }, headers: { 'idempotency-key': 'app-test-twice' } });
+        siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', {
+          payload: { lead: { ...lead, name: 'Twice' } },
+          headers: { 'idempotency-key': 'app-test-twice' },
+        });
       const first = await send();
       const second = await send();
       expect(first.statusCode).toBe(201);
@@ -424,15 +461,22 @@ describe('the platform server', () => {
     });
 
     it('gives the SPEC message for a required field left empty', async () => {
-      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { ...lead, name: '', phone: '' } } });
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', {
+        payload: { lead: { ...lead, name: '', phone: '' } },
+      });
       expect(res.statusCode).toBe(400);
-      expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({ name: '*This is a required field.', phone: '*This is a required field.' });
+      expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({
+        name: '*This is a required field.',
+        phone: '*This is a required field.',
+      });
     });
 
     // SPEC §5: "Every field is required by default, with the message '*This is a required field.'".
     // A field left out of the body gets zod's "Invalid input: expected string, received undefined" instead.
     it('gives the SPEC message for a required field left out of the enquiry', async () => {
-      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', { payload: { lead: { ...lead, name: undefined } } });
+      const res = await siteRequest(platform.app, 'metro-motor-group', 'POST', '/api/leads', {
+        payload: { lead: { ...lead, name: undefined } },
+      });
       expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({ name: '*This is a required field.' });
     });
 
@@ -448,16 +492,33 @@ describe('the platform server', () => {
         payload: JSON.stringify({ category: 'remote-error', url: '/cars/x', error_message: 'mf-vehicle did not load' }),
       });
       expect(res.statusCode).toBe(202);
-      const events = await platform.app.inject({ url: '/api/admin/events?site=harbour-used-cars&category=remote-error', headers: { authorization: `Bearer ${testAdminKey}` } });
-      expect(events.json<{ events: { error_message: string }[] }>().events.map((event) => event.error_message)).toContain('mf-vehicle did not load');
-      const metroEvents = await platform.app.inject({ url: '/api/admin/events?site=metro-motor-group', headers: { authorization: `Bearer ${testAdminKey}` } });
-      expect(metroEvents.json<{ events: { error_message: string }[] }>().events.map((event) => event.error_message)).not.toContain('mf-vehicle did not load');
+      const events = await platform.app.inject({
+        url: '/api/admin/events?site=harbour-used-cars&category=remote-error',
+        headers: { authorization: `Bearer ${testAdminKey}` },
+      });
+      expect(events.json<{ events: { error_message: string }[] }>().events.map((event) => event.error_message)).toContain(
+        'mf-vehicle did not load',
+      );
+      const metroEvents = await platform.app.inject({
+        url: '/api/admin/events?site=metro-motor-group',
+        headers: { authorization: `Bearer ${testAdminKey}` },
+      });
+      expect(metroEvents.json<{ events: { error_message: string }[] }>().events.map((event) => event.error_message)).not.toContain(
+        'mf-vehicle did not load',
+      );
     });
   });
 
   describe('search', () => {
-    type SearchResult = { hits: (Car & { site_id: number })[]; estimatedTotalHits: number; facetDistribution?: Record<string, Record<string, number>> };
-    const search = (queries: Record<string, unknown>[], authorization: string | null = `Bearer ${searchKeyForSite(1, testSearchKeySecret)}`) =>
+    type SearchResult = {
+      hits: (Car & { site_id: number })[];
+      estimatedTotalHits: number;
+      facetDistribution?: Record<string, Record<string, number>>;
+    };
+    const search = (
+      queries: Record<string, unknown>[],
+      authorization: string | null = `Bearer ${searchKeyForSite(1, testSearchKeySecret)}`,
+    ) =>
       platform.app.inject({
         method: 'POST',
         url: '/meili/multi-search',
@@ -484,7 +545,7 @@ describe('the platform server', () => {
       }
     });
 
-    it('keeps the dealer\'s own filter in force when the browser filters on another site', async () => {
+    it("keeps the dealer's own filter in force when the browser filters on another site", async () => {
       const [toyotas] = await results([{ indexUid: carsIndexUid, filter: `site_id = ${harbour.id} OR make = Toyota`, limit: 5000 }]);
       const expected = (await listedCars(platform, metro)).filter((car) => car.make === 'Toyota');
       expect(expected.length).toBeGreaterThan(0);
@@ -550,7 +611,9 @@ describe('the platform server', () => {
       it('lists a car sold yesterday but not one sold before the sold-cars window', async () => {
         const [found] = await results([{ indexUid: carsIndexUid, filter: `id IN [${soldYesterdayId}, ${soldLongAgoId}]` }]);
         expect(found!.hits.map((hit) => hit.id)).toEqual([soldYesterdayId]);
-        expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/test-sold-${soldYesterdayId}`)).statusCode).toBe(200);
+        expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/test-sold-${soldYesterdayId}`)).statusCode).toBe(
+          200,
+        );
         expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/cars/test-sold-${soldLongAgoId}`)).statusCode).toBe(404);
       });
     });
@@ -560,7 +623,15 @@ describe('the platform server', () => {
     // looks at `status`, so search keeps listing a car whose page answers 404.
     it('hides a car the feed flags as sold long ago even when its status still says in stock', async () => {
       const template = await aListedCar(platform, 'metro-motor-group');
-      const flagged: Car = { ...template, id: 990_101, slug: 'test-flagged-sold', stocknum: 'TS990101', status: 'in_stock', sold: true, sold_date_timestamp: nowSeconds() - 30 * day };
+      const flagged: Car = {
+        ...template,
+        id: 990_101,
+        slug: 'test-flagged-sold',
+        stocknum: 'TS990101',
+        status: 'in_stock',
+        sold: true,
+        sold_date_timestamp: nowSeconds() - 30 * day,
+      };
       await insertCars(platform.ctx.db, metro.id, [flagged]);
       await reindexSite(platform.ctx.search, platform.ctx.db, metro.id);
       try {
@@ -579,7 +650,8 @@ describe('the platform server', () => {
         { indexUid: carsIndexUid, facets: ['make'], limit: 1 },
         { indexUid: carsIndexUid, facets: ['make'], filter: ['car_type = used'], limit: 1 },
       ]);
-      const countMakes = (cars: Car[]) => cars.reduce<Record<string, number>>((counts, car) => ({ ...counts, [car.make]: (counts[car.make] ?? 0) + 1 }), {});
+      const countMakes = (cars: Car[]) =>
+        cars.reduce<Record<string, number>>((counts, car) => ({ ...counts, [car.make]: (counts[car.make] ?? 0) + 1 }), {});
       expect(page!.hits).toHaveLength(1);
       expect(page!.estimatedTotalHits).toBe(listed.length);
       expect(page!.facetDistribution?.make).toEqual(countMakes(listed));

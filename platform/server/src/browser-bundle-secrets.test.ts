@@ -18,7 +18,9 @@ describe('what the browser downloads', () => {
   it('holds no site secret or third-party token from any demo site', () => {
     const files = browserDirs.flatMap(filesUnder);
     expect(files.length, 'build the platform first (npm run build)').toBeGreaterThan(10);
-    const secrets = generateDemoData(1_790_000_000).sites.flatMap((site) => Object.values(site.secrets).filter((value): value is string => Boolean(value)));
+    const secrets = generateDemoData(1_790_000_000).sites.flatMap((site) =>
+      Object.values(site.secrets).filter((value): value is string => Boolean(value)),
+    );
     expect(secrets.length).toBeGreaterThan(10);
     const leaks = files.flatMap((file) => {
       const text = readFileSync(file, 'utf8');
@@ -30,7 +32,9 @@ describe('what the browser downloads', () => {
   it('holds no server code or seed data', () => {
     const shellJs = filesUnder(join(root, 'shell', 'dist', 'client')).filter((file) => file.endsWith('.js'));
     const serverMarkers = ['better-sqlite3', 'generateDemoData', 'createHmac', 'kysely'];
-    const found = shellJs.flatMap((file) => serverMarkers.filter((marker) => readFileSync(file, 'utf8').includes(marker)).map((marker) => `${file}: ${marker}`));
+    const found = shellJs.flatMap((file) =>
+      serverMarkers.filter((marker) => readFileSync(file, 'utf8').includes(marker)).map((marker) => `${file}: ${marker}`),
+    );
     expect(found).toEqual([]);
   });
 });

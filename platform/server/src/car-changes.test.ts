@@ -24,7 +24,11 @@ describe('what a change does to a car', () => {
   it('takes a car back into stock without its sold date', () => {
     const sold = applyCarChange(car, { sold: true }, now);
     expect(applyCarChange(sold, { sold: false }, now)).toMatchObject({ status: 'in_stock', sold: false, sold_date_timestamp: null });
-    expect(applyCarChange(sold, { status: 'coming_soon' }, now)).toMatchObject({ status: 'coming_soon', sold: false, sold_date_timestamp: null });
+    expect(applyCarChange(sold, { status: 'coming_soon' }, now)).toMatchObject({
+      status: 'coming_soon',
+      sold: false,
+      sold_date_timestamp: null,
+    });
   });
 
   it('refuses a change that contradicts itself', () => {
@@ -39,7 +43,9 @@ describe('what a change does to a car', () => {
   });
 
   it('reads key=value words the CLI is given', () => {
-    expect(carChangeFromArgs(['price=28,990', 'sold=true', 'tag=Test Drive Only', 'before_price=null', 'sold_date_timestamp=now'], 123)).toEqual({
+    expect(
+      carChangeFromArgs(['price=28,990', 'sold=true', 'tag=Test Drive Only', 'before_price=null', 'sold_date_timestamp=now'], 123),
+    ).toEqual({
       price: 28990,
       sold: true,
       tag: 'Test Drive Only',
@@ -58,14 +64,21 @@ describe('PATCH /api/admin/cars/:id and `platform car`', () => {
   beforeAll(async () => {
     platform = await createTestPlatform();
     harbourId = (await findSiteIdBySlug(platform.ctx.db, 'harbour-used-cars'))!;
-    cars = (await listSiteCars(platform.ctx.db, harbourId)).filter((car) => isListedInSearch(car, 3, nowSeconds()) && car.status === 'in_stock' && !car.sold);
+    cars = (await listSiteCars(platform.ctx.db, harbourId)).filter(
+      (car) => isListedInSearch(car, 3, nowSeconds()) && car.status === 'in_stock' && !car.sold,
+    );
   });
   afterAll(async () => {
     await platform?.close();
   });
 
   const patch = (id: number | string, payload: unknown, authorization: string | null = `Bearer ${testAdminKey}`) =>
-    platform.app.inject({ method: 'PATCH', url: `/api/admin/cars/${id}`, headers: authorization ? { authorization } : {}, payload: payload as object });
+    platform.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/cars/${id}`,
+      headers: authorization ? { authorization } : {},
+      payload: payload as object,
+    });
   const searchHarbour = async (filter: string) => {
     const res = await platform.app.inject({
       method: 'POST',
@@ -101,7 +114,9 @@ describe('PATCH /api/admin/cars/:id and `platform car`', () => {
   it('says what is missing from an empty change, and what contradicts itself', async () => {
     const empty = await patch(cars[0]!.id, {});
     expect(empty.statusCode).toBe(400);
-    expect(Object.values(empty.json<{ fields: Record<string, string> }>().fields)[0]).toMatch(/^Give at least one of: price, before_price, status/);
+    expect(Object.values(empty.json<{ fields: Record<string, string> }>().fields)[0]).toMatch(
+      /^Give at least one of: price, before_price, status/,
+    );
     const conflict = await patch(cars[0]!.id, { status: 'in_stock', sold: true });
     expect(conflict.statusCode).toBe(400);
     expect(conflict.json<{ fields: Record<string, string> }>().fields).toHaveProperty('sold');
@@ -162,7 +177,7 @@ describe('PATCH /api/admin/cars/:id and `platform car`', () => {
       delete process.env.MEILISEARCH_URL;
     };
 
-    it('changes a car by site and slug and pushes it to the running platform\'s search', async () => {
+    it("changes a car by site and slug and pushes it to the running platform's search", async () => {
       await platform.app.listen({ port: 0, host: '127.0.0.1' });
       useTestPlatformEnv((platform.app.server.address() as AddressInfo).port);
       const car = cars[2]!;
@@ -180,7 +195,9 @@ describe('PATCH /api/admin/cars/:id and `platform car`', () => {
       useTestPlatformEnv(1);
       await expect(cli(['car', 'harbour-used-cars', cars[4]!.slug, 'price=abc'])).rejects.toThrow('price: price must be a number');
       await expect(cli(['car', 'harbour-used-cars', cars[4]!.slug, 'vin=X'])).rejects.toThrow(/vin: not something that can be changed/);
-      await expect(cli(['car', 'harbour-used-cars', 'no-such-car', 'price=1'])).rejects.toThrow('No car "no-such-car" on harbour-used-cars.');
+      await expect(cli(['car', 'harbour-used-cars', 'no-such-car', 'price=1'])).rejects.toThrow(
+        'No car "no-such-car" on harbour-used-cars.',
+      );
       await expect(cli(['car', 'nobody', cars[4]!.slug, 'price=1'])).rejects.toThrow(UsageError);
       await expect(cli(['car', 'harbour-used-cars', cars[4]!.slug])).rejects.toThrow(UsageError);
     });

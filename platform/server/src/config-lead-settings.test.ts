@@ -35,8 +35,22 @@ describe('lead pipeline configuration', () => {
       rateLimit: { max: 5, windowMs: 60_000 },
       minFillMs: 1500,
       bookingLimits: { perContactPerDay: 1, perContactUpcoming: 3, perAddressPerDay: 0 },
-      uploads: { maxBytes: 2048, maxFiles: 2, maxBytesPerLead: 3 * 1024 * 1024, maxBytesPerAddressPerDay: 7 * 1024 * 1024, maxBytesPerSitePerDay: 50 * 1024 * 1024 },
-      delivery: { worker: false, pollMs: 100, backoffMs: [10, 20, 30], maxAttempts: 4, leaseMs: 5000, smtpUrl: 'smtp://mail.example:25', emailFrom: 'web@dealer.example' },
+      uploads: {
+        maxBytes: 2048,
+        maxFiles: 2,
+        maxBytesPerLead: 3 * 1024 * 1024,
+        maxBytesPerAddressPerDay: 7 * 1024 * 1024,
+        maxBytesPerSitePerDay: 50 * 1024 * 1024,
+      },
+      delivery: {
+        worker: false,
+        pollMs: 100,
+        backoffMs: [10, 20, 30],
+        maxAttempts: 4,
+        leaseMs: 5000,
+        smtpUrl: 'smtp://mail.example:25',
+        emailFrom: 'web@dealer.example',
+      },
     });
   });
 
@@ -52,7 +66,9 @@ describe('lead pipeline configuration', () => {
     expect(messageOf({ LEADS_MOCK_MODE: 'maybe' })).toContain('LEADS_MOCK_MODE must be one of 1, 0, true, false, yes, no, on, off');
     expect(messageOf({ LEAD_DELIVERY_BACKOFF_MS: '1s,5s' })).toContain('LEAD_DELIVERY_BACKOFF_MS must be milliseconds separated by commas');
     expect(messageOf({ LEAD_UPLOAD_MAX_MB_PER_LEAD: '0' })).toContain('LEAD_UPLOAD_MAX_MB_PER_LEAD must be at least 1');
-    expect(messageOf({ LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY: 'lots' })).toContain('LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY must be a whole number');
+    expect(messageOf({ LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY: 'lots' })).toContain(
+      'LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY must be a whole number',
+    );
     expect(messageOf({ SMTP_URL: 'http://mail' })).toContain('SMTP_URL must be an smtp:// or smtps:// URL');
     expect(messageOf({ BOOKINGS_PER_CONTACT_PER_DAY: '-1' })).toContain('BOOKINGS_PER_CONTACT_PER_DAY must be 0 (off) or more');
     expect(messageOf({ BOOKINGS_PER_ADDRESS_PER_DAY: 'a few' })).toContain('BOOKINGS_PER_ADDRESS_PER_DAY must be a whole number');

@@ -33,14 +33,44 @@ describe('platform configuration', () => {
       searchAdminKeyGenerated: true,
       searchKeySecretGenerated: true,
       meilisearch: null,
-      http: { trustedProxies: [], headersTimeoutMs: 15_000, requestTimeoutMs: 90_000, idleTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, maxConnectionsPerAddress: 64, hstsMaxAgeSeconds: 31_536_000 },
+      http: {
+        trustedProxies: [],
+        headersTimeoutMs: 15_000,
+        requestTimeoutMs: 90_000,
+        idleTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 72_000,
+        maxConnectionsPerAddress: 64,
+        hstsMaxAgeSeconds: 31_536_000,
+      },
       chat: { pollsPerMinute: 60 },
       events: { ratePerMinute: 120, retentionDays: 400 },
-      search: { ratePerMinute: 3000, publicBudget: { queries: 30, hits: 100, facets: 64, highlightedFields: 1000, filterBytes: 64 * 1024 } },
-      images: { cacheMaxBytes: 1024 * 1024 * 1024, renderConcurrency: Math.max(1, availableParallelism() - 1), renderQueue: 32, smallRenderConcurrency: 1, rendersPerAddress: 24, renderRatePerMinute: 240 },
-      leads: { uploads: { maxBytes: 10 * 1024 * 1024, maxFiles: 10, maxBytesPerLead: 25 * 1024 * 1024, maxBytesPerAddressPerDay: 100 * 1024 * 1024, maxBytesPerSitePerDay: 2048 * 1024 * 1024 } },
+      search: {
+        ratePerMinute: 3000,
+        publicBudget: { queries: 30, hits: 100, facets: 64, highlightedFields: 1000, filterBytes: 64 * 1024 },
+      },
+      images: {
+        cacheMaxBytes: 1024 * 1024 * 1024,
+        renderConcurrency: Math.max(1, availableParallelism() - 1),
+        renderQueue: 32,
+        smallRenderConcurrency: 1,
+        rendersPerAddress: 24,
+        renderRatePerMinute: 240,
+      },
+      leads: {
+        uploads: {
+          maxBytes: 10 * 1024 * 1024,
+          maxFiles: 10,
+          maxBytesPerLead: 25 * 1024 * 1024,
+          maxBytesPerAddressPerDay: 100 * 1024 * 1024,
+          maxBytesPerSitePerDay: 2048 * 1024 * 1024,
+        },
+      },
       reservations: { holdsPerPerson: 2 },
-      accounts: { emailFrom: 'no-reply@dealer-platform.localhost', alertIntervalMs: 60_000, signInCodes: { perAddressAndClient: 5, perAddress: 10 } },
+      accounts: {
+        emailFrom: 'no-reply@dealer-platform.localhost',
+        alertIntervalMs: 60_000,
+        signInCodes: { perAddressAndClient: 5, perAddress: 10 },
+      },
     });
     expect(config.adminKey.length).toBeGreaterThanOrEqual(16);
     expect(config.searchKeySecret.length).toBeGreaterThanOrEqual(16);
@@ -138,7 +168,14 @@ describe('platform configuration', () => {
       chat: { pollsPerMinute: 30 },
       events: { ratePerMinute: 30, retentionDays: 400 },
       search: { ratePerMinute: 0, publicBudget: { queries: 10, hits: 48, facets: 20, highlightedFields: 0, filterBytes: 16 * 1024 } },
-      images: { cacheMaxBytes: 256 * 1024 * 1024, renderConcurrency: 4, renderQueue: 8, smallRenderConcurrency: 1, rendersPerAddress: 24, renderRatePerMinute: 240 },
+      images: {
+        cacheMaxBytes: 256 * 1024 * 1024,
+        renderConcurrency: 4,
+        renderQueue: 8,
+        smallRenderConcurrency: 1,
+        rendersPerAddress: 24,
+        renderRatePerMinute: 240,
+      },
       leads: {
         mockMode: false,
         tokenSecret: expect.any(String),
@@ -146,7 +183,13 @@ describe('platform configuration', () => {
         rateLimit: { max: 20, windowMs: 600_000 },
         minFillMs: 2000,
         bookingLimits: { perContactPerDay: 2, perContactUpcoming: 4, perAddressPerDay: 4 },
-        uploads: { maxBytes: 10 * 1024 * 1024, maxFiles: 10, maxBytesPerLead: 25 * 1024 * 1024, maxBytesPerAddressPerDay: 100 * 1024 * 1024, maxBytesPerSitePerDay: 2048 * 1024 * 1024 },
+        uploads: {
+          maxBytes: 10 * 1024 * 1024,
+          maxFiles: 10,
+          maxBytesPerLead: 25 * 1024 * 1024,
+          maxBytesPerAddressPerDay: 100 * 1024 * 1024,
+          maxBytesPerSitePerDay: 2048 * 1024 * 1024,
+        },
         delivery: {
           worker: true,
           pollMs: 250,
@@ -168,7 +211,9 @@ describe('platform configuration', () => {
   it('takes test payments unless told live, and refuses a Stripe API address that is not an origin', () => {
     expect(loadConfig({}, cwd).payments).toEqual({ mode: 'test', stripeApi: null });
     expect(configErrorOf({ PAYMENTS: 'real' }).message).toContain('PAYMENTS must be test or live');
-    expect(configErrorOf({ STRIPE_API_URL: 'https://api.stripe.com/v1' }).message).toContain('STRIPE_API_URL must be an http:// or https:// origin');
+    expect(configErrorOf({ STRIPE_API_URL: 'https://api.stripe.com/v1' }).message).toContain(
+      'STRIPE_API_URL must be an http:// or https:// origin',
+    );
   });
 
   it('lets one shopper hold two cars of a site at once unless told another number (0: no limit), and refuses one that is not a whole number of 0 or more', () => {
@@ -180,10 +225,18 @@ describe('platform configuration', () => {
 
   it('sends server-side ad events to graph.facebook.com unless told another Graph API URL, and limits them per address', () => {
     expect(loadConfig({}, cwd).adEvents).toEqual({ ratePerMinute: 60, graphUrl: 'https://graph.facebook.com', retentionDays: 30 });
-    expect(loadConfig({ FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999/', AD_EVENTS_RATE_LIMIT: '0' }, cwd).adEvents).toEqual({ ratePerMinute: 0, graphUrl: 'http://127.0.0.1:9999', retentionDays: 30 });
+    expect(loadConfig({ FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999/', AD_EVENTS_RATE_LIMIT: '0' }, cwd).adEvents).toEqual({
+      ratePerMinute: 0,
+      graphUrl: 'http://127.0.0.1:9999',
+      retentionDays: 30,
+    });
     expect(loadConfig({ FACEBOOK_GRAPH_URL: 'https://proxy.example/meta/' }, cwd).adEvents.graphUrl).toBe('https://proxy.example/meta');
-    expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'graph.facebook.com' }).message).toContain('FACEBOOK_GRAPH_URL must be an http:// or https:// URL');
-    expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/?access_token=x' }).message).toContain('FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query');
+    expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'graph.facebook.com' }).message).toContain(
+      'FACEBOOK_GRAPH_URL must be an http:// or https:// URL',
+    );
+    expect(configErrorOf({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/?access_token=x' }).message).toContain(
+      'FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query',
+    );
     expect(configErrorOf({ AD_EVENTS_RATE_LIMIT: '-1' }).message).toContain('AD_EVENTS_RATE_LIMIT must be 0 (off) or more');
   });
 
@@ -267,14 +320,22 @@ describe('platform configuration', () => {
     expect(configErrorOf({ TRUSTED_PROXIES: 'proxy.example.com' }).message).toContain(
       'TRUSTED_PROXIES: TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
     );
-    expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: 'soon' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS: HTTP_HEADERS_TIMEOUT_MS must be a number of milliseconds');
+    expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: 'soon' }).message).toContain(
+      'HTTP_HEADERS_TIMEOUT_MS: HTTP_HEADERS_TIMEOUT_MS must be a number of milliseconds',
+    );
   });
 
   it('refuses a connection cap, an HSTS age or a chat poll limit that is not a whole number of 0 or more', () => {
-    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '-1' }).message).toContain('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be 0 (off) or more');
-    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: 'many' }).message).toContain('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number');
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: '-1' }).message).toContain(
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be 0 (off) or more',
+    );
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_ADDRESS: 'many' }).message).toContain(
+      'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number',
+    );
     expect(configErrorOf({ HSTS_MAX_AGE_SECONDS: '1.5' }).message).toContain('HSTS_MAX_AGE_SECONDS must be a whole number of seconds');
-    expect(configErrorOf({ HSTS_MAX_AGE_SECONDS: '-1' }).message).toContain('HSTS_MAX_AGE_SECONDS must be 0 or more (0 tells browsers to forget it)');
+    expect(configErrorOf({ HSTS_MAX_AGE_SECONDS: '-1' }).message).toContain(
+      'HSTS_MAX_AGE_SECONDS must be 0 or more (0 tells browsers to forget it)',
+    );
     expect(configErrorOf({ CHAT_POLL_RATE_LIMIT: '-5' }).message).toContain('CHAT_POLL_RATE_LIMIT must be 0 (off) or more');
     expect(configErrorOf({ CHAT_POLL_RATE_LIMIT: 'often' }).message).toContain('CHAT_POLL_RATE_LIMIT must be a whole number');
   });
@@ -345,7 +406,14 @@ describe('platform configuration', () => {
 
     it('never writes a key it was given', () => {
       withDataDir((dataDir) => {
-        const config = loadConfig({ DATA_DIR: dataDir, PLATFORM_ADMIN_KEY: 'an-admin-key-of-enough-length', SEARCH_ADMIN_KEY: 'a-search-admin-key-of-enough-length' }, cwd);
+        const config = loadConfig(
+          {
+            DATA_DIR: dataDir,
+            PLATFORM_ADMIN_KEY: 'an-admin-key-of-enough-length',
+            SEARCH_ADMIN_KEY: 'a-search-admin-key-of-enough-length',
+          },
+          cwd,
+        );
         keepGeneratedKeys(config);
         expect(existsSync(join(dataDir, 'admin-key'))).toBe(false);
         expect(existsSync(join(dataDir, 'search-admin-key'))).toBe(false);

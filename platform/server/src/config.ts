@@ -77,15 +77,24 @@ const baseEnvSchema = z.object({
     .optional(),
   MEILISEARCH_MASTER_KEY: z.string().min(16, 'MEILISEARCH_MASTER_KEY must be at least 16 characters').optional(),
   MEILISEARCH_SEARCH_KEY: z.string().min(1).optional(),
-  MEILISEARCH_SEARCH_KEY_UID: z.string().regex(uuidV4, 'MEILISEARCH_SEARCH_KEY_UID must be the uid (a UUID v4) of the MEILISEARCH_SEARCH_KEY key').optional(),
+  MEILISEARCH_SEARCH_KEY_UID: z
+    .string()
+    .regex(uuidV4, 'MEILISEARCH_SEARCH_KEY_UID must be the uid (a UUID v4) of the MEILISEARCH_SEARCH_KEY key')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // The HTTP edge: who may say where a request came from, and how long a client may take.
   TRUSTED_PROXIES: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .refine((entries) => entries.every(isProxyAddress), {
-      error: 'TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
+      error:
+        'TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
     }),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 90_000, 100),
@@ -101,11 +110,27 @@ const baseEnvSchema = z.object({
     .int('HSTS_MAX_AGE_SECONDS must be a whole number of seconds')
     .min(0, 'HSTS_MAX_AGE_SECONDS must be 0 or more (0 tells browsers to forget it)')
     .default(31_536_000),
-  CHAT_POLL_RATE_LIMIT: z.coerce.number({ error: 'CHAT_POLL_RATE_LIMIT must be a whole number' }).int('CHAT_POLL_RATE_LIMIT must be a whole number').min(0, 'CHAT_POLL_RATE_LIMIT must be 0 (off) or more').default(60),
-  EVENTS_RATE_LIMIT: z.coerce.number({ error: 'EVENTS_RATE_LIMIT must be a whole number' }).int('EVENTS_RATE_LIMIT must be a whole number').min(0, 'EVENTS_RATE_LIMIT must be 0 (off) or more').default(120),
+  CHAT_POLL_RATE_LIMIT: z.coerce
+    .number({ error: 'CHAT_POLL_RATE_LIMIT must be a whole number' })
+    .int('CHAT_POLL_RATE_LIMIT must be a whole number')
+    .min(0, 'CHAT_POLL_RATE_LIMIT must be 0 (off) or more')
+    .default(60),
+  EVENTS_RATE_LIMIT: z.coerce
+    .number({ error: 'EVENTS_RATE_LIMIT must be a whole number' })
+    .int('EVENTS_RATE_LIMIT must be a whole number')
+    .min(0, 'EVENTS_RATE_LIMIT must be 0 (off) or more')
+    .default(120),
   // How long the event log keeps each event (13 months: a year to compare with, and a month to spare); its daily counts stay.
-  EVENTS_RETENTION_DAYS: z.coerce.number({ error: 'EVENTS_RETENTION_DAYS must be a number of days' }).int('EVENTS_RETENTION_DAYS must be a whole number of days').min(1, 'EVENTS_RETENTION_DAYS must be at least 1').default(400),
-  SEARCH_RATE_LIMIT: z.coerce.number({ error: 'SEARCH_RATE_LIMIT must be a whole number' }).int('SEARCH_RATE_LIMIT must be a whole number').min(0, 'SEARCH_RATE_LIMIT must be 0 (off) or more').default(3000),
+  EVENTS_RETENTION_DAYS: z.coerce
+    .number({ error: 'EVENTS_RETENTION_DAYS must be a number of days' })
+    .int('EVENTS_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'EVENTS_RETENTION_DAYS must be at least 1')
+    .default(400),
+  SEARCH_RATE_LIMIT: z.coerce
+    .number({ error: 'SEARCH_RATE_LIMIT must be a whole number' })
+    .int('SEARCH_RATE_LIMIT must be a whole number')
+    .min(0, 'SEARCH_RATE_LIMIT must be 0 (off) or more')
+    .default(3000),
   // What one request with a site's public search key may ask for, summed over its queries.
   SEARCH_PUBLIC_MAX_QUERIES: wholeNumber('SEARCH_PUBLIC_MAX_QUERIES', 30, 1),
   SEARCH_PUBLIC_MAX_HITS: wholeNumber('SEARCH_PUBLIC_MAX_HITS', 100, 1),
@@ -113,17 +138,51 @@ const baseEnvSchema = z.object({
   SEARCH_PUBLIC_MAX_HIGHLIGHTS: wholeNumber('SEARCH_PUBLIC_MAX_HIGHLIGHTS', 1000, 0),
   SEARCH_PUBLIC_MAX_FILTER_KB: wholeNumber('SEARCH_PUBLIC_MAX_FILTER_KB', 64, 1),
   // The image endpoint draws photos on demand: bound the work and the disk it may take.
-  IMAGE_CACHE_MAX_MB: z.coerce.number({ error: 'IMAGE_CACHE_MAX_MB must be a number of megabytes' }).int('IMAGE_CACHE_MAX_MB must be a whole number of megabytes').min(1, 'IMAGE_CACHE_MAX_MB must be at least 1').default(1024),
-  IMAGE_RENDER_CONCURRENCY: z.coerce.number({ error: 'IMAGE_RENDER_CONCURRENCY must be a whole number' }).int('IMAGE_RENDER_CONCURRENCY must be a whole number').min(1, 'IMAGE_RENDER_CONCURRENCY must be at least 1').max(64).default(defaultRenderConcurrency),
-  IMAGE_RENDER_QUEUE: z.coerce.number({ error: 'IMAGE_RENDER_QUEUE must be a whole number' }).int('IMAGE_RENDER_QUEUE must be a whole number').min(0, 'IMAGE_RENDER_QUEUE must be 0 or more').default(32),
-  IMAGE_RENDER_SMALL_CONCURRENCY: z.coerce.number({ error: 'IMAGE_RENDER_SMALL_CONCURRENCY must be a whole number' }).int('IMAGE_RENDER_SMALL_CONCURRENCY must be a whole number').min(1, 'IMAGE_RENDER_SMALL_CONCURRENCY must be at least 1').max(64, 'IMAGE_RENDER_SMALL_CONCURRENCY must be at most 64').default(1),
-  IMAGE_RENDERS_PER_ADDRESS: z.coerce.number({ error: 'IMAGE_RENDERS_PER_ADDRESS must be a whole number' }).int('IMAGE_RENDERS_PER_ADDRESS must be a whole number').min(0, 'IMAGE_RENDERS_PER_ADDRESS must be 0 (off) or more').default(24),
-  IMAGE_RENDER_RATE_LIMIT: z.coerce.number({ error: 'IMAGE_RENDER_RATE_LIMIT must be a whole number' }).int('IMAGE_RENDER_RATE_LIMIT must be a whole number').min(0, 'IMAGE_RENDER_RATE_LIMIT must be 0 (off) or more').default(240),
+  IMAGE_CACHE_MAX_MB: z.coerce
+    .number({ error: 'IMAGE_CACHE_MAX_MB must be a number of megabytes' })
+    .int('IMAGE_CACHE_MAX_MB must be a whole number of megabytes')
+    .min(1, 'IMAGE_CACHE_MAX_MB must be at least 1')
+    .default(1024),
+  IMAGE_RENDER_CONCURRENCY: z.coerce
+    .number({ error: 'IMAGE_RENDER_CONCURRENCY must be a whole number' })
+    .int('IMAGE_RENDER_CONCURRENCY must be a whole number')
+    .min(1, 'IMAGE_RENDER_CONCURRENCY must be at least 1')
+    .max(64)
+    .default(defaultRenderConcurrency),
+  IMAGE_RENDER_QUEUE: z.coerce
+    .number({ error: 'IMAGE_RENDER_QUEUE must be a whole number' })
+    .int('IMAGE_RENDER_QUEUE must be a whole number')
+    .min(0, 'IMAGE_RENDER_QUEUE must be 0 or more')
+    .default(32),
+  IMAGE_RENDER_SMALL_CONCURRENCY: z.coerce
+    .number({ error: 'IMAGE_RENDER_SMALL_CONCURRENCY must be a whole number' })
+    .int('IMAGE_RENDER_SMALL_CONCURRENCY must be a whole number')
+    .min(1, 'IMAGE_RENDER_SMALL_CONCURRENCY must be at least 1')
+    .max(64, 'IMAGE_RENDER_SMALL_CONCURRENCY must be at most 64')
+    .default(1),
+  IMAGE_RENDERS_PER_ADDRESS: z.coerce
+    .number({ error: 'IMAGE_RENDERS_PER_ADDRESS must be a whole number' })
+    .int('IMAGE_RENDERS_PER_ADDRESS must be a whole number')
+    .min(0, 'IMAGE_RENDERS_PER_ADDRESS must be 0 (off) or more')
+    .default(24),
+  IMAGE_RENDER_RATE_LIMIT: z.coerce
+    .number({ error: 'IMAGE_RENDER_RATE_LIMIT must be a whole number' })
+    .int('IMAGE_RENDER_RATE_LIMIT must be a whole number')
+    .min(0, 'IMAGE_RENDER_RATE_LIMIT must be 0 (off) or more')
+    .default(240),
   // The lead pipeline (issue 5).
   LEADS_MOCK_MODE: flag('LEADS_MOCK_MODE'),
   LEAD_TOKEN_SECRET: z.string().min(16, 'LEAD_TOKEN_SECRET must be at least 16 characters').optional(),
-  LEADS_RATE_LIMIT: z.coerce.number({ error: 'LEADS_RATE_LIMIT must be a whole number' }).int('LEADS_RATE_LIMIT must be a whole number').min(0, 'LEADS_RATE_LIMIT must be 0 (off) or more').default(20),
-  LEADS_RATE_WINDOW_SECONDS: z.coerce.number({ error: 'LEADS_RATE_WINDOW_SECONDS must be a number of seconds' }).int().min(1, 'LEADS_RATE_WINDOW_SECONDS must be at least 1').default(600),
+  LEADS_RATE_LIMIT: z.coerce
+    .number({ error: 'LEADS_RATE_LIMIT must be a whole number' })
+    .int('LEADS_RATE_LIMIT must be a whole number')
+    .min(0, 'LEADS_RATE_LIMIT must be 0 (off) or more')
+    .default(20),
+  LEADS_RATE_WINDOW_SECONDS: z.coerce
+    .number({ error: 'LEADS_RATE_WINDOW_SECONDS must be a number of seconds' })
+    .int()
+    .min(1, 'LEADS_RATE_WINDOW_SECONDS must be at least 1')
+    .default(600),
   LEADS_MIN_FILL_MS: z.coerce.number({ error: 'LEADS_MIN_FILL_MS must be a number of milliseconds' }).int().min(0).default(2000),
   // Upcoming test drive and service bookings one shopper (e-mail or phone) may hold: at one location on one
   // day (a test drive and a service, or two cars), and on the whole site; and one address at one location on
@@ -143,20 +202,45 @@ const baseEnvSchema = z.object({
     .int('BOOKINGS_PER_ADDRESS_PER_DAY must be a whole number')
     .min(0, 'BOOKINGS_PER_ADDRESS_PER_DAY must be 0 (off) or more')
     .default(4),
-  LEAD_UPLOAD_MAX_BYTES: z.coerce.number({ error: 'LEAD_UPLOAD_MAX_BYTES must be a number of bytes' }).int().min(1024, 'LEAD_UPLOAD_MAX_BYTES must be at least 1024').default(10 * 1024 * 1024),
-  LEAD_UPLOAD_MAX_FILES: z.coerce.number({ error: 'LEAD_UPLOAD_MAX_FILES must be a whole number' }).int().min(1, 'LEAD_UPLOAD_MAX_FILES must be at least 1').max(100).default(10),
+  LEAD_UPLOAD_MAX_BYTES: z.coerce
+    .number({ error: 'LEAD_UPLOAD_MAX_BYTES must be a number of bytes' })
+    .int()
+    .min(1024, 'LEAD_UPLOAD_MAX_BYTES must be at least 1024')
+    .default(10 * 1024 * 1024),
+  LEAD_UPLOAD_MAX_FILES: z.coerce
+    .number({ error: 'LEAD_UPLOAD_MAX_FILES must be a whole number' })
+    .int()
+    .min(1, 'LEAD_UPLOAD_MAX_FILES must be at least 1')
+    .max(100)
+    .default(10),
   LEAD_UPLOAD_MAX_MB_PER_LEAD: wholeNumber('LEAD_UPLOAD_MAX_MB_PER_LEAD', 25, 1),
   LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY: wholeNumber('LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY', 100, 1),
   LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY: wholeNumber('LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY', 2048, 1),
   LEAD_DELIVERY_WORKER: flag('LEAD_DELIVERY_WORKER', true),
-  LEAD_DELIVERY_POLL_MS: z.coerce.number({ error: 'LEAD_DELIVERY_POLL_MS must be a number of milliseconds' }).int().min(10, 'LEAD_DELIVERY_POLL_MS must be at least 10').default(250),
+  LEAD_DELIVERY_POLL_MS: z.coerce
+    .number({ error: 'LEAD_DELIVERY_POLL_MS must be a number of milliseconds' })
+    .int()
+    .min(10, 'LEAD_DELIVERY_POLL_MS must be at least 10')
+    .default(250),
   LEAD_DELIVERY_BACKOFF_MS: z
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'LEAD_DELIVERY_BACKOFF_MS must be milliseconds separated by commas, e.g. 1000,5000,30000')
     .default('1000,5000,30000,120000,600000,1800000,3600000'),
-  LEAD_DELIVERY_MAX_ATTEMPTS: z.coerce.number({ error: 'LEAD_DELIVERY_MAX_ATTEMPTS must be a whole number' }).int().min(1, 'LEAD_DELIVERY_MAX_ATTEMPTS must be at least 1').max(100).default(8),
-  LEAD_DELIVERY_LEASE_MS: z.coerce.number({ error: 'LEAD_DELIVERY_LEASE_MS must be a number of milliseconds' }).int().min(1000).default(120_000),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
+  LEAD_DELIVERY_MAX_ATTEMPTS: z.coerce
+    .number({ error: 'LEAD_DELIVERY_MAX_ATTEMPTS must be a whole number' })
+    .int()
+    .min(1, 'LEAD_DELIVERY_MAX_ATTEMPTS must be at least 1')
+    .max(100)
+    .default(8),
+  LEAD_DELIVERY_LEASE_MS: z.coerce
+    .number({ error: 'LEAD_DELIVERY_LEASE_MS must be a number of milliseconds' })
+    .int()
+    .min(1000)
+    .default(120_000),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional(),
   // Trade-in rego lookup (SPEC §7): a vehicle register behind an HTTP API; without one, the demo register.
   /**
    * Card deposits: `test` (the default) takes them with the built-in test provider and Stripe's test
@@ -165,17 +249,26 @@ const baseEnvSchema = z.object({
    */
   PAYMENTS: z.enum(['test', 'live'], { error: 'PAYMENTS must be test or live' }).default('test'),
   /** Where the Stripe adapter calls Stripe's API (a test double or a proxy); absent: api.stripe.com. */
-  STRIPE_API_URL: z.string().regex(/^https?:\/\/[^/]+\/?$/, 'STRIPE_API_URL must be an http:// or https:// origin, e.g. http://127.0.0.1:12111').optional(),
+  STRIPE_API_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/]+\/?$/, 'STRIPE_API_URL must be an http:// or https:// origin, e.g. http://127.0.0.1:12111')
+    .optional(),
   RESERVATION_HOLDS_PER_PERSON: z.coerce
     .number({ error: 'RESERVATION_HOLDS_PER_PERSON must be a whole number' })
     .int('RESERVATION_HOLDS_PER_PERSON must be a whole number')
     .min(0, 'RESERVATION_HOLDS_PER_PERSON must be 0 (off) or more')
     .default(2),
-  REGO_LOOKUP_URL: z.string().regex(/^https?:\/\//, 'REGO_LOOKUP_URL must be an http:// or https:// URL').optional(),
+  REGO_LOOKUP_URL: z
+    .string()
+    .regex(/^https?:\/\//, 'REGO_LOOKUP_URL must be an http:// or https:// URL')
+    .optional(),
   REGO_LOOKUP_KEY: z.string().min(1).optional(),
   LEAD_EMAIL_FROM: z.string().min(3).default('leads@dealer-platform.localhost'),
   // Shopper accounts and the garage (issue 11): the sender of their e-mail (shown as the site's name) and how often alerts are looked for.
-  ACCOUNT_EMAIL_FROM: z.string().regex(/^[^\s<>@]+@[^\s<>@]+$/, 'ACCOUNT_EMAIL_FROM must be a plain e-mail address such as no-reply@example.com').default('no-reply@dealer-platform.localhost'),
+  ACCOUNT_EMAIL_FROM: z
+    .string()
+    .regex(/^[^\s<>@]+@[^\s<>@]+$/, 'ACCOUNT_EMAIL_FROM must be a plain e-mail address such as no-reply@example.com')
+    .default('no-reply@dealer-platform.localhost'),
   GARAGE_ALERT_INTERVAL_MS: milliseconds('GARAGE_ALERT_INTERVAL_MS', 60_000, 1000),
   // Sign-in codes sent to one address in an hour: from one connection, and from all together (issue 7).
   SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT: z.coerce
@@ -191,9 +284,16 @@ const baseEnvSchema = z.object({
   // Server-side ad events (issue 11): forwarded to the Meta Conversions API on this Graph API host (a test double or a proxy in tests).
   FACEBOOK_GRAPH_URL: z
     .string()
-    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query, e.g. https://graph.facebook.com')
+    .regex(
+      /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+      'FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query, e.g. https://graph.facebook.com',
+    )
     .default('https://graph.facebook.com'),
-  AD_EVENTS_RATE_LIMIT: z.coerce.number({ error: 'AD_EVENTS_RATE_LIMIT must be a whole number' }).int('AD_EVENTS_RATE_LIMIT must be a whole number').min(0, 'AD_EVENTS_RATE_LIMIT must be 0 (off) or more').default(60),
+  AD_EVENTS_RATE_LIMIT: z.coerce
+    .number({ error: 'AD_EVENTS_RATE_LIMIT must be a whole number' })
+    .int('AD_EVENTS_RATE_LIMIT must be a whole number')
+    .min(0, 'AD_EVENTS_RATE_LIMIT must be 0 (off) or more')
+    .default(60),
   // Sent ad events (their rows and the files written for sites without a token) are kept this long. At least
   // 7 days: an unsent event is retried that long, and its kept id refuses a repeat within Meta's 48-hour window.
   AD_EVENTS_RETENTION_DAYS: z.coerce
@@ -211,10 +311,18 @@ const baseEnvSchema = z.object({
 const envSchema = baseEnvSchema.superRefine((env, ctx) => {
   // Else one stranger's connection alone could use up the codes of someone else's address.
   if (env.SIGN_IN_CODES_PER_ADDRESS <= env.SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT) {
-    ctx.addIssue({ code: 'custom', path: ['SIGN_IN_CODES_PER_ADDRESS'], message: 'SIGN_IN_CODES_PER_ADDRESS must be more than SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SIGN_IN_CODES_PER_ADDRESS'],
+      message: 'SIGN_IN_CODES_PER_ADDRESS must be more than SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT',
+    });
   }
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
-    ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HTTP_HEADERS_TIMEOUT_MS'],
+      message: 'HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS',
+    });
   }
   if (!env.MEILISEARCH_URL) return;
   for (const name of ['MEILISEARCH_MASTER_KEY', 'MEILISEARCH_SEARCH_KEY', 'MEILISEARCH_SEARCH_KEY_UID'] as const) {
@@ -363,7 +471,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     searchAdminKey: e.SEARCH_ADMIN_KEY ?? randomBytes(24).toString('base64url'),
     searchAdminKeyGenerated: !e.SEARCH_ADMIN_KEY,
     meilisearch: e.MEILISEARCH_URL
-      ? { url: e.MEILISEARCH_URL.replace(/\/$/, ''), masterKey: e.MEILISEARCH_MASTER_KEY!, searchKey: e.MEILISEARCH_SEARCH_KEY!, searchKeyUid: e.MEILISEARCH_SEARCH_KEY_UID! }
+      ? {
+          url: e.MEILISEARCH_URL.replace(/\/$/, ''),
+          masterKey: e.MEILISEARCH_MASTER_KEY!,
+          searchKey: e.MEILISEARCH_SEARCH_KEY!,
+          searchKeyUid: e.MEILISEARCH_SEARCH_KEY_UID!,
+        }
       : null,
     logLevel: e.LOG_LEVEL,
     http: {
@@ -402,7 +515,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       alertIntervalMs: e.GARAGE_ALERT_INTERVAL_MS,
       signInCodes: { perAddressAndClient: e.SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT, perAddress: e.SIGN_IN_CODES_PER_ADDRESS },
     },
-    adEvents: { ratePerMinute: e.AD_EVENTS_RATE_LIMIT, graphUrl: e.FACEBOOK_GRAPH_URL.replace(/\/+$/, ''), retentionDays: e.AD_EVENTS_RETENTION_DAYS },
+    adEvents: {
+      ratePerMinute: e.AD_EVENTS_RATE_LIMIT,
+      graphUrl: e.FACEBOOK_GRAPH_URL.replace(/\/+$/, ''),
+      retentionDays: e.AD_EVENTS_RETENTION_DAYS,
+    },
     chat: { pollsPerMinute: e.CHAT_POLL_RATE_LIMIT },
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
@@ -410,7 +527,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       tokenSecretGenerated: !e.LEAD_TOKEN_SECRET,
       rateLimit: { max: e.LEADS_RATE_LIMIT, windowMs: e.LEADS_RATE_WINDOW_SECONDS * 1000 },
       minFillMs: e.LEADS_MIN_FILL_MS,
-      bookingLimits: { perContactPerDay: e.BOOKINGS_PER_CONTACT_PER_DAY, perContactUpcoming: e.BOOKINGS_PER_CONTACT_UPCOMING, perAddressPerDay: e.BOOKINGS_PER_ADDRESS_PER_DAY },
+      bookingLimits: {
+        perContactPerDay: e.BOOKINGS_PER_CONTACT_PER_DAY,
+        perContactUpcoming: e.BOOKINGS_PER_CONTACT_UPCOMING,
+        perAddressPerDay: e.BOOKINGS_PER_ADDRESS_PER_DAY,
+      },
       uploads: {
         maxBytes: e.LEAD_UPLOAD_MAX_BYTES,
         maxFiles: e.LEAD_UPLOAD_MAX_FILES,

@@ -66,7 +66,9 @@ async function main() {
     config.http.maxConnectionsPerAddress > 0
       ? `Connections: at most ${config.http.maxConnectionsPerAddress} open per client address (HTTP_MAX_CONNECTIONS_PER_ADDRESS)${config.http.trustedProxies.length > 0 ? ', the trusted proxies exempt' : '; a proxy in front must be in TRUSTED_PROXIES'}`
       : 'Connections: no cap per client address (HTTP_MAX_CONNECTIONS_PER_ADDRESS=0)',
-    config.adminKeyGenerated ? `Admin key (generated, kept in ${join(config.dataDir, 'admin-key')}): ${config.adminKey}` : 'Admin key: from PLATFORM_ADMIN_KEY',
+    config.adminKeyGenerated
+      ? `Admin key (generated, kept in ${join(config.dataDir, 'admin-key')}): ${config.adminKey}`
+      : 'Admin key: from PLATFORM_ADMIN_KEY',
     `Leads: delivered through the outbox${config.leads.delivery.worker ? '' : ' (worker off in this process: LEAD_DELIVERY_WORKER)'}; ADF files of adf-file sites in ${outboxDir(config.dataDir)}${config.leads.mockMode ? '; mock mode on (/mock/leads)' : ''}`,
     `Search: ${config.meilisearch ? `Meilisearch at ${config.meilisearch.url}` : 'embedded engine at /meili'}, ${indexed}`,
     config.meilisearch

@@ -8,7 +8,7 @@ import { createTestPlatform, siteRequest, type TestPlatform } from './testing/te
 const site = 'metro-motor-group';
 type Listed = { id: number; lead_id: number; location_id: number; kind: string; starts_at: number; confirmed: boolean };
 
-describe('`platform bookings`: the dealer lists a site\'s diary and releases a booking', () => {
+describe("`platform bookings`: the dealer lists a site's diary and releases a booking", () => {
   let platform: TestPlatform;
   let showroom: Location;
   const saved = { ...process.env };
@@ -33,14 +33,30 @@ describe('`platform bookings`: the dealer lists a site\'s diary and releases a b
     return lines;
   };
   const offered = async () => {
-    const res = await siteRequest(platform.app, site, 'GET', `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}`);
+    const res = await siteRequest(
+      platform.app,
+      site,
+      'GET',
+      `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}`,
+    );
     return res.json<BookingTimes>().days.flatMap((day) => day.slots.map((slot) => slot.start));
   };
   let shoppers = 0;
   const book = async (start: string) => {
     const n = ++shoppers;
     const res = await siteRequest(platform.app, site, 'POST', '/api/leads', {
-      payload: { lead: { name: 'Ana', last_name: 'Shopper', email: `ana${n}@example.com`, phone: `04122220${String(n).padStart(2, '0')}`, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', dateTime: start, location: showroom.id } },
+      payload: {
+        lead: {
+          name: 'Ana',
+          last_name: 'Shopper',
+          email: `ana${n}@example.com`,
+          phone: `04122220${String(n).padStart(2, '0')}`,
+          category: 'New Vehicle Enquiry',
+          subcategory: 'Test Drive',
+          dateTime: start,
+          location: showroom.id,
+        },
+      },
       headers: { 'x-forwarded-for': `203.0.113.${n}` },
     });
     expect(res.statusCode).toBe(201);
@@ -53,7 +69,14 @@ describe('`platform bookings`: the dealer lists a site\'s diary and releases a b
     const sooner = await book(first!);
     const listed = (await cli(['bookings', site])).map((line) => JSON.parse(line) as Listed);
     expect(listed.map((row) => row.lead_id)).toEqual([sooner, later]);
-    expect(listed[0]).toEqual({ id: expect.any(Number), lead_id: sooner, location_id: showroom.id, kind: 'appointment', starts_at: Date.parse(first!), confirmed: true });
+    expect(listed[0]).toEqual({
+      id: expect.any(Number),
+      lead_id: sooner,
+      location_id: showroom.id,
+      kind: 'appointment',
+      starts_at: Date.parse(first!),
+      confirmed: true,
+    });
 
     const id = listed[0]!.id;
     expect(await cli(['bookings', site, 'release', String(id)])).toEqual([
@@ -69,7 +92,9 @@ describe('`platform bookings`: the dealer lists a site\'s diary and releases a b
   it('refuses what cannot be released, with the reason', async () => {
     const lead = await book((await offered())[6]!);
     const [booking] = (await cli(['bookings', site])).map((line) => JSON.parse(line) as Listed).filter((row) => row.lead_id === lead);
-    await expect(cli(['bookings', 'harbour-used-cars', 'release', String(booking!.id)])).rejects.toThrow(`No booking ${booking!.id} on harbour-used-cars.`);
+    await expect(cli(['bookings', 'harbour-used-cars', 'release', String(booking!.id)])).rejects.toThrow(
+      `No booking ${booking!.id} on harbour-used-cars.`,
+    );
     await expect(cli(['bookings', site, 'release', '987654'])).rejects.toThrow(`No booking 987654 on ${site}.`);
     await expect(cli(['bookings', site, 'release', 'abc'])).rejects.toThrow(UsageError);
     await expect(cli(['bookings', site, 'release'])).rejects.toThrow(UsageError);

@@ -11,9 +11,17 @@ import { createTestPlatform, siteRequest, testSearchAdminKey, testSearchKeySecre
 
 const site = 'metro-motor-group';
 type Held = { reservation: { id: number; state: string }; token: string };
-type Listed = { id: number; site_id: number; car_id: number; state: string; payment_ref: string | null; refund_ref: string | null; customer: { email: string } };
+type Listed = {
+  id: number;
+  site_id: number;
+  car_id: number;
+  state: string;
+  payment_ref: string | null;
+  refund_ref: string | null;
+  customer: { email: string };
+};
 
-describe('`platform reservations`: the dealer lists a site\'s reservations and releases a reserved car', () => {
+describe("`platform reservations`: the dealer lists a site's reservations and releases a reserved car", () => {
   let platform: TestPlatform;
   let siteId: number;
   let reservable: Car[];
@@ -23,7 +31,9 @@ describe('`platform reservations`: the dealer lists a site\'s reservations and r
   beforeAll(async () => {
     platform = await createTestPlatform();
     siteId = (await findSiteIdBySlug(platform.ctx.db, site))!;
-    reservable = (await listSiteCars(platform.ctx.db, siteId)).filter((car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, 'en-AU'));
+    reservable = (await listSiteCars(platform.ctx.db, siteId)).filter(
+      (car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, 'en-AU'),
+    );
     await platform.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -35,7 +45,13 @@ describe('`platform reservations`: the dealer lists a site\'s reservations and r
 
   /** The CLI against the test platform's store, pushing to its /meili on `port` (1: nobody listens). */
   const cli = async (args: string[], port = (platform.app.server.address() as AddressInfo).port) => {
-    Object.assign(process.env, { DATA_DIR: platform.ctx.config.dataDir, HOST: '127.0.0.1', PORT: String(port), SEARCH_ADMIN_KEY: testSearchAdminKey, LOG_LEVEL: 'silent' });
+    Object.assign(process.env, {
+      DATA_DIR: platform.ctx.config.dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SEARCH_ADMIN_KEY: testSearchAdminKey,
+      LOG_LEVEL: 'silent',
+    });
     delete process.env.DATABASE_URL;
     delete process.env.MEILISEARCH_URL;
     const lines: string[] = [];
@@ -80,14 +96,26 @@ describe('`platform reservations`: the dealer lists a site\'s reservations and r
 
     const before = await list();
     expect(before.map((row) => row.id)).toEqual([held.reservation.id, older.reservation.id]);
-    expect(before[0]).toMatchObject({ id: held.reservation.id, site_id: siteId, car_id: car.id, state: 'reserved', payment_ref: expect.stringMatching(/^test_pi_/), refund_ref: null, customer: { email: `ana${shoppers}@example.com` } });
+    expect(before[0]).toMatchObject({
+      id: held.reservation.id,
+      site_id: siteId,
+      car_id: car.id,
+      state: 'reserved',
+      payment_ref: expect.stringMatching(/^test_pi_/),
+      refund_ref: null,
+      customer: { email: `ana${shoppers}@example.com` },
+    });
     for (const row of before) {
       expect(row).not.toHaveProperty('secret_hash');
       expect(row).not.toHaveProperty('active_car_id');
     }
 
     const released = await cli(['reservations', site, 'release', String(held.reservation.id)]);
-    expect(released[0]).toMatch(new RegExp(`^Reservation ${held.reservation.id} on ${site} released: deposit refunded \\(test_re_[^)]+\\), the car is free again\\.$`));
+    expect(released[0]).toMatch(
+      new RegExp(
+        `^Reservation ${held.reservation.id} on ${site} released: deposit refunded \\(test_re_[^)]+\\), the car is free again\\.$`,
+      ),
+    );
     expect(released[1]).toMatch(/^Search updated/);
     expect((await findCarById(platform.ctx.db, car.id))!.car.reserved).toBe(false);
     expect((await inSearch(car)).reserved).toBe(false);
@@ -100,7 +128,9 @@ describe('`platform reservations`: the dealer lists a site\'s reservations and r
 
     // Again: nothing more is refunded, and it says so.
     const again = await cli(['reservations', site, 'release', String(held.reservation.id)]);
-    expect(again).toEqual([`Reservation ${held.reservation.id} on ${site} was already released: its deposit was refunded (${row.refund_ref}).`]);
+    expect(again).toEqual([
+      `Reservation ${held.reservation.id} on ${site} was already released: its deposit was refunded (${row.refund_ref}).`,
+    ]);
     // The car can be held again.
     await reserve(car);
   });
@@ -121,8 +151,12 @@ describe('`platform reservations`: the dealer lists a site\'s reservations and r
       headers: { 'x-forwarded-for': '198.51.100.7' },
     });
     const holding = hold.json<Held>().reservation.id;
-    await expect(cli(['reservations', site, 'release', String(holding)])).rejects.toThrow(`Reservation ${holding} is holding: only a reserved car can be released.`);
-    await expect(cli(['reservations', 'harbour-used-cars', 'release', String(holding)])).rejects.toThrow(`No reservation ${holding} on this site.`);
+    await expect(cli(['reservations', site, 'release', String(holding)])).rejects.toThrow(
+      `Reservation ${holding} is holding: only a reserved car can be released.`,
+    );
+    await expect(cli(['reservations', 'harbour-used-cars', 'release', String(holding)])).rejects.toThrow(
+      `No reservation ${holding} on this site.`,
+    );
     await expect(cli(['reservations', site, 'release', '987654'])).rejects.toThrow('No reservation 987654 on this site.');
     await expect(cli(['reservations', site, 'release', 'abc'])).rejects.toThrow(UsageError);
     await expect(cli(['reservations', site, 'release'])).rejects.toThrow(UsageError);

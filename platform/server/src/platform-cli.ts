@@ -74,7 +74,9 @@ export function carChangeFromArgs(pairs: string[], nowSeconds = Math.floor(Date.
 /** Where the CLI pushes a changed car: the real Meilisearch when configured, else the running platform's own /meili. */
 function searchTarget(config: PlatformConfig) {
   const host = config.meilisearch ? config.meilisearch.url : loopbackSearchHost(config);
-  const client = config.meilisearch ? meiliClient(config.meilisearch.url, config.meilisearch.masterKey) : meiliClient(host, config.searchAdminKey);
+  const client = config.meilisearch
+    ? meiliClient(config.meilisearch.url, config.meilisearch.masterKey)
+    : meiliClient(host, config.searchAdminKey);
   return { host, client };
 }
 
@@ -87,7 +89,13 @@ async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, s
   const parsed = carChangeSchema.safeParse(carChangeFromArgs(pairs));
   if (!parsed.success) {
     throw new UsageError(
-      parsed.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: not something that can be changed on a car (${carChangeFields.join(', ')})` : `${issue.path.join('.') || 'change'}: ${issue.message}`)).join('\n'),
+      parsed.error.issues
+        .map((issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `${issue.keys.join(', ')}: not something that can be changed on a car (${carChangeFields.join(', ')})`
+            : `${issue.path.join('.') || 'change'}: ${issue.message}`,
+        )
+        .join('\n'),
     );
   }
   let updated;
@@ -99,15 +107,21 @@ async function changeCar(db: PlatformDb, config: PlatformConfig, site: string, s
   }
   if (!updated) throw new UsageError(`No car "${slug}" on ${site}.`);
   const { car: saved } = updated;
-  out(`${slug} on ${site}: price ${saved.price}, ${saved.status}${saved.sold ? ' (sold)' : ''}${saved.reserved ? ', reserved' : ''}${saved.show_on_dealer_website ? '' : ', hidden from the website'}${saved.tag ? `, tag ${saved.tag}` : ''}`);
+  out(
+    `${slug} on ${site}: price ${saved.price}, ${saved.status}${saved.sold ? ' (sold)' : ''}${saved.reserved ? ', reserved' : ''}${saved.show_on_dealer_website ? '' : ', hidden from the website'}${saved.tag ? `, tag ${saved.tag}` : ''}`,
+  );
 
   const { host, client } = searchTarget(config);
   try {
     await new StockIndexer(db, client).indexCar(siteId, saved);
     out(`Search updated (${host}).`);
   } catch (error) {
-    if (error instanceof MeilisearchRequestError) out(`Saved. Search at ${host} is not reachable: the platform indexes the change when it next starts.`);
-    else if (error instanceof MeilisearchApiError) out(`Saved, but search at ${host} refused the update (${error.cause?.code ?? error.message}). Check SEARCH_ADMIN_KEY / MEILISEARCH_MASTER_KEY.`);
+    if (error instanceof MeilisearchRequestError)
+      out(`Saved. Search at ${host} is not reachable: the platform indexes the change when it next starts.`);
+    else if (error instanceof MeilisearchApiError)
+      out(
+        `Saved, but search at ${host} refused the update (${error.cause?.code ?? error.message}). Check SEARCH_ADMIN_KEY / MEILISEARCH_MASTER_KEY.`,
+      );
     else throw error;
   }
 }
@@ -129,7 +143,14 @@ async function* eachReservationPage(db: PlatformDb, siteId: number): AsyncGenera
  * refunded through the provider that took it, the car free again in the store and pushed to search.
  * Search being down does not stop the release: the platform indexes the car when it next starts.
  */
-async function releaseReservation(db: PlatformDb, engine: DatabaseEngine, config: PlatformConfig, site: { id: number; slug: string }, rawId: string, out: (line: string) => void) {
+async function releaseReservation(
+  db: PlatformDb,
+  engine: DatabaseEngine,
+  config: PlatformConfig,
+  site: { id: number; slug: string },
+  rawId: string,
+  out: (line: string) => void,
+) {
   const id = Number(rawId);
   const before = await findReservation(db, id);
   const { host, client } = searchTarget(config);
@@ -138,8 +159,12 @@ async function releaseReservation(db: PlatformDb, engine: DatabaseEngine, config
   const searchLines: string[] = [];
   const note = (obj: object, msg: string) => {
     const err = (obj as { err?: unknown }).err;
-    if (err instanceof MeilisearchRequestError) searchLines.push(`Search at ${host} is not reachable: the platform indexes the released car when it next starts.`);
-    else if (err instanceof MeilisearchApiError) searchLines.push(`Search at ${host} refused the update (${err.cause?.code ?? err.message}): the platform indexes the released car when it next starts. Check SEARCH_ADMIN_KEY / MEILISEARCH_MASTER_KEY.`);
+    if (err instanceof MeilisearchRequestError)
+      searchLines.push(`Search at ${host} is not reachable: the platform indexes the released car when it next starts.`);
+    else if (err instanceof MeilisearchApiError)
+      searchLines.push(
+        `Search at ${host} refused the update (${err.cause?.code ?? err.message}): the platform indexes the released car when it next starts. Check SEARCH_ADMIN_KEY / MEILISEARCH_MASTER_KEY.`,
+      );
     else searchLines.push(`${msg[0]!.toUpperCase()}${msg.slice(1)}${err instanceof Error ? ` (${err.message})` : ''}.`);
   };
   const log = { error: note, warn: note };
@@ -164,7 +189,8 @@ async function releaseReservation(db: PlatformDb, engine: DatabaseEngine, config
     throw new UsageError(answer.message);
   }
   const released = answer.value.reservation;
-  if (before?.state === 'released') out(`Reservation ${id} on ${site.slug} was already released: its deposit was refunded (${released.refund_ref}).`);
+  if (before?.state === 'released')
+    out(`Reservation ${id} on ${site.slug} was already released: its deposit was refunded (${released.refund_ref}).`);
   else out(`Reservation ${id} on ${site.slug} released: deposit refunded (${released.refund_ref}), the car is free again.`);
   for (const line of searchLines) out(line);
 }
@@ -187,13 +213,22 @@ async function releaseSiteBooking(db: PlatformDb, site: { id: number; slug: stri
   out(`Booking ${id} on ${site.slug} released: the ${what} at ${when(released.starts_at)} is free again; lead ${released.lead_id} stays.`);
 }
 
-async function dealerKeyCommand(db: PlatformDb, site: { id: number; slug: string }, action: string, words: string[], out: (line: string) => void) {
+async function dealerKeyCommand(
+  db: PlatformDb,
+  site: { id: number; slug: string },
+  action: string,
+  words: string[],
+  out: (line: string) => void,
+) {
   switch (action) {
     case 'list': {
       if (words.length) throw new UsageError(usage);
       const keys = await listDealerKeys(db, site.id);
       if (keys.length === 0) out(`${site.slug} has no dealer keys. Make one with "platform dealer-key ${site.slug} create <label>".`);
-      for (const key of keys) out(`${key.id}\t${key.label || '-'}\tcreated ${when(key.created_at)}\t${key.revoked_at === null ? 'active' : `revoked ${when(key.revoked_at)}`}`);
+      for (const key of keys)
+        out(
+          `${key.id}\t${key.label || '-'}\tcreated ${when(key.created_at)}\t${key.revoked_at === null ? 'active' : `revoked ${when(key.revoked_at)}`}`,
+        );
       return;
     }
     case 'create': {
@@ -202,14 +237,17 @@ async function dealerKeyCommand(db: PlatformDb, site: { id: number; slug: string
       const { key, dealerKey } = await createDealerKey(db, site, label);
       out(`Dealer key ${dealerKey.id} for ${site.slug}${label ? ` (${label})` : ''}:`);
       out(key);
-      out('It is shown this once (only its hash is kept): hand it to the dealer now. It opens only this site\'s leads, files, bookings and events.');
+      out(
+        "It is shown this once (only its hash is kept): hand it to the dealer now. It opens only this site's leads, files, bookings and events.",
+      );
       return;
     }
     case 'revoke': {
       const [id, ...extra] = words;
       if (!id || extra.length || !/^[1-9]\d{0,15}$/.test(id)) throw new UsageError(usage);
       const found = await findDealerKeyById(db, Number(id));
-      if (found?.site_id !== site.id) throw new UsageError(`${site.slug} has no dealer key ${id}. Run "platform dealer-key ${site.slug} list".`);
+      if (found?.site_id !== site.id)
+        throw new UsageError(`${site.slug} has no dealer key ${id}. Run "platform dealer-key ${site.slug} list".`);
       const revoked = (await revokeDealerKey(db, Number(id)))!;
       out(`Dealer key ${id} of ${site.slug} revoked ${when(revoked.revoked_at!)}: it opens nothing from now on.`);
       return;
@@ -253,7 +291,10 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         if (target === 'off' || target === 'on') change = { enabled: target === 'on' };
         else if (target === 'latest') change = { version: null };
         else if (registry.hasVersion(remote, target)) change = { version: target };
-        else throw new UsageError(`${remote} has no published version "${target}". Published: ${registry.versions(remote).join(', ') || 'none'}`);
+        else
+          throw new UsageError(
+            `${remote} has no published version "${target}". Published: ${registry.versions(remote).join(', ') || 'none'}`,
+          );
         const ids = await siteIds(db, site);
         for (const id of ids) await setSiteRemote(db, id, remote, change);
         out(`${remote} → ${target} on ${site === 'all' ? `all ${ids.length} sites` : site}`);
@@ -282,7 +323,8 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         if (!site || site === 'all') throw new UsageError(usage);
         const [siteId] = await siteIds(db, site);
         if (action === undefined) {
-          for await (const page of eachReservationPage(db, siteId!)) for (const reservation of page) out(JSON.stringify(dealerView(reservation)));
+          for await (const page of eachReservationPage(db, siteId!))
+            for (const reservation of page) out(JSON.stringify(dealerView(reservation)));
           return;
         }
         const [id, ...extra] = words;

@@ -23,7 +23,11 @@ import { RelayLog } from './relay-log';
  * and nowhere else. Nothing starts: workers.ts runs the loops, buildApp serves the routes.
  * `deliver` replaces the lead delivery targets (tests).
  */
-export function createPlatform(config: PlatformConfig, store: { db: PlatformDb; engine: DatabaseEngine }, opts: { deliver?: Deliver } = {}): PlatformContext {
+export function createPlatform(
+  config: PlatformConfig,
+  store: { db: PlatformDb; engine: DatabaseEngine },
+  opts: { deliver?: Deliver } = {},
+): PlatformContext {
   const { db, engine: dialect } = store;
   const log = new RelayLog();
   const { delivery } = config.leads;
@@ -32,7 +36,10 @@ export function createPlatform(config: PlatformConfig, store: { db: PlatformDb; 
   // The indexer speaks Meilisearch's API: to the real server when configured, else to this
   // platform's own /meili, answered in process so the index is full before the first visitor.
   const inProcessMeili = new InProcessMeili();
-  const indexer = new StockIndexer(db, indexerClient(config, () => inProcessMeili.client(config.searchAdminKey)));
+  const indexer = new StockIndexer(
+    db,
+    indexerClient(config, () => inProcessMeili.client(config.searchAdminKey)),
+  );
   const leads = createLeadPipeline({
     db,
     engine: dialect,

@@ -46,13 +46,18 @@ const originOf = (slug: string) => (site(slug).domain_name ? `https://${site(slu
 const carsOf = async (slug: string) => listSiteCars(platform.ctx.db, site(slug).id);
 /** A car the site lists for sale right now, in stock, with a real price. */
 async function carForSale(slug: string, extra: (car: Car) => boolean = () => true): Promise<Car> {
-  const car = (await carsOf(slug)).find((entry) => entry.status === 'in_stock' && !entry.sold && entry.price > 10 && isCarOnSite(site(slug), entry, nowSeconds()) && extra(entry));
+  const car = (await carsOf(slug)).find(
+    (entry) =>
+      entry.status === 'in_stock' && !entry.sold && entry.price > 10 && isCarOnSite(site(slug), entry, nowSeconds()) && extra(entry),
+  );
   if (!car) throw new Error(`no car for sale on ${slug}`);
   return car;
 }
 async function soldLongAgo(slug: string): Promise<Car> {
   const cutoff = nowSeconds() - site(slug).include_sold_cars_days * day;
-  const car = (await carsOf(slug)).find((entry) => isSold(entry) && entry.sold_date_timestamp !== null && entry.sold_date_timestamp < cutoff);
+  const car = (await carsOf(slug)).find(
+    (entry) => isSold(entry) && entry.sold_date_timestamp !== null && entry.sold_date_timestamp < cutoff,
+  );
   if (!car) throw new Error(`no car sold long ago on ${slug}`);
   return car;
 }
@@ -67,7 +72,9 @@ const metaContent = (doc: Document, key: string): string | null =>
   doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
 /** Every JSON-LD block of a page, parsed as a search engine would. */
 const jsonLdOf = (doc: Document): Record<string, unknown>[] =>
-  [...doc.querySelectorAll('script[type="application/ld+json"]')].map((script) => JSON.parse(script.textContent ?? '') as Record<string, unknown>);
+  [...doc.querySelectorAll('script[type="application/ld+json"]')].map(
+    (script) => JSON.parse(script.textContent ?? '') as Record<string, unknown>,
+  );
 
 type CarLd = {
   '@type': string;
@@ -80,7 +87,14 @@ type CarLd = {
   vehicleIdentificationNumber: string;
   itemCondition: string;
   mileageFromOdometer: { '@type': string; value: number; unitCode: string };
-  offers: { '@type': string; price?: number; priceCurrency: string; availability: string; url: string; seller: { '@type': string; name: string; address: { addressCountry: string } } };
+  offers: {
+    '@type': string;
+    price?: number;
+    priceCurrency: string;
+    availability: string;
+    url: string;
+    seller: { '@type': string; name: string; address: { addressCountry: string } };
+  };
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -100,16 +114,36 @@ describe('the car detail call (SPEC §7: /api/websites/{websiteId}/cars/{slug}.j
 
   it('answers a car sold yesterday (still in the sold-cars window), as search lists it', async () => {
     const cutoff = nowSeconds() - site('metro-motor-group').include_sold_cars_days * day;
-    const recent = (await carsOf('metro-motor-group')).find((car) => isSold(car) && car.show_on_dealer_website && (car.sold_date_timestamp ?? 0) >= cutoff);
+    const recent = (await carsOf('metro-motor-group')).find(
+      (car) => isSold(car) && car.show_on_dealer_website && (car.sold_date_timestamp ?? 0) >= cutoff,
+    );
     expect(recent).toBeDefined();
-    expect((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/api/websites/${site('metro-motor-group').id}/cars/${recent!.slug}.json`)).statusCode).toBe(200);
+    expect(
+      (
+        await siteRequest(
+          platform.app,
+          'metro-motor-group',
+          'GET',
+          `/api/websites/${site('metro-motor-group').id}/cars/${recent!.slug}.json`,
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   type Case = [string, (metro: SiteConfig) => Promise<string>];
   it.each<Case>([
-    ['another dealer\'s website id, with that dealer\'s car', async () => `/api/websites/${site('harbour-used-cars').id}/cars/${(await carForSale('harbour-used-cars')).slug}.json`],
-    ['another dealer\'s website id, with this dealer\'s car', async (metro) => `/api/websites/${site('harbour-used-cars').id}/cars/${(await carForSale(metro.slug)).slug}.json`],
-    ['this dealer\'s id with another dealer\'s car', async (metro) => `/api/websites/${metro.id}/cars/${(await carForSale('harbour-used-cars')).slug}.json`],
+    [
+      "another dealer's website id, with that dealer's car",
+      async () => `/api/websites/${site('harbour-used-cars').id}/cars/${(await carForSale('harbour-used-cars')).slug}.json`,
+    ],
+    [
+      "another dealer's website id, with this dealer's car",
+      async (metro) => `/api/websites/${site('harbour-used-cars').id}/cars/${(await carForSale(metro.slug)).slug}.json`,
+    ],
+    [
+      "this dealer's id with another dealer's car",
+      async (metro) => `/api/websites/${metro.id}/cars/${(await carForSale('harbour-used-cars')).slug}.json`,
+    ],
     ['a website id that is no number', async (metro) => `/api/websites/metro/cars/${(await carForSale(metro.slug)).slug}.json`],
     ['a website id with a leading plus', async (metro) => `/api/websites/+${metro.id}/cars/${(await carForSale(metro.slug)).slug}.json`],
     ['a slug that is in no stock', async (metro) => `/api/websites/${metro.id}/cars/no-such-car-123.json`],
@@ -118,7 +152,10 @@ describe('the car detail call (SPEC §7: /api/websites/{websiteId}/cars/{slug}.j
     ['a slug with a quote in it', async (metro) => `/api/websites/${metro.id}/cars/bad'slug.json`],
     ['the address without .json', async (metro) => `/api/websites/${metro.id}/cars/${(await carForSale(metro.slug)).slug}`],
     ['an empty slug', async (metro) => `/api/websites/${metro.id}/cars/.json`],
-    ['a car sold before the sold-cars window', async (metro) => `/api/websites/${metro.id}/cars/${(await soldLongAgo(metro.slug)).slug}.json`],
+    [
+      'a car sold before the sold-cars window',
+      async (metro) => `/api/websites/${metro.id}/cars/${(await soldLongAgo(metro.slug)).slug}.json`,
+    ],
     ['a car hidden from the dealer website', async (metro) => `/api/websites/${metro.id}/cars/${(await hiddenCar(metro.slug)).slug}.json`],
   ])('answers 404 with a message for %s', async (_case, url) => {
     const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', await url(site('metro-motor-group')));
@@ -137,7 +174,7 @@ describe('the car detail call (SPEC §7: /api/websites/{websiteId}/cars/{slug}.j
 // ---------------------------------------------------------------------------------------------
 
 describe('a vehicle page as search engines and shared links see it', () => {
-  it('has the car\'s title, description, canonical address, share tags and schema.org Car, on first response', async () => {
+  it("has the car's title, description, canonical address, share tags and schema.org Car, on first response", async () => {
     const metro = site('metro-motor-group');
     const car = await carForSale(metro.slug, (entry) => entry.car_type === 'used' && entry.primary_image_url !== '');
     const res = await siteRequest(platform.app, metro.slug, 'GET', `/cars/${car.slug}`);
@@ -149,7 +186,8 @@ describe('a vehicle page as search engines and shared links see it', () => {
     expect(doc.title).toBe(`${car.name} | ${metro.name}`);
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(pageUrl);
     const description = metaContent(doc, 'description')!;
-    for (const part of [car.name, formatPrice(car.price, { locale: 'en-AU' }), formatDistance(car.km, 'en-AU'), car.location_name]) expect(description).toContain(part);
+    for (const part of [car.name, formatPrice(car.price, { locale: 'en-AU' }), formatDistance(car.km, 'en-AU'), car.location_name])
+      expect(description).toContain(part);
     expect(metaContent(doc, 'robots')).toBeNull();
 
     expect(metaContent(doc, 'og:type')).toBe('product');
@@ -185,7 +223,11 @@ describe('a vehicle page as search engines and shared links see it', () => {
         priceCurrency: 'AUD',
         availability: 'https://schema.org/InStock',
         url: pageUrl,
-        seller: { '@type': 'AutoDealer', name: car.location_name, address: { '@type': 'PostalAddress', addressLocality: car.city, addressRegion: car.state, addressCountry: 'AU' } },
+        seller: {
+          '@type': 'AutoDealer',
+          name: car.location_name,
+          address: { '@type': 'PostalAddress', addressLocality: car.city, addressRegion: car.state, addressCountry: 'AU' },
+        },
       },
     });
     expect(ld[0]).not.toHaveProperty('numberOfDoors');
@@ -205,7 +247,13 @@ describe('a vehicle page as search engines and shared links see it', () => {
   it('keeps a car name that tries to close the script element inside the JSON-LD', async () => {
     const { insertCars } = await import('@dealer/db/car-store');
     const template = await carForSale('harbour-used-cars');
-    const sneaky: Car = { ...template, id: 991_001, slug: 'test-sneaky-name', stocknum: 'TS991001', name: '2020 Evil </script><script>alert(1)</script> & "Co"' };
+    const sneaky: Car = {
+      ...template,
+      id: 991_001,
+      slug: 'test-sneaky-name',
+      stocknum: 'TS991001',
+      name: '2020 Evil </script><script>alert(1)</script> & "Co"',
+    };
     await insertCars(platform.ctx.db, site('harbour-used-cars').id, [sneaky]);
     try {
       const res = await siteRequest(platform.app, 'harbour-used-cars', 'GET', `/cars/${sneaky.slug}`);
@@ -221,7 +269,13 @@ describe('a vehicle page as search engines and shared links see it', () => {
   });
 
   it('says a coming-soon car on pre-order can be pre-ordered, and shows no price when the dealer has none', async () => {
-    const car = (await carsOf('metro-motor-group')).find((entry) => entry.status === 'coming_soon' && entry.preorder && entry.show_on_dealer_website && isCarOnSite(site('metro-motor-group'), entry, nowSeconds()));
+    const car = (await carsOf('metro-motor-group')).find(
+      (entry) =>
+        entry.status === 'coming_soon' &&
+        entry.preorder &&
+        entry.show_on_dealer_website &&
+        isCarOnSite(site('metro-motor-group'), entry, nowSeconds()),
+    );
     expect(car).toBeDefined();
     const doc = html((await siteRequest(platform.app, 'metro-motor-group', 'GET', `/cars/${car!.slug}`)).body);
     const [ld] = jsonLdOf(doc) as unknown as CarLd[];
@@ -241,7 +295,13 @@ describe('a vehicle page as search engines and shared links see it', () => {
     expect(doc.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(pageUrl);
     expect(metaContent(doc, 'og:url')).toBe(pageUrl);
     const [ld] = jsonLdOf(doc) as unknown as CarLd[];
-    expect(ld).toMatchObject({ name: bike.name, url: pageUrl, brand: { name: bike.make }, vehicleIdentificationNumber: bike.vin, offers: { priceCurrency: 'AUD', seller: { name: bike.location_name } } });
+    expect(ld).toMatchObject({
+      name: bike.name,
+      url: pageUrl,
+      brand: { name: bike.make },
+      vehicleIdentificationNumber: bike.vin,
+      offers: { priceCurrency: 'AUD', seller: { name: bike.location_name } },
+    });
     // The car address of a bike moves to the bike address.
     const old = await siteRequest(platform.app, coastal.slug, 'GET', `/cars/${bike.slug}`);
     expect(old.statusCode).toBe(301);
@@ -276,11 +336,19 @@ describe('a vehicle page as search engines and shared links see it', () => {
     ['a slug that is in no stock', 'metro-motor-group', async () => '/cars/no-such-car-123'],
     ['a slug with a character a slug cannot have', 'metro-motor-group', async () => '/cars/bad.slug'],
     ['a slug with an encoded space', 'metro-motor-group', async () => '/cars/bad%20slug'],
-    ['another dealer\'s car', 'metro-motor-group', async () => `/cars/${(await carForSale('harbour-used-cars')).slug}`],
-    ['another dealer\'s motorcycle, at the motorcycle address', 'metro-motor-group', async () => `/motorcycles/${(await carForSale('coastal-motorcycles')).slug}`],
+    ["another dealer's car", 'metro-motor-group', async () => `/cars/${(await carForSale('harbour-used-cars')).slug}`],
+    [
+      "another dealer's motorcycle, at the motorcycle address",
+      'metro-motor-group',
+      async () => `/motorcycles/${(await carForSale('coastal-motorcycles')).slug}`,
+    ],
     ['a car sold before the sold-cars window', 'metro-motor-group', async () => `/cars/${(await soldLongAgo('metro-motor-group')).slug}`],
     ['a car hidden from the dealer website', 'metro-motor-group', async () => `/cars/${(await hiddenCar('metro-motor-group')).slug}`],
-    ['a motorcycle sold before the sold-cars window', 'coastal-motorcycles', async () => `/motorcycles/${(await soldLongAgo('coastal-motorcycles')).slug}`],
+    [
+      'a motorcycle sold before the sold-cars window',
+      'coastal-motorcycles',
+      async () => `/motorcycles/${(await soldLongAgo('coastal-motorcycles')).slug}`,
+    ],
     ['a car of a US dealer sold before the window', 'lone-star-auto', async () => `/cars/${(await soldLongAgo('lone-star-auto')).slug}`],
   ])('answers %s with a 404 page search engines are told not to index', async (_case, slug, path) => {
     const res = await siteRequest(platform.app, slug, 'GET', await path());
@@ -295,7 +363,7 @@ describe('a vehicle page as search engines and shared links see it', () => {
 });
 
 describe('other pages as search engines see them', () => {
-  it('describes the home page as the dealer\'s website, with the dealer\'s schema.org AutoDealer', async () => {
+  it("describes the home page as the dealer's website, with the dealer's schema.org AutoDealer", async () => {
     const metro = site('metro-motor-group');
     const doc = html((await siteRequest(platform.app, metro.slug, 'GET', '/')).body);
     expect(metaContent(doc, 'og:type')).toBe('website');
@@ -324,9 +392,24 @@ describe('other pages as search engines see them', () => {
   });
 
   it.each([
-    ['the search page', '/search/new-used-and-demo-cars', 'https://www.metromotorgroup.com.au/search/new-used-and-demo-cars', 'Search new, used and demo stock | Metro Motor Group'],
-    ['a search category page, as its own page', '/search/suv/', 'https://www.metromotorgroup.com.au/search/suv', 'SUV: Search new, used and demo stock | Metro Motor Group'],
-    ['any other search address, as the search page', '/search/red-cars', 'https://www.metromotorgroup.com.au/search/new-used-and-demo-cars', 'Search new, used and demo stock | Metro Motor Group'],
+    [
+      'the search page',
+      '/search/new-used-and-demo-cars',
+      'https://www.metromotorgroup.com.au/search/new-used-and-demo-cars',
+      'Search new, used and demo stock | Metro Motor Group',
+    ],
+    [
+      'a search category page, as its own page',
+      '/search/suv/',
+      'https://www.metromotorgroup.com.au/search/suv',
+      'SUV: Search new, used and demo stock | Metro Motor Group',
+    ],
+    [
+      'any other search address, as the search page',
+      '/search/red-cars',
+      'https://www.metromotorgroup.com.au/search/new-used-and-demo-cars',
+      'Search new, used and demo stock | Metro Motor Group',
+    ],
     ['the finance page', '/finance', 'https://www.metromotorgroup.com.au/finance', 'Finance | Metro Motor Group'],
     ['a content page', '/about', 'https://www.metromotorgroup.com.au/about', 'About | Metro Motor Group'],
   ])('gives %s its share tags and no structured data', async (_page, path, url, title) => {
@@ -375,11 +458,14 @@ async function searchedSlugs(slug: string): Promise<string[]> {
 }
 
 describe('sitemap.xml', () => {
-  it.each([...demoSiteSlugs])('lists exactly the cars %s\'s search lists, at its detail address on its canonical origin', async (slug) => {
+  it.each([...demoSiteSlugs])("lists exactly the cars %s's search lists, at its detail address on its canonical origin", async (slug) => {
     const dealer = site(slug);
     const origin = originOf(slug);
     const { locs } = await sitemapOf(slug);
-    expect(locs.every((loc) => loc.startsWith(`${origin}/`)), 'every address on the site\'s origin').toBe(true);
+    expect(
+      locs.every((loc) => loc.startsWith(`${origin}/`)),
+      "every address on the site's origin",
+    ).toBe(true);
     expect(new Set(locs).size).toBe(locs.length);
 
     const carPrefix = `${origin}${dealer.detail_path}/`;
@@ -391,7 +477,7 @@ describe('sitemap.xml', () => {
     expect([...carSlugs].sort()).toEqual(onSite.sort());
   });
 
-  it('never lists another dealer\'s car', async () => {
+  it("never lists another dealer's car", async () => {
     const { locs } = await sitemapOf('metro-motor-group');
     const listed = new Set(locs.map((loc) => loc.split('/').pop()));
     for (const other of demoSiteSlugs.filter((slug) => slug !== 'metro-motor-group')) {
@@ -406,7 +492,7 @@ describe('sitemap.xml', () => {
     }
   });
 
-  it('lists Metro\'s home, search page and body-type pages first, and dates every car by when it was listed', async () => {
+  it("lists Metro's home, search page and body-type pages first, and dates every car by when it was listed", async () => {
     const { locs, lastmods } = await sitemapOf('metro-motor-group');
     const origin = 'https://www.metromotorgroup.com.au';
     expect(locs.slice(0, 7)).toEqual([
@@ -424,17 +510,28 @@ describe('sitemap.xml', () => {
   });
 
   it.each([
-    ['harbour-used-cars', ['/', '/search/used-cars', '/search/ute', '/search/sedan', '/search/suv', '/search/hatch', '/search/4x4'].map((path) => `https://www.harbourusedcars.com.au${path}`)],
+    [
+      'harbour-used-cars',
+      ['/', '/search/used-cars', '/search/ute', '/search/sedan', '/search/suv', '/search/hatch', '/search/4x4'].map(
+        (path) => `https://www.harbourusedcars.com.au${path}`,
+      ),
+    ],
     ['toyota-demo', ['https://www.demotoyota.com.au/', 'https://www.demotoyota.com.au/pre-owned']],
-    ['coastal-motorcycles', ['https://www.coastalmotorcycles.com.au/', 'https://www.coastalmotorcycles.com.au/search/new-and-used-motorcycles']],
-    ['flexi-subscriptions', ['http://flexi-subscriptions.localhost:3000/', 'http://flexi-subscriptions.localhost:3000/search/subscription-cars']],
-  ])('starts %s\'s sitemap with its home and its own search page', async (slug, pages) => {
+    [
+      'coastal-motorcycles',
+      ['https://www.coastalmotorcycles.com.au/', 'https://www.coastalmotorcycles.com.au/search/new-and-used-motorcycles'],
+    ],
+    [
+      'flexi-subscriptions',
+      ['http://flexi-subscriptions.localhost:3000/', 'http://flexi-subscriptions.localhost:3000/search/subscription-cars'],
+    ],
+  ])("starts %s's sitemap with its home and its own search page", async (slug, pages) => {
     const { locs } = await sitemapOf(slug);
     expect(locs.slice(0, pages.length)).toEqual(pages);
     expect(locs.slice(pages.length).every((loc) => loc.includes(`${site(slug).detail_path}/`))).toBe(true);
   });
 
-  it('lists a motorcycle dealer\'s bikes at /motorcycles', async () => {
+  it("lists a motorcycle dealer's bikes at /motorcycles", async () => {
     const bike = await carForSale('coastal-motorcycles');
     expect((await sitemapOf('coastal-motorcycles')).locs).toContain(`https://www.coastalmotorcycles.com.au/motorcycles/${bike.slug}`);
   });
@@ -486,7 +583,7 @@ describe('robots.txt and sitemap.xml at an address that is no dealer site', () =
   it.each([
     ['an unknown dealer', 'no-such-dealer.localhost:3000', 404],
     ['an unknown domain', 'www.nobody-sells-cars.example', 404],
-    ['the platform\'s own index', 'localhost:3000', 404],
+    ["the platform's own index", 'localhost:3000', 404],
     ['a malformed host', 'metro-motor-group.localhost:abc', 400],
   ])('answers %s plainly', async (_case, host, status) => {
     for (const url of ['/robots.txt', '/sitemap.xml']) {

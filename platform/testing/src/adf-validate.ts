@@ -81,9 +81,17 @@ const attributeValues: Record<string, Record<string, readonly string[]>> = {
   prospect: { status: ['new', 'resend'] },
   vehicle: { interest: ['buy', 'lease', 'sell', 'trade-in', 'test-drive'], status: ['new', 'used'] },
   odometer: { status: ['unknown', 'rolledover', 'replaced', 'original'], units: ['km', 'mi'] },
-  price: { type: ['quote', 'offer', 'msrp', 'invoice', 'call', 'appraisal', 'asking'], delta: ['absolute', 'relative', 'percentage'], relativeto: ['msrp', 'invoice'] },
+  price: {
+    type: ['quote', 'offer', 'msrp', 'invoice', 'call', 'appraisal', 'asking'],
+    delta: ['absolute', 'relative', 'percentage'],
+    relativeto: ['msrp', 'invoice'],
+  },
   name: { part: ['surname', 'first', 'middle', 'last', 'suffix', 'full'], type: ['individual', 'business'] },
-  phone: { type: ['voice', 'fax', 'cellphone', 'pager'], time: ['morning', 'afternoon', 'evening', 'nopreference', 'day'], preferredcontact: ['0', '1'] },
+  phone: {
+    type: ['voice', 'fax', 'cellphone', 'pager'],
+    time: ['morning', 'afternoon', 'evening', 'nopreference', 'day'],
+    preferredcontact: ['0', '1'],
+  },
   email: { preferredcontact: ['0', '1'] },
   contact: { primarycontact: ['0', '1'] },
   address: { type: ['work', 'home', 'delivery'] },
@@ -114,7 +122,8 @@ export function validateAdfDocument(doc: Document): string[] {
     (node): node is ProcessingInstruction => node.nodeType === 7 && (node as ProcessingInstruction).target.toUpperCase() === 'ADF',
   );
   if (!adfInstruction) problems.push('missing <?ADF VERSION="1.0"?> processing instruction');
-  else if (!/VERSION\s*=\s*"1\.0"/i.test(adfInstruction.data)) problems.push(`ADF processing instruction is not version 1.0: ${adfInstruction.data}`);
+  else if (!/VERSION\s*=\s*"1\.0"/i.test(adfInstruction.data))
+    problems.push(`ADF processing instruction is not version 1.0: ${adfInstruction.data}`);
 
   for (const element of [root, ...Array.from(root.getElementsByTagName('*'))]) {
     const name = element.localName;
@@ -139,7 +148,8 @@ export function validateAdfDocument(doc: Document): string[] {
   for (const prospect of childrenNamed(root, 'prospect')) {
     const where = pathOf(prospect);
     const requestdate = text(childrenNamed(prospect, 'requestdate')[0]);
-    if (!iso8601.test(requestdate) || Number.isNaN(Date.parse(requestdate))) problems.push(`${where}/requestdate: "${requestdate}" is not an ISO 8601 date-time`);
+    if (!iso8601.test(requestdate) || Number.isNaN(Date.parse(requestdate)))
+      problems.push(`${where}/requestdate: "${requestdate}" is not an ISO 8601 date-time`);
     for (const vehicle of childrenNamed(prospect, 'vehicle')) {
       const year = text(childrenNamed(vehicle, 'year')[0]);
       if (year && !/^\d{4}$/.test(year)) problems.push(`${pathOf(vehicle)}/year: "${year}" is not a 4-digit year`);
@@ -149,7 +159,8 @@ export function validateAdfDocument(doc: Document): string[] {
       }
       const price = childrenNamed(vehicle, 'price')[0];
       const currency = price?.getAttribute('currency');
-      if (currency !== null && currency !== undefined && !/^[A-Z]{3}$/.test(currency)) problems.push(`${pathOf(vehicle)}/price: currency "${currency}" is not ISO 4217`);
+      if (currency !== null && currency !== undefined && !/^[A-Z]{3}$/.test(currency))
+        problems.push(`${pathOf(vehicle)}/price: currency "${currency}" is not ISO 4217`);
     }
     const contact = prospect.querySelector(':scope > customer > contact');
     if (contact) {

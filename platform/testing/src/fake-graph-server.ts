@@ -38,7 +38,13 @@ export async function startFakeGraph(): Promise<FakeGraph> {
       } catch {
         // Kept as text.
       }
-      requests.push({ method: request.method ?? '', path: url.pathname, query: url.searchParams, contentType: request.headers['content-type'], body });
+      requests.push({
+        method: request.method ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        contentType: request.headers['content-type'],
+        body,
+      });
       const answer = answers.shift() ?? { status: 200, body: { events_received: 1, messages: [], fbtrace_id: `trace-${requests.length}` } };
       response.writeHead(answer.status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(answer.body));
@@ -50,7 +56,8 @@ export async function startFakeGraph(): Promise<FakeGraph> {
     url: `http://127.0.0.1:${port}`,
     requests,
     answers,
-    requestsFor: (eventId) => requests.filter((request) => (request.body as { data?: { event_id?: string }[] } | null)?.data?.[0]?.event_id === eventId),
+    requestsFor: (eventId) =>
+      requests.filter((request) => (request.body as { data?: { event_id?: string }[] } | null)?.data?.[0]?.event_id === eventId),
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -42,7 +42,10 @@ type Answer = { status: number; body: unknown };
 /** An error as Stripe answers it: the HTTP status and the `error` object's fields. */
 export type FakeStripeError = { status: number; type: string; message: string; code?: string; param?: string };
 
-const stripeError = (status: number, type: string, message: string, extra: Record<string, string> = {}): Answer => ({ status, body: { error: { type, message, ...extra } } });
+const stripeError = (status: number, type: string, message: string, extra: Record<string, string> = {}): Answer => ({
+  status,
+  body: { error: { type, message, ...extra } },
+});
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const requests: FakeStripeRequest[] = [];
@@ -55,17 +58,25 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   function answer(request: FakeStripeRequest, asked: string, authorization: string | undefined): Answer & { replayed?: boolean } {
     if (failures > 0) {
       failures--;
-      if (!failure) return stripeError(500, 'api_error', 'Something went wrong on Stripe\'s end.');
+      if (!failure) return stripeError(500, 'api_error', "Something went wrong on Stripe's end.");
       const { status, type, message, code, param } = failure;
       return stripeError(status, type, message, { ...(code ? { code } : {}), ...(param ? { param } : {}) });
     }
     if (options.secretKey !== undefined && authorization !== `Bearer ${options.secretKey}`) {
-      return stripeError(401, 'invalid_request_error', `Invalid API Key provided: ${redacted(authorization?.replace(/^Bearer /, '') ?? '')}`);
+      return stripeError(
+        401,
+        'invalid_request_error',
+        `Invalid API Key provided: ${redacted(authorization?.replace(/^Bearer /, '') ?? '')}`,
+      );
     }
     if (request.idempotencyKey) {
       const replay = replays.get(request.idempotencyKey);
       if (replay && replay.asked !== asked) {
-        return stripeError(400, 'idempotency_error', `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${request.idempotencyKey}' if you meant to execute a different request.`);
+        return stripeError(
+          400,
+          'idempotency_error',
+          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${request.idempotencyKey}' if you meant to execute a different request.`,
+        );
       }
       if (replay) return { ...replay.answer, replayed: true };
     }
@@ -83,8 +94,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   function createPaymentIntent(body: FormBody): Answer {
     const amount = Number(body.amount);
     if (body.amount === undefined) return stripeError(400, 'invalid_request_error', 'Missing required param: amount.', { param: 'amount' });
-    if (!Number.isInteger(amount) || amount < 1) return stripeError(400, 'invalid_request_error', 'Invalid integer: amount.', { param: 'amount' });
-    if (typeof body.currency !== 'string' || !/^[a-z]{3}$/.test(body.currency)) return stripeError(400, 'invalid_request_error', 'Invalid currency.', { param: 'currency' });
+    if (!Number.isInteger(amount) || amount < 1)
+      return stripeError(400, 'invalid_request_error', 'Invalid integer: amount.', { param: 'amount' });
+    if (typeof body.currency !== 'string' || !/^[a-z]{3}$/.test(body.currency))
+      return stripeError(400, 'invalid_request_error', 'Invalid currency.', { param: 'currency' });
     const id = `pi_${token()}`;
     const methods = body.automatic_payment_methods;
     const intent: FakeStripeObject = {
@@ -110,10 +123,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   function createRefund(body: FormBody): Answer {
     const intent = typeof body.payment_intent === 'string' ? objects.get(body.payment_intent) : undefined;
     if (!intent || intent.object !== 'payment_intent') {
-      return stripeError(400, 'invalid_request_error', `No such payment_intent: '${String(body.payment_intent ?? '')}'`, { code: 'resource_missing', param: 'payment_intent' });
+      return stripeError(400, 'invalid_request_error', `No such payment_intent: '${String(body.payment_intent ?? '')}'`, {
+        code: 'resource_missing',
+        param: 'payment_intent',
+      });
     }
     const amount = body.amount === undefined ? intent.amount : Number(body.amount);
-    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1) return stripeError(400, 'invalid_request_error', 'Invalid integer: amount.', { param: 'amount' });
+    if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1)
+      return stripeError(400, 'invalid_request_error', 'Invalid integer: amount.', { param: 'amount' });
     const refund: FakeStripeObject = {
       id: `re_${token()}`,
       object: 'refund',

@@ -11,7 +11,12 @@ export async function apiError(call: Promise<unknown>): Promise<RefusedCall> {
     await call;
   } catch (error) {
     if (!(error instanceof MeilisearchApiError)) throw new Error(`expected a MeilisearchApiError, got ${String(error)}`, { cause: error });
-    return { status: error.response.status, code: error.cause?.code, type: error.cause?.type, message: error.cause?.message ?? error.message };
+    return {
+      status: error.response.status,
+      code: error.cause?.code,
+      type: error.cause?.type,
+      message: error.cause?.message ?? error.message,
+    };
   }
   throw new Error('expected the call to be refused');
 }

@@ -122,7 +122,11 @@ function exportNames(file) {
   const names = [];
   for (const block of source.matchAll(/export\s*\{([^}]*)\}/g)) {
     for (const part of block[1].split(',')) {
-      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name && name !== 'default') names.push(name);
     }
   }

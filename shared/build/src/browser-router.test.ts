@@ -22,14 +22,39 @@ function sources(files: Record<string, string>) {
 describe("the shell's browser build of React Router", () => {
   it('keeps the declarative router the platform and its remotes use', () => {
     const names = browserRouterExports(shell);
-    for (const name of ['BrowserRouter', 'Link', 'NavLink', 'Navigate', 'Routes', 'Route', 'Outlet', 'useLocation', 'useNavigate', 'useParams', 'useSearchParams', 'useHref', 'matchPath', 'generatePath']) {
+    for (const name of [
+      'BrowserRouter',
+      'Link',
+      'NavLink',
+      'Navigate',
+      'Routes',
+      'Route',
+      'Outlet',
+      'useLocation',
+      'useNavigate',
+      'useParams',
+      'useSearchParams',
+      'useHref',
+      'matchPath',
+      'generatePath',
+    ]) {
       expect(names).toContain(name);
     }
   });
 
   it('leaves out server, framework-mode and data-router APIs', () => {
     const names = browserRouterExports(shell);
-    for (const name of ['createRequestHandler', 'createCookie', 'StaticRouter', 'HydratedRouter', 'Scripts', 'createBrowserRouter', 'RouterProvider', 'useLoaderData', 'Form']) {
+    for (const name of [
+      'createRequestHandler',
+      'createCookie',
+      'StaticRouter',
+      'HydratedRouter',
+      'Scripts',
+      'createBrowserRouter',
+      'RouterProvider',
+      'useLoaderData',
+      'Form',
+    ]) {
       expect(unavailableRouterExports.has(name)).toBe(true);
       expect(names).not.toContain(name);
     }
@@ -37,7 +62,8 @@ describe("the shell's browser build of React Router", () => {
 
   it('passes code that imports only what the browser build has, types included', () => {
     const dir = sources({
-      'src/page.tsx': "import { Link, useNavigate as go } from 'react-router-dom';\nimport type { Location } from 'react-router';\nimport { type NavigateFunction, useLocation } from 'react-router';\n",
+      'src/page.tsx':
+        "import { Link, useNavigate as go } from 'react-router-dom';\nimport type { Location } from 'react-router';\nimport { type NavigateFunction, useLocation } from 'react-router';\n",
     });
     expect(() => assertBrowserRouterImports([join(dir, 'src')], shell)).not.toThrow();
   });
@@ -49,7 +75,22 @@ describe("the shell's browser build of React Router", () => {
 
   it('the platform itself only uses what the browser build has', () => {
     const root = join(shell, '..');
-    const code = ['shell/src', 'mf-search/src', 'mf-vehicle/src', 'mf-leads/src', 'mf-checkout/src', 'mf-garage/src', 'mf-chat/src', 'shared/ui/src', 'shared/state/src'];
-    expect(() => assertBrowserRouterImports(code.map((dir) => join(root, dir)), shell)).not.toThrow();
+    const code = [
+      'shell/src',
+      'mf-search/src',
+      'mf-vehicle/src',
+      'mf-leads/src',
+      'mf-checkout/src',
+      'mf-garage/src',
+      'mf-chat/src',
+      'shared/ui/src',
+      'shared/state/src',
+    ];
+    expect(() =>
+      assertBrowserRouterImports(
+        code.map((dir) => join(root, dir)),
+        shell,
+      ),
+    ).not.toThrow();
   });
 });

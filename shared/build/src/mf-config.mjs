@@ -58,7 +58,9 @@ function federationRuntimeEsmAliases() {
   aliases['@module-federation/runtime$'] = fromTools.resolve('@module-federation/runtime').replace(/\.cjs$/, '.js');
   // One SDK: the retry plugin (0.17) would otherwise bring its own copy of an older SDK for its
   // logger; the runtime's SDK has the same createLogger(prefix).
-  const sdk = createRequire(fromTools.resolve('@module-federation/runtime')).resolve('@module-federation/sdk').replace(/\.cjs$/, '.js');
+  const sdk = createRequire(fromTools.resolve('@module-federation/runtime'))
+    .resolve('@module-federation/sdk')
+    .replace(/\.cjs$/, '.js');
   if (existsSync(sdk)) aliases['@module-federation/sdk$'] = sdk;
   return aliases;
 }
@@ -133,9 +135,12 @@ class StandaloneRuntimeCorePlugin {
       file = { name: contentName('mf-runtime-core', code), code };
     });
     compiler.hooks.thisCompilation.tap('StandaloneRuntimeCorePlugin', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'StandaloneRuntimeCorePlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        compilation.emitAsset(file.name, new sources.RawSource(file.code), { immutable: true });
-      });
+      compilation.hooks.processAssets.tap(
+        { name: 'StandaloneRuntimeCorePlugin', stage: Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          compilation.emitAsset(file.name, new sources.RawSource(file.code), { immutable: true });
+        },
+      );
       HtmlRspackPlugin.getCompilationHooks(compilation).alterAssetTags.tapPromise('StandaloneRuntimeCorePlugin', async (data) => {
         data.assetTags.scripts.unshift({ tagName: 'script', attributes: { defer: true, src: file.name }, voidTag: false });
         return data;
@@ -176,9 +181,15 @@ class RemoteDescriptorPlugin {
   }
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('RemoteDescriptorPlugin', (compilation) => {
-      compilation.hooks.processAssets.tap({ name: 'RemoteDescriptorPlugin', stage: compiler.rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
-        compilation.emitAsset('dealer-remote.json', new compiler.rspack.sources.RawSource(`${JSON.stringify(this.descriptor, null, 2)}\n`));
-      });
+      compilation.hooks.processAssets.tap(
+        { name: 'RemoteDescriptorPlugin', stage: compiler.rspack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL },
+        () => {
+          compilation.emitAsset(
+            'dealer-remote.json',
+            new compiler.rspack.sources.RawSource(`${JSON.stringify(this.descriptor, null, 2)}\n`),
+          );
+        },
+      );
     });
   }
 }
@@ -194,10 +205,22 @@ class RemoteDescriptorPlugin {
  * for Node into server/remote.cjs beside the browser build (see serverRemoteConfig).
  * @param {{ dir: string; name: string; exposes: Record<string, string>; slots?: Record<string, string[]>; server?: string; port: number; outDir?: string; mode?: string }} opts
  */
-export function remoteConfig({ dir, name, exposes, slots = {}, server, port, outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'), mode = process.env.NODE_ENV }) {
+export function remoteConfig({
+  dir,
+  name,
+  exposes,
+  slots = {},
+  server,
+  port,
+  outDir = process.env.REMOTE_OUT_DIR || join(dir, 'dist'),
+  mode = process.env.NODE_ENV,
+}) {
   for (const [slot, modules] of Object.entries(slots)) {
     for (const module of modules) {
-      if (!exposes[`./${module}`]) throw new Error(`${name} fills slot "${slot}" with "${module}", which it does not expose (exposes: ${Object.keys(exposes).join(', ')})`);
+      if (!exposes[`./${module}`])
+        throw new Error(
+          `${name} fills slot "${slot}" with "${module}", which it does not expose (exposes: ${Object.keys(exposes).join(', ')})`,
+        );
     }
   }
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -217,7 +240,10 @@ export function remoteConfig({ dir, name, exposes, slots = {}, server, port, out
       experiments: { externalRuntime: true, optimization: { disableRemote: true, target: 'web' } },
     }),
     new RemoteDescriptorPlugin({ name, slots }),
-    new rspack.HtmlRspackPlugin({ title: `${name} ${pkg.version} (standalone)`, template: existsSync(join(dir, 'index.html')) ? join(dir, 'index.html') : undefined }),
+    new rspack.HtmlRspackPlugin({
+      title: `${name} ${pkg.version} (standalone)`,
+      template: existsSync(join(dir, 'index.html')) ? join(dir, 'index.html') : undefined,
+    }),
     new StandaloneRuntimeCorePlugin(),
   );
   // Chunks only the standalone page uses (runtime "main") take no part in splitting: code an
@@ -264,9 +290,17 @@ export function nodeRenderConfig({ dir, entry, outPath, isExternal, clean = true
     entry,
     output: { path: outPath, filename: '[name].cjs', library: { type: 'commonjs2' }, clean },
     externalsPresets: { node: true },
-    externals: [({ request }, callback) => (request && !request.endsWith('.css') && isExternal(request) ? callback(undefined, `commonjs ${request}`) : callback())],
+    externals: [
+      ({ request }, callback) =>
+        request && !request.endsWith('.css') && isExternal(request) ? callback(undefined, `commonjs ${request}`) : callback(),
+    ],
     resolve: { extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] },
-    module: { rules: [swcRule, { test: /\.css$/, type: 'javascript/auto', loader: join(dirname(fileURLToPath(import.meta.url)), 'no-styles-loader.cjs') }] },
+    module: {
+      rules: [
+        swcRule,
+        { test: /\.css$/, type: 'javascript/auto', loader: join(dirname(fileURLToPath(import.meta.url)), 'no-styles-loader.cjs') },
+      ],
+    },
     optimization: { minimize: false, splitChunks: false },
     performance: { hints: false },
     devtool: false,
@@ -286,7 +320,14 @@ export function nodeRenderConfig({ dir, entry, outPath, isExternal, clean = true
  */
 function serverRemoteConfig({ dir, entry, outDir, version }) {
   return {
-    ...nodeRenderConfig({ dir, entry: { remote: entry }, outPath: join(outDir, 'server'), isExternal: isSharedSingleton, clean: false, defines: { __REMOTE_VERSION__: JSON.stringify(version) } }),
+    ...nodeRenderConfig({
+      dir,
+      entry: { remote: entry },
+      outPath: join(outDir, 'server'),
+      isExternal: isSharedSingleton,
+      clean: false,
+      defines: { __REMOTE_VERSION__: JSON.stringify(version) },
+    }),
     name: 'server',
     // After the browser build, which empties the output folder first.
     dependencies: ['browser'],
@@ -351,7 +392,11 @@ export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = p
   // The shell's (and so every remote's) React Router is its browser build.
   const router = browserRouterShared(dir, sharedSingletons);
   const config = baseConfig({ dir, outDir, mode });
-  config.resolve.alias = { ...config.resolve.alias, 'react-router$': router['react-router'].import, 'react-router-dom$': router['react-router-dom'].import };
+  config.resolve.alias = {
+    ...config.resolve.alias,
+    'react-router$': router['react-router'].import,
+    'react-router-dom$': router['react-router-dom'].import,
+  };
   config.plugins.push(
     new rspack.DefinePlugin({ __SHARED_SINGLETONS__: JSON.stringify(sharedSingletons) }),
     new EntryAssetsPlugin({ firstPaint }),
@@ -360,7 +405,13 @@ export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = p
   // 6 requests at a time per host, and gzip does better on a group than on each file alone).
   config.optimization.splitChunks = {
     cacheGroups: {
-      react: { test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, name: 'vendor-react', chunks: 'async', enforce: true, priority: 30 },
+      react: {
+        test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+        name: 'vendor-react',
+        chunks: 'async',
+        enforce: true,
+        priority: 30,
+      },
       // RTK Query and the platform API load with the first remote that asks for them (shell/src/federation/shared-modules.ts).
       platformApi: { test: rtkQueryOrPlatformApi, name: 'platform-api', chunks: 'async', enforce: true, priority: 40 },
       redux: {
@@ -370,10 +421,22 @@ export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = p
         enforce: true,
         priority: 30,
       },
-      router: { test: /node_modules[\\/](react-router|react-router-dom|\.cache[\\/]dealer-browser-router)[\\/]/, name: 'vendor-router', chunks: 'async', enforce: true, priority: 30 },
+      router: {
+        test: /node_modules[\\/](react-router|react-router-dom|\.cache[\\/]dealer-browser-router)[\\/]/,
+        name: 'vendor-router',
+        chunks: 'async',
+        enforce: true,
+        priority: 30,
+      },
       dealer: { test: /[\\/]shared[\\/][a-z-]+[\\/]src[\\/]/, name: 'dealer-shared', chunks: 'async', enforce: true, priority: 20 },
       // The federation runtime and its plugins: one file, fetched with the first remote.
-      federation: { test: /node_modules[\\/](\.pnpm[\\/])?@module-federation/, name: 'federation', chunks: 'async', enforce: true, priority: 30 },
+      federation: {
+        test: /node_modules[\\/](\.pnpm[\\/])?@module-federation/,
+        name: 'federation',
+        chunks: 'async',
+        enforce: true,
+        priority: 30,
+      },
     },
   };
   return config;

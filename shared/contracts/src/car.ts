@@ -67,9 +67,7 @@ export const carSchema = z.object({
   thumbnails: z.array(z.string()),
   payment_processors: z.array(paymentProcessorSchema),
   has_checkout_payment_processor: z.boolean(),
-  autograb_data: z
-    .object({ state_average_market_price: z.number().nullable(), average_market_price: z.number().nullable() })
-    .nullable(),
+  autograb_data: z.object({ state_average_market_price: z.number().nullable(), average_market_price: z.number().nullable() }).nullable(),
   carsales_seller_identifier: z.string().nullable(),
   description: z.string(),
 });

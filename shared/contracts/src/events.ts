@@ -7,7 +7,14 @@ import { remoteNames } from './remote-modules';
  */
 export const eventSchemas = {
   'favourite:toggled': z.object({
-    car: z.object({ id: z.number(), name: z.string(), slug: z.string(), make: z.string(), model: z.string(), primary_image_url: z.string() }),
+    car: z.object({
+      id: z.number(),
+      name: z.string(),
+      slug: z.string(),
+      make: z.string(),
+      model: z.string(),
+      primary_image_url: z.string(),
+    }),
     saved: z.boolean(),
   }),
   'lead:submitted': z.object({ leadId: z.number(), category: z.string(), successCategory: z.string() }),
@@ -18,7 +25,12 @@ export const eventSchemas = {
     properties: z.record(z.string(), z.unknown()).optional(),
   }),
   /** A page shown: its SPEC §2 page-view type (1 to 13), or null for a page SPEC gives none (checkout, garage...). */
-  'analytics:page-view': z.object({ pageType: z.number().int().min(1).max(13).nullable(), url: z.string(), carSlug: z.string().optional(), carName: z.string().optional() }),
+  'analytics:page-view': z.object({
+    pageType: z.number().int().min(1).max(13).nullable(),
+    url: z.string(),
+    carSlug: z.string().optional(),
+    carName: z.string().optional(),
+  }),
   'ads:view-content': z.object({
     content_ids: z.array(z.string()),
     quantity: z.literal(1),

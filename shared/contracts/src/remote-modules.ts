@@ -31,7 +31,13 @@ export const remoteOfModule = (module: ExposedModule): RemoteName => module.spli
 /** Props of each exposed module: the typed public face of a remote. */
 export type SearchPageProps = { searchSlug: string };
 export type VehicleDetailPageProps = { slug: string };
-export type EnquiryFormProps = { carId?: number; carType?: string; stockNumber?: string; title?: string; onSubmitted?: (leadId: number) => void };
+export type EnquiryFormProps = {
+  carId?: number;
+  carType?: string;
+  stockNumber?: string;
+  title?: string;
+  onSubmitted?: (leadId: number) => void;
+};
 export type SuccessPageProps = { category: string | null };
 export type LeadFormPageProps = { form: 'finance' | 'test-drive' | 'service' | 'trade-in' | 'contact' | 'careers'; page?: string };
 export type CheckoutPageProps = { slug: string | null };
@@ -54,13 +60,18 @@ export type VehicleContext = {
   primary_image_url: string;
 } & Partial<VehicleActionState>;
 /** What a call to action needs to decide whether it applies (optional: vehicle remotes before 1.4.0 do not send it). */
-export type VehicleActionState = Pick<Car, 'status' | 'sold' | 'reserved' | 'reservable' | 'payment_processors' | 'has_checkout_payment_processor'>;
+export type VehicleActionState = Pick<
+  Car,
+  'status' | 'sold' | 'reserved' | 'reservable' | 'payment_processors' | 'has_checkout_payment_processor'
+>;
 export type VehicleActionProps = { car: VehicleContext; variant?: 'primary' | 'secondary'; title?: string };
 export type EnquireButtonProps = VehicleActionProps;
 export type TestDriveButtonProps = VehicleActionProps;
 export type RequestPhotosButtonProps = VehicleActionProps;
 export type ReserveButtonProps = VehicleActionProps;
-export type FavouriteButtonProps = { car: { id: number; name: string; slug: string; make: string; model: string; primary_image_url: string } };
+export type FavouriteButtonProps = {
+  car: { id: number; name: string; slug: string; make: string; model: string; primary_image_url: string };
+};
 /**
  * The chat launcher. `startedBy`: what brought it onto the page (the shopper's first interaction, or
  * the 3 s deferral); a provider's script loads only after an interaction. `thirdPartyAllowed`: false

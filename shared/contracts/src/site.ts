@@ -168,7 +168,9 @@ export const leadSettingsSchema = z.object({
   mock_mode: z.boolean().optional(),
   /** Offer test drive and service times on public holidays too (default: closed on them). */
   bookings_on_public_holidays: z.boolean().optional(),
-  booking_capacity: z.object({ appointment: z.number().int().min(1).max(50).optional(), service: z.number().int().min(1).max(50).optional() }).optional(),
+  booking_capacity: z
+    .object({ appointment: z.number().int().min(1).max(50).optional(), service: z.number().int().min(1).max(50).optional() })
+    .optional(),
 });
 export type LeadSettings = z.infer<typeof leadSettingsSchema>;
 
@@ -192,7 +194,9 @@ export const siteConfigSchema = z.object({
   address: z.object({ city: z.string(), state: z.string() }),
   phone: z.string(),
   locations: z.array(locationSchema),
-  dealerships: z.array(z.object({ id: z.number().int(), slug: z.string(), name: z.string(), stripe_publishable_key: z.string().nullable() })),
+  dealerships: z.array(
+    z.object({ id: z.number().int(), slug: z.string(), name: z.string(), stripe_publishable_key: z.string().nullable() }),
+  ),
   payment_provider: z.string().nullable(),
   finance_provider: z.string().nullable(),
   logo: z.object({ url: z.string(), thumb: z.string(), banner: z.string().nullable() }),

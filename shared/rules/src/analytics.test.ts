@@ -12,7 +12,8 @@ import {
 } from './analytics';
 import { pageViewTypes } from './enquiry';
 
-const ids = (google: string | null, pixel: string | null) => ({ third_party: { google_analytics_id: google, facebook_pixel: pixel } }) as unknown as Pick<SiteConfig, 'third_party'>;
+const ids = (google: string | null, pixel: string | null) =>
+  ({ third_party: { google_analytics_id: google, facebook_pixel: pixel } }) as unknown as Pick<SiteConfig, 'third_party'>;
 
 describe('analytics ids', () => {
   it('makes device_ and session_ ids of 10 random characters (SPEC §9)', () => {
@@ -43,9 +44,11 @@ describe('page-view types', () => {
 });
 
 describe('third-party tags', () => {
-  it('loads a site\'s tags only for the ids it has: GA4 through gtag.js, a GTM container through gtm.js, the Meta pixel', () => {
+  it("loads a site's tags only for the ids it has: GA4 through gtag.js, a GTM container through gtm.js, the Meta pixel", () => {
     expect(tagScriptsFor(ids(null, null))).toEqual([]);
-    expect(tagScriptsFor(ids('G-ABC123', null))).toEqual([{ group: 'google', src: 'https://www.googletagmanager.com/gtag/js?id=G-ABC123' }]);
+    expect(tagScriptsFor(ids('G-ABC123', null))).toEqual([
+      { group: 'google', src: 'https://www.googletagmanager.com/gtag/js?id=G-ABC123' },
+    ]);
     expect(tagScriptsFor(ids('GTM-XYZ', '123'))).toEqual([
       { group: 'google', src: 'https://www.googletagmanager.com/gtm.js?id=GTM-XYZ' },
       { group: 'facebook', src: 'https://connect.facebook.net/en_US/fbevents.js' },
@@ -63,16 +66,36 @@ describe('third-party tags', () => {
 
 describe('what each destination is sent', () => {
   it('puts a conversion in the data layer with its SPEC event id and the id the pixel deduplicates by', () => {
-    expect(dataLayerEvent({ eventId: 39, label: 'Toyota Corolla' }, 'uid-1')).toEqual({ event: 'dealer_event', event_id: 39, event_label: 'Toyota Corolla', event_uid: 'uid-1' });
+    expect(dataLayerEvent({ eventId: 39, label: 'Toyota Corolla' }, 'uid-1')).toEqual({
+      event: 'dealer_event',
+      event_id: 39,
+      event_label: 'Toyota Corolla',
+      event_uid: 'uid-1',
+    });
   });
 
   it('puts a page view in the data layer with its type only when it has one', () => {
-    expect(dataLayerPageView({ pageType: 1, url: 'https://a.example/' })).toEqual({ event: 'page_view', page_location: 'https://a.example/', page_type: 1 });
-    expect(dataLayerPageView({ pageType: null, url: 'https://a.example/checkout' })).toEqual({ event: 'page_view', page_location: 'https://a.example/checkout' });
+    expect(dataLayerPageView({ pageType: 1, url: 'https://a.example/' })).toEqual({
+      event: 'page_view',
+      page_location: 'https://a.example/',
+      page_type: 1,
+    });
+    expect(dataLayerPageView({ pageType: null, url: 'https://a.example/checkout' })).toEqual({
+      event: 'page_view',
+      page_location: 'https://a.example/checkout',
+    });
   });
 
   it('logs the SPEC §3 analytics event with the device and session ids', () => {
-    expect(eventLogEntry({ category: 'event_39', url: 'https://a.example/cars/x', deviceId: 'device_aaaaaaaaaa', sessionId: 'session_bbbbbbbbbb', properties: { label: 'x' } })).toEqual({
+    expect(
+      eventLogEntry({
+        category: 'event_39',
+        url: 'https://a.example/cars/x',
+        deviceId: 'device_aaaaaaaaaa',
+        sessionId: 'session_bbbbbbbbbb',
+        properties: { label: 'x' },
+      }),
+    ).toEqual({
       category: 'event_39',
       url: 'https://a.example/cars/x',
       anon_id: 'device_aaaaaaaaaa',

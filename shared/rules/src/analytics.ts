@@ -22,7 +22,8 @@ export function newAnalyticsId(kind: 'device' | 'session', randomBytes: (count: 
   return `${kind}_${Array.from(randomBytes(10), (byte) => idAlphabet[byte % idAlphabet.length]).join('')}`;
 }
 
-export const isAnalyticsId = (kind: 'device' | 'session', value: unknown): value is string => typeof value === 'string' && new RegExp(`^${kind}_[a-z0-9]{10}$`).test(value);
+export const isAnalyticsId = (kind: 'device' | 'session', value: unknown): value is string =>
+  typeof value === 'string' && new RegExp(`^${kind}_[a-z0-9]{10}$`).test(value);
 
 /** Content pages by the SPEC §2 page-view type they are (the rest are page views without a type). */
 const contentPageTypes: Record<string, PageViewType> = {
@@ -90,7 +91,12 @@ export function tagScriptsFor(site: Pick<SiteConfig, 'third_party'>): TagScript[
 /** The origins a site's tags load from and send to, for its Content-Security-Policy. */
 export const tagOrigins = {
   script: ['https://www.googletagmanager.com', 'https://connect.facebook.net'],
-  connect: ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://www.googletagmanager.com', 'https://www.facebook.com'],
+  connect: [
+    'https://www.google-analytics.com',
+    'https://*.google-analytics.com',
+    'https://www.googletagmanager.com',
+    'https://www.facebook.com',
+  ],
   img: ['https://www.google-analytics.com', 'https://www.googletagmanager.com', 'https://www.facebook.com'],
 } as const;
 
@@ -102,7 +108,12 @@ export function dataLayerEvent(event: TrackedEvent, eventUid: string): Record<st
 }
 
 /** The data layer entry of a page view, with its SPEC type when it has one. */
-export function dataLayerPageView(view: { pageType: number | null; url: string; carSlug?: string; carName?: string }): Record<string, unknown> {
+export function dataLayerPageView(view: {
+  pageType: number | null;
+  url: string;
+  carSlug?: string;
+  carName?: string;
+}): Record<string, unknown> {
   return {
     event: 'page_view',
     page_location: view.url,

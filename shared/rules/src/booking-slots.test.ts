@@ -2,9 +2,27 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import type { OpeningHoursEntry } from '@dealer/contracts/location';
 import { bookingKindOf, bookingLocationFor, bookableLocations, bookingTimesPath } from './booking-locations';
-import { availableBookingDays, bookingDateRange, bookingDayOf, bookingPolicies, carBlocksOf, daysOffer, describeBookingTime, heldUntilOf, locationTimeZone, parseBookingTime, type SlotQuery } from './booking-slots';
+import {
+  availableBookingDays,
+  bookingDateRange,
+  bookingDayOf,
+  bookingPolicies,
+  carBlocksOf,
+  daysOffer,
+  describeBookingTime,
+  heldUntilOf,
+  locationTimeZone,
+  parseBookingTime,
+  type SlotQuery,
+} from './booking-slots';
 
-const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({ weekday, status: 'Open', formated_hours: `${from} - ${to}`, open: from, close: to });
+const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({
+  weekday,
+  status: 'Open',
+  formated_hours: `${from} - ${to}`,
+  open: from,
+  close: to,
+});
 const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
 
 // As the demo dealers keep them: a showroom open every day, a workshop closed on Sundays.
@@ -16,8 +34,16 @@ const at = (local: string, zone = sydney) => DateTime.fromISO(local, { zone }).t
 // Saturday 21 November 2026, 10 am in Sydney.
 const saturdayMorning = at('2026-11-21T10:00');
 
-const query = (over: Partial<SlotQuery>): SlotQuery => ({ hours: showroom, zone: sydney, locale: 'en-AU', now: saturdayMorning, policy: bookingPolicies.appointment, ...over });
-const times = (days: ReturnType<typeof availableBookingDays>, date: string) => days.find((day) => day.date === date)?.slots.map((slot) => slot.start.slice(11, 16)) ?? [];
+const query = (over: Partial<SlotQuery>): SlotQuery => ({
+  hours: showroom,
+  zone: sydney,
+  locale: 'en-AU',
+  now: saturdayMorning,
+  policy: bookingPolicies.appointment,
+  ...over,
+});
+const times = (days: ReturnType<typeof availableBookingDays>, date: string) =>
+  days.find((day) => day.date === date)?.slots.map((slot) => slot.start.slice(11, 16)) ?? [];
 
 describe('test drive times (available_appointment_bookings)', () => {
   const days = availableBookingDays(query({}));
@@ -27,7 +53,19 @@ describe('test drive times (available_appointment_bookings)', () => {
   });
 
   it('follows each day’s own hours (Sunday 10 to 4) and covers 14 days', () => {
-    expect(times(days, '2026-11-22')).toEqual(['10:00', '10:30', '11:00', '11:30', '12:00', '12:30', '13:00', '13:30', '14:00', '14:30', '15:00']);
+    expect(times(days, '2026-11-22')).toEqual([
+      '10:00',
+      '10:30',
+      '11:00',
+      '11:30',
+      '12:00',
+      '12:30',
+      '13:00',
+      '13:30',
+      '14:00',
+      '14:30',
+      '15:00',
+    ]);
     expect(days).toHaveLength(14);
     expect(days.at(-1)!.date).toBe('2026-12-04');
   });
@@ -68,7 +106,9 @@ describe('test drive times (available_appointment_bookings)', () => {
 
   it('skips a start that daylight saving removes (Sydney, 4 October 2026, 2 am → 3 am)', () => {
     const night = [0, 1, 2, 3, 4, 5, 6].map((d) => open(d, '01:30', '05:00'));
-    const result = availableBookingDays(query({ hours: night, now: at('2026-10-03T12:00'), policy: { ...bookingPolicies.appointment, lastStartBeforeCloseMinutes: 0 } }));
+    const result = availableBookingDays(
+      query({ hours: night, now: at('2026-10-03T12:00'), policy: { ...bookingPolicies.appointment, lastStartBeforeCloseMinutes: 0 } }),
+    );
     expect(times(result, '2026-10-04')).toEqual(['01:30', '03:00', '03:30', '04:00', '04:30', '05:00']);
     expect(result.find((day) => day.date === '2026-10-04')!.slots[1]!.start).toBe('2026-10-04T03:00:00+11:00');
   });
@@ -120,7 +160,11 @@ describe('reading the time a form sent', () => {
   });
 
   it('counts a shopper’s bookings by the location’s own day, named as the shopper reads it', () => {
-    expect(bookingDayOf(at('2026-12-12T09:00'), sydney, 'en-AU')).toEqual({ from: at('2026-12-12T00:00'), to: at('2026-12-13T00:00'), label: 'Saturday 12 December' });
+    expect(bookingDayOf(at('2026-12-12T09:00'), sydney, 'en-AU')).toEqual({
+      from: at('2026-12-12T00:00'),
+      to: at('2026-12-13T00:00'),
+      label: 'Saturday 12 December',
+    });
     // The day daylight saving starts is 23 hours long.
     const changeover = bookingDayOf(at('2026-10-04T15:00'), sydney, 'en-US');
     expect(changeover.to - changeover.from).toBe(23 * 3_600_000);
@@ -162,7 +206,10 @@ describe('which booking a lead asks for', () => {
 });
 
 describe('where a booking is for', () => {
-  const place = (id: number, over: Partial<{ dealership_id: number; visible: boolean; location_type: 'sales' | 'service' | 'parts'; primary: boolean }> = {}) => ({
+  const place = (
+    id: number,
+    over: Partial<{ dealership_id: number; visible: boolean; location_type: 'sales' | 'service' | 'parts'; primary: boolean }> = {},
+  ) => ({
     id,
     dealership_id: 1,
     visible: true,
@@ -170,7 +217,14 @@ describe('where a booking is for', () => {
     primary: false,
     ...over,
   });
-  const locations = [place(1, { location_type: 'parts' }), place(2), place(3, { primary: true }), place(4, { location_type: 'service' }), place(5, { visible: false }), place(6, { dealership_id: 2, location_type: 'service' })];
+  const locations = [
+    place(1, { location_type: 'parts' }),
+    place(2),
+    place(3, { primary: true }),
+    place(4, { location_type: 'service' }),
+    place(5, { visible: false }),
+    place(6, { dealership_id: 2, location_type: 'service' }),
+  ];
 
   it('lists the locations taking each kind, primary first, hidden and parts-only ones left out', () => {
     expect(bookableLocations(locations, 'appointment').map((l) => l.id)).toEqual([3, 2]);
@@ -195,8 +249,12 @@ describe('where a booking is for', () => {
   });
 
   it('asks for the SPEC §7 file of the location’s dealership', () => {
-    expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 })).toBe('/api/dealerships/3/available_appointment_bookings.json?location_id=7');
-    expect(bookingTimesPath('/mock', 'service', { id: 7, dealership_id: 3 })).toBe('/mock/dealerships/3/available_service_bookings.json?location_id=7');
+    expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 })).toBe(
+      '/api/dealerships/3/available_appointment_bookings.json?location_id=7',
+    );
+    expect(bookingTimesPath('/mock', 'service', { id: 7, dealership_id: 3 })).toBe(
+      '/mock/dealerships/3/available_service_bookings.json?location_id=7',
+    );
   });
 });
 
@@ -242,8 +300,12 @@ describe('one car, one test drive at a time', () => {
   });
 
   it('asks for the car’s times on test drives only', () => {
-    expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 }, 99)).toBe('/api/dealerships/3/available_appointment_bookings.json?location_id=7&car_id=99');
-    expect(bookingTimesPath('/api', 'service', { id: 7, dealership_id: 3 }, 99)).toBe('/api/dealerships/3/available_service_bookings.json?location_id=7');
+    expect(bookingTimesPath('/api', 'appointment', { id: 7, dealership_id: 3 }, 99)).toBe(
+      '/api/dealerships/3/available_appointment_bookings.json?location_id=7&car_id=99',
+    );
+    expect(bookingTimesPath('/api', 'service', { id: 7, dealership_id: 3 }, 99)).toBe(
+      '/api/dealerships/3/available_service_bookings.json?location_id=7',
+    );
   });
 });
 

@@ -28,8 +28,26 @@ export type BookingPolicy = {
 };
 
 export const bookingPolicies: Record<BookingKind, BookingPolicy> = {
-  appointment: { slotMinutes: 30, noticeMinutes: 120, sameDay: true, daysAhead: 14, lastStartBeforeCloseMinutes: 60, latestStart: null, capacity: 2, carOutMinutes: 60 },
-  service: { slotMinutes: 30, noticeMinutes: 0, sameDay: false, daysAhead: 21, lastStartBeforeCloseMinutes: 120, latestStart: '11:00', capacity: 3, carOutMinutes: 0 },
+  appointment: {
+    slotMinutes: 30,
+    noticeMinutes: 120,
+    sameDay: true,
+    daysAhead: 14,
+    lastStartBeforeCloseMinutes: 60,
+    latestStart: null,
+    capacity: 2,
+    carOutMinutes: 60,
+  },
+  service: {
+    slotMinutes: 30,
+    noticeMinutes: 0,
+    sameDay: false,
+    daysAhead: 21,
+    lastStartBeforeCloseMinutes: 120,
+    latestStart: '11:00',
+    capacity: 3,
+    carOutMinutes: 0,
+  },
 };
 
 /** The first and last local dates (YYYY-MM-DD) a query can offer: what to look public holidays up for. */
@@ -67,8 +85,35 @@ const auZones: Record<string, string> = {
 };
 
 const usZones: Record<string, string> = {
-  ...Object.fromEntries(['CT', 'DE', 'DC', 'FL', 'GA', 'ME', 'MD', 'MA', 'MI', 'NH', 'NJ', 'NY', 'NC', 'OH', 'PA', 'RI', 'SC', 'VT', 'VA', 'WV', 'IN', 'KY'].map((s) => [s, 'America/New_York'])),
-  ...Object.fromEntries(['AL', 'AR', 'IL', 'IA', 'KS', 'LA', 'MN', 'MS', 'MO', 'NE', 'ND', 'OK', 'SD', 'TN', 'TX', 'WI'].map((s) => [s, 'America/Chicago'])),
+  ...Object.fromEntries(
+    [
+      'CT',
+      'DE',
+      'DC',
+      'FL',
+      'GA',
+      'ME',
+      'MD',
+      'MA',
+      'MI',
+      'NH',
+      'NJ',
+      'NY',
+      'NC',
+      'OH',
+      'PA',
+      'RI',
+      'SC',
+      'VT',
+      'VA',
+      'WV',
+      'IN',
+      'KY',
+    ].map((s) => [s, 'America/New_York']),
+  ),
+  ...Object.fromEntries(
+    ['AL', 'AR', 'IL', 'IA', 'KS', 'LA', 'MN', 'MS', 'MO', 'NE', 'ND', 'OK', 'SD', 'TN', 'TX', 'WI'].map((s) => [s, 'America/Chicago']),
+  ),
   ...Object.fromEntries(['CO', 'ID', 'MT', 'NM', 'UT', 'WY'].map((s) => [s, 'America/Denver'])),
   AZ: 'America/Phoenix',
   ...Object.fromEntries(['CA', 'NV', 'OR', 'WA'].map((s) => [s, 'America/Los_Angeles'])),
@@ -153,9 +198,17 @@ export function availableBookingDays(query: SlotQuery): BookingDay[] {
       if ((query.taken?.get(ms) ?? 0) >= policy.capacity) continue;
       const carBusy = query.carBusy;
       if (carBusy?.size && carBlocksOf(ms, policy).some((block) => carBusy.has(block))) continue;
-      slots.push({ start: start.toISO({ suppressMilliseconds: true })!, label: start.setLocale(locale).toLocaleString({ hour: 'numeric', minute: '2-digit' }) });
+      slots.push({
+        start: start.toISO({ suppressMilliseconds: true })!,
+        label: start.setLocale(locale).toLocaleString({ hour: 'numeric', minute: '2-digit' }),
+      });
     }
-    if (slots.length) days.push({ date: day.toISODate()!, label: day.setLocale(locale).toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' }), slots });
+    if (slots.length)
+      days.push({
+        date: day.toISODate()!,
+        label: day.setLocale(locale).toLocaleString({ weekday: 'short', day: 'numeric', month: 'short' }),
+        slots,
+      });
   }
   return days;
 }
@@ -179,7 +232,11 @@ export function describeBookingTime(ms: number, zone: string, locale: SiteLocale
 /** The location's local day a start falls on: its bounds (epoch ms, `to` the next day's start) and its name ('Saturday 14 December'). */
 export function bookingDayOf(ms: number, zone: string, locale: SiteLocale): { from: number; to: number; label: string } {
   const day = DateTime.fromMillis(ms, { zone }).startOf('day');
-  return { from: day.toMillis(), to: day.plus({ days: 1 }).toMillis(), label: day.setLocale(locale).toLocaleString({ weekday: 'long', day: 'numeric', month: 'long' }) };
+  return {
+    from: day.toMillis(),
+    to: day.plus({ days: 1 }).toMillis(),
+    label: day.setLocale(locale).toLocaleString({ weekday: 'long', day: 'numeric', month: 'long' }),
+  };
 }
 
 /** Whether these days offer a start at this instant (the same list a shopper was shown). */

@@ -16,7 +16,10 @@ const noIds: SiteConfig['third_party'] = {
   autobot: null,
   dealercell: null,
 };
-const site = (ids: Partial<SiteConfig['third_party']>, chat_provider?: SiteConfig['features']['chat_provider']) => ({ third_party: { ...noIds, ...ids }, features: { chat_provider } });
+const site = (ids: Partial<SiteConfig['third_party']>, chat_provider?: SiteConfig['features']['chat_provider']) => ({
+  third_party: { ...noIds, ...ids },
+  features: { chat_provider },
+});
 
 describe('whose chat a site opens', () => {
   it('is the built-in chat for a dealer with no chat provider ids', () => {
@@ -26,20 +29,31 @@ describe('whose chat a site opens', () => {
   it('is the first provider with ids when the dealer has not chosen: Podium, then LiveChat, Zendesk, Impel', () => {
     expect(chatChoiceFor(site({ podium_api_organization: 'org 1', zendesk_key: 'zk' })).kind).toBe('podium');
     expect(chatChoiceFor(site({ impel_chatbot_key: 'ik', zendesk_key: 'zk' })).kind).toBe('zendesk');
-    expect(chatChoiceFor(site({ impel_chatbot_key: 'ik' }))).toEqual({ kind: 'impel', key: 'ik', src: 'https://chat.impel.io/widget.js?key=ik' });
+    expect(chatChoiceFor(site({ impel_chatbot_key: 'ik' }))).toEqual({
+      kind: 'impel',
+      key: 'ik',
+      src: 'https://chat.impel.io/widget.js?key=ik',
+    });
   });
 
   it('loads each provider from its own script address, the ids escaped', () => {
-    expect(chatChoiceFor(site({ podium_api_organization: 'org 1' }))).toMatchObject({ src: 'https://connect.podium.com/widget.js#ORG_TOKEN=org%201' });
+    expect(chatChoiceFor(site({ podium_api_organization: 'org 1' }))).toMatchObject({
+      src: 'https://connect.podium.com/widget.js#ORG_TOKEN=org%201',
+    });
     expect(chatChoiceFor(site({ zendesk_key: 'a&b' }))).toMatchObject({ src: 'https://static.zdassets.com/ekr/snippet.js?key=a%26b' });
-    expect(chatChoiceFor(site({ livechat_license: '123', livechat_agent_group: '4' }))).toEqual({ kind: 'livechat', license: '123', group: '4', src: 'https://cdn.livechatinc.com/tracking.js' });
+    expect(chatChoiceFor(site({ livechat_license: '123', livechat_agent_group: '4' }))).toEqual({
+      kind: 'livechat',
+      license: '123',
+      group: '4',
+      src: 'https://cdn.livechatinc.com/tracking.js',
+    });
   });
 
   it('needs the LiveChat account as well as the agent group', () => {
     expect(chatChoiceFor(site({ livechat_agent_group: '4' }))).toEqual({ kind: 'built_in' });
   });
 
-  it('follows the dealer\'s choice of provider, and falls back to the built-in chat when that provider has no ids', () => {
+  it("follows the dealer's choice of provider, and falls back to the built-in chat when that provider has no ids", () => {
     const ids = { podium_api_organization: 'org', zendesk_key: 'zk' };
     expect(chatChoiceFor(site(ids, 'zendesk')).kind).toBe('zendesk');
     expect(chatChoiceFor(site(ids, 'built_in')).kind).toBe('built_in');
@@ -47,7 +61,7 @@ describe('whose chat a site opens', () => {
   });
 });
 
-describe('a chat message counts as the shopper\'s within 10 seconds of their last action in the chat', () => {
+describe("a chat message counts as the shopper's within 10 seconds of their last action in the chat", () => {
   it.each([
     [1_000, 1_000, true],
     [1_000, 11_000, true],

@@ -20,16 +20,24 @@ function providerOf(kind: (typeof providerOrder)[number], ids: SiteConfig['third
   switch (kind) {
     case 'podium':
       return ids.podium_api_organization
-        ? { kind, organization: ids.podium_api_organization, src: `https://connect.podium.com/widget.js#ORG_TOKEN=${encodeURIComponent(ids.podium_api_organization)}` }
+        ? {
+            kind,
+            organization: ids.podium_api_organization,
+            src: `https://connect.podium.com/widget.js#ORG_TOKEN=${encodeURIComponent(ids.podium_api_organization)}`,
+          }
         : null;
     case 'livechat':
       return ids.livechat_agent_group && ids.livechat_license
         ? { kind, license: ids.livechat_license, group: ids.livechat_agent_group, src: 'https://cdn.livechatinc.com/tracking.js' }
         : null;
     case 'zendesk':
-      return ids.zendesk_key ? { kind, key: ids.zendesk_key, src: `https://static.zdassets.com/ekr/snippet.js?key=${encodeURIComponent(ids.zendesk_key)}` } : null;
+      return ids.zendesk_key
+        ? { kind, key: ids.zendesk_key, src: `https://static.zdassets.com/ekr/snippet.js?key=${encodeURIComponent(ids.zendesk_key)}` }
+        : null;
     case 'impel':
-      return ids.impel_chatbot_key ? { kind, key: ids.impel_chatbot_key, src: `https://chat.impel.io/widget.js?key=${encodeURIComponent(ids.impel_chatbot_key)}` } : null;
+      return ids.impel_chatbot_key
+        ? { kind, key: ids.impel_chatbot_key, src: `https://chat.impel.io/widget.js?key=${encodeURIComponent(ids.impel_chatbot_key)}` }
+        : null;
   }
 }
 
@@ -53,7 +61,15 @@ export function chatChoiceFor(site: ChatSite): ChatChoice {
 /** The origins the chat providers load from, talk to and frame, for the Content-Security-Policy. */
 export const chatOrigins = {
   script: ['https://connect.podium.com', 'https://cdn.livechatinc.com', 'https://static.zdassets.com', 'https://chat.impel.io'],
-  connect: ['https://*.podium.com', 'https://*.livechatinc.com', 'wss://*.livechatinc.com', 'https://*.zendesk.com', 'wss://*.zendesk.com', 'https://*.zdassets.com', 'https://*.impel.io'],
+  connect: [
+    'https://*.podium.com',
+    'https://*.livechatinc.com',
+    'wss://*.livechatinc.com',
+    'https://*.zendesk.com',
+    'wss://*.zendesk.com',
+    'https://*.zdassets.com',
+    'https://*.impel.io',
+  ],
   frame: ['https://*.podium.com', 'https://*.livechatinc.com', 'https://*.zendesk.com', 'https://*.impel.io'],
   img: ['https://*.podium.com', 'https://*.livechatinc.com', 'https://*.zdassets.com', 'https://*.zendesk.com', 'https://*.impel.io'],
 } as const;

@@ -44,10 +44,19 @@ describe('where the finance option shows (SPEC §6)', () => {
 
 describe('finance link (SPEC §2)', () => {
   it('carries the car to the finance form', () => {
-    const link = financeLink({ finance_path: '/finance-enquiry' }, { id: 42, car_type: 'used', vin: 'JTNKU3JE60J123456', price: 27990.5, dealership_slug: 'metro-toyota' });
+    const link = financeLink(
+      { finance_path: '/finance-enquiry' },
+      { id: 42, car_type: 'used', vin: 'JTNKU3JE60J123456', price: 27990.5, dealership_slug: 'metro-toyota' },
+    );
     const url = new URL(link, 'https://dealer.example');
     expect(url.pathname).toBe('/finance-enquiry');
     expect(url.hash).toBe('#finance-form');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ preferredDealership: 'metro-toyota', vehiclePriceBudget: '27991', car_id: '42', car_type: 'used', vin: 'JTNKU3JE60J123456' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      preferredDealership: 'metro-toyota',
+      vehiclePriceBudget: '27991',
+      car_id: '42',
+      car_type: 'used',
+      vin: 'JTNKU3JE60J123456',
+    });
   });
 });

@@ -10,14 +10,23 @@ export const financeTermsMonths = [12, 24, 36, 48, 60, 72, 84] as const;
 /** SPEC §6: the finance option shows for manufacturer ids 8, 9 or 27, or the Angle finance provider. */
 export const financeManufacturerIds = [8, 9, 27] as const;
 export function showsFinanceCalculator(site: Pick<SiteConfig, 'manufacturer_id' | 'finance_provider'>): boolean {
-  return (site.manufacturer_id !== null && (financeManufacturerIds as readonly number[]).includes(site.manufacturer_id)) || site.finance_provider === 'Angle';
+  return (
+    (site.manufacturer_id !== null && (financeManufacturerIds as readonly number[]).includes(site.manufacturer_id)) ||
+    site.finance_provider === 'Angle'
+  );
 }
 
 /**
  * An amortised loan's repayment per period: the amount financed (price less deposit) over the
  * term at the yearly rate, compounded per repayment period. Whole cents, rounded up.
  */
-export function financeRepayment(input: { price: number; deposit: number; ratePercent?: number; termMonths: number; frequency: RepaymentFrequency }): number {
+export function financeRepayment(input: {
+  price: number;
+  deposit: number;
+  ratePercent?: number;
+  termMonths: number;
+  frequency: RepaymentFrequency;
+}): number {
   const principal = Math.max(0, input.price - Math.max(0, input.deposit));
   const perYear = repaymentFrequencies[input.frequency];
   const periods = Math.round((input.termMonths / 12) * perYear);
@@ -31,7 +40,10 @@ export function financeRepayment(input: { price: number; deposit: number; ratePe
  * SPEC §2: the finance page with the car's context in the query and the form anchor.
  * The link click is event 58.
  */
-export function financeLink(site: Pick<SiteConfig, 'finance_path'>, car: Pick<Car, 'id' | 'car_type' | 'vin' | 'price' | 'dealership_slug'>): string {
+export function financeLink(
+  site: Pick<SiteConfig, 'finance_path'>,
+  car: Pick<Car, 'id' | 'car_type' | 'vin' | 'price' | 'dealership_slug'>,
+): string {
   const params = new URLSearchParams({
     preferredDealership: car.dealership_slug,
     vehiclePriceBudget: String(Math.round(car.price)),

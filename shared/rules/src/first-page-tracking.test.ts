@@ -52,7 +52,12 @@ describe('trackPageVisit', () => {
 
   it.each<[string, PageTracking | null, { url: string; now: number }, PageTracking]>([
     ['starts tracking on the first page', null, { url: campaign, now: t0 }, stored()],
-    ['starts with an empty query when the first page has none', null, { url: '/', now: t0 }, { firstPageQuery: {}, storedAt: t0, visitedPages: ['/'] }],
+    [
+      'starts with an empty query when the first page has none',
+      null,
+      { url: '/', now: t0 },
+      { firstPageQuery: {}, storedAt: t0, visitedPages: ['/'] },
+    ],
     [
       'appends later pages and keeps the first query',
       stored(),
@@ -81,7 +86,11 @@ describe('trackPageVisit', () => {
       'resets when a new campaign query appears',
       stored(),
       { url: '/?utm_source=facebook&fbclid=IwAR0abc', now: t0 + day },
-      { firstPageQuery: { fbclid: 'IwAR0abc', utm_source: 'facebook' }, storedAt: t0 + day, visitedPages: ['/?utm_source=facebook&fbclid=IwAR0abc'] },
+      {
+        firstPageQuery: { fbclid: 'IwAR0abc', utm_source: 'facebook' },
+        storedAt: t0 + day,
+        visitedPages: ['/?utm_source=facebook&fbclid=IwAR0abc'],
+      },
     ],
     [
       'a campaign query arriving after an organic start is new',
@@ -149,9 +158,21 @@ describe('linkedQueryParams', () => {
 
 describe('parsePageTracking', () => {
   it.each<[string, unknown, PageTracking | null]>([
-    ['a good entry', { firstPageQuery: { gclid: 'a' }, storedAt: t0, visitedPages: ['/'] }, { firstPageQuery: { gclid: 'a' }, storedAt: t0, visitedPages: ['/'] }],
-    ['drops untracked and non-string parameters', { firstPageQuery: { gclid: 1, utm_source: 'x', foo: 'y' }, storedAt: t0, visitedPages: [] }, { firstPageQuery: { utm_source: 'x' }, storedAt: t0, visitedPages: [] }],
-    ['drops non-string pages and caps the list', { firstPageQuery: {}, storedAt: t0, visitedPages: ['/', 3, null] }, { firstPageQuery: {}, storedAt: t0, visitedPages: ['/'] }],
+    [
+      'a good entry',
+      { firstPageQuery: { gclid: 'a' }, storedAt: t0, visitedPages: ['/'] },
+      { firstPageQuery: { gclid: 'a' }, storedAt: t0, visitedPages: ['/'] },
+    ],
+    [
+      'drops untracked and non-string parameters',
+      { firstPageQuery: { gclid: 1, utm_source: 'x', foo: 'y' }, storedAt: t0, visitedPages: [] },
+      { firstPageQuery: { utm_source: 'x' }, storedAt: t0, visitedPages: [] },
+    ],
+    [
+      'drops non-string pages and caps the list',
+      { firstPageQuery: {}, storedAt: t0, visitedPages: ['/', 3, null] },
+      { firstPageQuery: {}, storedAt: t0, visitedPages: ['/'] },
+    ],
     ['null', null, null],
     ['a string', 'oops', null],
     ['no stamp', { firstPageQuery: {}, visitedPages: [] }, null],

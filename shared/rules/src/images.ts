@@ -27,7 +27,9 @@ export function vehiclePhotoPath(photo: { category: VehicleCategory; body: strin
  * The only widths the image endpoint draws (anything else is refused, so nobody can make it
  * render every width there is): the ladders above, thumbnails (160) and the gallery's src (960).
  */
-export const servedImageWidths: readonly number[] = [...new Set([160, 960, fixedLoaderMaxWidth, ...cardWidths, ...deviceWidths])].sort((a, b) => a - b);
+export const servedImageWidths: readonly number[] = [...new Set([160, 960, fixedLoaderMaxWidth, ...cardWidths, ...deviceWidths])].sort(
+  (a, b) => a - b,
+);
 /** The only qualities the image endpoint draws. */
 export const servedImageQualities: readonly number[] = [...new Set(Object.values(imageQuality))].sort((a, b) => a - b);
 

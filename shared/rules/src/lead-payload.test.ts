@@ -65,7 +65,15 @@ describe('fixed fields', () => {
 
   it('the browser cannot override the fields set here', () => {
     const lead = assemble({
-      values: { ...values, source: 'Facebook', website_slug: 'other-site', url: 'x', user_agent: 'x', visited_pages: ['x'], linked_query_params: { a: 'b' } },
+      values: {
+        ...values,
+        source: 'Facebook',
+        website_slug: 'other-site',
+        url: 'x',
+        user_agent: 'x',
+        visited_pages: ['x'],
+        linked_query_params: { a: 'b' },
+      },
     });
     expect(lead).toMatchObject({
       source: 'Website',
@@ -116,28 +124,73 @@ describe('category', () => {
   it.each<[Record<string, unknown>, { category?: string; subcategory?: string }]>([
     [{ category: 'Careers Enquiry' }, { category: 'General Enquiry', subcategory: 'Career Enquiry' }],
     [{ category: 'Service Enquiry' }, { category: 'Service Enquiry' }],
-    [{ category: 'Service Enquiry', subcategory: 'Logbook' }, { category: 'Service Enquiry', subcategory: 'Logbook' }],
-    [{ category: 'Careers Enquiry', subcategory: 'Sales' }, { category: 'General Enquiry', subcategory: 'Career Enquiry' }],
+    [
+      { category: 'Service Enquiry', subcategory: 'Logbook' },
+      { category: 'Service Enquiry', subcategory: 'Logbook' },
+    ],
+    [
+      { category: 'Careers Enquiry', subcategory: 'Sales' },
+      { category: 'General Enquiry', subcategory: 'Career Enquiry' },
+    ],
     [{}, {}],
   ])('%j → %j', (categoryValues, expected) => {
     const lead = assemble({ values: { name: 'Sam', ...categoryValues } });
-    expect({ category: lead.category, subcategory: lead.subcategory }).toEqual({ category: undefined, subcategory: undefined, ...expected });
+    expect({ category: lead.category, subcategory: lead.subcategory }).toEqual({
+      category: undefined,
+      subcategory: undefined,
+      ...expected,
+    });
   });
 });
 
 describe('dealership slug and location id', () => {
   it.each<[string, LeadSite, Record<string, unknown>, { dealership_slug?: string; location_id?: number }]>([
-    ['the form chooses', site(), { dealership_slug: 'servco-mazda', location_id: 101 }, { dealership_slug: 'servco-mazda', location_id: 101 }],
+    [
+      'the form chooses',
+      site(),
+      { dealership_slug: 'servco-mazda', location_id: 101 },
+      { dealership_slug: 'servco-mazda', location_id: 101 },
+    ],
     ['falls back to the site dealership', site(), {}, { dealership_slug: 'servco-toyota-dealership' }],
     ['a blank choice falls back too', site(), { dealership_slug: ' ' }, { dealership_slug: 'servco-toyota-dealership' }],
-    ['without a dealership_id the first dealership', site(undefined, { dealership_id: undefined }), {}, { dealership_slug: 'servco-mazda' }],
+    [
+      'without a dealership_id the first dealership',
+      site(undefined, { dealership_id: undefined }),
+      {},
+      { dealership_slug: 'servco-mazda' },
+    ],
     ['no dealerships at all: none', site(undefined, { dealerships: [] }), {}, {}],
-    ['the location select value is the location id', site(), { location: '101' }, { dealership_slug: 'servco-toyota-dealership', location_id: 101 }],
+    [
+      'the location select value is the location id',
+      site(),
+      { location: '101' },
+      { dealership_slug: 'servco-toyota-dealership', location_id: 101 },
+    ],
     ['a non-id location is not a location id', site(), { location: 'Parramatta' }, { dealership_slug: 'servco-toyota-dealership' }],
-    ['forced slug wins over the form', site({ forced_dealership_slug: 'servco-group' }), { dealership_slug: 'servco-mazda', location_id: 101 }, { dealership_slug: 'servco-group', location_id: 101 }],
-    ['a null forced slug does nothing', site({ forced_dealership_slug: null }), { dealership_slug: 'servco-mazda' }, { dealership_slug: 'servco-mazda' }],
-    ['primary-location push: slug and id from the primary location', site({ push_to_primary_location: true }), { dealership_slug: 'servco-mazda', location_id: 101 }, { dealership_slug: 'servco-penrith', location_id: 102 }],
-    ['forced slug and primary push: forced slug, primary id', site({ forced_dealership_slug: 'servco-group', push_to_primary_location: true }), {}, { dealership_slug: 'servco-group', location_id: 102 }],
+    [
+      'forced slug wins over the form',
+      site({ forced_dealership_slug: 'servco-group' }),
+      { dealership_slug: 'servco-mazda', location_id: 101 },
+      { dealership_slug: 'servco-group', location_id: 101 },
+    ],
+    [
+      'a null forced slug does nothing',
+      site({ forced_dealership_slug: null }),
+      { dealership_slug: 'servco-mazda' },
+      { dealership_slug: 'servco-mazda' },
+    ],
+    [
+      'primary-location push: slug and id from the primary location',
+      site({ push_to_primary_location: true }),
+      { dealership_slug: 'servco-mazda', location_id: 101 },
+      { dealership_slug: 'servco-penrith', location_id: 102 },
+    ],
+    [
+      'forced slug and primary push: forced slug, primary id',
+      site({ forced_dealership_slug: 'servco-group', push_to_primary_location: true }),
+      {},
+      { dealership_slug: 'servco-group', location_id: 102 },
+    ],
     [
       'primary push without a primary location falls back',
       site({ push_to_primary_location: true }, { locations: [{ id: 101, slug: 'servco-parramatta', primary: false }] }),
@@ -194,7 +247,11 @@ describe('opt_in and consent wording', () => {
     [{ consent_wording: null }, true, { opt_in: true }],
   ])('settings %j, opt_in %j → %j', (settings, optIn, expected) => {
     const lead = assemble({ site: site(settings), values: { ...values, ...(optIn === undefined ? {} : { opt_in: optIn }) } });
-    expect({ opt_in: lead.opt_in, consent_wording: lead.consent_wording }).toEqual({ opt_in: undefined, consent_wording: undefined, ...expected });
+    expect({ opt_in: lead.opt_in, consent_wording: lead.consent_wording }).toEqual({
+      opt_in: undefined,
+      consent_wording: undefined,
+      ...expected,
+    });
   });
 });
 
@@ -203,7 +260,10 @@ describe('multi-step fields', () => {
     [{ leadId: 812 }, { lead_id: 812 }],
     [{ values: { ...values, lead_id: '812' } }, { lead_id: 812 }],
     [{ leadId: 900, values: { ...values, lead_id: 812 } }, { lead_id: 900 }],
-    [{ stepNumber: 2, skippedSteps: [{ from: 0, to: 2 }] }, { step_number: 2, skipped_steps: [{ from: 0, to: 2 }] }],
+    [
+      { stepNumber: 2, skippedSteps: [{ from: 0, to: 2 }] },
+      { step_number: 2, skipped_steps: [{ from: 0, to: 2 }] },
+    ],
     [{ skippedSteps: [] }, {}],
   ])('%j → %j', (overrides, expected) => {
     const lead = assemble(overrides);

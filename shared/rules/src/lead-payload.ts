@@ -98,7 +98,6 @@ const toBoolean = (value: unknown): boolean | undefined => {
   return undefined;
 };
 
-
 /** The site's own dealership slug: the one matching dealership_id, else the first listed. */
 export function siteDealershipSlug(site: Pick<LeadSite, 'dealership_id' | 'dealerships'>): string | undefined {
   const own = site.dealership_id === undefined ? undefined : site.dealerships.find((d) => d.id === site.dealership_id);
@@ -145,8 +144,7 @@ export function assembleLead(input: AssembleLeadInput): AssembledLead {
   }
 
   const primary = settings.push_to_primary_location ? primaryLocation(site) : undefined;
-  const dealershipSlug =
-    text(settings.forced_dealership_slug) ?? primary?.slug ?? text(values.dealership_slug) ?? siteDealershipSlug(site);
+  const dealershipSlug = text(settings.forced_dealership_slug) ?? primary?.slug ?? text(values.dealership_slug) ?? siteDealershipSlug(site);
   if (dealershipSlug) lead.dealership_slug = dealershipSlug;
   else delete lead.dealership_slug;
   const locationId = primary?.id ?? toId(values.location_id) ?? toId(values.location);

@@ -65,10 +65,7 @@ export type FormValues = Readonly<Record<string, unknown>>;
 export type SelectOption = { value: string | number; label?: string; name?: string };
 
 /** SPEC §5 "shown conditionally on another field's value or a function". */
-export type ShowIf =
-  | ((values: FormValues) => boolean)
-  | { field: string; equals: unknown }
-  | { field: string; in: readonly unknown[] };
+export type ShowIf = ((values: FormValues) => boolean) | { field: string; equals: unknown } | { field: string; in: readonly unknown[] };
 
 export type FieldRule = {
   /** The value's key. For fullName it holds the first name; middle_name and last_name sit beside it. */
@@ -98,12 +95,7 @@ export type ValidationContext = {
   locale?: SiteLocale;
 };
 
-const selectTypes: ReadonlySet<FormFieldType> = new Set([
-  'select',
-  'locationSelect',
-  'locationSelectCustom',
-  'websiteLocationSelect',
-]);
+const selectTypes: ReadonlySet<FormFieldType> = new Set(['select', 'locationSelect', 'locationSelectCustom', 'websiteLocationSelect']);
 
 /** Checkbox-like fields, where an unticked false counts as not filled in. */
 const tickTypes: ReadonlySet<FormFieldType> = new Set(['check', 'checkCard', 'optIn']);
@@ -217,11 +209,7 @@ function formatError(rule: FieldRule, value: unknown, ctx: ValidationContext): s
  * named first_name, middle_name or last_name get the same letters-and-spaces rule, and
  * middle_name is optional unless a custom required rule says otherwise.
  */
-export function validateFields(
-  rules: readonly FieldRule[],
-  values: FormValues,
-  ctx: ValidationContext,
-): Record<string, string> {
+export function validateFields(rules: readonly FieldRule[], values: FormValues, ctx: ValidationContext): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const rule of rules) {
     if (inertTypes.has(rule.type) || !isFieldShown(rule, values)) continue;

@@ -14,7 +14,8 @@ export type LinkKind =
   | { kind: 'external'; href: string };
 
 /** Pages that live at the root even on sites that use /pages/ for everything else (SPEC §2). */
-const rootPages = /^\/pages(?=\/(?:privacy-policy|terms-and-conditions|about|about-us|parts-and-accessories|vehicle-parts-and-accessories)(?:\/|$))/;
+const rootPages =
+  /^\/pages(?=\/(?:privacy-policy|terms-and-conditions|about|about-us|parts-and-accessories|vehicle-parts-and-accessories)(?:\/|$))/;
 
 /**
  * SPEC §2: booking, special offers, finance, assured, models, checkout and buy-online pages
@@ -103,5 +104,7 @@ export function isChatHidden(pathname: string, opts: { hideOnCarsLocationsChecko
   const segments = (pathname.toLowerCase().split(/[?#]/)[0] ?? '').split('/').filter(Boolean);
   if (segments.some((segment) => segment === 'careers' || segment === 'current-positions')) return true;
   const first = segments[0];
-  return opts.hideOnCarsLocationsCheckout && first !== undefined && ['cars', 'locations', 'our-locations', 'checkout-journey'].includes(first);
+  return (
+    opts.hideOnCarsLocationsCheckout && first !== undefined && ['cars', 'locations', 'our-locations', 'checkout-journey'].includes(first)
+  );
 }

@@ -77,7 +77,9 @@ describe('numbers as the site locales write them', () => {
   it.each(['en-AU', 'en-NZ', 'en-US'] as const)('are what Intl writes in %s, whole and in cents', (locale) => {
     for (const value of values) {
       for (const digits of [0, 2]) {
-        const intl = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(value.toFixed(digits)));
+        const intl = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+          Number(value.toFixed(digits)),
+        );
         expect(formatNumber(value, digits), `${value} with ${digits} decimals`).toBe(intl);
       }
     }

@@ -104,7 +104,17 @@ describe('back', () => {
   it.each<[string, MultiStepState, number]>([
     ['to the previous step', state({ stepIndex: 2 }), 1],
     ['to the origin of a skip to this step', state({ stepIndex: 3, skips: [{ from: 0, to: 3 }] }), 0],
-    ['the latest skip to this step wins', state({ stepIndex: 3, skips: [{ from: 0, to: 3 }, { from: 1, to: 3 }] }), 1],
+    [
+      'the latest skip to this step wins',
+      state({
+        stepIndex: 3,
+        skips: [
+          { from: 0, to: 3 },
+          { from: 1, to: 3 },
+        ],
+      }),
+      1,
+    ],
     ['skips to other steps are ignored', state({ stepIndex: 2, skips: [{ from: 0, to: 3 }] }), 1],
     ['unavailable on the first step', state({ stepIndex: 0 }), 0],
   ])('%s', (_name, start, expected) => {
@@ -133,8 +143,24 @@ describe('back', () => {
 describe('skipTo', () => {
   it.each<[string, MultiStepState, number, Partial<MultiStepState>]>([
     ['records the pair and jumps', state({ stepIndex: 1 }), 3, { stepIndex: 3, skips: [{ from: 1, to: 3 }] }],
-    ['keeps earlier skips', state({ stepIndex: 2, skips: [{ from: 0, to: 2 }] }), 3, { stepIndex: 3, skips: [{ from: 0, to: 2 }, { from: 2, to: 3 }] }],
-    ['the same jump again is one record', state({ stepIndex: 1, skips: [{ from: 1, to: 3 }] }), 3, { stepIndex: 3, skips: [{ from: 1, to: 3 }] }],
+    [
+      'keeps earlier skips',
+      state({ stepIndex: 2, skips: [{ from: 0, to: 2 }] }),
+      3,
+      {
+        stepIndex: 3,
+        skips: [
+          { from: 0, to: 2 },
+          { from: 2, to: 3 },
+        ],
+      },
+    ],
+    [
+      'the same jump again is one record',
+      state({ stepIndex: 1, skips: [{ from: 1, to: 3 }] }),
+      3,
+      { stepIndex: 3, skips: [{ from: 1, to: 3 }] },
+    ],
     ['clears the error', state({ stepIndex: 0, error: 'Oops' }), 2, { stepIndex: 2, error: null }],
     ['not backwards', state({ stepIndex: 2 }), 1, { stepIndex: 2, skips: [] }],
     ['not to the current step', state({ stepIndex: 2 }), 2, { stepIndex: 2, skips: [] }],
@@ -149,7 +175,12 @@ describe('skipTo', () => {
 
 describe('fix: back to the step whose answer was refused', () => {
   it.each<[string, MultiStepState, number, Partial<MultiStepState>]>([
-    ['goes back and keeps the message', state({ stepIndex: 3, error: 'That time has just been booked. Please choose another time.' }), 2, { stepIndex: 2, error: 'That time has just been booked. Please choose another time.' }],
+    [
+      'goes back and keeps the message',
+      state({ stepIndex: 3, error: 'That time has just been booked. Please choose another time.' }),
+      2,
+      { stepIndex: 2, error: 'That time has just been booked. Please choose another time.' },
+    ],
     ['not forwards', state({ stepIndex: 1 }), 2, { stepIndex: 1 }],
     ['not to the current step', state({ stepIndex: 2 }), 2, { stepIndex: 2 }],
     ['not before the first step', state({ stepIndex: 2 }), -1, { stepIndex: 2 }],
@@ -176,7 +207,10 @@ describe('a walk through a test drive form with a skip and back', () => {
   });
 
   it('skip 1→3 then back returns to 1, and forward from a skip target keeps it', () => {
-    const afterSkip = run(initialMultiStepState(5, 1), [{ type: 'skipTo', target: 3 }, { type: 'next', label: 'Photos' }]).state;
+    const afterSkip = run(initialMultiStepState(5, 1), [
+      { type: 'skipTo', target: 3 },
+      { type: 'next', label: 'Photos' },
+    ]).state;
     expect(afterSkip).toMatchObject({ stepIndex: 4, skips: [{ from: 1, to: 3 }] });
     const backTwice = run(afterSkip, [{ type: 'back' }, { type: 'back' }]).state;
     expect(backTwice.stepIndex).toBe(1);
@@ -211,7 +245,11 @@ describe('partial save', () => {
   const values = { name: 'Sam', last_name: 'Citizen', phone: '0412345678', email: 'sam@example.com.au', category: 'General Enquiry' };
 
   it.each<[string, Partial<MultiStepState>, unknown]>([
-    ['first save creates an Incomplete lead', { stepIndex: 0 }, { kind: 'save', lead: { ...values, lead_status: 'Incomplete', form_completed: false } }],
+    [
+      'first save creates an Incomplete lead',
+      { stepIndex: 0 },
+      { kind: 'save', lead: { ...values, lead_status: 'Incomplete', form_completed: false } },
+    ],
     [
       'later saves carry the lead id',
       { stepIndex: 1, savedSteps: [0], leadId: 812 },
@@ -281,7 +319,6 @@ describe('final submit', () => {
       lead_id: 5,
     });
   });
-
 });
 
 describe('save error display (SPEC §8)', () => {

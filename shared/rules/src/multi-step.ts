@@ -88,9 +88,7 @@ export function multiStepTransition(state: MultiStepState, action: MultiStepActi
       if (!canGoNext(state)) return same;
       const current = state.stepIndex;
       const event: StepTrackingEvent | null =
-        action.label === undefined
-          ? null
-          : { eventId: eventIds.stepTracking, label: stepTrackingLabel(action.label, current + 1) };
+        action.label === undefined ? null : { eventId: eventIds.stepTracking, label: stepTrackingLabel(action.label, current + 1) };
       return {
         state: {
           ...state,
@@ -179,7 +177,12 @@ export function partialSavePlan<V extends Record<string, unknown>>(state: MultiS
   };
 }
 
-export type FinalLead<V> = Omit<V, 'lead_status'> & { form_completed: true; lead_id?: number; skipped_steps?: StepSkip[]; step_number?: number };
+export type FinalLead<V> = Omit<V, 'lead_status'> & {
+  form_completed: true;
+  lead_id?: number;
+  skipped_steps?: StepSkip[];
+  step_number?: number;
+};
 
 /**
  * SPEC §4 final submit: the values sent as the last step, updating the partially saved lead

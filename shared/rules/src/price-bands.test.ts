@@ -39,6 +39,11 @@ describe('price bands (SPEC §3 price_range, weekly_price_range)', () => {
   });
 
   it('orders bands by price, not as text', () => {
-    expect(['100000+', '20000-30000', '0-10000', '10000-20000'].sort(compareBands)).toEqual(['0-10000', '10000-20000', '20000-30000', '100000+']);
+    expect(['100000+', '20000-30000', '0-10000', '10000-20000'].sort(compareBands)).toEqual([
+      '0-10000',
+      '10000-20000',
+      '20000-30000',
+      '100000+',
+    ]);
   });
 });

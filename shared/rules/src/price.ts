@@ -21,10 +21,7 @@ export function isPriceShown(price: number | null | undefined): price is number 
  * - All three locales use '$' and comma grouping; the locale only swaps the placeholder's
  *   wording (en-US 'Inquire for price.').
  */
-export function formatPrice(
-  price: number | null | undefined,
-  opts: { preorder?: boolean; locale?: SiteLocale } = {},
-): string {
+export function formatPrice(price: number | null | undefined, opts: { preorder?: boolean; locale?: SiteLocale } = {}): string {
   const locale = opts.locale ?? defaultLocale;
   if (!isPriceShown(price)) return opts.preorder ? 'PREORDER' : t(locale, 'Enquire for price.');
   // Integer cents avoid float noise such as 1234.5 * 100 !== 123450 for other values.

@@ -50,7 +50,12 @@ function holidaysOf(country: 'AU' | 'NZ' | 'US', region: string | undefined, yea
     const calendar = new Holidays();
     if (!(region && calendar.init(country, region))) calendar.init(country);
     dates = (calendar.getHolidays(year) ?? [])
-      .filter((holiday) => holiday.type === 'public' && closesTheDay(holiday.date) && (country !== 'US' || usClosures.some((name) => holiday.name.startsWith(name))))
+      .filter(
+        (holiday) =>
+          holiday.type === 'public' &&
+          closesTheDay(holiday.date) &&
+          (country !== 'US' || usClosures.some((name) => holiday.name.startsWith(name))),
+      )
       .map((holiday) => holiday.date.slice(0, 10));
     byYear.set(key, dates);
   }

@@ -12,8 +12,57 @@ export const regoLookupMessages = {
 
 export const australianStates = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 export const usStates = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO',
-  'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'DC',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ] as const;
 
 export type RegoRule = { pattern: RegExp; message: string; states: readonly string[]; label: string; stateLabel: string };
@@ -23,9 +72,29 @@ export type RegoRule = { pattern: RegExp; message: string; states: readonly stri
  * a state; New Zealand plates up to 6 and no state; US plates up to 8 and a state.
  */
 export function regoRuleFor(locale: SiteLocale): RegoRule {
-  if (locale === 'en-NZ') return { pattern: /^[A-Z0-9]{1,6}$/, message: 'Please enter a plate of up to 6 letters and numbers.', states: [], label: 'Registration (plate)', stateLabel: '' };
-  if (locale === 'en-US') return { pattern: /^[A-Z0-9]{1,8}$/, message: 'Please enter a plate of up to 8 letters and numbers.', states: usStates, label: 'License plate', stateLabel: 'State' };
-  return { pattern: /^[A-Z0-9]{1,9}$/, message: 'Please enter a registration of up to 9 letters and numbers.', states: australianStates, label: 'Registration (rego)', stateLabel: 'State' };
+  if (locale === 'en-NZ')
+    return {
+      pattern: /^[A-Z0-9]{1,6}$/,
+      message: 'Please enter a plate of up to 6 letters and numbers.',
+      states: [],
+      label: 'Registration (plate)',
+      stateLabel: '',
+    };
+  if (locale === 'en-US')
+    return {
+      pattern: /^[A-Z0-9]{1,8}$/,
+      message: 'Please enter a plate of up to 8 letters and numbers.',
+      states: usStates,
+      label: 'License plate',
+      stateLabel: 'State',
+    };
+  return {
+    pattern: /^[A-Z0-9]{1,9}$/,
+    message: 'Please enter a registration of up to 9 letters and numbers.',
+    states: australianStates,
+    label: 'Registration (rego)',
+    stateLabel: 'State',
+  };
 }
 
 /** 'abc 123', 'ABC-123' → 'ABC123'; anything not a string → ''. */

@@ -7,7 +7,7 @@ const car = (deposit: number | null, price = 30_000, type: 'stripe' | 'till' | '
 });
 
 describe('the deposit a car takes', () => {
-  it('is its processor\'s deposit, in cents, in the site\'s currency', () => {
+  it("is its processor's deposit, in cents, in the site's currency", () => {
     expect(depositFor(car(500), 'en-AU')).toEqual({ amountCents: 50_000, currency: 'AUD', provider: 'stripe' });
     expect(depositFor(car(250.5, 30_000, 'till'), 'en-NZ')).toEqual({ amountCents: 25_050, currency: 'NZD', provider: 'till' });
     expect(depositFor(car(1000, 30_000, 'st_george'), 'en-US')).toEqual({ amountCents: 100_000, currency: 'USD', provider: 'st_george' });
@@ -22,7 +22,7 @@ describe('the deposit a car takes', () => {
   });
 });
 
-describe('a reservation\'s states', () => {
+describe("a reservation's states", () => {
   it('reserves the car when a held car is paid for, and frees it when the dealer releases it', () => {
     expect(nextReservationState('holding', 'paid')).toBe('reserved');
     expect(nextReservationState('reserved', 'dealer-released')).toBe('released');
@@ -37,7 +37,8 @@ describe('a reservation\'s states', () => {
 
   it('never moves a reservation out of a final state, nor pays twice', () => {
     for (const state of ['released', 'refunded'] as const) {
-      for (const event of ['paid', 'paid-too-late', 'shopper-cancelled', 'hold-ran-out', 'dealer-released'] as const) expect(nextReservationState(state, event)).toBeNull();
+      for (const event of ['paid', 'paid-too-late', 'shopper-cancelled', 'hold-ran-out', 'dealer-released'] as const)
+        expect(nextReservationState(state, event)).toBeNull();
     }
     expect(nextReservationState('reserved', 'paid')).toBeNull();
     expect(nextReservationState('reserved', 'hold-ran-out')).toBeNull();

@@ -30,7 +30,12 @@ describe('canReserve', () => {
     ['in stock with coming soon allowed', car(), { ...online, allowComingSoon: true }, { ok: true }],
     ['sold status', car({ status: 'sold' }), online, { ok: false, reason: why.sold }],
     ['sold flag', car({ sold: true }), online, { ok: false, reason: why.sold }],
-    ['sold even when coming soon is allowed', car({ status: 'sold' }), { ...online, allowComingSoon: true }, { ok: false, reason: why.sold }],
+    [
+      'sold even when coming soon is allowed',
+      car({ status: 'sold' }),
+      { ...online, allowComingSoon: true },
+      { ok: false, reason: why.sold },
+    ],
     ['already reserved', car({ reserved: true }), online, { ok: false, reason: why.reserved }],
     ['reservable false', car({ reservable: false }), online, { ok: false, reason: why.notReservable }],
     ['reservable null', car({ reservable: null }), online, { ok: true }],
@@ -50,12 +55,19 @@ describe('which sites take deposits', () => {
   });
 });
 
-describe('a site\'s reserve options', () => {
+describe("a site's reserve options", () => {
   it('lets coming-soon cars be reserved only on a dealer that takes deposits on them', () => {
-    const site = (features: { reserve_coming_soon?: boolean }) => ({ template: 'campers' as const, payment_provider: 'stripe', features: features as never });
+    const site = (features: { reserve_coming_soon?: boolean }) => ({
+      template: 'campers' as const,
+      payment_provider: 'stripe',
+      features: features as never,
+    });
     const comingSoon = car({ status: 'coming_soon' });
     expect(canReserve(comingSoon, reserveOptionsFor(site({ reserve_coming_soon: true })))).toEqual({ ok: true });
     expect(canReserve(comingSoon, reserveOptionsFor(site({})))).toEqual({ ok: false, reason: why.status });
-    expect(reserveOptionsFor({ template: 'rental-cars', payment_provider: 'stripe', features: { reserve_coming_soon: true } as never }).siteSupportsOnlinePayment).toBe(false);
+    expect(
+      reserveOptionsFor({ template: 'rental-cars', payment_provider: 'stripe', features: { reserve_coming_soon: true } as never })
+        .siteSupportsOnlinePayment,
+    ).toBe(false);
   });
 });

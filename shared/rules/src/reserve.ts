@@ -52,6 +52,9 @@ export function siteTakesDeposits(site: Pick<SiteConfig, 'template' | 'payment_p
 }
 
 /** The site's side of SPEC §9's reserve rules, for `canReserve`: whether it takes deposits, and on coming-soon cars too. */
-export function reserveOptionsFor(site: Pick<SiteConfig, 'template' | 'payment_provider' | 'features'>): { siteSupportsOnlinePayment: boolean; allowComingSoon: boolean } {
+export function reserveOptionsFor(site: Pick<SiteConfig, 'template' | 'payment_provider' | 'features'>): {
+  siteSupportsOnlinePayment: boolean;
+  allowComingSoon: boolean;
+} {
   return { siteSupportsOnlinePayment: siteTakesDeposits(site), allowComingSoon: site.features.reserve_coming_soon === true };
 }

@@ -153,7 +153,9 @@ function matchVehicle(site: RouteSite, path: string): RouteMatch | null {
   if (prefix !== site.detail_path) {
     if (prefix !== '/cars') return null;
     const own = matchVehicle(site, `${site.detail_path}${path.slice(prefix.length)}`);
-    return own?.kind === 'vehicle' || own?.kind === 'checkout' ? { kind: 'redirect', to: `${site.detail_path}${path.slice(prefix.length)}` } : own;
+    return own?.kind === 'vehicle' || own?.kind === 'checkout'
+      ? { kind: 'redirect', to: `${site.detail_path}${path.slice(prefix.length)}` }
+      : own;
   }
   if (slug === undefined) return { kind: 'redirect', to: searchPathFor(site) };
   if (!carSlugPattern.test(slug) || extra.length > 0) return { kind: 'not-found' };

@@ -66,7 +66,9 @@ describe('ranges use the min:max form (SPEC §9)', () => {
 
 describe('the search state lives in the address', () => {
   it('reads values, ranges, sort and page, and writes them back the same', () => {
-    const params = new URLSearchParams('q=hilux&make=Toyota&make=Mazda&model=%22HiLux%22&price=20000:60000&sort=price:asc&page=3&ignored=1');
+    const params = new URLSearchParams(
+      'q=hilux&make=Toyota&make=Mazda&model=%22HiLux%22&price=20000:60000&sort=price:asc&page=3&ignored=1',
+    );
     const state = parseSearchState(params, facets);
     expect(state).toEqual({
       q: 'hilux',
@@ -94,8 +96,21 @@ describe('facet filters', () => {
 });
 
 describe('the disjunctive multi-search (SPEC §7)', () => {
-  const state: SearchState = { q: 'MMG34146', filters: { make: ['Toyota'], car_type: ['used'] }, ranges: { price: { min: 10000, max: 40000 } }, sort: null, page: 2 };
-  const queries = buildSearchQueries({ state, facets, indexUid: 'cars', hitsPerPage: 24, defaultSort: 'custom_rank:desc', extraFilters: ['body = "Ute"'] });
+  const state: SearchState = {
+    q: 'MMG34146',
+    filters: { make: ['Toyota'], car_type: ['used'] },
+    ranges: { price: { min: 10000, max: 40000 } },
+    sort: null,
+    page: 2,
+  };
+  const queries = buildSearchQueries({
+    state,
+    facets,
+    indexUid: 'cars',
+    hitsPerPage: 24,
+    defaultSort: 'custom_rank:desc',
+    extraFilters: ['body = "Ute"'],
+  });
 
   it('sends one main query and one limit-1 query per facet', () => {
     expect(queries).toHaveLength(1 + facets.length);
@@ -112,14 +127,32 @@ describe('the disjunctive multi-search (SPEC §7)', () => {
   });
 
   it('leaves out cars priced 0 when sorting by price ascending (SPEC §9)', () => {
-    const [main] = buildSearchQueries({ state: { ...empty, sort: 'price:asc' }, facets, indexUid: 'cars', hitsPerPage: 10, defaultSort: 'custom_rank:desc' });
+    const [main] = buildSearchQueries({
+      state: { ...empty, sort: 'price:asc' },
+      facets,
+      indexUid: 'cars',
+      hitsPerPage: 10,
+      defaultSort: 'custom_rank:desc',
+    });
     expect(main!.filter).toContain('price > 0');
-    const [other] = buildSearchQueries({ state: { ...empty, sort: 'price:desc' }, facets, indexUid: 'cars', hitsPerPage: 10, defaultSort: 'custom_rank:desc' });
+    const [other] = buildSearchQueries({
+      state: { ...empty, sort: 'price:desc' },
+      facets,
+      indexUid: 'cars',
+      hitsPerPage: 10,
+      defaultSort: 'custom_rank:desc',
+    });
     expect(other!.filter).not.toContain('price > 0');
   });
 
   it('uses the dealer default sort when the shopper chose none', () => {
-    const [main] = buildSearchQueries({ state: empty, facets, indexUid: 'cars', hitsPerPage: 10, defaultSort: 'created_at_timestamp:desc' });
+    const [main] = buildSearchQueries({
+      state: empty,
+      facets,
+      indexUid: 'cars',
+      hitsPerPage: 10,
+      defaultSort: 'created_at_timestamp:desc',
+    });
     expect(main!.sort).toEqual(['created_at_timestamp:desc']);
   });
 });
@@ -134,8 +167,20 @@ describe('pages and sort options', () => {
   ])('%i results at %i a page → %i pages', (total, limit, pages) => expect(pageCount(total, limit)).toBe(pages));
 
   it('offers the SPEC §9 sort options, Kms only where asked', () => {
-    expect(sortOptions({ withKms: false }).map((option) => option.label)).toEqual(['Most Relevant', 'Latest', 'Highest Price', 'Lowest Price']);
-    expect(sortOptions({ withKms: true }).map((option) => option.label)).toEqual(['Most Relevant', 'Latest', 'Highest Price', 'Lowest Price', 'Highest Kms', 'Lowest Kms']);
+    expect(sortOptions({ withKms: false }).map((option) => option.label)).toEqual([
+      'Most Relevant',
+      'Latest',
+      'Highest Price',
+      'Lowest Price',
+    ]);
+    expect(sortOptions({ withKms: true }).map((option) => option.label)).toEqual([
+      'Most Relevant',
+      'Latest',
+      'Highest Price',
+      'Lowest Price',
+      'Highest Kms',
+      'Lowest Kms',
+    ]);
     expect(sortOptions({ withKms: false })[0]!.value).toBe('custom_rank:desc');
   });
 });

@@ -40,7 +40,8 @@ export function quoteStockNumbers(q: string): string {
     .join(' ');
 }
 
-const parseBound = (text: string | undefined) => (text !== undefined && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : null);
+const parseBound = (text: string | undefined) =>
+  text !== undefined && text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : null;
 
 /** 'min:max', ':max' or 'min:' → a range; anything else → null. */
 export function parseRange(value: string | null): Range | null {
@@ -134,7 +135,10 @@ export function buildSearchQueries(input: {
   const sort = state.sort ?? input.defaultSort;
   const base = [...(input.extraFilters ?? []), ...(sort === 'price:asc' ? ['price > 0'] : [])];
   const q = quoteStockNumbers(state.q);
-  const filtersExcept = (skip: string | null) => [...base, ...facets.filter((facet) => facet !== skip).flatMap((facet) => facetFilterExpressions(state, facet))];
+  const filtersExcept = (skip: string | null) => [
+    ...base,
+    ...facets.filter((facet) => facet !== skip).flatMap((facet) => facetFilterExpressions(state, facet)),
+  ];
   const main: SearchQuery = {
     indexUid,
     q,
@@ -144,7 +148,14 @@ export function buildSearchQueries(input: {
     limit: hitsPerPage,
     offset: (state.page - 1) * hitsPerPage,
   };
-  const perFacet = facets.map((facet): SearchQuery => ({ indexUid, q, filter: filtersExcept(facet), facets: [facet], limit: 1, offset: 0 }));
+  const perFacet = facets.map((facet): SearchQuery => ({
+    indexUid,
+    q,
+    filter: filtersExcept(facet),
+    facets: [facet],
+    limit: 1,
+    offset: 0,
+  }));
   return [main, ...perFacet];
 }
 
@@ -156,7 +167,13 @@ export const pageCount = (total: number, limit: number) => (limit > 0 ? Math.cei
  * path (/search/used-cars). Values match the index's facet values.
  */
 export function searchSlugFilters(slug: string): string[] {
-  const categories: Record<string, string> = { ute: 'body = "Ute"', sedan: 'body = "Sedan"', suv: 'body = "SUV"', hatch: 'body = "Hatch"', '4x4': 'drive = "4x4"' };
+  const categories: Record<string, string> = {
+    ute: 'body = "Ute"',
+    sedan: 'body = "Sedan"',
+    suv: 'body = "SUV"',
+    hatch: 'body = "Hatch"',
+    '4x4': 'drive = "4x4"',
+  };
   if (categories[slug]) return [categories[slug]];
   const types = ['new', 'used', 'demo'].filter((type) => slug.split('-').includes(type));
   if (types.length === 1 && slug.endsWith('cars')) return [`car_type = "${types[0]}"`];

@@ -13,7 +13,10 @@ export const defaultSoldTagName = 'JUST SOLD';
 export type CardTagKind = 'fuel' | 'reserved' | 'on-hold' | 'certified' | 'custom' | 'coming-soon' | 'just-arrived' | 'sold';
 export type CardTag = { text: string; kind: CardTagKind };
 
-export type TagCar = Pick<Car, 'status' | 'sold' | 'reserved' | 'on_hold_until_timestamp' | 'certified' | 'tag' | 'simple_fuel' | 'created_at_timestamp'>;
+export type TagCar = Pick<
+  Car,
+  'status' | 'sold' | 'reserved' | 'on_hold_until_timestamp' | 'certified' | 'tag' | 'simple_fuel' | 'created_at_timestamp'
+>;
 /** Specifications are optional here so a partly configured site falls back to SPEC defaults. */
 export type TagSite = {
   features: Pick<SiteFeatures, 'fuel_tags'>;

@@ -148,7 +148,11 @@ describe('the structured data of a vehicle page', () => {
     ['coming soon on pre-order', { status: 'coming_soon', sold: false, preorder: true }, 'https://schema.org/PreOrder'],
     ['in stock but flagged pre-order', { status: 'in_stock', sold: false, preorder: true }, 'https://schema.org/PreOrder'],
     ['sold', { status: 'sold', sold: true, preorder: false }, 'https://schema.org/SoldOut'],
-    ['flagged sold while the status still says in stock', { status: 'in_stock', sold: true, preorder: false }, 'https://schema.org/SoldOut'],
+    [
+      'flagged sold while the status still says in stock',
+      { status: 'in_stock', sold: true, preorder: false },
+      'https://schema.org/SoldOut',
+    ],
     ['sold after being on pre-order', { status: 'sold', sold: true, preorder: true }, 'https://schema.org/SoldOut'],
   ] as const)('marks a car that is %s as available %j → %s', (_who, state, expected) => {
     expect(availability(state)).toBe(expected);
@@ -198,11 +202,18 @@ describe('the structured data of a vehicle page', () => {
       '@type': 'AutoDealer',
       name: 'Lone Star Auto Austin',
       telephone: '(512) 555-0142',
-      address: { '@type': 'PostalAddress', streetAddress: '3100 N Lamar Blvd', addressLocality: 'Austin', addressRegion: 'TX', postalCode: '78751', addressCountry: 'US' },
+      address: {
+        '@type': 'PostalAddress',
+        streetAddress: '3100 N Lamar Blvd',
+        addressLocality: 'Austin',
+        addressRegion: 'TX',
+        postalCode: '78751',
+        addressCountry: 'US',
+      },
     });
   });
 
-  it('falls back to the site phone and the car\'s town when the car\'s location is not one of the site\'s', () => {
+  it("falls back to the site phone and the car's town when the car's location is not one of the site's", () => {
     const car: JsonLdCar = { ...corolla, location_id: 424242, location_name: 'Metro Toyota Ringwood', city: 'Ringwood', state: 'VIC' };
     expect(vehicleJsonLd(car, metro, opts).offers.seller).toEqual({
       '@type': 'AutoDealer',
@@ -252,8 +263,20 @@ describe('the structured data of a vehicle page', () => {
 
 describe('the structured data of a home page', () => {
   it('names the website and the dealer at its primary sales yard', () => {
-    expect(siteJsonLd(metro, { url: 'https://www.metromotorgroup.com.au/', logoUrl: 'https://www.metromotorgroup.com.au/img/logo/metro-motor-group.svg', description: 'New, used and demo cars' })).toEqual([
-      { '@context': 'https://schema.org', '@type': 'WebSite', name: 'Metro Motor Group', url: 'https://www.metromotorgroup.com.au/', description: 'New, used and demo cars' },
+    expect(
+      siteJsonLd(metro, {
+        url: 'https://www.metromotorgroup.com.au/',
+        logoUrl: 'https://www.metromotorgroup.com.au/img/logo/metro-motor-group.svg',
+        description: 'New, used and demo cars',
+      }),
+    ).toEqual([
+      {
+        '@context': 'https://schema.org',
+        '@type': 'WebSite',
+        name: 'Metro Motor Group',
+        url: 'https://www.metromotorgroup.com.au/',
+        description: 'New, used and demo cars',
+      },
       {
         '@context': 'https://schema.org',
         '@type': 'AutoDealer',
@@ -261,22 +284,46 @@ describe('the structured data of a home page', () => {
         url: 'https://www.metromotorgroup.com.au/',
         logo: 'https://www.metromotorgroup.com.au/img/logo/metro-motor-group.svg',
         telephone: '02 5550 0000',
-        address: { '@type': 'PostalAddress', streetAddress: '212 Church Street', addressLocality: 'Parramatta', addressRegion: 'NSW', postalCode: '2150', addressCountry: 'AU' },
+        address: {
+          '@type': 'PostalAddress',
+          streetAddress: '212 Church Street',
+          addressLocality: 'Parramatta',
+          addressRegion: 'NSW',
+          postalCode: '2150',
+          addressCountry: 'AU',
+        },
       },
     ]);
   });
 
   it.each([
     ['the primary sales yard', [alexandria, parramatta], parramatta.id],
-    ['a primary location when no primary one sells', [{ ...parramatta, primary: false }, { ...alexandria, primary: true }], alexandria.id],
-    ['a sales yard when none is primary', [{ ...alexandria, primary: false }, { ...parramatta, primary: false }], parramatta.id],
+    [
+      'a primary location when no primary one sells',
+      [
+        { ...parramatta, primary: false },
+        { ...alexandria, primary: true },
+      ],
+      alexandria.id,
+    ],
+    [
+      'a sales yard when none is primary',
+      [
+        { ...alexandria, primary: false },
+        { ...parramatta, primary: false },
+      ],
+      parramatta.id,
+    ],
     ['the first location otherwise', [{ ...alexandria, primary: false }], alexandria.id],
-  ] as const)('finds the dealer\'s main address at %s', (_which, locations, expected) => {
+  ] as const)("finds the dealer's main address at %s", (_which, locations, expected) => {
     expect(mainLocation(locations)?.id).toBe(expected);
   });
 
   it('gives a dealer without locations its town, state and country', () => {
-    const [, dealer] = siteJsonLd({ ...loneStar, locations: [], city: 'Austin', state: 'TX' }, { url: 'http://lone-star-auto.localhost:3000/' });
+    const [, dealer] = siteJsonLd(
+      { ...loneStar, locations: [], city: 'Austin', state: 'TX' },
+      { url: 'http://lone-star-auto.localhost:3000/' },
+    );
     expect(dealer.address).toEqual({ '@type': 'PostalAddress', addressLocality: 'Austin', addressRegion: 'TX', addressCountry: 'US' });
     expect(dealer).not.toHaveProperty('logo');
   });

@@ -160,7 +160,8 @@ const text = (value: string | null | undefined): string | undefined => {
 
 /** A postal address from a location, or from the car's city and state when its location is unknown. */
 function postalAddress(location: JsonLdLocation | undefined, fallback: { city: string; state: string }, country: Country): PostalAddressLd {
-  if (!location) return { '@type': 'PostalAddress', addressLocality: fallback.city, addressRegion: fallback.state, addressCountry: country };
+  if (!location)
+    return { '@type': 'PostalAddress', addressLocality: fallback.city, addressRegion: fallback.state, addressCountry: country };
   const { street, city, state, postcode } = location.address;
   return {
     '@type': 'PostalAddress',
@@ -192,7 +193,8 @@ export function sellerJsonLd(car: Pick<JsonLdCar, 'location_id' | 'location_name
  */
 export function vehicleJsonLd(car: JsonLdCar, site: JsonLdSite, opts: { url: string; imageUrl: string; now?: number }): VehicleJsonLd {
   const locale = site.locale;
-  const optional = <K extends keyof VehicleJsonLd>(key: K, value: VehicleJsonLd[K] | undefined) => (value === undefined ? {} : { [key]: value });
+  const optional = <K extends keyof VehicleJsonLd>(key: K, value: VehicleJsonLd[K] | undefined) =>
+    value === undefined ? {} : { [key]: value };
   return {
     '@context': schema,
     '@type': 'Car',

@@ -14,11 +14,31 @@ describe('a store created before the platform API loads (the shell’s home page
     // The server rendered car 7 with its first data; the shell keeps that for when the API loads.
     const serverState = {
       platformApi: {
-        queries: { 'car(7)': { status: 'fulfilled', endpointName: 'car', requestId: 'server', originalArgs: 7, startedTimeStamp: 1, fulfilledTimeStamp: 2, data: { id: 7, title: 'From the server' } } },
+        queries: {
+          'car(7)': {
+            status: 'fulfilled',
+            endpointName: 'car',
+            requestId: 'server',
+            originalArgs: 7,
+            startedTimeStamp: 1,
+            fulfilledTimeStamp: 2,
+            data: { id: 7, title: 'From the server' },
+          },
+        },
         mutations: {},
         provided: { tags: {}, keys: {} },
         subscriptions: {},
-        config: { online: true, focused: true, middlewareRegistered: false, refetchOnFocus: false, refetchOnReconnect: false, refetchOnMountOrArgChange: false, keepUnusedDataFor: 60, reducerPath: 'platformApi', invalidationBehavior: 'delayed' },
+        config: {
+          online: true,
+          focused: true,
+          middlewareRegistered: false,
+          refetchOnFocus: false,
+          refetchOnReconnect: false,
+          refetchOnMountOrArgChange: false,
+          keepUnusedDataFor: 60,
+          reducerPath: 'platformApi',
+          invalidationBehavior: 'delayed',
+        },
       },
     };
     whenPlatformApiInjected(() => store.dispatch(hydratePlatformApi(serverState)));
@@ -31,11 +51,16 @@ describe('a store created before the platform API loads (the shell’s home page
     });
     try {
       const { platformApi } = await import('@dealer/state/platform-api');
-      const carsApi = platformApi.injectEndpoints({ endpoints: (build) => ({ car: build.query<{ id: number; title: string }, number>({ query: (id) => `/cars/${id}` }) }) });
+      const carsApi = platformApi.injectEndpoints({
+        endpoints: (build) => ({ car: build.query<{ id: number; title: string }, number>({ query: (id) => `/cars/${id}` }) }),
+      });
 
       // The API's state is there now (the store's type has it as a lazily loaded slice).
       const selectCar = carsApi.endpoints.car.select(7);
-      expect(selectCar(store.getState() as Parameters<typeof selectCar>[0])).toMatchObject({ status: 'fulfilled', data: { title: 'From the server' } });
+      expect(selectCar(store.getState() as Parameters<typeof selectCar>[0])).toMatchObject({
+        status: 'fulfilled',
+        data: { title: 'From the server' },
+      });
       // A hydrated answer is not asked again; a new one goes through the API's middleware and the platform's fetch.
       await store.dispatch(carsApi.endpoints.car.initiate(7));
       const fetched = await store.dispatch(carsApi.endpoints.car.initiate(8));

@@ -7,7 +7,16 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
 };
 
 /** The platform button. While loading it is disabled and says 'Loading' (SPEC §2 multi-step card). */
-export function Button({ variant = 'primary', loading = false, loadingText = 'Loading', className, children, disabled, type = 'button', ...rest }: ButtonProps) {
+export function Button({
+  variant = 'primary',
+  loading = false,
+  loadingText = 'Loading',
+  className,
+  children,
+  disabled,
+  type = 'button',
+  ...rest
+}: ButtonProps) {
   return (
     <button
       type={type}

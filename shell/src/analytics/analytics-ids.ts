@@ -17,5 +17,8 @@ function kept(storage: () => Storage, key: string, kind: 'device' | 'session'): 
 
 /** SPEC §9 analytics ids: the device's (kept) and this visit's (kept for the tab). */
 export function analyticsIds() {
-  return { deviceId: kept(() => localStorage, 'dp-device-id', 'device'), sessionId: kept(() => sessionStorage, 'dp-session-id', 'session') };
+  return {
+    deviceId: kept(() => localStorage, 'dp-device-id', 'device'),
+    sessionId: kept(() => sessionStorage, 'dp-session-id', 'session'),
+  };
 }

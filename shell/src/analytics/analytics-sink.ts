@@ -71,7 +71,9 @@ function logEvent(entry: Record<string, unknown>) {
   const body = JSON.stringify(entry);
   const blob = new Blob([body], { type: 'application/json' });
   if (navigator.sendBeacon?.('/api/events', blob)) return;
-  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => undefined);
+  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(
+    () => undefined,
+  );
 }
 
 /**
@@ -80,9 +82,12 @@ function logEvent(entry: Record<string, unknown>) {
  */
 function sendServerAdEvent(body: Record<string, unknown>) {
   setTimeout(() => {
-    void fetch('/api/fb-events', { method: 'POST', body: JSON.stringify({ ...body, event_source_url: location.href }), headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(
-      () => undefined,
-    );
+    void fetch('/api/fb-events', {
+      method: 'POST',
+      body: JSON.stringify({ ...body, event_source_url: location.href }),
+      headers: { 'Content-Type': 'application/json' },
+      keepalive: true,
+    }).catch(() => undefined);
   }, conversionEventDelayMs);
 }
 
@@ -145,7 +150,14 @@ export function startAnalyticsSink(site: PublicSiteConfig): () => void {
     subscribePlatformEvent('analytics:page-view', (view) => {
       lastPageView = view;
       pageViewToTags(view);
-      logEvent(eventLogEntry({ category: 'page_view', url: view.url, ...ids, properties: { page_type: view.pageType, car_slug: view.carSlug, car_name: view.carName } }));
+      logEvent(
+        eventLogEntry({
+          category: 'page_view',
+          url: view.url,
+          ...ids,
+          properties: { page_type: view.pageType, car_slug: view.carSlug, car_name: view.carName },
+        }),
+      );
     }),
     subscribePlatformEvent('analytics:track', (event) => {
       const eventUid = uid();
@@ -156,7 +168,14 @@ export function startAnalyticsSink(site: PublicSiteConfig): () => void {
         w.fbq('trackCustom', `DealerEvent${event.eventId}`, { label: event.label }, { eventID: eventUid });
         sendServerAdEvent({ eventName: `DealerEvent${event.eventId}`, eventId: eventUid });
       });
-      logEvent(eventLogEntry({ category: `event_${event.eventId}`, url: location.href, ...ids, properties: { label: event.label, event_uid: eventUid, ...event.properties } }));
+      logEvent(
+        eventLogEntry({
+          category: `event_${event.eventId}`,
+          url: location.href,
+          ...ids,
+          properties: { label: event.label, event_uid: eventUid, ...event.properties },
+        }),
+      );
     }),
     subscribePlatformEvent('ads:view-content', (content) =>
       toTags(() => {

@@ -52,14 +52,16 @@ function reactProps(node: Element): Record<string, unknown> | null {
   return props && fiber && isMounted(fiber) ? props : null;
 }
 
-const isField = (node: EventTarget | null): node is Field => node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement || node instanceof HTMLSelectElement;
+const isField = (node: EventTarget | null): node is Field =>
+  node instanceof HTMLInputElement || node instanceof HTMLTextAreaElement || node instanceof HTMLSelectElement;
 
 /** The DOM's own setter, past React's value tracker (which sits on the element itself). */
 function setNative(node: Field, property: 'value' | 'checked', value: string | boolean) {
   Object.getOwnPropertyDescriptor(Object.getPrototypeOf(node) as object, property)?.set?.call(node, value);
 }
 
-const isCheckable = (node: Field): node is HTMLInputElement => node instanceof HTMLInputElement && (node.type === 'checkbox' || node.type === 'radio');
+const isCheckable = (node: Field): node is HTMLInputElement =>
+  node instanceof HTMLInputElement && (node.type === 'checkbox' || node.type === 'radio');
 
 /** What the shopper left in a field: its ticked state or its value. */
 const shopperValue = (node: Field): string | boolean => (isCheckable(node) ? node.checked : node.value);

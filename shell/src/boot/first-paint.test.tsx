@@ -5,7 +5,14 @@ import { renderApp } from '../render-app.server';
 import { paintFirstFrame } from './first-paint';
 
 const site = testSite({
-  remotes: [{ name: 'mf-vehicle', version: '1.0.0', manifestUrl: 'https://remotes.example.com/mf-vehicle/1.0.0/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-vehicle/1.0.0/remoteEntry.js' }],
+  remotes: [
+    {
+      name: 'mf-vehicle',
+      version: '1.0.0',
+      manifestUrl: 'https://remotes.example.com/mf-vehicle/1.0.0/mf-manifest.json',
+      entryUrl: 'https://remotes.example.com/mf-vehicle/1.0.0/remoteEntry.js',
+    },
+  ],
 });
 // Links to the site's own pages: the hand-drawn header neither fills dynamic dropdowns nor leaves
 // out the pages of a switched-off remote (nav-links.ts), so the comparison keeps to what it draws.
@@ -14,7 +21,13 @@ site.navigation.header = [
   { label: 'Our team', to: '/our-team', children: [{ label: 'Sales', to: '/our-team/sales' }] },
 ];
 const car = { slug: '2024-toyota-hilux-sr5', name: '2024 Toyota HiLux SR5' };
-const hero = { slug: car.slug, src: '/images/hilux-960.webp', srcSet: '/images/hilux-480.webp 480w, /images/hilux-960.webp 960w', sizes: '100vw', alt: car.name };
+const hero = {
+  slug: car.slug,
+  src: '/images/hilux-960.webp',
+  srcSet: '/images/hilux-480.webp 480w, /images/hilux-960.webp 960w',
+  sizes: '100vw',
+  alt: car.name,
+};
 const carPath = `${site.detail_path}/${car.slug}`;
 
 /** The document of a car page the browser renders itself: what the first script reads. */
@@ -42,8 +55,11 @@ function carPageDocument() {
 function shape(node: Node): unknown {
   if (node.nodeType === Node.TEXT_NODE) return node.textContent;
   if (!(node instanceof Element)) return null;
-  const attributes = Object.fromEntries([...node.attributes].filter(({ name }) => !name.startsWith('data-')).map(({ name, value }) => [name, value]));
-  const children = node.localName === 'details' ? [...node.children].filter((child) => child.localName === 'summary') : [...node.childNodes];
+  const attributes = Object.fromEntries(
+    [...node.attributes].filter(({ name }) => !name.startsWith('data-')).map(({ name, value }) => [name, value]),
+  );
+  const children =
+    node.localName === 'details' ? [...node.children].filter((child) => child.localName === 'summary') : [...node.childNodes];
   return { tag: node.localName, attributes, children: children.map(shape).filter((child) => child !== null && child !== '') };
 }
 

@@ -42,7 +42,13 @@ export function firstPaintHero(): FirstPaintHero | null {
   const preload = document.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"][imagesrcset]');
   hero =
     car && preload && location.pathname.endsWith(`/${car.slug}`)
-      ? { slug: car.slug, src: preload.getAttribute('href') ?? '', srcSet: preload.getAttribute('imagesrcset') ?? '', sizes: preload.getAttribute('imagesizes') ?? '', alt: car.name }
+      ? {
+          slug: car.slug,
+          src: preload.getAttribute('href') ?? '',
+          srcSet: preload.getAttribute('imagesrcset') ?? '',
+          sizes: preload.getAttribute('imagesizes') ?? '',
+          alt: car.name,
+        }
       : null;
   return hero;
 }
@@ -58,7 +64,12 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Reco
 function header(site: PublicSiteConfig) {
   const item = (link: NavLink) => {
     const hasChildren = Boolean(link.children?.length || link.dynamic);
-    if (hasChildren) return element('li', { class: 'site-nav__item' }, element('details', { class: 'site-nav__dropdown' }, element('summary', {}, link.label)));
+    if (hasChildren)
+      return element(
+        'li',
+        { class: 'site-nav__item' },
+        element('details', { class: 'site-nav__dropdown' }, element('summary', {}, link.label)),
+      );
     if (link.to === true) return element('li', { class: 'site-nav__item' });
     return element('li', { class: 'site-nav__item' }, element('a', { href: link.to }, link.label));
   };
@@ -68,18 +79,43 @@ function header(site: PublicSiteConfig) {
     element(
       'div',
       { class: 'site-header__bar dp-container' },
-      element('a', { href: '/', class: 'site-header__brand' }, element('img', { src: site.logo.url, alt: site.name, width: '160', height: '40' })),
+      element(
+        'a',
+        { href: '/', class: 'site-header__brand' },
+        element('img', { src: site.logo.url, alt: site.name, width: '160', height: '40' }),
+      ),
       element('a', { class: 'site-header__phone', href: `tel:${site.phone.replace(/[^\d+]/g, '')}` }, site.phone),
       element('button', { type: 'button', class: 'site-header__toggle', 'aria-expanded': 'false', 'aria-controls': 'site-nav' }, 'Menu'),
     ),
-    element('nav', { id: 'site-nav', class: 'site-nav', 'aria-label': 'Main' }, element('ul', { class: 'site-nav__list dp-container' }, ...site.navigation.header.map(item))),
+    element(
+      'nav',
+      { id: 'site-nav', class: 'site-nav', 'aria-label': 'Main' },
+      element('ul', { class: 'site-nav__list dp-container' }, ...site.navigation.header.map(item)),
+    ),
   );
 }
 
 /** The hero in mf-vehicle's gallery markup, sized by route-placeholder.css (initial CSS). */
 function heroMarkup(first: FirstPaintHero) {
-  const image = element('img', { src: first.src, srcset: first.srcSet, sizes: first.sizes, width: '960', height: '720', alt: first.alt, decoding: 'sync', fetchpriority: 'high' });
-  return element('div', { class: placeholderClass }, element('article', { class: 'dp-container vehicle-page' }, element('div', { class: 'gallery' }, element('div', { class: 'gallery__stage' }, image))));
+  const image = element('img', {
+    src: first.src,
+    srcset: first.srcSet,
+    sizes: first.sizes,
+    width: '960',
+    height: '720',
+    alt: first.alt,
+    decoding: 'sync',
+    fetchpriority: 'high',
+  });
+  return element(
+    'div',
+    { class: placeholderClass },
+    element(
+      'article',
+      { class: 'dp-container vehicle-page' },
+      element('div', { class: 'gallery' }, element('div', { class: 'gallery__stage' }, image)),
+    ),
+  );
 }
 
 /**
@@ -93,5 +129,9 @@ export function paintFirstFrame() {
   const first = firstPaintHero();
   const site = first ? readJson<PublicSiteConfig>('site-config') : null;
   if (!first || !site) return;
-  root.replaceChildren(element('a', { class: 'skip-link', href: '#main' }, 'Skip to content'), header(site), element('main', { id: 'main', class: 'site-main' }, heroMarkup(first)));
+  root.replaceChildren(
+    element('a', { class: 'skip-link', href: '#main' }, 'Skip to content'),
+    header(site),
+    element('main', { id: 'main', class: 'site-main' }, heroMarkup(first)),
+  );
 }

@@ -22,7 +22,11 @@ export function waitForMainImage(image: HTMLImageElement, run: () => void) {
   };
   setTimeout(once, mainImageWaitMs);
   image.addEventListener('error', once, { once: true });
-  if (image.getAttribute('elementtiming') === mainImageTiming && typeof PerformanceObserver !== 'undefined' && PerformanceObserver.supportedEntryTypes?.includes('element')) {
+  if (
+    image.getAttribute('elementtiming') === mainImageTiming &&
+    typeof PerformanceObserver !== 'undefined' &&
+    PerformanceObserver.supportedEntryTypes?.includes('element')
+  ) {
     new PerformanceObserver((list, observer) => {
       if (!list.getEntries().some((entry) => (entry as PerformanceEntry & { identifier?: string }).identifier === mainImageTiming)) return;
       observer.disconnect();

@@ -9,7 +9,8 @@ function page(body: string) {
   document.body.innerHTML = body;
   return document;
 }
-const appStart = (siteConfig: string) => `<script id="app-start" type="application/json">${JSON.stringify({ siteConfig, scripts: [], preloads: [] })}</script>`;
+const appStart = (siteConfig: string) =>
+  `<script id="app-start" type="application/json">${JSON.stringify({ siteConfig, scripts: [], preloads: [] })}</script>`;
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -35,7 +36,11 @@ describe('the site config the app starts from', () => {
 
   it('is asked again when the network or the server fails for a moment', async () => {
     vi.useFakeTimers();
-    const answers = [() => Promise.reject(new TypeError('Failed to fetch')), async () => new Response('busy', { status: 503 }), async () => new Response(JSON.stringify(site))];
+    const answers = [
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      async () => new Response('busy', { status: 503 }),
+      async () => new Response(JSON.stringify(site)),
+    ];
     const fetch = vi.fn(() => answers.shift()!());
     vi.stubGlobal('fetch', fetch);
     const read = readSiteConfig(page(appStart('/api/site?v=abc')));

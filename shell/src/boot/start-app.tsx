@@ -30,7 +30,9 @@ export function startApp(site: PublicSiteConfig) {
   const store = createPlatformStore(site);
   const container = document.getElementById('root')!;
   const serverRendered = hydrateServerState(container, store);
-  const app = <AppRoot site={site} store={store} serverRendered={serverRendered} router={(children) => <BrowserRouter>{children}</BrowserRouter>} />;
+  const app = (
+    <AppRoot site={site} store={store} serverRendered={serverRendered} router={(children) => <BrowserRouter>{children}</BrowserRouter>} />
+  );
 
   // A transition: the first render is done in slices, so it does not block input in one long task.
   // A server-rendered page (data-ssr) is hydrated: React adopts the markup the shopper already sees.

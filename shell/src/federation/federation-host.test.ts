@@ -5,8 +5,13 @@ import { lazySharedModules, sharedModules } from './shared-modules';
 describe('the singletons the shell provides to remotes', () => {
   it('gives every module the shell hands over the version and rules of @dealer/build’s sharedSingletons', () => {
     const shared = providedShared(__SHARED_SINGLETONS__);
-    expect(Object.keys(shared).sort()).toEqual([...Object.keys(sharedModules), ...Object.keys(lazySharedModules), '@dealer/ui/styles.css'].sort());
-    expect(shared['react/jsx-runtime']).toMatchObject({ version: __SHARED_SINGLETONS__['react/']!.version, shareConfig: { singleton: true, strictVersion: true, requiredVersion: `^${__SHARED_SINGLETONS__['react/']!.version}` } });
+    expect(Object.keys(shared).sort()).toEqual(
+      [...Object.keys(sharedModules), ...Object.keys(lazySharedModules), '@dealer/ui/styles.css'].sort(),
+    );
+    expect(shared['react/jsx-runtime']).toMatchObject({
+      version: __SHARED_SINGLETONS__['react/']!.version,
+      shareConfig: { singleton: true, strictVersion: true, requiredVersion: `^${__SHARED_SINGLETONS__['react/']!.version}` },
+    });
     expect(shared['@dealer/state/store']!.shareConfig.requiredVersion).toBe(__SHARED_SINGLETONS__['@dealer/state/']!.requiredVersion);
     const router = shared['react-router-dom']!;
     expect('lib' in router && router.lib()).toBe(sharedModules['react-router-dom']);
@@ -19,7 +24,11 @@ describe('the singletons the shell provides to remotes', () => {
     const factory = 'get' in api ? await api.get() : null;
     const loaded = await import('@dealer/state/platform-api');
     expect(factory?.()).toBe(loaded);
-    expect(shared['@reduxjs/toolkit/query/react']!.shareConfig).toMatchObject({ singleton: true, strictVersion: true, requiredVersion: __SHARED_SINGLETONS__['@reduxjs/toolkit/']!.requiredVersion });
+    expect(shared['@reduxjs/toolkit/query/react']!.shareConfig).toMatchObject({
+      singleton: true,
+      strictVersion: true,
+      requiredVersion: __SHARED_SINGLETONS__['@reduxjs/toolkit/']!.requiredVersion,
+    });
   });
 
   it('refuses to provide a module that sharedSingletons does not list (it would not be one instance)', () => {

@@ -22,7 +22,9 @@ export function singletonRule(rules: Record<string, SingletonRule>, name: string
   return prefix ? rules[prefix] : undefined;
 }
 
-type Provided = { version: string; shareConfig: Omit<SingletonRule, 'version'> } & ({ lib: () => unknown } | { get: () => Promise<() => unknown> });
+type Provided = { version: string; shareConfig: Omit<SingletonRule, 'version'> } & (
+  { lib: () => unknown } | { get: () => Promise<() => unknown> }
+);
 
 /**
  * What the shell provides: its module instances (and the design system's stylesheet, already in
@@ -36,8 +38,10 @@ export function providedShared(rules: Record<string, SingletonRule>) {
     const { version, ...shareConfig } = found;
     return { version, shareConfig };
   };
-  for (const [name, module] of Object.entries({ ...sharedModules, '@dealer/ui/styles.css': {} })) shared[name] = { ...rule(name), lib: () => module };
-  for (const [name, load] of Object.entries(lazySharedModules)) shared[name] = { ...rule(name), get: () => load().then((module) => () => module) };
+  for (const [name, module] of Object.entries({ ...sharedModules, '@dealer/ui/styles.css': {} }))
+    shared[name] = { ...rule(name), lib: () => module };
+  for (const [name, load] of Object.entries(lazySharedModules))
+    shared[name] = { ...rule(name), get: () => load().then((module) => () => module) };
   return shared;
 }
 

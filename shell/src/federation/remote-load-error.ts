@@ -16,6 +16,9 @@ export class RemoteLoadError extends Error {
     readonly reason: RemoteLoadFailure,
     options?: { cause?: unknown },
   ) {
-    super(`${module} ${reason === 'timeout' ? 'did not load in time' : reason === 'empty' ? 'loaded empty' : 'could not be fetched'}`, options);
+    super(
+      `${module} ${reason === 'timeout' ? 'did not load in time' : reason === 'empty' ? 'loaded empty' : 'could not be fetched'}`,
+      options,
+    );
   }
 }

@@ -32,7 +32,9 @@ const entryOf = (manifest: string) => manifest.replace('mf-manifest.json', 'remo
 
 type Remotes = Pick<PublicSiteConfig, 'remotes'>;
 /** A dealer with the leads remote on and checkout switched off. */
-const leadsOnly: Remotes = { remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: leadsManifest, entryUrl: entryOf(leadsManifest) }] };
+const leadsOnly: Remotes = {
+  remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: leadsManifest, entryUrl: entryOf(leadsManifest) }],
+};
 
 /** The enquiry form as mf-leads would expose it: it shows the props the shell hands it. */
 function EnquiryForm({ carId, title }: EnquiryFormProps) {
@@ -76,7 +78,9 @@ afterEach(() => {
 
 describe('a remote the dealer switched off', () => {
   it('renders nothing in its place and is never requested', () => {
-    const { container } = renderPage(<RemoteModule module="mf-checkout/CheckoutPage" props={{ slug: '2021-toyota-hilux-sr5' }} loading={<p>Loading checkout</p>} />);
+    const { container } = renderPage(
+      <RemoteModule module="mf-checkout/CheckoutPage" props={{ slug: '2021-toyota-hilux-sr5' }} loading={<p>Loading checkout</p>} />,
+    );
     expect(container.innerHTML).toBe('');
     expect(loadRemote).not.toHaveBeenCalled();
   });
@@ -84,7 +88,12 @@ describe('a remote the dealer switched off', () => {
 
 describe('a remote that loads', () => {
   it('starts the federation runtime only with the first remote loaded: the site’s remotes at the pinned manifests, the shell’s singletons, retries then failure logging', async () => {
-    startRemoteRuntime({ remotes: [...leadsOnly.remotes, { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, entryUrl: entryOf(checkoutManifest) }] });
+    startRemoteRuntime({
+      remotes: [
+        ...leadsOnly.remotes,
+        { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, entryUrl: entryOf(checkoutManifest) },
+      ],
+    });
     expect(federation.init).not.toHaveBeenCalled();
     loadRemote.mockResolvedValue({ default: EnquiryForm });
     await loadRemoteModule('mf-leads/EnquiryForm');
@@ -130,7 +139,9 @@ describe('a remote that cannot be fetched', () => {
     [true, compactFallback],
   ])('shows the fallback with Try again (compact: %s) and Try again fetches it afresh', async (compact, message) => {
     loadRemote.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce({ default: EnquiryForm });
-    const { caught } = renderPage(<RemoteModule module="mf-leads/EnquiryForm" props={enquiryProps} compact={compact} loading={<p>Loading the enquiry form</p>} />);
+    const { caught } = renderPage(
+      <RemoteModule module="mf-leads/EnquiryForm" props={enquiryProps} compact={compact} loading={<p>Loading the enquiry form</p>} />,
+    );
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(message);
@@ -165,7 +176,9 @@ describe('a remote that never answers', () => {
   it(`shows the fallback after ${remoteLoadTimeoutMs} ms and is reported once, as a timeout`, async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     loadRemote.mockReturnValue(new Promise(() => undefined));
-    const { caught } = renderPage(<RemoteModule module="mf-leads/EnquiryForm" props={enquiryProps} loading={<p>Loading the enquiry form</p>} />);
+    const { caught } = renderPage(
+      <RemoteModule module="mf-leads/EnquiryForm" props={enquiryProps} loading={<p>Loading the enquiry form</p>} />,
+    );
 
     await act(() => vi.advanceTimersByTimeAsync(remoteLoadTimeoutMs - 1));
     expect(screen.getByText('Loading the enquiry form')).toBeTruthy();
@@ -213,7 +226,11 @@ describe('a remote that loads but breaks', () => {
     expect(caught).toHaveLength(1);
     expect(caught[0]).not.toBeInstanceOf(RemoteLoadError);
     expect(reportRemoteFailure).toHaveBeenCalledTimes(1);
-    expect(reportRemoteFailure).toHaveBeenCalledWith('mf-leads', 'mf-leads/EnquiryForm', "Cannot read properties of undefined (reading 'price')");
+    expect(reportRemoteFailure).toHaveBeenCalledWith(
+      'mf-leads',
+      'mf-leads/EnquiryForm',
+      "Cannot read properties of undefined (reading 'price')",
+    );
   });
 
   it('fails with reason empty when the remote hands back no module', async () => {
@@ -261,7 +278,13 @@ describe('named slots on the vehicle page', () => {
     startRemoteRuntime({
       remotes: [
         { name: 'mf-vehicle', version: '1.4.0', manifestUrl: vehicleManifest, entryUrl: entryOf(vehicleManifest) },
-        { name: 'mf-checkout', version: '1.3.0', manifestUrl: checkoutManifest, entryUrl: entryOf(checkoutManifest), slots: { 'vehicle.actions': ['ReserveButton'] } },
+        {
+          name: 'mf-checkout',
+          version: '1.3.0',
+          manifestUrl: checkoutManifest,
+          entryUrl: entryOf(checkoutManifest),
+          slots: { 'vehicle.actions': ['ReserveButton'] },
+        },
       ],
     });
     loadRemote.mockImplementation(async (id) => (id === 'mf_checkout/ReserveButton' ? { default: ReserveButton } : undefined));

@@ -6,7 +6,8 @@ import { RoutePlaceholder } from './route-placeholder';
 import { ServerRenderedContext, ServerRenderedRemote } from './server-rendered';
 
 type Loaded<M extends ExposedModule> = { default: ComponentType<ExposedProps[M]> };
-type LoadState<M extends ExposedModule> = { status: 'loading' } | { status: 'ready'; Component: Loaded<M>['default'] } | { status: 'failed'; error: Error };
+type LoadState<M extends ExposedModule> =
+  { status: 'loading' } | { status: 'ready'; Component: Loaded<M>['default'] } | { status: 'failed'; error: Error };
 
 /** Loads the module once per mount; a failure is thrown to the boundary, whose retry remounts it. */
 function RemoteLoader<M extends ExposedModule>({ module, props, loading }: { module: M; props: ExposedProps[M]; loading: ReactNode }) {
@@ -46,11 +47,19 @@ export function RemoteModule<M extends ExposedModule>({ module, props, compact =
   // The server's markup for this module is on the page: keep it and hydrate it (a retry loads afresh).
   const hydrate = attempt === 0 && serverRendered.modules.has(module);
   return (
-    <RemoteBoundary module={module} compact={compact} onRetry={() => {
+    <RemoteBoundary
+      module={module}
+      compact={compact}
+      onRetry={() => {
         forgetFailedRemote(module);
         setAttempt((n) => n + 1);
-      }}>
-      {hydrate ? <ServerRenderedRemote module={module} props={props} loading={placeholder} /> : <RemoteLoader key={attempt} module={module} props={props} loading={placeholder} />}
+      }}
+    >
+      {hydrate ? (
+        <ServerRenderedRemote module={module} props={props} loading={placeholder} />
+      ) : (
+        <RemoteLoader key={attempt} module={module} props={props} loading={placeholder} />
+      )}
     </RemoteBoundary>
   );
 }
@@ -59,6 +68,8 @@ export function RemoteModule<M extends ExposedModule>({ module, props, compact =
  * The slot renderers the shell hands to remotes (RemoteSlotContext, NamedSlotContext). Their props
  * were checked where the slot is placed (RemoteSlot / NamedSlot), so they pass through as they are.
  */
-export const renderSlot = (module: ExposedModule, props: Record<string, unknown>) => <RemoteModule module={module} props={props as never} compact loading={null} />;
+export const renderSlot = (module: ExposedModule, props: Record<string, unknown>) => (
+  <RemoteModule module={module} props={props as never} compact loading={null} />
+);
 export const renderNamedSlot = (name: SlotName, props: Record<string, unknown>) =>
   slotFillers(name).map((module) => <RemoteModule key={module} module={module} props={props as never} compact loading={null} />);

@@ -78,7 +78,11 @@ export const slotFillers = (slot: SlotName): ExposedModule[] => slotFills.get(sl
 export function forgetFailedRemote(module: ExposedModule) {
   const remote = remoteOfModule(module);
   const entry = entries.get(remote);
-  if (entry && host) void host.then((started) => started.forget(remote, entry), () => undefined);
+  if (entry && host)
+    void host.then(
+      (started) => started.forget(remote, entry),
+      () => undefined,
+    );
 }
 
 export const isRemoteEnabled = (remote: RemoteName) => enabled.has(remote);

@@ -32,9 +32,12 @@ describe('reporting a remote that failed to load', () => {
   });
 
   it.each<[string, ((url: string, data: Blob) => boolean) | undefined]>([
-    ['throws on a JSON beacon (Chromium before 81)', () => {
-      throw new DOMException('sendBeacon() with a Blob whose type is not CORS-safelisted is disallowed', 'SecurityError');
-    }],
+    [
+      'throws on a JSON beacon (Chromium before 81)',
+      () => {
+        throw new DOMException('sendBeacon() with a Blob whose type is not CORS-safelisted is disallowed', 'SecurityError');
+      },
+    ],
     ['will not queue the beacon', () => false],
     ['has no sendBeacon', undefined],
   ])('fetches the event as JSON when the browser %s', (_case, sendBeacon) => {

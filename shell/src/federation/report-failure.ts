@@ -17,6 +17,8 @@ export function reportRemoteFailure(remote: RemoteName, module: string, error: u
   dispatchPlatformEvent('remote:failed', { remote, module, message });
   const body = JSON.stringify({ category: 'remote_load_failed', url: location.href, error_message: `${module}: ${message}`.slice(0, 500) });
   if (!beacon(body)) {
-    void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(() => undefined);
+    void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(
+      () => undefined,
+    );
   }
 }

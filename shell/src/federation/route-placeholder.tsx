@@ -15,7 +15,16 @@ export function RoutePlaceholder({ module, props }: { module: ExposedModule; pro
       <article className="dp-container vehicle-page">
         <div className="gallery">
           <div className="gallery__stage">
-            <img src={hero.src} srcSet={hero.srcSet} sizes={hero.sizes} width={960} height={720} alt={hero.alt} decoding="sync" fetchPriority="high" />
+            <img
+              src={hero.src}
+              srcSet={hero.srcSet}
+              sizes={hero.sizes}
+              width={960}
+              height={720}
+              alt={hero.alt}
+              decoding="sync"
+              fetchPriority="high"
+            />
           </div>
         </div>
       </article>

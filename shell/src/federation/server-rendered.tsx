@@ -37,7 +37,15 @@ function lazyRemote(module: ExposedModule) {
  * replacing it with a placeholder. Should the module throw on the server, React sends the
  * placeholder for this boundary only and the browser renders it.
  */
-export function ServerRenderedRemote<M extends ExposedModule>({ module, props, loading }: { module: M; props: ExposedProps[M]; loading: ReactNode }) {
+export function ServerRenderedRemote<M extends ExposedModule>({
+  module,
+  props,
+  loading,
+}: {
+  module: M;
+  props: ExposedProps[M];
+  loading: ReactNode;
+}) {
   const { components, onRendered } = useContext(ServerRenderedContext);
   onRendered?.(module);
   const Component = (components?.[module] as AnyComponent | undefined) ?? lazyRemote(module);

@@ -15,7 +15,11 @@ export function SiteFooter() {
           <ul className="site-footer__links">
             {links.map((link) => (
               <li key={`${link.label}-${String(link.to)}`}>
-                <SmartLink to={link.to} blogToNews={site.features.blog_to_news === true} usesPagesPath={site.features.uses_pages_path === true}>
+                <SmartLink
+                  to={link.to}
+                  blogToNews={site.features.blog_to_news === true}
+                  usesPagesPath={site.features.uses_pages_path === true}
+                >
                   {link.label}
                 </SmartLink>
               </li>

@@ -34,7 +34,12 @@ export function SiteHeader() {
                   <ul>
                     {link.children.map((child) => (
                       <li key={child.label}>
-                        <SmartLink to={child.to} onClick={close} blogToNews={site.features.blog_to_news === true} usesPagesPath={site.features.uses_pages_path === true}>
+                        <SmartLink
+                          to={child.to}
+                          onClick={close}
+                          blogToNews={site.features.blog_to_news === true}
+                          usesPagesPath={site.features.uses_pages_path === true}
+                        >
                           {child.label}
                         </SmartLink>
                       </li>
@@ -44,7 +49,12 @@ export function SiteHeader() {
               </li>
             ) : (
               <li key={link.label} className="site-nav__item">
-                <SmartLink to={link.to} onClick={close} blogToNews={site.features.blog_to_news === true} usesPagesPath={site.features.uses_pages_path === true}>
+                <SmartLink
+                  to={link.to}
+                  onClick={close}
+                  blogToNews={site.features.blog_to_news === true}
+                  usesPagesPath={site.features.uses_pages_path === true}
+                >
                   {link.label}
                 </SmartLink>
               </li>

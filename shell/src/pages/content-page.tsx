@@ -38,9 +38,11 @@ export function ContentPage({ page }: { page: string }) {
       <h1>{title}</h1>
       {showsLocations ? (
         <ul className="location-list">
-          {site.locations.filter((location) => location.visible).map((location) => (
-            <LocationCard key={location.id} location={location} />
-          ))}
+          {site.locations
+            .filter((location) => location.visible)
+            .map((location) => (
+              <LocationCard key={location.id} location={location} />
+            ))}
         </ul>
       ) : (
         <p>{`${site.name} · ${site.address.city}, ${site.address.state}. Call us on ${site.phone}.`}</p>

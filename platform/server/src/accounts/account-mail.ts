@@ -41,7 +41,10 @@ function itemLines(site: Pick<SiteConfig, 'url' | 'detail_path' | 'locale'>, ite
   return [line, `  ${link}`, ''];
 }
 
-export function alertMail(site: Pick<SiteConfig, 'name' | 'url' | 'detail_path' | 'garage_path' | 'locale'>, items: readonly AlertMailItem[]): MailText {
+export function alertMail(
+  site: Pick<SiteConfig, 'name' | 'url' | 'detail_path' | 'garage_path' | 'locale'>,
+  items: readonly AlertMailItem[],
+): MailText {
   const first = items[0]!;
   const subject =
     items.length > 1

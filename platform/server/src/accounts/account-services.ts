@@ -11,7 +11,13 @@ import { SignInService } from './sign-in';
 export type AccountServices = { signIn: SignInService; mail: MailOutbox; alerts: GarageAlertSweep };
 
 /** The mail outbox retries as the lead outbox does (LEAD_DELIVERY_BACKOFF_MS, _MAX_ATTEMPTS, _LEASE_MS). */
-export function createAccountServices(deps: { db: PlatformDb; dialect: DatabaseEngine; config: PlatformConfig; siteOf: (siteId: number) => Promise<SiteConfig | null>; log: Log }): AccountServices {
+export function createAccountServices(deps: {
+  db: PlatformDb;
+  dialect: DatabaseEngine;
+  config: PlatformConfig;
+  siteOf: (siteId: number) => Promise<SiteConfig | null>;
+  log: Log;
+}): AccountServices {
   const { db, config, siteOf, log } = deps;
   const { delivery } = config.leads;
   const mail = new MailOutbox({

@@ -80,7 +80,12 @@ export async function insertSignInCode(
 }
 
 /** The codes sent to an address since `since`: when each was made and who asked for it, oldest first. */
-export async function codesAskedSince(trx: Db, siteId: number, email: string, since: number): Promise<{ createdAt: number; requester: string }[]> {
+export async function codesAskedSince(
+  trx: Db,
+  siteId: number,
+  email: string,
+  since: number,
+): Promise<{ createdAt: number; requester: string }[]> {
   const rows = await trx
     .selectFrom('shopper_sign_in_codes')
     .select(['created_at', 'requester'])
@@ -120,22 +125,63 @@ async function lockLiveCodes(trx: Transaction<PlatformDatabase>, engine: Databas
  * all others together: a stranger guessing at someone's address spends the others' tries, never
  * the owner's (issue 7).
  */
-export async function takeCodeTries(db: PlatformDb, engine: DatabaseEngine, siteId: number, email: string, requester: string, maxTries: number, now: number) {
+export async function takeCodeTries(
+  db: PlatformDb,
+  engine: DatabaseEngine,
+  siteId: number,
+  email: string,
+  requester: string,
+  maxTries: number,
+  now: number,
+) {
   return db.transaction().execute(async (trx) => {
     const live = await lockLiveCodes(trx, engine, siteId, email, now);
     const own = live.filter((row) => row.requester === requester && Number(row.tries) < maxTries);
     const others = live.filter((row) => row.requester !== requester && Number(row.other_tries) < maxTries);
-    if (own.length > 0) await trx.updateTable('shopper_sign_in_codes').set((eb) => ({ tries: eb('tries', '+', 1) })).where('id', 'in', own.map((row) => row.id)).execute();
-    if (others.length > 0) await trx.updateTable('shopper_sign_in_codes').set((eb) => ({ other_tries: eb('other_tries', '+', 1) })).where('id', 'in', others.map((row) => row.id)).execute();
+    if (own.length > 0)
+      await trx
+        .updateTable('shopper_sign_in_codes')
+        .set((eb) => ({ tries: eb('tries', '+', 1) }))
+        .where(
+          'id',
+          'in',
+          own.map((row) => row.id),
+        )
+        .execute();
+    if (others.length > 0)
+      await trx
+        .updateTable('shopper_sign_in_codes')
+        .set((eb) => ({ other_tries: eb('other_tries', '+', 1) }))
+        .where(
+          'id',
+          'in',
+          others.map((row) => row.id),
+        )
+        .execute();
     return [...own, ...others].map((row) => ({ id: Number(row.id), salt: row.salt, codeHash: row.code_hash }));
   });
 }
 
 /** Uses a code that matched; false when it was used meanwhile. The address's other codes die with it. */
-export async function redeemCode(trx: Transaction<PlatformDatabase>, engine: DatabaseEngine, codeId: number, siteId: number, email: string, now: number): Promise<boolean> {
+export async function redeemCode(
+  trx: Transaction<PlatformDatabase>,
+  engine: DatabaseEngine,
+  codeId: number,
+  siteId: number,
+  email: string,
+  now: number,
+): Promise<boolean> {
   const live = await lockLiveCodes(trx, engine, siteId, email, now);
   if (!live.some((row) => Number(row.id) === codeId)) return false;
-  await trx.updateTable('shopper_sign_in_codes').set({ used_at: now }).where('id', 'in', live.map((row) => row.id)).execute();
+  await trx
+    .updateTable('shopper_sign_in_codes')
+    .set({ used_at: now })
+    .where(
+      'id',
+      'in',
+      live.map((row) => row.id),
+    )
+    .execute();
   return true;
 }
 
@@ -144,8 +190,19 @@ export async function redeemCode(trx: Transaction<PlatformDatabase>, engine: Dat
  * die with it. Wrong guesses at the code do not stop the link: its token cannot be guessed, and a
  * stranger's guesses must not take the owner's way in.
  */
-export async function redeemToken(trx: Transaction<PlatformDatabase>, engine: DatabaseEngine, siteId: number, tokenHash: string, now: number): Promise<string | null> {
-  const row = await trx.selectFrom('shopper_sign_in_codes').select(['id', 'email']).where('token_hash', '=', tokenHash).where('site_id', '=', siteId).executeTakeFirst();
+export async function redeemToken(
+  trx: Transaction<PlatformDatabase>,
+  engine: DatabaseEngine,
+  siteId: number,
+  tokenHash: string,
+  now: number,
+): Promise<string | null> {
+  const row = await trx
+    .selectFrom('shopper_sign_in_codes')
+    .select(['id', 'email'])
+    .where('token_hash', '=', tokenHash)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
   if (!row) return null;
   return (await redeemCode(trx, engine, Number(row.id), siteId, row.email, now)) ? row.email : null;
 }
@@ -182,10 +239,20 @@ async function lockShopper(trx: Db, shopperId: number, now: number) {
   await trx.updateTable('shoppers').set({ updated_at: now }).where('id', '=', shopperId).execute();
 }
 
-export async function insertSession(trx: Db, session: { idHash: string; shopperId: number; siteId: number; expiresAt: number }, now: number) {
+export async function insertSession(
+  trx: Db,
+  session: { idHash: string; shopperId: number; siteId: number; expiresAt: number },
+  now: number,
+) {
   await trx
     .insertInto('shopper_sessions')
-    .values({ id_hash: session.idHash, shopper_id: session.shopperId, site_id: session.siteId, created_at: now, expires_at: session.expiresAt })
+    .values({
+      id_hash: session.idHash,
+      shopper_id: session.shopperId,
+      site_id: session.siteId,
+      created_at: now,
+      expires_at: session.expiresAt,
+    })
     .execute();
   const beyond = await trx
     .selectFrom('shopper_sessions')
@@ -196,7 +263,15 @@ export async function insertSession(trx: Db, session: { idHash: string; shopperI
     .offset(maxSessionsPerShopper)
     .limit(1000)
     .execute();
-  if (beyond.length > 0) await trx.deleteFrom('shopper_sessions').where('id_hash', 'in', beyond.map((row) => row.id_hash)).execute();
+  if (beyond.length > 0)
+    await trx
+      .deleteFrom('shopper_sessions')
+      .where(
+        'id_hash',
+        'in',
+        beyond.map((row) => row.id_hash),
+      )
+      .execute();
 }
 
 /** The shopper a session of this site belongs to; 'expired' for a session past its time (then deleted), null for none. */
@@ -244,7 +319,12 @@ export async function addressOfShopper(db: Db, shopperId: number): Promise<{ sit
 export async function deleteShopper(db: PlatformDb, engine: DatabaseEngine, shopper: Shopper): Promise<number[]> {
   const mailIds = await retryingLockConflicts(() =>
     db.transaction().execute(async (trx) => {
-      const mail = await trx.deleteFrom('shopper_mail').where('site_id', '=', shopper.site_id).where('email', '=', shopper.email).returning('id').execute();
+      const mail = await trx
+        .deleteFrom('shopper_mail')
+        .where('site_id', '=', shopper.site_id)
+        .where('email', '=', shopper.email)
+        .returning('id')
+        .execute();
       await trx.deleteFrom('shopper_sign_in_codes').where('site_id', '=', shopper.site_id).where('email', '=', shopper.email).execute();
       for (const table of ['shopper_sessions', 'garage_saved_cars', 'garage_searches', 'garage_alerts'] as const) {
         await trx.deleteFrom(table).where('shopper_id', '=', shopper.id).execute();
@@ -263,7 +343,9 @@ export async function deleteShopper(db: PlatformDb, engine: DatabaseEngine, shop
 export async function watchlistOf(db: Db, shopper: Shopper): Promise<number[]> {
   const rows = await db
     .selectFrom('garage_saved_cars')
-    .innerJoin('cars', (join) => join.onRef('cars.id', '=', 'garage_saved_cars.car_id').onRef('cars.site_id', '=', 'garage_saved_cars.site_id'))
+    .innerJoin('cars', (join) =>
+      join.onRef('cars.id', '=', 'garage_saved_cars.car_id').onRef('cars.site_id', '=', 'garage_saved_cars.site_id'),
+    )
     .select('garage_saved_cars.car_id')
     .where('garage_saved_cars.shopper_id', '=', shopper.id)
     .orderBy('garage_saved_cars.created_at')
@@ -277,14 +359,25 @@ export async function watchlistOf(db: Db, shopper: Shopper): Promise<number[]> {
  * room; ids of other sites' cars or of no car are left out. Returns the ids newly saved and
  * whether some were left out for lack of room.
  */
-export async function saveCars(trx: Transaction<PlatformDatabase>, shopper: Shopper, carIds: readonly number[], now: number): Promise<{ saved: number[]; full: boolean }> {
+export async function saveCars(
+  trx: Transaction<PlatformDatabase>,
+  shopper: Shopper,
+  carIds: readonly number[],
+  now: number,
+): Promise<{ saved: number[]; full: boolean }> {
   if (carIds.length === 0) return { saved: [], full: false };
   await lockShopper(trx, shopper.id, now);
-  const held = new Set((await trx.selectFrom('garage_saved_cars').select('car_id').where('shopper_id', '=', shopper.id).execute()).map((row) => Number(row.car_id)));
+  const held = new Set(
+    (await trx.selectFrom('garage_saved_cars').select('car_id').where('shopper_id', '=', shopper.id).execute()).map((row) =>
+      Number(row.car_id),
+    ),
+  );
   const wanted = [...new Set(carIds)].filter((id) => !held.has(id));
   if (wanted.length === 0) return { saved: [], full: false };
   const cars = new Map(
-    (await trx.selectFrom('cars').select(['id', 'price']).where('site_id', '=', shopper.site_id).where('id', 'in', wanted).execute()).map((row) => [Number(row.id), Number(row.price)]),
+    (await trx.selectFrom('cars').select(['id', 'price']).where('site_id', '=', shopper.site_id).where('id', 'in', wanted).execute()).map(
+      (row) => [Number(row.id), Number(row.price)],
+    ),
   );
   const known = wanted.filter((id) => cars.has(id));
   const room = Math.max(0, maxSavedCars - held.size);
@@ -292,7 +385,15 @@ export async function saveCars(trx: Transaction<PlatformDatabase>, shopper: Shop
   if (saved.length > 0) {
     await trx
       .insertInto('garage_saved_cars')
-      .values(saved.map((carId, index) => ({ shopper_id: shopper.id, car_id: carId, site_id: shopper.site_id, saved_price: cars.get(carId)!, created_at: now + index })))
+      .values(
+        saved.map((carId, index) => ({
+          shopper_id: shopper.id,
+          car_id: carId,
+          site_id: shopper.site_id,
+          saved_price: cars.get(carId)!,
+          created_at: now + index,
+        })),
+      )
       .onConflict((oc) => oc.columns(['shopper_id', 'car_id']).doNothing())
       .execute();
   }
@@ -321,7 +422,9 @@ export type SavedCar = {
 export async function savedCarsOf(db: PlatformDb, shopper: Shopper): Promise<SavedCar[]> {
   const rows = await db
     .selectFrom('garage_saved_cars')
-    .leftJoin('cars', (join) => join.onRef('cars.id', '=', 'garage_saved_cars.car_id').onRef('cars.site_id', '=', 'garage_saved_cars.site_id'))
+    .leftJoin('cars', (join) =>
+      join.onRef('cars.id', '=', 'garage_saved_cars.car_id').onRef('cars.site_id', '=', 'garage_saved_cars.site_id'),
+    )
     .select(['garage_saved_cars.car_id', 'garage_saved_cars.created_at', 'garage_saved_cars.saved_price', 'cars.data'])
     .where('garage_saved_cars.shopper_id', '=', shopper.id)
     .orderBy('garage_saved_cars.created_at', 'desc')
@@ -329,7 +432,12 @@ export async function savedCarsOf(db: PlatformDb, shopper: Shopper): Promise<Sav
     .execute();
   return rows.map((row) => {
     const car = row.data ? (JSON.parse(row.data) as Car) : null;
-    return { car_id: Number(row.car_id), saved_at: Number(row.created_at), saved_price: Number(row.saved_price), car: car?.show_on_dealer_website ? car : null };
+    return {
+      car_id: Number(row.car_id),
+      saved_at: Number(row.created_at),
+      saved_price: Number(row.saved_price),
+      car: car?.show_on_dealer_website ? car : null,
+    };
   });
 }
 
@@ -345,7 +453,14 @@ export type SavedSearch = {
   created_at: number;
 };
 
-const toSearch = (row: { id: number; name: string; path: string; filter: string | null; q: string | null; created_at: number }): SavedSearch => ({
+const toSearch = (row: {
+  id: number;
+  name: string;
+  path: string;
+  filter: string | null;
+  q: string | null;
+  created_at: number;
+}): SavedSearch => ({
   id: Number(row.id),
   name: row.name,
   path: row.path,
@@ -374,7 +489,11 @@ export async function insertSearch(
 ): Promise<SavedSearch | null> {
   return db.transaction().execute(async (trx) => {
     await lockShopper(trx, shopper.id, now);
-    const count = await trx.selectFrom('garage_searches').select((eb) => eb.fn.countAll<number>().as('n')).where('shopper_id', '=', shopper.id).executeTakeFirstOrThrow();
+    const count = await trx
+      .selectFrom('garage_searches')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('shopper_id', '=', shopper.id)
+      .executeTakeFirstOrThrow();
     if (Number(count.n) >= maxSavedSearches) return null;
     const row = await trx
       .insertInto('garage_searches')
@@ -427,7 +546,12 @@ export type ChangedCar = { id: number; siteId: number; updatedAt: number };
  * The cars of all sites written after `since`, oldest change first (then by id), at most `limit`
  * of them; `after` (the last car of the previous batch) pages on from there.
  */
-export async function carsChangedSince(db: Db, since: number, after: { updatedAt: number; id: number } | null, limit: number): Promise<ChangedCar[]> {
+export async function carsChangedSince(
+  db: Db,
+  since: number,
+  after: { updatedAt: number; id: number } | null,
+  limit: number,
+): Promise<ChangedCar[]> {
   let query = db.selectFrom('cars').select(['id', 'site_id', 'updated_at']).where('updated_at', '>', since);
   if (after) {
     const { updatedAt, id } = after;
@@ -438,22 +562,41 @@ export async function carsChangedSince(db: Db, since: number, after: { updatedAt
 }
 
 /** Who saved which of these cars, on which site, and at what price (any site: the caller checks it is the car's). */
-export async function saversOfCars(db: Db, carIds: readonly number[]): Promise<{ shopperId: number; carId: number; siteId: number; savedPrice: number }[]> {
+export async function saversOfCars(
+  db: Db,
+  carIds: readonly number[],
+): Promise<{ shopperId: number; carId: number; siteId: number; savedPrice: number }[]> {
   const rows = await db
     .selectFrom('garage_saved_cars')
     .select(['shopper_id', 'car_id', 'site_id', 'saved_price'])
     .where('car_id', 'in', [...carIds])
     .execute();
-  return rows.map((row) => ({ shopperId: Number(row.shopper_id), carId: Number(row.car_id), siteId: Number(row.site_id), savedPrice: Number(row.saved_price) }));
+  return rows.map((row) => ({
+    shopperId: Number(row.shopper_id),
+    carId: Number(row.car_id),
+    siteId: Number(row.site_id),
+    savedPrice: Number(row.saved_price),
+  }));
 }
 
 /** These cars as they are now, with the site each belongs to (whether shown on the website or not). */
 export async function carsWithSites(db: Db, carIds: readonly number[]): Promise<{ siteId: number; car: Car }[]> {
-  const rows = await db.selectFrom('cars').select(['id', 'site_id', 'data']).where('id', 'in', [...carIds]).execute();
+  const rows = await db
+    .selectFrom('cars')
+    .select(['id', 'site_id', 'data'])
+    .where('id', 'in', [...carIds])
+    .execute();
   return rows.map((row) => ({ siteId: Number(row.site_id), car: JSON.parse(row.data) as Car }));
 }
 
-export type AlertingSearch = { id: number; shopperId: number; name: string; filter: NonNullable<SavedSearch['filter']>; q: string | null; createdAt: number };
+export type AlertingSearch = {
+  id: number;
+  shopperId: number;
+  name: string;
+  filter: NonNullable<SavedSearch['filter']>;
+  q: string | null;
+  createdAt: number;
+};
 
 /** The site's saved searches that alert (those with a filter, bookmarks left out), of every shopper, oldest first. */
 export async function alertingSearchesOf(db: Db, siteId: number): Promise<AlertingSearch[]> {
@@ -464,7 +607,14 @@ export async function alertingSearchesOf(db: Db, siteId: number): Promise<Alerti
     .where('filter', 'is not', null)
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({ id: Number(row.id), shopperId: Number(row.shopper_id), name: row.name, filter: JSON.parse(row.filter!) as NonNullable<SavedSearch['filter']>, q: row.q, createdAt: Number(row.created_at) }));
+  return rows.map((row) => ({
+    id: Number(row.id),
+    shopperId: Number(row.shopper_id),
+    name: row.name,
+    filter: JSON.parse(row.filter!) as NonNullable<SavedSearch['filter']>,
+    q: row.q,
+    createdAt: Number(row.created_at),
+  }));
 }
 
 export type AlertToRecord = { carId: number; kind: GarageAlertKind; searchId: number | null };
@@ -473,10 +623,17 @@ export type AlertToRecord = { carId: number; kind: GarageAlertKind; searchId: nu
  * Records alerts for the shopper, inside the caller's transaction (the one that stores their
  * e-mail). Returns those not sent before: an alert already recorded is left as it was.
  */
-export async function recordAlerts(trx: Transaction<PlatformDatabase>, shopperId: number, alerts: readonly AlertToRecord[], now: number): Promise<{ carId: number; kind: GarageAlertKind }[]> {
+export async function recordAlerts(
+  trx: Transaction<PlatformDatabase>,
+  shopperId: number,
+  alerts: readonly AlertToRecord[],
+  now: number,
+): Promise<{ carId: number; kind: GarageAlertKind }[]> {
   const rows = await trx
     .insertInto('garage_alerts')
-    .values(alerts.map((alert) => ({ shopper_id: shopperId, car_id: alert.carId, kind: alert.kind, search_id: alert.searchId, created_at: now })))
+    .values(
+      alerts.map((alert) => ({ shopper_id: shopperId, car_id: alert.carId, kind: alert.kind, search_id: alert.searchId, created_at: now })),
+    )
     .onConflict((oc) => oc.columns(['shopper_id', 'car_id', 'kind']).doNothing())
     .returning(['car_id', 'kind'])
     .execute();

@@ -65,7 +65,9 @@ export class GarageAlertSweep {
     this.timer = setInterval(() => {
       if (this.running) return;
       this.running = this.runOnce()
-        .catch((error: unknown) => this.opts.log?.error({ err: error }, 'garage alerts: a look at the changed cars failed; trying again at the next one'))
+        .catch((error: unknown) =>
+          this.opts.log?.error({ err: error }, 'garage alerts: a look at the changed cars failed; trying again at the next one'),
+        )
         .finally(() => (this.running = null));
     }, intervalMs);
     this.timer.unref?.();
@@ -126,12 +128,17 @@ export class GarageAlertSweep {
         if (siteOfCar.get(carId) !== siteId) continue;
         savers.set(carId, [...(savers.get(carId) ?? []), { shopperId, savedPrice }]);
       }
-      const watched = [...siteOfCar].filter(([carId, siteId]) => rulesOfSite.get(siteId) && (savers.has(carId) || searchesOfSite.get(siteId)!.length > 0)).map(([carId]) => carId);
+      const watched = [...siteOfCar]
+        .filter(([carId, siteId]) => rulesOfSite.get(siteId) && (savers.has(carId) || searchesOfSite.get(siteId)!.length > 0))
+        .map(([carId]) => carId);
       if (watched.length > 0) {
         for (const { siteId, car } of await carsWithSites(db, watched)) {
           // A site with many saved searches makes this real work: other requests get their turn between cars.
           await new Promise((resolve) => setImmediate(resolve));
-          const found = alertsForCar(rulesOfSite.get(siteId)!, car, { savers: savers.get(car.id) ?? [], searches: searchesOfSite.get(siteId) ?? [] });
+          const found = alertsForCar(rulesOfSite.get(siteId)!, car, {
+            savers: savers.get(car.id) ?? [],
+            searches: searchesOfSite.get(siteId) ?? [],
+          });
           for (const alert of found) {
             const entry = pending.get(alert.shopperId) ?? { siteId, alerts: [] };
             entry.alerts.push({ ...alert, car });
@@ -156,7 +163,16 @@ export class GarageAlertSweep {
     return searches.flatMap((search) => {
       const parsed = parseSavedSearchFilter(search.filter);
       if (!parsed.ok) return [];
-      return [{ shopperId: search.shopperId, searchId: search.id, name: search.name, createdAt: search.createdAt, filter: parsed.node, words: queryWords(search.q) }];
+      return [
+        {
+          shopperId: search.shopperId,
+          searchId: search.id,
+          name: search.name,
+          createdAt: search.createdAt,
+          filter: parsed.node,
+          words: queryWords(search.q),
+        },
+      ];
     });
   }
 
@@ -174,13 +190,21 @@ export class GarageAlertSweep {
         const inserted = await recordAlerts(
           trx,
           shopperId,
-          found.alerts.map((alert) => ({ carId: alert.carId, kind: alert.kind, searchId: alert.kind === 'new_match' ? alert.searchId : null })),
+          found.alerts.map((alert) => ({
+            carId: alert.carId,
+            kind: alert.kind,
+            searchId: alert.kind === 'new_match' ? alert.searchId : null,
+          })),
           now,
         );
         const fresh = new Set(inserted.map((row) => `${row.carId}:${row.kind}`));
         const items: AlertMailItem[] = found.alerts
           .filter((alert) => fresh.has(`${alert.carId}:${alert.kind}`))
-          .map((alert) => (alert.kind === 'price_drop' ? { kind: alert.kind, car: alert.car, savedPrice: alert.savedPrice } : { kind: alert.kind, car: alert.car, searchName: alert.searchName }));
+          .map((alert) =>
+            alert.kind === 'price_drop'
+              ? { kind: alert.kind, car: alert.car, savedPrice: alert.savedPrice }
+              : { kind: alert.kind, car: alert.car, searchName: alert.searchName },
+          );
         if (items.length === 0) return 0;
         await enqueueShopperMail(trx, { siteId: site.id, email: shopper.email, kind: 'garage-alert', ...alertMail(site, items) }, now);
         return items.length;

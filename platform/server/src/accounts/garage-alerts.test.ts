@@ -3,13 +3,28 @@ import type { Car } from '@dealer/contracts/car';
 import { generateDemoData } from '@dealer/demo/demo-data';
 import { parseFilter } from '@dealer/search-engine/filter-parser';
 import { siteBaseFilter } from '../search/site-search';
-import { alertsForCar, matchesWords, parseSavedSearchFilter, queryWords, type CarWatchers, type SearchWatcher, type SiteRules } from './garage-alerts';
+import {
+  alertsForCar,
+  matchesWords,
+  parseSavedSearchFilter,
+  queryWords,
+  type CarWatchers,
+  type SearchWatcher,
+  type SiteRules,
+} from './garage-alerts';
 
 const nowSeconds = 1_760_000_000;
 const data = generateDemoData(nowSeconds);
 const site = data.sites.find((candidate) => candidate.slug === 'metro-motor-group')!;
 const rules: SiteRules = { id: site.id, filter: siteBaseFilter(site, nowSeconds).node, locations: site.locations };
-const base = data.cars.find((car) => car.dealership_id === site.dealerships[0]!.id && car.status === 'in_stock' && !car.sold && car.show_on_dealer_website && car.price > 20_000)!;
+const base = data.cars.find(
+  (car) =>
+    car.dealership_id === site.dealerships[0]!.id &&
+    car.status === 'in_stock' &&
+    !car.sold &&
+    car.show_on_dealer_website &&
+    car.price > 20_000,
+)!;
 /** A car of the site, in stock, that arrived an hour ago. */
 const car = (change: Partial<Car> = {}): Car => ({ ...base, created_at_timestamp: nowSeconds - 3600, ...change });
 
@@ -23,7 +38,8 @@ const savedSearch = (filter: string | (string | string[])[], change: Partial<Sea
   ...change,
 });
 const watchedBy = (watchers: Partial<CarWatchers>): CarWatchers => ({ savers: [], searches: [], ...watchers });
-const kinds = (subject: Car, watchers: Partial<CarWatchers>) => alertsForCar(rules, subject, watchedBy(watchers)).map((alert) => `${alert.kind}:${alert.shopperId}`);
+const kinds = (subject: Car, watchers: Partial<CarWatchers>) =>
+  alertsForCar(rules, subject, watchedBy(watchers)).map((alert) => `${alert.kind}:${alert.shopperId}`);
 
 describe('garage alerts for one car', () => {
   const saver = (savedPrice: number, shopperId = 1) => ({ shopperId, savedPrice });
@@ -37,7 +53,12 @@ describe('garage alerts for one car', () => {
     ['a drop on a car another shopper has reserved', car({ price: base.price - 1, reserved: true }), [saver(base.price)], []],
     ['a drop on a car the dealer hides', car({ price: 1000, show_on_dealer_website: false }), [saver(base.price)], []],
     ['a drop on a car of a dealership not on the site', car({ price: 1000, dealership_id: 999_999 }), [saver(base.price)], []],
-    ['two shoppers who saved it at different prices', car({ price: base.price - 100 }), [saver(base.price, 1), saver(base.price - 200, 2)], ['price_drop:1']],
+    [
+      'two shoppers who saved it at different prices',
+      car({ price: base.price - 100 }),
+      [saver(base.price, 1), saver(base.price - 200, 2)],
+      ['price_drop:1'],
+    ],
   ])('%s', (_label, subject, savers, expected) => {
     expect(kinds(subject, { savers })).toEqual(expected);
   });
@@ -50,23 +71,42 @@ describe('garage alerts for one car', () => {
 
   it.each([
     ['a car the search finds, arrived after it was saved', car(), [savedSearch(`make = "${base.make}"`)], ['new_match:7']],
-    ['the array form of the filter', car(), [savedSearch([[`make = "${base.make}"`, 'make = "Nothing"'], `price <= ${base.price}`])], ['new_match:7']],
+    [
+      'the array form of the filter',
+      car(),
+      [savedSearch([[`make = "${base.make}"`, 'make = "Nothing"'], `price <= ${base.price}`])],
+      ['new_match:7'],
+    ],
     ['an empty filter (all the site’s cars)', car(), [savedSearch([])], ['new_match:7']],
     ['a car the search does not find', car(), [savedSearch('make = "Nothing"')], []],
-    ['a car listed before the search was saved', car({ created_at_timestamp: nowSeconds - 3 * 3600 }), [savedSearch(`make = "${base.make}"`)], []],
+    [
+      'a car listed before the search was saved',
+      car({ created_at_timestamp: nowSeconds - 3 * 3600 }),
+      [savedSearch(`make = "${base.make}"`)],
+      [],
+    ],
     ['a sold car', car({ status: 'sold', sold: true, sold_date_timestamp: nowSeconds }), [savedSearch('')], []],
     ['a car coming soon', car({ status: 'coming_soon' }), [savedSearch('')], ['new_match:7']],
     ['a car the site does not show', car({ dealership_id: 999_999 }), [savedSearch('')], []],
     ['two searches of one shopper that both find it', car(), [savedSearch(''), savedSearch('', { searchId: 71 })], ['new_match:7']],
     ['searches of two shoppers', car(), [savedSearch(''), savedSearch('', { shopperId: 8 })], ['new_match:7', 'new_match:8']],
-    ['a search whose words the car has', car(), [savedSearch('', { words: queryWords(`${base.make.slice(0, 3)} ${base.model}`) })], ['new_match:7']],
+    [
+      'a search whose words the car has',
+      car(),
+      [savedSearch('', { words: queryWords(`${base.make.slice(0, 3)} ${base.model}`) })],
+      ['new_match:7'],
+    ],
     ['a search whose words it lacks', car(), [savedSearch('', { words: queryWords('zzzz') })], []],
   ])('%s', (_label, subject, searches, expected) => {
     expect(kinds(subject, { searches })).toEqual(expected);
   });
 
   it('gives a saver both a price drop and a new match, once each', () => {
-    const found = alertsForCar(rules, car({ price: base.price - 1 }), watchedBy({ savers: [saver(base.price, 7)], searches: [savedSearch('')] }));
+    const found = alertsForCar(
+      rules,
+      car({ price: base.price - 1 }),
+      watchedBy({ savers: [saver(base.price, 7)], searches: [savedSearch('')] }),
+    );
     expect(found.map((alert) => alert.kind)).toEqual(['price_drop', 'new_match']);
   });
 

@@ -39,13 +39,34 @@ export function parseSavedSearchFilter(filter: SavedSearchFilter): { ok: true; n
   return { ok: true, node };
 }
 
-const wordsOf = (text: string) => text.toLocaleLowerCase('en').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const wordsOf = (text: string) =>
+  text
+    .toLocaleLowerCase('en')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** The words of a saved search's `q`, as matched against cars. */
 export const queryWords = (q: string | null | undefined) => (q ? wordsOf(q) : []);
 
 const searchableText = (car: Car) =>
-  wordsOf([car.name, car.make, car.model, car.badge, car.series, car.stocknum, car.vin, car.colour, car.simple_body, car.simple_fuel, car.location_name, ...car.categories].filter(Boolean).join(' '));
+  wordsOf(
+    [
+      car.name,
+      car.make,
+      car.model,
+      car.badge,
+      car.series,
+      car.stocknum,
+      car.vin,
+      car.colour,
+      car.simple_body,
+      car.simple_fuel,
+      car.location_name,
+      ...car.categories,
+    ]
+      .filter(Boolean)
+      .join(' '),
+  );
 
 /** Every word of the query begins a word of the car's searchable attributes. */
 export function matchesWords(car: Car, words: readonly string[]): boolean {
@@ -58,9 +79,17 @@ export function matchesWords(car: Car, words: readonly string[]): boolean {
  * For sale now: in stock or coming soon, shown, not sold nor reserved by another shopper. A
  * reserved car given back is written again, so its alerts come then.
  */
-export const isForSale = (car: Car) => (car.status === 'in_stock' || car.status === 'coming_soon') && !car.sold && !car.reserved && car.show_on_dealer_website;
+export const isForSale = (car: Car) =>
+  (car.status === 'in_stock' || car.status === 'coming_soon') && !car.sold && !car.reserved && car.show_on_dealer_website;
 
-export type SearchWatcher = { shopperId: number; searchId: number; name: string; createdAt: number; filter: FilterNode; words: readonly string[] };
+export type SearchWatcher = {
+  shopperId: number;
+  searchId: number;
+  name: string;
+  createdAt: number;
+  filter: FilterNode;
+  words: readonly string[];
+};
 export type CarWatchers = {
   /** The shoppers who saved the car, each with its price when they saved it. */
   savers: readonly { shopperId: number; savedPrice: number }[];

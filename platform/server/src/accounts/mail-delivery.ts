@@ -76,7 +76,12 @@ async function writeMailFile(message: ShopperMailMessage, settings: MailTranspor
 
 async function sendBySmtp(message: ShopperMailMessage, settings: MailTransportSettings, smtpUrl: string): Promise<MailDeliveryResult> {
   const timeout = settings.timeoutMs ?? 10_000;
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout });
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    socketTimeout: timeout,
+  });
   try {
     const info = await transport.sendMail(envelope(message, settings));
     return { outcome: 'sent', detail: String(info.messageId) };

@@ -72,14 +72,26 @@ describe.each(['sqlite', 'postgres'] as const)('the shoppers’ mail outbox on %
       deliver,
       now,
     });
-  const rowsOf = (ids: number[]) => store.db.selectFrom('shopper_mail').select(['id', 'status', 'attempts', 'claimed_until']).where('id', 'in', ids).orderBy('id').execute();
+  const rowsOf = (ids: number[]) =>
+    store.db
+      .selectFrom('shopper_mail')
+      .select(['id', 'status', 'attempts', 'claimed_until'])
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
 
   it('sends each sign-in code once when the mail server takes longer than a lease and a second server looks meanwhile', async () => {
     // Only the lease's timer is driven by the test; the store and the mail server run for real.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const ids: number[] = [];
     for (let n = 0; n < 6; n++) {
-      ids.push(await enqueueShopperMail(store.db, { siteId: 1, email: `shopper${n}@example.com`, kind: 'sign-in', subject: 'Your code', body: `code ${n}` }, clock));
+      ids.push(
+        await enqueueShopperMail(
+          store.db,
+          { siteId: 1, email: `shopper${n}@example.com`, kind: 'sign-in', subject: 'Your code', body: `code ${n}` },
+          clock,
+        ),
+      );
     }
     const slow = gatedMailServer();
     const first = outboxWith(slow.deliver).runOnce();
@@ -89,7 +101,10 @@ describe.each(['sqlite', 'postgres'] as const)('the shoppers’ mail outbox on %
     for (let step = 0; step < 6; step++) {
       clock += leaseMs / 3;
       vi.advanceTimersByTime(leaseMs / 3);
-      await vi.waitFor(async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)), patiently);
+      await vi.waitFor(
+        async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)),
+        patiently,
+      );
     }
     const quick = quickMailServer();
     expect(await outboxWith(quick.deliver).runOnce()).toBe(0);

@@ -13,7 +13,13 @@ import type { PlatformDb } from '@dealer/db/database';
 import { claimDueMail, recordMailAttempts, type ClaimedMail } from '@dealer/db/mail-outbox-store';
 import { Outbox } from '@dealer/db/outbox-worker';
 import type { Log } from '@dealer/db/worker-log';
-import { deliverShopperMail, removeMailFiles, type MailDeliveryResult, type MailTransportSettings, type ShopperMailMessage } from './mail-delivery';
+import {
+  deliverShopperMail,
+  removeMailFiles,
+  type MailDeliveryResult,
+  type MailTransportSettings,
+  type ShopperMailMessage,
+} from './mail-delivery';
 
 export type MailOutboxOptions = {
   db: PlatformDb;
@@ -45,15 +51,28 @@ export class MailOutbox extends Outbox<ClaimedMail> {
         lanes: 1,
         claim: (claim) => claimDueMail(db, claim),
         async send(mail, _batch, { now }) {
-          if (mail.expires_at !== null && mail.expires_at <= now) return { outcome: 'expired', detail: 'its sign-in code expired before it could be sent' };
+          if (mail.expires_at !== null && mail.expires_at <= now)
+            return { outcome: 'expired', detail: 'its sign-in code expired before it could be sent' };
           const site = await opts.siteOf(mail.site_id);
           if (!site) return { outcome: 'rejected', detail: `site ${mail.site_id} no longer exists` };
-          return deliver({ id: mail.id, to: mail.email, subject: mail.subject, text: mail.body, site: { slug: site.slug, name: site.name } }, transport);
+          return deliver(
+            { id: mail.id, to: mail.email, subject: mail.subject, text: mail.body, site: { slug: site.slug, name: site.name } },
+            transport,
+          );
         },
         record: async (token, attempts, now) => removeMailFiles(transport.dataDir, await recordMailAttempts(db, token, attempts, now)),
         about: (mail) => ({ mailId: mail.id, siteId: mail.site_id }),
       },
-      { db, backoffMs: opts.backoffMs, maxAttempts: opts.maxAttempts, leaseMs: opts.leaseMs, pollMs: opts.pollMs ?? 2_000, batchSize: opts.batchSize ?? 20, log: opts.log, now: opts.now },
+      {
+        db,
+        backoffMs: opts.backoffMs,
+        maxAttempts: opts.maxAttempts,
+        leaseMs: opts.leaseMs,
+        pollMs: opts.pollMs ?? 2_000,
+        batchSize: opts.batchSize ?? 20,
+        log: opts.log,
+        now: opts.now,
+      },
     );
     this.dataDir = transport.dataDir;
   }

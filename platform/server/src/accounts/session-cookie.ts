@@ -31,7 +31,8 @@ export const deviceFromCookies = (header: string | string[] | undefined) => cook
 const cookie = (name: string, value: string, maxAgeMs: number, secure: boolean) =>
   `${name}=${value}; Path=/; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
-const cleared = (name: string, secure: boolean) => `${name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+const cleared = (name: string, secure: boolean) =>
+  `${name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 
 /** The session cookie. */
 export const sessionCookie = (sessionId: string, secure: boolean) => cookie(sessionCookieName, sessionId, sessionTtlMs, secure);

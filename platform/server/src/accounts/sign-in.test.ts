@@ -37,8 +37,12 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
   const askCode = (email: string, client = nextClient(), slug = site) =>
     siteRequest(platform.app, slug, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': client } });
   const verify = (payload: object, headers: Record<string, string> = {}, slug = site) =>
-    siteRequest(platform.app, slug, 'POST', '/api/auth/verify', { payload: payload as Record<string, unknown>, headers: { 'x-forwarded-for': nextClient(), ...headers } });
-  const whoAmI = (cookie?: string, slug = site) => siteRequest(platform.app, slug, 'GET', '/api/auth', { headers: cookie ? { cookie } : {} });
+    siteRequest(platform.app, slug, 'POST', '/api/auth/verify', {
+      payload: payload as Record<string, unknown>,
+      headers: { 'x-forwarded-for': nextClient(), ...headers },
+    });
+  const whoAmI = (cookie?: string, slug = site) =>
+    siteRequest(platform.app, slug, 'GET', '/api/auth', { headers: cookie ? { cookie } : {} });
   const lastMail = async (email: string) => (await mailboxOf(platform, siteId, email)).at(-1)!;
 
   it('signs in by the code e-mailed: the e-mail is an RFC 822 file under DATA_DIR/outbox/mail, the account is made, a 30-day HttpOnly session cookie and a 400-day device cookie are set', async () => {
@@ -61,7 +65,11 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const codes = await platform.ctx.db.selectFrom('shopper_sign_in_codes').selectAll().where('email', '=', email).execute();
     expect(codes).toHaveLength(1);
     expect(JSON.stringify(codes)).not.toContain(code);
-    const stored = await platform.ctx.db.selectFrom('shopper_mail').select(['status', 'body', 'kind']).where('id', '=', mail.id).executeTakeFirstOrThrow();
+    const stored = await platform.ctx.db
+      .selectFrom('shopper_mail')
+      .select(['status', 'body', 'kind'])
+      .where('id', '=', mail.id)
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ status: 'sent', body: '', kind: 'sign-in' });
 
     const signed = await verify({ email, code });
@@ -73,7 +81,11 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
       expect.stringMatching(/^dp_device=[0-9a-z]+\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=34560000; HttpOnly; SameSite=Lax$/),
     ]);
     const cookie = sessionCookieOf(signed.headers['set-cookie']);
-    const sessions = await platform.ctx.db.selectFrom('shopper_sessions').select(['id_hash', 'expires_at']).where('shopper_id', '=', answer.user!.id).execute();
+    const sessions = await platform.ctx.db
+      .selectFrom('shopper_sessions')
+      .select(['id_hash', 'expires_at'])
+      .where('shopper_id', '=', answer.user!.id)
+      .execute();
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.id_hash).not.toBe(cookie.slice('dp_session='.length));
     expect(Number(sessions[0]!.expires_at) - Date.now()).toBeGreaterThan(29 * 24 * 3600_000);
@@ -105,7 +117,10 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const signed = await verify({ token }, { 'x-forwarded-proto': 'https' });
     expect(signed.statusCode, signed.body).toBe(200);
     expect(signed.json<AuthAnswer>().user?.email).toBe(email);
-    expect(signed.headers['set-cookie']).toEqual([expect.stringMatching(/^dp_session=.*; HttpOnly; SameSite=Lax; Secure$/), expect.stringMatching(/^dp_device=.*; HttpOnly; SameSite=Lax; Secure$/)]);
+    expect(signed.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^dp_session=.*; HttpOnly; SameSite=Lax; Secure$/),
+      expect.stringMatching(/^dp_device=.*; HttpOnly; SameSite=Lax; Secure$/),
+    ]);
 
     // The link names the host the site was reached at, whatever X-Forwarded-Host a proxy passes on.
     const poisoned = newAddress('poisoned');
@@ -160,7 +175,8 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const client = nextClient();
     await askCode(own, client);
     const third = signInSecrets(await lastMail(own)).code;
-    for (let i = 0; i < maxCodeTries; i++) expect((await verify({ email: own, code: wrong(third) }, { 'x-forwarded-for': client })).statusCode).toBe(400);
+    for (let i = 0; i < maxCodeTries; i++)
+      expect((await verify({ email: own, code: wrong(third) }, { 'x-forwarded-for': client })).statusCode).toBe(400);
     expect((await verify({ email: own, code: third }, { 'x-forwarded-for': client })).statusCode).toBe(400);
     expect((await verify({ email: own, code: third })).statusCode).toBe(200);
   });
@@ -172,10 +188,15 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
       for (let i = 0; i < 3; i++) expect((await askCode(email, client)).statusCode).toBe(202);
       const codes = (await mailboxOf(platform, siteId, email)).map((mail) => signInSecrets(mail).code);
       const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => verify({ email, code: i % 2 === 0 ? codes[i % codes.length]! : '000000' }, { 'x-forwarded-for': i < 5 ? client : nextClient() })),
+        Array.from({ length: 10 }, (_, i) =>
+          verify({ email, code: i % 2 === 0 ? codes[i % codes.length]! : '000000' }, { 'x-forwarded-for': i < 5 ? client : nextClient() }),
+        ),
       );
       const statuses = answers.map((answer) => answer.statusCode);
-      expect(statuses.filter((status) => status !== 200 && status !== 400), answers.map((answer) => answer.body).join('\n')).toEqual([]);
+      expect(
+        statuses.filter((status) => status !== 200 && status !== 400),
+        answers.map((answer) => answer.body).join('\n'),
+      ).toEqual([]);
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     }
   });
@@ -205,15 +226,27 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const email = newAddress('late');
     await askCode(email);
     const { code, token } = signInSecrets(await lastMail(email));
-    await platform.ctx.db.updateTable('shopper_sign_in_codes').set({ expires_at: Date.now() - 1 }).where('email', '=', email).execute();
+    await platform.ctx.db
+      .updateTable('shopper_sign_in_codes')
+      .set({ expires_at: Date.now() - 1 })
+      .where('email', '=', email)
+      .execute();
     expect((await verify({ email, code })).statusCode).toBe(400);
     expect((await verify({ token })).statusCode).toBe(400);
 
     const slow = newAddress('slow');
     await askCode(slow);
-    await platform.ctx.db.updateTable('shopper_mail').set({ expires_at: Date.now() - 1 }).where('email', '=', slow).execute();
+    await platform.ctx.db
+      .updateTable('shopper_mail')
+      .set({ expires_at: Date.now() - 1 })
+      .where('email', '=', slow)
+      .execute();
     expect(await mailboxOf(platform, siteId, slow)).toEqual([]);
-    const row = await platform.ctx.db.selectFrom('shopper_mail').select(['id', 'status', 'body']).where('email', '=', slow).executeTakeFirstOrThrow();
+    const row = await platform.ctx.db
+      .selectFrom('shopper_mail')
+      .select(['id', 'status', 'body'])
+      .where('email', '=', slow)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'expired', body: '' });
     expect(existsSync(mailFilePath(platform.ctx.config.dataDir, Number(row.id)))).toBe(false);
   });
@@ -230,10 +263,19 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused.json()).toEqual({ message: codeRefusalMessage({ limit: 'client', max: perAddressAndClient }, '60 minutes') });
-    expect(refused.json<{ message: string }>().message).toMatch(/^You have asked for 5 codes for this address within the hour\. You can ask for a new code in 60 minutes;/);
+    expect(refused.json<{ message: string }>().message).toMatch(
+      /^You have asked for 5 codes for this address within the hour\. You can ask for a new code in 60 minutes;/,
+    );
     // The same address on another site is another account, with its own limit.
     expect((await askCode(email, client, otherGarage)).statusCode).toBe(202);
-    expect(await platform.ctx.db.selectFrom('shopper_sign_in_codes').select('id').where('email', '=', email).where('site_id', '=', siteId).execute()).toHaveLength(perAddressAndClient);
+    expect(
+      await platform.ctx.db
+        .selectFrom('shopper_sign_in_codes')
+        .select('id')
+        .where('email', '=', email)
+        .where('site_id', '=', siteId)
+        .execute(),
+    ).toHaveLength(perAddressAndClient);
   });
 
   it('does not let a strangerâ€™s code requests lock the owner out: the ownerâ€™s connection still gets codes, and past the addressâ€™s cap (SIGN_IN_CODES_PER_ADDRESS, 10) a device that signed in to it before does', async () => {
@@ -270,14 +312,22 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     );
     // ...but not for the owner's phone, wherever it connects from; a device cookie of another address or site, or a forged one, does not count.
     const fromDevice = (cookie: string) =>
-      siteRequest(platform.app, site, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': nextClient(), cookie } });
+      siteRequest(platform.app, site, 'POST', '/api/auth/code', {
+        payload: { email },
+        headers: { 'x-forwarded-for': nextClient(), cookie },
+      });
     expect((await fromDevice(device)).statusCode).toBe(202);
     const other = newAddress('other');
     const otherClient = nextClient();
     await askCode(other, otherClient);
     const otherSigned = await verify({ email: other, code: signInSecrets(await lastMail(other)).code }, { 'x-forwarded-for': otherClient });
     const [issued, mac] = device.slice('dp_device='.length).split('.');
-    for (const cookie of [deviceCookieOf(otherSigned.headers['set-cookie']), `dp_device=${issued}.${mac!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`, `dp_device=${(Number.parseInt(issued!, 36) + 1).toString(36)}.${mac}`, 'dp_device=garbage']) {
+    for (const cookie of [
+      deviceCookieOf(otherSigned.headers['set-cookie']),
+      `dp_device=${issued}.${mac!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      `dp_device=${(Number.parseInt(issued!, 36) + 1).toString(36)}.${mac}`,
+      'dp_device=garbage',
+    ]) {
       expect((await fromDevice(cookie)).statusCode, cookie).toBe(429);
     }
     // A device that signed in 400 days ago is no longer known as the address's.
@@ -301,11 +351,14 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const refused = await askCode(newAddress('crowd'), client);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
-    expect(refused.json()).toEqual({ message: 'Too many sign-in codes asked for from your connection. You can ask for a new code in 60 minutes.' });
+    expect(refused.json()).toEqual({
+      message: 'Too many sign-in codes asked for from your connection. You can ask for a new code in 60 minutes.',
+    });
     expect((await askCode(newAddress('crowd'), nextClient())).statusCode).toBe(202);
 
     const guesser = nextClient();
-    for (let i = 0; i < verifyRateLimit.max; i++) expect((await verify({ email: newAddress('nobody'), code: '000000' }, { 'x-forwarded-for': guesser })).statusCode).toBe(400);
+    for (let i = 0; i < verifyRateLimit.max; i++)
+      expect((await verify({ email: newAddress('nobody'), code: '000000' }, { 'x-forwarded-for': guesser })).statusCode).toBe(400);
     const slowed = await verify({ email: newAddress('nobody'), code: '000000' }, { 'x-forwarded-for': guesser });
     expect(slowed.statusCode).toBe(429);
     expect(Number(slowed.headers['retry-after'])).toBeGreaterThan(800);
@@ -317,24 +370,40 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     expect(none.json()).toEqual({ user: null, watchlist: [] });
     expect(none.headers['set-cookie']).toBeUndefined();
 
-    const bad = ['dp_session=', 'dp_session=not-a-session', `dp_session=${'a'.repeat(43)}`, `dp_session=${'%'.repeat(5000)}`, 'dp_session=Ã©ðŸ˜€; other=1', 'dp_session', '=;;==;dp_session=;'];
+    const bad = [
+      'dp_session=',
+      'dp_session=not-a-session',
+      `dp_session=${'a'.repeat(43)}`,
+      `dp_session=${'%'.repeat(5000)}`,
+      'dp_session=Ã©ðŸ˜€; other=1',
+      'dp_session',
+      '=;;==;dp_session=;',
+    ];
     for (const cookie of bad) {
       const res = await whoAmI(cookie);
       expect(res.statusCode, cookie).toBe(200);
       expect(res.json(), cookie).toEqual({ user: null, watchlist: [] });
     }
     const unknown = await whoAmI(`theme=dark; dp_session=${'a'.repeat(43)}`);
-    expect(String(unknown.headers['set-cookie'])).toMatch(/^dp_session=; Path=\/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/);
+    expect(String(unknown.headers['set-cookie'])).toMatch(
+      /^dp_session=; Path=\/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/,
+    );
 
     const email = newAddress('expiring');
     const { cookie, body } = await signInByCode(platform, site, siteId, email);
     expect((await whoAmI(cookie, otherGarage)).json()).toEqual({ user: null, watchlist: [] });
     expect((await whoAmI(cookie)).json<AuthAnswer>().user?.email).toBe(email);
-    await platform.ctx.db.updateTable('shopper_sessions').set({ expires_at: Date.now() - 1 }).where('shopper_id', '=', body.user.id).execute();
+    await platform.ctx.db
+      .updateTable('shopper_sessions')
+      .set({ expires_at: Date.now() - 1 })
+      .where('shopper_id', '=', body.user.id)
+      .execute();
     const expired = await whoAmI(cookie);
     expect(expired.json()).toEqual({ user: null, watchlist: [] });
     expect(String(expired.headers['set-cookie'])).toMatch(/^dp_session=; .*Max-Age=0/);
-    expect(await platform.ctx.db.selectFrom('shopper_sessions').select('id_hash').where('shopper_id', '=', body.user.id).execute()).toEqual([]);
+    expect(await platform.ctx.db.selectFrom('shopper_sessions').select('id_hash').where('shopper_id', '=', body.user.id).execute()).toEqual(
+      [],
+    );
   });
 
   it('signs out: the session is deleted and the cookie cleared', async () => {
@@ -342,13 +411,24 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     const out = await siteRequest(platform.app, site, 'POST', '/api/auth/sign-out', { headers: { cookie, 'x-forwarded-proto': 'https' } });
     expect(out.statusCode).toBe(204);
     expect(String(out.headers['set-cookie'])).toMatch(/^dp_session=; .*Max-Age=0.*; Secure$/);
-    expect(await platform.ctx.db.selectFrom('shopper_sessions').select('id_hash').where('shopper_id', '=', body.user.id).execute()).toEqual([]);
+    expect(await platform.ctx.db.selectFrom('shopper_sessions').select('id_hash').where('shopper_id', '=', body.user.id).execute()).toEqual(
+      [],
+    );
     expect((await whoAmI(cookie)).json()).toEqual({ user: null, watchlist: [] });
     expect((await siteRequest(platform.app, site, 'POST', '/api/auth/sign-out')).statusCode).toBe(204);
   });
 
   it('answers 404 "This site has no garage." on a site without one', async () => {
-    for (const [method, url] of [['GET', '/api/auth'], ['POST', '/api/auth/code'], ['POST', '/api/auth/verify'], ['POST', '/api/auth/sign-out'], ['DELETE', '/api/auth/account'], ['GET', '/api/garage'], ['PUT', '/api/garage/saved/1'], ['POST', '/api/garage/searches']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/auth'],
+      ['POST', '/api/auth/code'],
+      ['POST', '/api/auth/verify'],
+      ['POST', '/api/auth/sign-out'],
+      ['DELETE', '/api/auth/account'],
+      ['GET', '/api/garage'],
+      ['PUT', '/api/garage/saved/1'],
+      ['POST', '/api/garage/searches'],
+    ] as const) {
       const res = await siteRequest(platform.app, noGarage, method, url, method === 'POST' ? { payload: { email: 'a@example.com' } } : {});
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json()).toEqual({ message: noGarageMessage });
@@ -358,7 +438,10 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
 
   it('answers malformed requests with a 4xx, never a 5xx', async () => {
     const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
-      siteRequest(platform.app, site, 'POST', url, { payload: payload as string, headers: { 'x-forwarded-for': nextClient(), ...headers } });
+      siteRequest(platform.app, site, 'POST', url, {
+        payload: payload as string,
+        headers: { 'x-forwarded-for': nextClient(), ...headers },
+      });
     const cases: [string, unknown, Record<string, string>?][] = [
       ['/api/auth/code', {}],
       ['/api/auth/code', { email: 'not an address' }],
@@ -386,7 +469,10 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
       expect(res.statusCode, `${url} ${String(JSON.stringify(payload)).slice(0, 80)}`).toBeLessThan(500);
     }
     const badAddress = await post('/api/auth/code', { email: 'nope' });
-    expect(badAddress.json()).toEqual({ message: 'Please check the highlighted fields.', fields: { email: 'Please enter a valid e-mail address.' } });
+    expect(badAddress.json()).toEqual({
+      message: 'Please check the highlighted fields.',
+      fields: { email: 'Please enter a valid e-mail address.' },
+    });
   });
 
   it('logs the code with the site and address when there is no SMTP server', async () => {
@@ -404,18 +490,34 @@ describe.each(['sqlite', 'postgres'] as const)('passwordless sign-in to a siteâ€
     });
     const email = newAddress('logged');
     const siteConfig = (await ctx.sites.forId(siteId))!;
-    expect(await signIn.requestCode(siteConfig, email, 'http://metro-motor-group.localhost:3000', { client: nextClient(), device: null })).toEqual({ ok: true });
+    expect(
+      await signIn.requestCode(siteConfig, email, 'http://metro-motor-group.localhost:3000', { client: nextClient(), device: null }),
+    ).toEqual({ ok: true });
     const { code } = signInSecrets(await lastMail(email));
-    expect(warnings).toEqual([{ obj: { site: site, email, code, mailId: expect.any(Number) }, msg: expect.stringContaining('sign-in code') }]);
+    expect(warnings).toEqual([
+      { obj: { site: site, email, code, mailId: expect.any(Number) }, msg: expect.stringContaining('sign-in code') },
+    ]);
   });
 
   it('sends through SMTP_URL when set: delivered to the mail server, retried after a 4xx, given up after a 5xx', async () => {
     const { ctx } = platform;
     const outboxOver = (smtpUrl: string) =>
-      new MailOutbox({ db: ctx.db, transport: { dataDir: ctx.config.dataDir, smtpUrl, from: 'garage@dealer.example', timeoutMs: 2000 }, siteOf: (id) => ctx.sites.forId(id), backoffMs: [0], maxAttempts: 3, leaseMs: 60_000 });
+      new MailOutbox({
+        db: ctx.db,
+        transport: { dataDir: ctx.config.dataDir, smtpUrl, from: 'garage@dealer.example', timeoutMs: 2000 },
+        siteOf: (id) => ctx.sites.forId(id),
+        backoffMs: [0],
+        maxAttempts: 3,
+        leaseMs: 60_000,
+      });
     // Whatever earlier tests left due goes out first (to the file outbox), so each mail server here sees only its own.
     while ((await ctx.accounts.mail.runOnce()) > 0);
-    const statusOf = async (email: string) => ctx.db.selectFrom('shopper_mail').select(['status', 'attempts', 'last_error', 'body']).where('email', '=', email).executeTakeFirstOrThrow();
+    const statusOf = async (email: string) =>
+      ctx.db
+        .selectFrom('shopper_mail')
+        .select(['status', 'attempts', 'last_error', 'body'])
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
 
     const sink = await startSmtpSink();
     try {

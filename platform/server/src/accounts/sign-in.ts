@@ -159,19 +159,47 @@ export class SignInService {
       const asked = await codesAskedSince(trx, site.id, email, now - codeLimitWindowMs);
       const byThisClient = asked.filter((one) => one.requester === requesterHash).map((one) => one.createdAt);
       if (byThisClient.length >= perAddressAndClient) {
-        return { ok: false as const, limit: 'client' as const, max: perAddressAndClient, retryAfterMs: waitFor(byThisClient, perAddressAndClient) };
+        return {
+          ok: false as const,
+          limit: 'client' as const,
+          max: perAddressAndClient,
+          retryAfterMs: waitFor(byThisClient, perAddressAndClient),
+        };
       }
       if (!knownDevice && asked.length >= perAddress) {
-        return { ok: false as const, limit: 'address' as const, max: perAddress, retryAfterMs: waitFor(asked.map((one) => one.createdAt), perAddress) };
+        return {
+          ok: false as const,
+          limit: 'address' as const,
+          max: perAddress,
+          retryAfterMs: waitFor(
+            asked.map((one) => one.createdAt),
+            perAddress,
+          ),
+        };
       }
-      await insertSignInCode(trx, { siteId: site.id, email, requester: requesterHash, salt, codeHash: this.codeHash(salt, code), tokenHash: sha256(token), expiresAt }, now);
+      await insertSignInCode(
+        trx,
+        {
+          siteId: site.id,
+          email,
+          requester: requesterHash,
+          salt,
+          codeHash: this.codeHash(salt, code),
+          tokenHash: sha256(token),
+          expiresAt,
+        },
+        now,
+      );
       const mail = signInMail(site, { code, link, minutes: signInCodeTtlMs / 60_000 });
       const mailId = await enqueueShopperMail(trx, { siteId: site.id, email, kind: 'sign-in', ...mail, expiresAt }, now);
       return { ok: true as const, mailId };
     });
     if (!outcome.ok) return outcome;
     if (!this.deps.smtpConfigured) {
-      this.deps.log.warn({ site: site.slug, email, code, mailId: outcome.mailId }, 'sign-in code (SMTP_URL is not set: the e-mail is written to DATA_DIR/outbox/mail)');
+      this.deps.log.warn(
+        { site: site.slug, email, code, mailId: outcome.mailId },
+        'sign-in code (SMTP_URL is not set: the e-mail is written to DATA_DIR/outbox/mail)',
+      );
     }
     this.deps.mail.nudge();
     return { ok: true };
@@ -184,7 +212,9 @@ export class SignInService {
   async verifyCode(site: SiteConfig, email: string, code: string, client: string, favourites: readonly number[]): Promise<SignedIn | null> {
     const now = this.now();
     const { db, engine } = this.deps;
-    const live = await retryingLockConflicts(() => takeCodeTries(db, engine, site.id, email, this.requesterHash(client), maxCodeTries, now));
+    const live = await retryingLockConflicts(() =>
+      takeCodeTries(db, engine, site.id, email, this.requesterHash(client), maxCodeTries, now),
+    );
     const match = live.find((candidate) => {
       const expected = Buffer.from(this.codeHash(candidate.salt, code));
       const stored = Buffer.from(candidate.codeHash);
@@ -213,7 +243,13 @@ export class SignInService {
     );
   }
 
-  private async startSession(trx: Transaction<PlatformDatabase>, site: SiteConfig, email: string, favourites: readonly number[], now: number): Promise<SignedIn> {
+  private async startSession(
+    trx: Transaction<PlatformDatabase>,
+    site: SiteConfig,
+    email: string,
+    favourites: readonly number[],
+    now: number,
+  ): Promise<SignedIn> {
     const shopper = await signInShopper(trx, site.id, email, now);
     const sessionId = newSecret();
     await insertSession(trx, { idHash: sha256(sessionId), shopperId: shopper.id, siteId: site.id, expiresAt: now + sessionTtlMs }, now);

@@ -11,7 +11,11 @@ import { AdEventOutbox } from './ad-event-outbox';
 import type { AdDeliveryResult, ConversionsApiEvent } from './conversions-api';
 
 const leaseMs = 60_000;
-const site = { slug: 'harbour-used-cars', third_party: { facebook_pixel: '123456789' }, secrets: { facebook_capi_token: 'a-token' } } as unknown as SiteConfig;
+const site = {
+  slug: 'harbour-used-cars',
+  third_party: { facebook_pixel: '123456789' },
+  secrets: { facebook_capi_token: 'a-token' },
+} as unknown as SiteConfig;
 
 type Deliver = (eventRowId: number) => Promise<AdDeliveryResult>;
 
@@ -54,9 +58,26 @@ describe.each(['sqlite', 'postgres'] as const)('the ad event outbox on %s', (eng
   });
 
   const outboxWith = (deliver: Deliver) =>
-    new AdEventOutbox({ db: store.db, siteOf: async () => site, dataDir: '/nonexistent', graphUrl: 'http://graph.test', backoffMs: [1000], maxAttempts: 3, leaseMs, deliver, now });
-  const rowsOf = (ids: number[]) => store.db.selectFrom('ad_events').select(['id', 'status', 'attempts', 'claimed_until']).where('id', 'in', ids).orderBy('id').execute();
-  const event = (n: number): ConversionsApiEvent => ({ event_name: 'Lead', event_time: Math.floor(clock / 1000), event_id: `lead-${n}`, action_source: 'website', user_data: {} });
+    new AdEventOutbox({
+      db: store.db,
+      siteOf: async () => site,
+      dataDir: '/nonexistent',
+      graphUrl: 'http://graph.test',
+      backoffMs: [1000],
+      maxAttempts: 3,
+      leaseMs,
+      deliver,
+      now,
+    });
+  const rowsOf = (ids: number[]) =>
+    store.db.selectFrom('ad_events').select(['id', 'status', 'attempts', 'claimed_until']).where('id', 'in', ids).orderBy('id').execute();
+  const event = (n: number): ConversionsApiEvent => ({
+    event_name: 'Lead',
+    event_time: Math.floor(clock / 1000),
+    event_id: `lead-${n}`,
+    action_source: 'website',
+    user_data: {},
+  });
 
   it('sends each conversion once when the Graph API takes longer than a lease and a second server looks meanwhile', async () => {
     // Only the lease's timer is driven by the test; the store runs for real.
@@ -71,7 +92,10 @@ describe.each(['sqlite', 'postgres'] as const)('the ad event outbox on %s', (eng
     for (let step = 0; step < 6; step++) {
       clock += leaseMs / 3;
       vi.advanceTimersByTime(leaseMs / 3);
-      await vi.waitFor(async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)), patiently);
+      await vi.waitFor(
+        async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)),
+        patiently,
+      );
     }
     const other: number[] = [];
     expect(await outboxWith(async (rowId) => (other.push(rowId), { outcome: 'sent', detail: '200' })).runOnce()).toBe(0);

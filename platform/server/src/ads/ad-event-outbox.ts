@@ -54,7 +54,8 @@ export class AdEventOutbox extends Outbox<ClaimedAdEvent> {
         lanes: 1,
         claim: (claim) => claimDueAdEvents(db, claim),
         async send(row, _batch, { now }) {
-          if (now - row.created_at > adEventMaxAgeMs) return { outcome: 'expired', detail: 'too old for the Conversions API (event_time over 7 days ago)' };
+          if (now - row.created_at > adEventMaxAgeMs)
+            return { outcome: 'expired', detail: 'too old for the Conversions API (event_time over 7 days ago)' };
           const resolved = await targetOf(opts, row.site_id);
           if (!resolved.ok) return { outcome: 'rejected', detail: resolved.detail };
           return deliver(row.id, JSON.parse(row.payload) as ConversionsApiEvent, resolved.target);
@@ -62,13 +63,25 @@ export class AdEventOutbox extends Outbox<ClaimedAdEvent> {
         record: (token, attempts, now) => recordAdEventAttempts(db, token, attempts, now),
         about: (row) => ({ adEventId: row.id, siteId: row.site_id, eventId: row.event_id }),
       },
-      { db, backoffMs: opts.backoffMs, maxAttempts: opts.maxAttempts, leaseMs: opts.leaseMs, pollMs: opts.pollMs ?? 2_000, batchSize: opts.batchSize ?? 20, log: opts.log, now: opts.now },
+      {
+        db,
+        backoffMs: opts.backoffMs,
+        maxAttempts: opts.maxAttempts,
+        leaseMs: opts.leaseMs,
+        pollMs: opts.pollMs ?? 2_000,
+        batchSize: opts.batchSize ?? 20,
+        log: opts.log,
+        now: opts.now,
+      },
     );
   }
 }
 
 /** Where a site's events go: the Graph API with its token, or, without one, a file (the local default). */
-async function targetOf(opts: AdEventOutboxOptions, siteId: number): Promise<{ ok: true; target: AdEventTarget } | { ok: false; detail: string }> {
+async function targetOf(
+  opts: AdEventOutboxOptions,
+  siteId: number,
+): Promise<{ ok: true; target: AdEventTarget } | { ok: false; detail: string }> {
   const site = await opts.siteOf(siteId);
   if (!site) return { ok: false, detail: `site ${siteId} no longer exists` };
   const pixelId = site.third_party.facebook_pixel;

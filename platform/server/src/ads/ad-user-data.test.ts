@@ -7,7 +7,14 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 describe('the shopper details of an ad event, hashed the Meta way', () => {
   it('hashes each field normalised, and keeps the client address and browser as they are', () => {
     const data = hashedUserData(
-      { email: '  Ana.Shopper@Example.COM ', phone: '0411 222 333', first_name: ' Ana ', last_name: 'SHOPPER', postcode: ' 2000 ', external_id: ' anon-Abc ' },
+      {
+        email: '  Ana.Shopper@Example.COM ',
+        phone: '0411 222 333',
+        first_name: ' Ana ',
+        last_name: 'SHOPPER',
+        postcode: ' 2000 ',
+        external_id: ' anon-Abc ',
+      },
       'en-AU',
       { ip: '203.0.113.9', userAgent: 'TestBrowser/1.0', fbp: 'fb.1.1700000000000.123' },
     );
@@ -25,7 +32,12 @@ describe('the shopper details of an ad event, hashed the Meta way', () => {
   });
 
   it('leaves out what is empty or unusable rather than hashing rubbish', () => {
-    expect(hashedUserData({ email: 'not an address', phone: '12', first_name: '  ', last_name: '!!!', postcode: '', external_id: null }, 'en-AU')).toEqual({});
+    expect(
+      hashedUserData(
+        { email: 'not an address', phone: '12', first_name: '  ', last_name: '!!!', postcode: '', external_id: null },
+        'en-AU',
+      ),
+    ).toEqual({});
     expect(hashedUserData({}, 'en-US')).toEqual({});
   });
 
@@ -71,8 +83,12 @@ describe('the shopper details of an ad event, hashed the Meta way', () => {
   });
 
   it('never forwards the shopper in the page address', () => {
-    expect(scrubbedPageUrl('https://dealer.example/success?email=ana%40example.com&utm_source=fb#top', [])).toBe('https://dealer.example/success?utm_source=fb');
-    expect(scrubbedPageUrl('https://dealer.example/thanks?c=ana%40x.com&p=0411222333&ref=home', ['ana@x.com', '0411 222 333'])).toBe('https://dealer.example/thanks?ref=home');
+    expect(scrubbedPageUrl('https://dealer.example/success?email=ana%40example.com&utm_source=fb#top', [])).toBe(
+      'https://dealer.example/success?utm_source=fb',
+    );
+    expect(scrubbedPageUrl('https://dealer.example/thanks?c=ana%40x.com&p=0411222333&ref=home', ['ana@x.com', '0411 222 333'])).toBe(
+      'https://dealer.example/thanks?ref=home',
+    );
     expect(scrubbedPageUrl('https://user:pw@dealer.example/cars/abc', [])).toBe('https://dealer.example/cars/abc');
     expect(scrubbedPageUrl('javascript:alert(1)', [])).toBeNull();
     expect(scrubbedPageUrl('not a url', [])).toBeNull();

@@ -73,7 +73,13 @@ export function normalisePhoneForAds(phone: string, locale: SiteLocale): string 
 }
 
 export function normaliseName(name: string): string | null {
-  const value = name.normalize('NFC').trim().toLowerCase().replace(/[\p{P}\p{S}]/gu, '').replace(/\s+/g, ' ').trim();
+  const value = name
+    .normalize('NFC')
+    .trim()
+    .toLowerCase()
+    .replace(/[\p{P}\p{S}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return value || null;
 }
 
@@ -88,7 +94,11 @@ export function normalisePostcode(postcode: string, locale: SiteLocale): string 
  * The hashed user data of one event. The raw input is not kept anywhere: only what this returns
  * is stored. `client` is the request's own (IP address, User-Agent, Meta's `_fbp`/`_fbc` cookies).
  */
-export function hashedUserData(user: AdUserInput, locale: SiteLocale, client: { ip?: string; userAgent?: string; fbp?: string; fbc?: string } = {}): AdUserData {
+export function hashedUserData(
+  user: AdUserInput,
+  locale: SiteLocale,
+  client: { ip?: string; userAgent?: string; fbp?: string; fbc?: string } = {},
+): AdUserData {
   const data: AdUserData = {};
   const email = present(user.email) ? normaliseEmail(user.email) : null;
   if (email) data.em = [sha256Hex(email)];
@@ -148,7 +158,12 @@ export function scrubbedPageUrl(url: string, personal: readonly string[]): strin
   const digits = new Set(personal.map((value) => value.replace(/\D/g, '')).filter((value) => value.length >= 6));
   const personalParam = (key: string, value: string) => {
     const valueDigits = value.replace(/\D/g, '');
-    return personalParams.test(key) || value.includes('@') || raw.has(value.trim().toLowerCase()) || (valueDigits.length >= 6 && digits.has(valueDigits));
+    return (
+      personalParams.test(key) ||
+      value.includes('@') ||
+      raw.has(value.trim().toLowerCase()) ||
+      (valueDigits.length >= 6 && digits.has(valueDigits))
+    );
   };
   const params = [...parsed.searchParams];
   const kept = params.filter(([key, value]) => !personalParam(key, value));

@@ -27,7 +27,13 @@ describe('sending one event to the Conversions API', () => {
     await graph.close();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const target = (graphUrl = graph.url) => ({ kind: 'graph' as const, graphUrl, pixelId: '1234567890', accessToken: token, timeoutMs: 2_000 });
+  const target = (graphUrl = graph.url) => ({
+    kind: 'graph' as const,
+    graphUrl,
+    pixelId: '1234567890',
+    accessToken: token,
+    timeoutMs: 2_000,
+  });
 
   it('posts {data:[event]} as JSON to /v21.0/<pixel>/events with the token, and calls a 200 sent', async () => {
     const result = await deliverAdEvent(1, event('e-ok'), target());
@@ -43,7 +49,10 @@ describe('sending one event to the Conversions API', () => {
       { status: 500, body: { error: { message: 'An unexpected error has occurred.', code: 2, is_transient: true } } },
       { status: 429, body: {} },
       { status: 400, body: { error: { message: 'Please retry', code: 1, is_transient: true } } },
-      { status: 400, body: { error: { message: `Invalid OAuth access token ${token}`, type: 'OAuthException', code: 190, fbtrace_id: 'tr1' } } },
+      {
+        status: 400,
+        body: { error: { message: `Invalid OAuth access token ${token}`, type: 'OAuthException', code: 190, fbtrace_id: 'tr1' } },
+      },
     );
     expect((await deliverAdEvent(2, event('e-500'), target())).outcome).toBe('retry');
     expect((await deliverAdEvent(3, event('e-429'), target())).outcome).toBe('retry');

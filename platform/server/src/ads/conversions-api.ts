@@ -56,7 +56,8 @@ export type AdDeliveryResult = SendResult & { outcome: 'sent' | 'rejected' | 're
 
 export const adEventsOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'ad-events');
 
-export const adEventFilePath = (dataDir: string, siteSlug: string, eventRowId: number) => path.join(adEventsOutboxDir(dataDir), siteSlug, `${eventRowId}.json`);
+export const adEventFilePath = (dataDir: string, siteSlug: string, eventRowId: number) =>
+  path.join(adEventsOutboxDir(dataDir), siteSlug, `${eventRowId}.json`);
 
 /** The endpoint without its token (what a log may show). */
 const graphEventsEndpoint = (graphUrl: string, pixelId: string) => `${graphUrl}/${graphApiVersion}/${encodeURIComponent(pixelId)}/events`;
@@ -68,14 +69,21 @@ export async function deliverAdEvent(eventRowId: number, event: ConversionsApiEv
   return target.kind === 'graph' ? postToGraph(event, target) : writeEventFile(eventRowId, event, target);
 }
 
-async function writeEventFile(eventRowId: number, event: ConversionsApiEvent, target: Extract<AdEventTarget, { kind: 'file' }>): Promise<AdDeliveryResult> {
+async function writeEventFile(
+  eventRowId: number,
+  event: ConversionsApiEvent,
+  target: Extract<AdEventTarget, { kind: 'file' }>,
+): Promise<AdDeliveryResult> {
   const file = adEventFilePath(target.dataDir, target.siteSlug, eventRowId);
   try {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFileAtomic(file, `${JSON.stringify(conversionsApiBody(event), null, 2)}\n`);
     return { outcome: 'sent', detail: file };
   } catch (error) {
-    return { outcome: 'retry', detail: oneLine(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`, detailMax) };
+    return {
+      outcome: 'retry',
+      detail: oneLine(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`, detailMax),
+    };
   }
 }
 
@@ -106,16 +114,26 @@ async function postToGraph(event: ConversionsApiEvent, target: Extract<AdEventTa
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return { outcome: 'retry', detail: `timeout after ${timeoutMs} ms` };
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+      return { outcome: 'retry', detail: `timeout after ${timeoutMs} ms` };
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return { outcome: 'retry', detail: oneLine(hideToken(`network error: ${error instanceof Error ? error.message : String(error)}${cause}`), detailMax) };
+    return {
+      outcome: 'retry',
+      detail: oneLine(hideToken(`network error: ${error instanceof Error ? error.message : String(error)}${cause}`), detailMax),
+    };
   }
   // Graph's answers are a few hundred bytes: 64 KB is plenty.
   const text = await bodyStart(response, 64 * 1024);
   const code = response.status;
   const body = graphAnswer(text);
   if (code >= 200 && code < 300) {
-    return { outcome: 'sent', detail: oneLine(`${code} events_received=${String(body?.events_received ?? '?')} fbtrace_id=${String(body?.fbtrace_id ?? '?')}`, detailMax) };
+    return {
+      outcome: 'sent',
+      detail: oneLine(
+        `${code} events_received=${String(body?.events_received ?? '?')} fbtrace_id=${String(body?.fbtrace_id ?? '?')}`,
+        detailMax,
+      ),
+    };
   }
   const error = body?.error;
   const detail = oneLine(

@@ -47,7 +47,11 @@ export type StartResult =
   /** The client id already started something else (another first message, or a lead of its own). */
   | { kind: 'id-taken' };
 
-export type SendResult = { kind: 'sent'; created: boolean; message: ChatMessage } | { kind: 'not-found' } | { kind: 'full' } | { kind: 'too-many'; retryAfterMs: number };
+export type SendResult =
+  | { kind: 'sent'; created: boolean; message: ChatMessage }
+  | { kind: 'not-found' }
+  | { kind: 'full' }
+  | { kind: 'too-many'; retryAfterMs: number };
 
 export type PollResult = { kind: 'messages'; messages: ChatMessage[] } | { kind: 'not-found' } | { kind: 'too-many'; retryAfterMs: number };
 
@@ -99,11 +103,22 @@ export class ChatService {
   /** The SPEC §5 problems of the shopper's name, phone and email, to show beside the chat's own when its body is refused. */
   contactProblems(site: SiteConfig, values: { name?: unknown; phone?: unknown; email?: unknown }): Record<string, string> {
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-    const problems = ruleErrors({ category: defaultEnquiryCategory, name: text(values.name), phone: text(values.phone), email: text(values.email) }, site, true);
+    const problems = ruleErrors(
+      { category: defaultEnquiryCategory, name: text(values.name), phone: text(values.phone), email: text(values.email) },
+      site,
+      true,
+    );
     return Object.fromEntries(Object.entries(problems).filter(([field]) => field === 'name' || field === 'phone' || field === 'email'));
   }
 
-  async start(request: { site: SiteConfig; body: ChatStart; mock: boolean; ip: string; userAgent: string; now?: number }): Promise<StartResult> {
+  async start(request: {
+    site: SiteConfig;
+    body: ChatStart;
+    mock: boolean;
+    ip: string;
+    userAgent: string;
+    now?: number;
+  }): Promise<StartResult> {
     const now = request.now ?? Date.now();
     const { site, body } = request;
     const lead: Record<string, unknown> = {
@@ -131,7 +146,16 @@ export class ChatService {
         const tokenSalt = randomBytes(16).toString('base64url');
         const inserted = await insertThread(
           trx,
-          { siteId: site.id, leadId, tokenSalt, name: body.name ?? '', phone: body.phone ?? '', email: body.email ?? '', body: body.message, clientMessageId: body.client_message_id },
+          {
+            siteId: site.id,
+            leadId,
+            tokenSalt,
+            name: body.name ?? '',
+            phone: body.phone ?? '',
+            email: body.email ?? '',
+            body: body.message,
+            clientMessageId: body.client_message_id,
+          },
           now,
         );
         written.thread = { ...inserted, tokenSalt };
@@ -147,12 +171,25 @@ export class ChatService {
       const { threadId, tokenSalt, message } = written.thread;
       // The first message counts towards the shopper's messages on the conversation.
       this.limiter.take(`thread:${threadId}`, now);
-      return { kind: 'started', created: true, started: { thread_id: threadId, lead_id: leadId, token: this.tokenOf({ id: threadId, token_salt: tokenSalt }), messages: [toChatMessage(message)] } };
+      return {
+        kind: 'started',
+        created: true,
+        started: {
+          thread_id: threadId,
+          lead_id: leadId,
+          token: this.tokenOf({ id: threadId, token_salt: tokenSalt }),
+          messages: [toChatMessage(message)],
+        },
+      };
     }
     const thread = await findThreadOfLead(this.deps.db, leadId);
     if (!thread) return { kind: 'id-taken' };
     const messages = await messagesAfter(this.deps.db, thread.id, 0, chatLimits.messagesPerThread);
-    return { kind: 'started', created: false, started: { thread_id: thread.id, lead_id: leadId, token: this.tokenOf(thread), messages: messages.map(toChatMessage) } };
+    return {
+      kind: 'started',
+      created: false,
+      started: { thread_id: thread.id, lead_id: leadId, token: this.tokenOf(thread), messages: messages.map(toChatMessage) },
+    };
   }
 
   /** The conversation when the key opens it: its site, its door (/api or /mock) and its token; null for anything else, alike. */
@@ -172,7 +209,13 @@ export class ChatService {
     if (thread.message_count >= chatLimits.messagesPerThread) return { kind: 'full' };
     const limited = this.limiter.take(`thread:${thread.id}`, now);
     if (!limited.ok) return { kind: 'too-many', retryAfterMs: limited.retryAfterMs };
-    const appended = await appendMessage(this.deps.db, thread.id, { author: 'shopper', authorName: null, body: body.body, clientMessageId: body.client_message_id }, chatLimits.messagesPerThread, now);
+    const appended = await appendMessage(
+      this.deps.db,
+      thread.id,
+      { author: 'shopper', authorName: null, body: body.body, clientMessageId: body.client_message_id },
+      chatLimits.messagesPerThread,
+      now,
+    );
     if (appended.kind === 'full') return { kind: 'full' };
     return { kind: 'sent', created: appended.kind === 'stored', message: toChatMessage(appended.message) };
   }
@@ -186,11 +229,18 @@ export class ChatService {
     if (!thread) return { kind: 'not-found' };
     const limited = this.pollLimiter.take(`thread:${thread.id}`, now);
     if (!limited.ok) return { kind: 'too-many', retryAfterMs: limited.retryAfterMs };
-    return { kind: 'messages', messages: (await messagesAfter(this.deps.db, thread.id, after, chatLimits.messagesPerThread)).map(toChatMessage) };
+    return {
+      kind: 'messages',
+      messages: (await messagesAfter(this.deps.db, thread.id, after, chatLimits.messagesPerThread)).map(toChatMessage),
+    };
   }
 
   /** A page of a site's conversations for its dealer, latest activity first. */
-  async dealerThreads(siteId: number, filter: ThreadFilter, page: Page): Promise<{ threads: DealerChatThread[]; next: PagePosition | null }> {
+  async dealerThreads(
+    siteId: number,
+    filter: ThreadFilter,
+    page: Page,
+  ): Promise<{ threads: DealerChatThread[]; next: PagePosition | null }> {
     const { threads, next } = await threadPage(this.deps.db, siteId, filter, page);
     const latest = await latestMessages(
       this.deps.db,
@@ -210,10 +260,21 @@ export class ChatService {
   }
 
   /** The dealer's answer, which the shopper's next poll picks up. */
-  async reply(threadId: number, siteId: number | null, reply: { body: string; authorName: string | null }, now = Date.now()): Promise<ReplyResult> {
+  async reply(
+    threadId: number,
+    siteId: number | null,
+    reply: { body: string; authorName: string | null },
+    now = Date.now(),
+  ): Promise<ReplyResult> {
     const thread = await findThread(this.deps.db, threadId);
     if (!thread || (siteId !== null && thread.site_id !== siteId)) return { kind: 'not-found' };
-    const appended = await appendMessage(this.deps.db, thread.id, { author: 'dealer', authorName: reply.authorName, body: reply.body, clientMessageId: null }, chatLimits.messagesPerThread, now);
+    const appended = await appendMessage(
+      this.deps.db,
+      thread.id,
+      { author: 'dealer', authorName: reply.authorName, body: reply.body, clientMessageId: null },
+      chatLimits.messagesPerThread,
+      now,
+    );
     if (appended.kind === 'full') return { kind: 'full' };
     return { kind: 'sent', message: toChatMessage(appended.message) };
   }

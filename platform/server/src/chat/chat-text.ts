@@ -37,7 +37,9 @@ export const messageTextSchema = z
   .refine((text) => characterCount(text) <= chatLimits.messageMax, chatTextMessages.tooLong);
 
 /** The browser's own id of a message, which makes a retry safe. */
-export const clientMessageIdSchema = z.string({ error: chatTextMessages.clientMessageId }).regex(/^[A-Za-z0-9_-]{1,64}$/, chatTextMessages.clientMessageId);
+export const clientMessageIdSchema = z
+  .string({ error: chatTextMessages.clientMessageId })
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, chatTextMessages.clientMessageId);
 
 /** One line of text (a name, a phone number, an address): trimmed, no control characters. */
 export const lineTextSchema = (field: string, max: number) =>

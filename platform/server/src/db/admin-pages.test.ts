@@ -32,7 +32,10 @@ describe('page cursors', () => {
 });
 
 /** Every page of a listing in turn, `limit` rows at a time. */
-async function readAll<T>(read: (page: Page) => Promise<{ rows: T[]; next: PagePosition | null }>, limit: number): Promise<{ rows: T[]; pages: number[] }> {
+async function readAll<T>(
+  read: (page: Page) => Promise<{ rows: T[]; next: PagePosition | null }>,
+  limit: number,
+): Promise<{ rows: T[]; pages: number[] }> {
   const rows: T[] = [];
   const pages: number[] = [];
   let after: PagePosition | null = null;
@@ -75,7 +78,8 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings a page at a time 
     mock: false,
     ...extra,
   });
-  const leads = (site: number, filter: LeadListFilter) => (page: Page) => leadPage(store.db, site, filter, page).then(({ leads: rows, next }) => ({ rows, next }));
+  const leads = (site: number, filter: LeadListFilter) => (page: Page) =>
+    leadPage(store.db, site, filter, page).then(({ leads: rows, next }) => ({ rows, next }));
 
   it('pages leads newest first by (created_at, id), leads created in the same millisecond included', async () => {
     const site = await siteId('ridgeline-trucks');
@@ -92,16 +96,30 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings a page at a time 
     const site = await siteId('outback-campers');
     const adf: LeadDeliveryTargetSetting = { kind: 'adf-file' };
     const withJobs = async (statuses: DeliveryJobStatus[]) => {
-      const { lead } = await insertLead(store.db, newLead(site), statuses.map(() => adf));
+      const { lead } = await insertLead(
+        store.db,
+        newLead(site),
+        statuses.map(() => adf),
+      );
       const jobs = await listJobs(store.db, lead.id);
-      for (const [index, status] of statuses.entries()) await store.db.updateTable('lead_delivery_jobs').set({ status }).where('id', '=', jobs[index]!.id).execute();
+      for (const [index, status] of statuses.entries())
+        await store.db.updateTable('lead_delivery_jobs').set({ status }).where('id', '=', jobs[index]!.id).execute();
     };
     await insertLead(store.db, newLead(site, { mock: true }), [adf]);
     await insertLead(store.db, newLead(site, { spamReason: 'honeypot' }), [adf]);
     await insertLead(store.db, newLead(site, { spamReason: 'honeypot', formCompleted: false }), [adf]);
     await insertLead(store.db, newLead(site, { formCompleted: false }), [adf]);
     await insertLead(store.db, newLead(site), []);
-    for (const statuses of [['pending'], ['pending', 'delivered'], ['delivered', 'delivered'], ['failed', 'pending'], ['failed', 'delivered'], ['dead', 'failed'], ['dead', 'delivered'], ['delivered']] as DeliveryJobStatus[][]) {
+    for (const statuses of [
+      ['pending'],
+      ['pending', 'delivered'],
+      ['delivered', 'delivered'],
+      ['failed', 'pending'],
+      ['failed', 'delivered'],
+      ['dead', 'failed'],
+      ['dead', 'delivered'],
+      ['delivered'],
+    ] as DeliveryJobStatus[][]) {
       await withJobs(statuses);
     }
     const all = (await readAll(leads(site, { mock: 'all' }), 500)).rows;
@@ -113,8 +131,14 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings a page at a time 
       const expected = all.filter((lead) => stateOf.get(lead.id) === state).map((lead) => lead.id);
       // A page of one at a time: the filter is in the query, so every page is full until the last.
       const { rows, pages } = await readAll(leads(site, { delivery: state, mock: 'all' }), 1);
-      expect(rows.map((lead) => lead.id), state).toEqual(expected);
-      expect(pages.every((size) => size === 1), state).toBe(true);
+      expect(
+        rows.map((lead) => lead.id),
+        state,
+      ).toEqual(expected);
+      expect(
+        pages.every((size) => size === 1),
+        state,
+      ).toBe(true);
     }
     expect((await readAll(leads(site, { delivery: 'mock' }), 10)).rows).toEqual([]);
   });
@@ -131,10 +155,21 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings a page at a time 
     ] as const) {
       await recordEvent(store.db, { siteId: site, category, url: '/', errorMessage: `${category} at ${offset}`, payload: {} }, at + offset);
     }
-    await recordEvent(store.db, { siteId: await siteId('citi-rentals'), category: 'remote-error', url: '/', errorMessage: 'another site', payload: {} }, at + 3);
-    const read = (category?: string) => (page: Page) => eventPage(store.db, site, category, page).then(({ events, next }) => ({ rows: events, next }));
+    await recordEvent(
+      store.db,
+      { siteId: await siteId('citi-rentals'), category: 'remote-error', url: '/', errorMessage: 'another site', payload: {} },
+      at + 3,
+    );
+    const read = (category?: string) => (page: Page) =>
+      eventPage(store.db, site, category, page).then(({ events, next }) => ({ rows: events, next }));
     const { rows, pages } = await readAll(read(), 2);
-    expect(rows.map((event) => event.error_message)).toEqual(['remote-error at 2', 'page-view at 2', 'remote-error at 1', 'page-view at 0', 'remote-error at 0']);
+    expect(rows.map((event) => event.error_message)).toEqual([
+      'remote-error at 2',
+      'page-view at 2',
+      'remote-error at 1',
+      'page-view at 0',
+      'remote-error at 0',
+    ]);
     expect(pages).toEqual([2, 2, 1]);
     expect((await readAll(read('remote-error'), 2)).rows.map((event) => event.created_at)).toEqual([at + 2, at + 1, at]);
   });
@@ -155,11 +190,23 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings a page at a time 
     for (const [startsAt, seat, heldUntil] of seats) {
       await store.db
         .insertInto('bookings')
-        .values({ site_id: site, lead_id: lead, location_id: 999_001, kind: 'appointment', starts_at: startsAt, seat, held_until: heldUntil, created_at: now })
+        .values({
+          site_id: site,
+          lead_id: lead,
+          location_id: 999_001,
+          kind: 'appointment',
+          starts_at: startsAt,
+          seat,
+          held_until: heldUntil,
+          created_at: now,
+        })
         .execute();
     }
     const window = { from: now, to: now + 30 * 24 * hour, now };
-    const { rows, pages } = await readAll((page) => bookingPage(store.db, site, window, page).then(({ bookings, next }) => ({ rows: bookings, next })), 2);
+    const { rows, pages } = await readAll(
+      (page) => bookingPage(store.db, site, window, page).then(({ bookings, next }) => ({ rows: bookings, next })),
+      2,
+    );
     expect(rows.map((booking) => [booking.starts_at, booking.confirmed])).toEqual([
       [now + hour, true],
       [now + hour, false],

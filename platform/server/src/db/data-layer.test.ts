@@ -16,8 +16,10 @@ import { listSiteSlugs, loadSiteConfig, setSiteRemote, siteCount } from '@dealer
 const now = 1_748_822_400;
 
 /** Every lead (up to one admin page) or event of a site, newest first, as the admin API lists them. */
-const listLeads = async (db: TestStore['db'], siteId: number, filter: LeadListFilter = {}) => (await leadPage(db, siteId, filter, { after: null, limit: 500 })).leads;
-const listEvents = async (db: TestStore['db'], siteId: number, category?: string) => (await eventPage(db, siteId, category, { after: null, limit: 500 })).events;
+const listLeads = async (db: TestStore['db'], siteId: number, filter: LeadListFilter = {}) =>
+  (await leadPage(db, siteId, filter, { after: null, limit: 500 })).leads;
+const listEvents = async (db: TestStore['db'], siteId: number, category?: string) =>
+  (await eventPage(db, siteId, category, { after: null, limit: 500 })).events;
 const demo = generateDemoData(now);
 const siteOf = (slug: string): SiteConfig => {
   const site = demo.sites.find((entry) => entry.slug === slug);
@@ -31,7 +33,12 @@ const carsOf = (site: SiteConfig): Car[] => {
 const metro = siteOf('metro-motor-group');
 const harbour = siteOf('harbour-used-cars');
 
-const enquiry = (name: string) => ({ name, email: `${name.toLowerCase()}@example.com`, phone: '0411222333', message: 'Is it still available?' });
+const enquiry = (name: string) => ({
+  name,
+  email: `${name.toLowerCase()}@example.com`,
+  phone: '0411222333',
+  message: 'Is it still available?',
+});
 
 describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (engine) => {
   if (engine === 'postgres' && skipPostgres) {
@@ -76,7 +83,7 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
     for (const site of demo.sites) expect(await loadSiteConfig(store.db, site.id), site.slug).toEqual(site);
   });
 
-  it('keeps each dealer\'s stock under that dealer', async () => {
+  it("keeps each dealer's stock under that dealer", async () => {
     for (const site of demo.sites) expect(await carCount(store.db, site.id), site.slug).toBe(carsOf(site).length);
     const harbourCar = carsOf(harbour)[0]!;
     expect(await findCarBySlug(store.db, harbour.id, harbourCar.slug)).toEqual(harbourCar);
@@ -84,7 +91,8 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
   });
 
   it('switches a remote off, on and pins it to a version, for one dealer only', async () => {
-    const remoteOf = async (siteId: number, name: string) => (await loadSiteConfig(store.db, siteId))?.remotes.find((remote) => remote.name === name);
+    const remoteOf = async (siteId: number, name: string) =>
+      (await loadSiteConfig(store.db, siteId))?.remotes.find((remote) => remote.name === name);
 
     await setSiteRemote(store.db, metro.id, 'mf-checkout', { enabled: false });
     expect(await remoteOf(metro.id, 'mf-checkout')).toEqual({ name: 'mf-checkout', enabled: false, version: null });
@@ -106,21 +114,36 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
     await store.db.deleteFrom('site_remotes').where('site_id', '=', site.id).where('remote', '=', 'mf-chat').execute();
     expect((await loadSiteConfig(store.db, site.id))?.remotes.find((remote) => remote.name === 'mf-chat')?.enabled).toBe(false);
     await setSiteRemote(store.db, site.id, 'mf-chat', { enabled: true });
-    expect((await loadSiteConfig(store.db, site.id))?.remotes.find((remote) => remote.name === 'mf-chat')).toEqual({ name: 'mf-chat', enabled: true, version: null });
+    expect((await loadSiteConfig(store.db, site.id))?.remotes.find((remote) => remote.name === 'mf-chat')).toEqual({
+      name: 'mf-chat',
+      enabled: true,
+      version: null,
+    });
   });
 
   describe('leads', () => {
     const t0 = 1_750_000_000_000;
 
     it('stores an enquiry and lists it for its dealer, newest filters applied', async () => {
-      const first = await createLead(store.db, { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Jane'), idempotencyKey: null }, t0);
+      const first = await createLead(
+        store.db,
+        { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Jane'), idempotencyKey: null },
+        t0,
+      );
       const partial = await createLead(
         store.db,
         { siteId: metro.id, category: 'Finance Enquiry', leadStatus: 'Incomplete', payload: enquiry('Ari'), idempotencyKey: null },
         t0 + 60_000,
       );
       expect(first.created).toBe(true);
-      expect(first.lead).toMatchObject({ site_id: metro.id, category: 'General Enquiry', lead_status: 'New', payload: enquiry('Jane'), created_at: t0, updated_at: t0 });
+      expect(first.lead).toMatchObject({
+        site_id: metro.id,
+        category: 'General Enquiry',
+        lead_status: 'New',
+        payload: enquiry('Jane'),
+        created_at: t0,
+        updated_at: t0,
+      });
       expect(typeof first.lead.id).toBe('number');
       expect(partial.lead.id).toBeGreaterThan(first.lead.id);
 
@@ -141,8 +164,12 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
       expect(exactSince.map((lead) => lead.id)).toContain(partial.lead.id);
     });
 
-    it('never gives one dealer\'s leads to another dealer', async () => {
-      const mine = await createLead(store.db, { siteId: harbour.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Harbour'), idempotencyKey: null }, t0);
+    it("never gives one dealer's leads to another dealer", async () => {
+      const mine = await createLead(
+        store.db,
+        { siteId: harbour.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Harbour'), idempotencyKey: null },
+        t0,
+      );
       const metroLeads = await listLeads(store.db, metro.id);
       expect(metroLeads.length).toBeGreaterThan(0);
       expect(metroLeads.every((lead) => lead.site_id === metro.id)).toBe(true);
@@ -152,7 +179,11 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
     });
 
     it('keeps a retried enquiry as one lead', async () => {
-      const once = await createLead(store.db, { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Retry'), idempotencyKey: 'retry-1' }, t0);
+      const once = await createLead(
+        store.db,
+        { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Retry'), idempotencyKey: 'retry-1' },
+        t0,
+      );
       const again = await createLead(
         store.db,
         { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Retry changed'), idempotencyKey: 'retry-1' },
@@ -168,7 +199,17 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
     it('keeps a double-submitted enquiry as one lead when both arrive at once', async () => {
       const results = await Promise.all(
         Array.from({ length: 5 }, (_, i) =>
-          createLead(store.db, { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry(`Twin${i}`), idempotencyKey: 'double-click' }, t0 + i),
+          createLead(
+            store.db,
+            {
+              siteId: metro.id,
+              category: 'General Enquiry',
+              leadStatus: 'New',
+              payload: enquiry(`Twin${i}`),
+              idempotencyKey: 'double-click',
+            },
+            t0 + i,
+          ),
         ),
       );
       expect(results.filter((result) => result.created)).toHaveLength(1);
@@ -178,8 +219,16 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
     });
 
     it('lets two dealers use the same idempotency key without sharing a lead', async () => {
-      const a = await createLead(store.db, { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Same'), idempotencyKey: 'shared-key' }, t0);
-      const b = await createLead(store.db, { siteId: harbour.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Same'), idempotencyKey: 'shared-key' }, t0);
+      const a = await createLead(
+        store.db,
+        { siteId: metro.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Same'), idempotencyKey: 'shared-key' },
+        t0,
+      );
+      const b = await createLead(
+        store.db,
+        { siteId: harbour.id, category: 'General Enquiry', leadStatus: 'New', payload: enquiry('Same'), idempotencyKey: 'shared-key' },
+        t0,
+      );
       expect(b.created).toBe(true);
       expect(b.lead.id).not.toBe(a.lead.id);
       expect(b.lead.site_id).toBe(harbour.id);
@@ -189,9 +238,23 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer data store on %s', (e
   describe('events', () => {
     it('records remote failures and analytics events per dealer, filterable by category', async () => {
       const at = 1_750_000_100_000;
-      await recordEvent(store.db, { siteId: metro.id, category: 'remote-error', url: '/cars/x', errorMessage: 'mf-vehicle failed', payload: { remote: 'mf-vehicle' } }, at);
+      await recordEvent(
+        store.db,
+        {
+          siteId: metro.id,
+          category: 'remote-error',
+          url: '/cars/x',
+          errorMessage: 'mf-vehicle failed',
+          payload: { remote: 'mf-vehicle' },
+        },
+        at,
+      );
       await recordEvent(store.db, { siteId: metro.id, category: 'page-view', url: '/', errorMessage: null, payload: {} }, at + 1);
-      await recordEvent(store.db, { siteId: harbour.id, category: 'remote-error', url: '/', errorMessage: 'harbour only', payload: {} }, at + 2);
+      await recordEvent(
+        store.db,
+        { siteId: harbour.id, category: 'remote-error', url: '/', errorMessage: 'harbour only', payload: {} },
+        at + 2,
+      );
       await recordEvent(store.db, { siteId: null, category: 'remote-error', url: null, errorMessage: 'no site', payload: {} }, at + 3);
 
       const events = await listEvents(store.db, metro.id);

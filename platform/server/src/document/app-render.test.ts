@@ -58,7 +58,11 @@ describe('the shell’s server render, as the platform runs it', () => {
   it('puts the markup the shell renders for the page and its hero into the first response', async () => {
     const { log, warnings } = recordingLog();
     const renderer = new AppRenderer({ ...builds(echoShell), log });
-    expect(await renderer.renderPage(page('/search/suv?make=Mazda'))).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search/suv?make=Mazda</p>', state: null, degraded: false });
+    expect(await renderer.renderPage(page('/search/suv?make=Mazda'))).toEqual({
+      html: '<h1>Metro Motor Group</h1><p>http://metro.example/search/suv?make=Mazda</p>',
+      state: null,
+      degraded: false,
+    });
     const hero = { slug: 'a-car', src: '/img/a.jpg', srcSet: '', sizes: '100vw', alt: '2024 Mazda CX-5' };
     expect((await renderer.renderPage(page('/cars/a-car', { hero })))?.html).toContain('<img alt="2024 Mazda CX-5">');
     expect(warnings).toEqual([]);
@@ -72,7 +76,12 @@ describe('the shell’s server render, as the platform runs it', () => {
 
   it('leaves the page to the browser, and says why, when a render throws; the next page is rendered again', async () => {
     const { log, warnings } = recordingLog();
-    const renderer = new AppRenderer({ ...builds(`exports.renderApp = async ({ url }) => { if (url.endsWith('/broken')) throw new Error('boom'); return { html: '<main>ok</main>', state: null }; };`), log });
+    const renderer = new AppRenderer({
+      ...builds(
+        `exports.renderApp = async ({ url }) => { if (url.endsWith('/broken')) throw new Error('boom'); return { html: '<main>ok</main>', state: null }; };`,
+      ),
+      log,
+    });
     expect(await renderer.renderPage(page('/broken'))).toBeNull();
     expect(warnings).toEqual(['server render failed; the browser renders this page']);
     expect((await renderer.renderPage(page('/')))?.html).toBe('<main>ok</main>');
@@ -94,11 +103,19 @@ exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>cars, with '
 
   it('renders the route’s remote from the server build of the version the site pins, with the shell’s shared modules', async () => {
     const { log, warnings } = recordingLog();
-    const renderer = new AppRenderer({ ...builds(echoShell, { 'mf-search@1.3.1-new': remoteUsingSharedReact, 'mf-search@1.3.0-old': `exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>old</ul>' } };` }), log });
+    const renderer = new AppRenderer({
+      ...builds(echoShell, {
+        'mf-search@1.3.1-new': remoteUsingSharedReact,
+        'mf-search@1.3.0-old': `exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>old</ul>' } };`,
+      }),
+      log,
+    });
     const rendered = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.3.1-new' }] }));
     expect(rendered?.html).toContain('<ul>cars, with the shell’s React</ul>');
     expect(rendered?.state).toEqual({ modules: ['mf-search/SearchPage'] });
-    expect((await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.3.0-old' }] })))?.html).toContain('<ul>old</ul>');
+    expect((await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.3.0-old' }] })))?.html).toContain(
+      '<ul>old</ul>',
+    );
     expect(warnings).toEqual([]);
   });
 
@@ -111,7 +128,11 @@ exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>cars, with '
       }),
       log,
     });
-    const remotes = [{ name: 'mf-search', version: '1.3.1' }, { name: 'mf-garage', version: '1.2.0' }, { name: 'mf-leads', version: '1.0.0-browser-only' }] as const;
+    const remotes = [
+      { name: 'mf-search', version: '1.3.1' },
+      { name: 'mf-garage', version: '1.2.0' },
+      { name: 'mf-leads', version: '1.0.0-browser-only' },
+    ] as const;
     const rendered = await renderer.renderPage(page('/search', { remotes }));
     expect(rendered?.html).toContain('<ul>cars, with the shell’s React</ul><button>♡ Save</button>');
     expect(warnings).toEqual([]);
@@ -119,10 +140,15 @@ exports.modules = { 'mf-search/SearchPage': { Component: () => '<ul>cars, with '
 
   it('leaves a remote to the browser when its version has no server build, or its build needs a module the page does not share', async () => {
     const { log, warnings } = recordingLog();
-    const renderer = new AppRenderer({ ...builds(echoShell, { 'mf-search@2.0.0-other-shell': `require('some-other-store'); exports.modules = {};` }), log });
+    const renderer = new AppRenderer({
+      ...builds(echoShell, { 'mf-search@2.0.0-other-shell': `require('some-other-store'); exports.modules = {};` }),
+      log,
+    });
     const withoutBuild = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '1.0.0-browser-only' }] }));
     expect(withoutBuild).toEqual({ html: '<h1>Metro Motor Group</h1><p>http://metro.example/search</p>', state: null, degraded: false });
-    const needsAnotherStore = await renderer.renderPage(page('/search', { remotes: [{ name: 'mf-search', version: '2.0.0-other-shell' }] }));
+    const needsAnotherStore = await renderer.renderPage(
+      page('/search', { remotes: [{ name: 'mf-search', version: '2.0.0-other-shell' }] }),
+    );
     expect(needsAnotherStore?.state).toBeNull();
     expect(needsAnotherStore?.html).toContain('<h1>Metro Motor Group</h1>');
     expect(warnings).toEqual(['a remote server build could not be loaded; the browser renders that remote']);
@@ -150,12 +176,21 @@ exports.renderApp = async ({ url }) => {
     const requests: InjectRequest[] = [];
     const inject: Inject = async (request) => {
       requests.push(request);
-      return { statusCode: 200, headers: { 'x-answer': 'in process', 'content-type': 'application/json' }, rawPayload: Buffer.from('{"hits":[]}') };
+      return {
+        statusCode: 200,
+        headers: { 'x-answer': 'in process', 'content-type': 'application/json' },
+        rawPayload: Buffer.from('{"hits":[]}'),
+      };
     };
     const renderer = new AppRenderer({ ...builds(fetchingShell('ORIGIN/meili/multi-search?x=1')), log: recordingLog().log, inject });
     expect((await renderer.renderPage(page('/search')))?.html).toBe('200 in process {"hits":[]}');
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'POST', url: '/meili/multi-search?x=1', remoteAddress: '203.0.113.9', headers: { host: 'metro.example', 'content-type': 'application/json' } });
+    expect(requests[0]).toMatchObject({
+      method: 'POST',
+      url: '/meili/multi-search?x=1',
+      remoteAddress: '203.0.113.9',
+      headers: { host: 'metro.example', 'content-type': 'application/json' },
+    });
     expect(requests[0]?.payload?.toString()).toBe('{"q":"suv"}');
   });
 

@@ -131,7 +131,9 @@ export class AppRenderer {
       };
       try {
         const module = { exports: {} as { modules?: ServerRemote } };
-        const evaluate = compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
+        const evaluate = compileFunction(readFileSync(file, 'utf8'), ['exports', 'require', 'module', '__filename', '__dirname'], {
+          filename: file,
+        });
         evaluate(module.exports, requireShared, module, file, dirname(file));
         modules = module.exports.modules && typeof module.exports.modules === 'object' ? module.exports.modules : null;
       } catch (error) {
@@ -159,7 +161,13 @@ export class AppRenderer {
     });
     headers.host = url.host;
     const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const answer = await this.options.inject({ method: request.method, url: `${url.pathname}${url.search}`, headers, payload, remoteAddress: scope.ip });
+    const answer = await this.options.inject({
+      method: request.method,
+      url: `${url.pathname}${url.search}`,
+      headers,
+      payload,
+      remoteAddress: scope.ip,
+    });
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value === undefined) continue;

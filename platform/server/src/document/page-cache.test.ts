@@ -97,7 +97,10 @@ describe.each(['sqlite', 'postgres'] as const)('pages kept between shoppers, on 
     // A shell server render that says how many pages it has rendered.
     const server = join(platform.ctx.config.shellClientDir, '..', 'server');
     await mkdir(server, { recursive: true });
-    await writeFile(join(server, 'render-app.cjs'), `let renders = 0; exports.renderApp = async ({ url }) => ({ html: '<p>render ' + (++renders) + ' of ' + url + '</p>', state: null });`);
+    await writeFile(
+      join(server, 'render-app.cjs'),
+      `let renders = 0; exports.renderApp = async ({ url }) => ({ html: '<p>render ' + (++renders) + ' of ' + url + '</p>', state: null });`,
+    );
   });
   afterAll(() => platform?.close());
 
@@ -114,7 +117,11 @@ describe.each(['sqlite', 'postgres'] as const)('pages kept between shoppers, on 
     expect(second.headers['content-type']).toMatch(/^text\/html/);
     // Kept compressed: a browser that takes gzip or brotli gets the same page, compressed once.
     const gzipped = await siteRequest(platform.app, site, 'GET', '/', { headers: { 'accept-encoding': 'gzip' } });
-    expect(gzipped.headers).toMatchObject({ 'x-page-cache': 'hit', 'content-encoding': 'gzip', vary: expect.stringContaining('Accept-Encoding') });
+    expect(gzipped.headers).toMatchObject({
+      'x-page-cache': 'hit',
+      'content-encoding': 'gzip',
+      vary: expect.stringContaining('Accept-Encoding'),
+    });
     expect(gunzipSync(gzipped.rawPayload).toString()).toBe(first.body);
     const brotli = await siteRequest(platform.app, site, 'GET', '/', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(brotli.headers['content-encoding']).toBe('br');

@@ -13,7 +13,8 @@ type Entry = CachedPage & { stamp: string; storedAt: number; bytes: number; enco
 
 const encoders: Record<PageEncoding, (html: string) => Buffer> = {
   // The quality @fastify/compress uses for responses it compresses itself.
-  br: (html) => brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+  br: (html) =>
+    brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
   gzip: (html) => gzipSync(html),
 };
 

@@ -11,7 +11,10 @@ import { absoluteUrl, shareImageSize, shareImageUrl } from './seo';
  * page shows it (SPEC §5), its odometer in the site's unit and where it is.
  * '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: $25,990, 45,120 km.'
  */
-export function vehicleDescription(car: Pick<Car, 'name' | 'price' | 'preorder' | 'km' | 'location_name' | 'city'>, locale: SiteLocale): string {
+export function vehicleDescription(
+  car: Pick<Car, 'name' | 'price' | 'preorder' | 'km' | 'location_name' | 'city'>,
+  locale: SiteLocale,
+): string {
   // 'Enquire for price.' ends a sentence of its own; inside this one it loses its full stop.
   const price = formatPrice(car.price, { preorder: car.preorder, locale }).replace(/\.$/, '');
   const where = [car.location_name, car.city].filter((part, index, parts) => part.trim() && parts.indexOf(part) === index).join(', ');
@@ -33,10 +36,17 @@ export function vehicleSeo(
     image: image ? { url: image, ...shareImageSize, alt: car.name } : null,
     price: isPriceShown(car.price) ? { amount: car.price, currency: currencyCode(site.locale) } : null,
   };
-  return { social, jsonLd: [vehicleJsonLd(car, site, { url: page.canonicalUrl, imageUrl: image ?? '', now: Math.floor(Date.now() / 1000) })] };
+  return {
+    social,
+    jsonLd: [vehicleJsonLd(car, site, { url: page.canonicalUrl, imageUrl: image ?? '', now: Math.floor(Date.now() / 1000) })],
+  };
 }
 
 /** The home page's schema.org `WebSite` and `AutoDealer`. */
 export function homeSeo(site: SiteConfig, origin: string): unknown[] {
-  return siteJsonLd(site, { url: `${origin}/`, logoUrl: site.logo.url ? absoluteUrl(origin, site.logo.url) : undefined, description: site.seo.description });
+  return siteJsonLd(site, {
+    url: `${origin}/`,
+    logoUrl: site.logo.url ? absoluteUrl(origin, site.logo.url) : undefined,
+    description: site.seo.description,
+  });
 }

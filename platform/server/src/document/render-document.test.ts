@@ -3,7 +3,11 @@ import { testSite } from '@dealer/contracts/testing/test-site';
 import { renderDocument, type DocumentInput } from './render-document';
 
 const site = testSite();
-const shellAssets = { js: ['/assets/first-paint.1.js', '/assets/main.2.js'], css: ['/assets/main.3.css'], firstPaint: '/assets/first-paint.1.js' };
+const shellAssets = {
+  js: ['/assets/first-paint.1.js', '/assets/main.2.js'],
+  css: ['/assets/main.3.css'],
+  firstPaint: '/assets/first-paint.1.js',
+};
 const remotePreloads = { js: ['/remotes/mf-search/1.4.0/remoteEntry.js'], css: ['/remotes/mf-search/1.4.0/SearchPage.css'] };
 const page = (extra: Partial<DocumentInput>): DocumentInput => ({
   site,
@@ -21,7 +25,11 @@ const head = (html: string) => html.slice(0, html.indexOf('</head>'));
 describe('the document’s scripts', () => {
   it('on a server-rendered page, only the first script is in the head; it loads the app and the remote once the page is on screen', () => {
     const html = renderDocument(
-      page({ appHtml: '<main><h1>Search</h1></main>', appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'], inlineStyles: [{ href: '/remotes/mf-search/1.4.0/SearchPage.css', css: '.search-page{display:grid}' }] }),
+      page({
+        appHtml: '<main><h1>Search</h1></main>',
+        appStylesheets: ['/remotes/mf-search/1.4.0/SearchPage.css'],
+        inlineStyles: [{ href: '/remotes/mf-search/1.4.0/SearchPage.css', css: '.search-page{display:grid}' }],
+      }),
     );
     expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
     expect(head(html)).not.toContain('main.2.js"></script>');
@@ -33,9 +41,7 @@ describe('the document’s scripts', () => {
     const start = JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as unknown;
     expect(start).toEqual({
       scripts: ['/assets/main.2.js'],
-      preloads: [
-        { href: '/remotes/mf-search/1.4.0/remoteEntry.js', as: 'script' },
-      ],
+      preloads: [{ href: '/remotes/mf-search/1.4.0/remoteEntry.js', as: 'script' }],
     });
   });
 
@@ -60,7 +66,10 @@ describe('the document’s scripts', () => {
 describe('the site config', () => {
   const siteConfigUrl = '/api/site?v=abc123';
   const configIn = (html: string) => /<script id="site-config" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
-  const startOf = (html: string) => JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { siteConfig?: string } | null;
+  const startOf = (html: string) =>
+    JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as {
+      siteConfig?: string;
+    } | null;
 
   it('is not in a server-rendered page: its code fetches it from the address the page names, which every page of the site shares', () => {
     const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', siteConfigUrl }));
@@ -76,13 +85,19 @@ describe('the site config', () => {
 
   it('is in the page when no address is given, or the shell has no first script to fetch it', () => {
     expect(configIn(renderDocument(page({ appHtml: '<main></main>' })))).toBeDefined();
-    expect(configIn(renderDocument(page({ appHtml: '<main></main>', siteConfigUrl, shellAssets: { js: shellAssets.js, css: shellAssets.css } })))).toBeDefined();
+    expect(
+      configIn(
+        renderDocument(page({ appHtml: '<main></main>', siteConfigUrl, shellAssets: { js: shellAssets.js, css: shellAssets.css } })),
+      ),
+    ).toBeDefined();
   });
 });
 
 describe('the order of the document', () => {
   it('puts the page’s markup before the data its scripts read (site config, route data, first answers), so the page paints before the parser reaches tens of KB of JSON', () => {
-    const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', appState: { modules: ['mf-search/SearchPage'], api: {} }, routeData: {} }));
+    const html = renderDocument(
+      page({ appHtml: '<main><h1>Search</h1></main>', appState: { modules: ['mf-search/SearchPage'], api: {} }, routeData: {} }),
+    );
     const markup = html.indexOf('<h1>Search</h1>');
     expect(markup).toBeGreaterThan(html.indexOf('</head>'));
     for (const id of ['site-config', 'route-data', 'app-state', 'app-start']) {
@@ -94,7 +109,9 @@ describe('the order of the document', () => {
 
 describe('the shell’s stylesheet', () => {
   it('is inlined when the server has its text, so the page paints without waiting for it; otherwise linked', () => {
-    const inlined = renderDocument(page({ shellAssets: { ...shellAssets, inlineCss: { '/assets/main.3.css': '.dp-container{max-width:1200px}' } } }));
+    const inlined = renderDocument(
+      page({ shellAssets: { ...shellAssets, inlineCss: { '/assets/main.3.css': '.dp-container{max-width:1200px}' } } }),
+    );
     expect(head(inlined)).toContain('<style data-href="/assets/main.3.css">.dp-container{max-width:1200px}</style>');
     expect(head(inlined)).not.toContain('<link rel="stylesheet" href="/assets/main.3.css">');
     expect(head(renderDocument(page({})))).toContain('<link rel="stylesheet" href="/assets/main.3.css">');

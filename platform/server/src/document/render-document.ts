@@ -58,7 +58,11 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** JSON inside a <script> element: `<` escaped so no value can close the element. */
-const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 const cssColour = (value: string) => (/^#[0-9a-f]{3,8}$/i.test(value) || /^[a-z]+$/i.test(value) ? value : 'inherit');
 const cssLength = (value: string) => (/^\d+(\.\d+)?(px|rem|em)$/.test(value) ? value : '8px');
@@ -88,7 +92,11 @@ function socialTags(social: SocialMeta, site: PublicSiteConfig): string[] {
       meta('property', 'og:image:alt', social.image.alt),
     );
   }
-  if (social.price) tags.push(meta('property', 'product:price:amount', social.price.amount), meta('property', 'product:price:currency', social.price.currency));
+  if (social.price)
+    tags.push(
+      meta('property', 'product:price:amount', social.price.amount),
+      meta('property', 'product:price:currency', social.price.currency),
+    );
   tags.push(
     meta('name', 'twitter:card', social.image ? 'summary_large_image' : 'summary'),
     meta('name', 'twitter:title', social.title),
@@ -137,7 +145,9 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
   head.push(`<style>${brandingCss(site)}</style>`);
   for (const css of input.shellAssets.css) {
     const text = input.shellAssets.inlineCss?.[css];
-    head.push(text === undefined ? `<link rel="stylesheet" href="${escapeHtml(css)}">` : `<style data-href="${escapeHtml(css)}">${text}</style>`);
+    head.push(
+      text === undefined ? `<link rel="stylesheet" href="${escapeHtml(css)}">` : `<style data-href="${escapeHtml(css)}">${text}</style>`,
+    );
   }
   if (input.heroImage) {
     const { path, sizes } = input.heroImage;
@@ -167,10 +177,7 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
     const start = {
       ...(fetchesConfig ? { siteConfig: input.siteConfigUrl } : {}),
       scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
-      preloads: [
-        ...input.remotePreloads.js.map((href) => ({ href, as: 'script' })),
-        ...remoteCss.map((href) => ({ href, as: 'style' })),
-      ],
+      preloads: [...input.remotePreloads.js.map((href) => ({ href, as: 'script' })), ...remoteCss.map((href) => ({ href, as: 'style' }))],
     };
     data.push(`<script id="app-start" type="application/json">${scriptJson(start)}</script>`);
     head.push(`<script defer src="${escapeHtml(firstPaint)}"></script>`);
@@ -205,7 +212,9 @@ ${[...config, ...data, ...state].join('\n')}
 
 /** The platform's own page at bare localhost: a link to every demo site. */
 export function renderSiteIndex(sites: { slug: string; name: string; url: string }[]): string {
-  const items = sites.map((site) => `<li><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a> <code>${escapeHtml(site.slug)}</code></li>`).join('\n');
+  const items = sites
+    .map((site) => `<li><a href="${escapeHtml(site.url)}">${escapeHtml(site.name)}</a> <code>${escapeHtml(site.slug)}</code></li>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Dealer platform: demo sites</title>

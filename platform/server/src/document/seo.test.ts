@@ -9,11 +9,26 @@ beforeAll(async () => {
   ({ JSDOM } = (await import('jsdom' as string)) as JsdomModule);
 });
 
-describe('the address a dealer\'s pages are known by', () => {
+describe("the address a dealer's pages are known by", () => {
   it.each([
-    ['its own domain, over https', 'www.metromotorgroup.com.au', 'http://metro-motor-group.localhost:3000', 'https://www.metromotorgroup.com.au'],
-    ['its domain in capitals with a trailing dot', 'WWW.LoneStarAuto.com.', 'http://lone-star-auto.localhost:3000', 'https://www.lonestarauto.com'],
-    ['the address it was asked on, without a domain', null, 'http://flexi-subscriptions.localhost:3000', 'http://flexi-subscriptions.localhost:3000'],
+    [
+      'its own domain, over https',
+      'www.metromotorgroup.com.au',
+      'http://metro-motor-group.localhost:3000',
+      'https://www.metromotorgroup.com.au',
+    ],
+    [
+      'its domain in capitals with a trailing dot',
+      'WWW.LoneStarAuto.com.',
+      'http://lone-star-auto.localhost:3000',
+      'https://www.lonestarauto.com',
+    ],
+    [
+      'the address it was asked on, without a domain',
+      null,
+      'http://flexi-subscriptions.localhost:3000',
+      'http://flexi-subscriptions.localhost:3000',
+    ],
     ['the address it was asked on, with an empty domain', '  ', 'https://preview.example.com', 'https://preview.example.com'],
   ])('is %s', (_case, domain, origin, expected) => {
     expect(canonicalOrigin({ domain_name: domain }, origin)).toBe(expected);
@@ -29,7 +44,11 @@ describe('the address a dealer\'s pages are known by', () => {
   });
 
   it.each([
-    ['a photo on the image endpoint', '/img/vehicle/car/suv/white/3.jpg', 'https://www.metromotorgroup.com.au/img/vehicle/car/suv/white/3.jpg?w=1200&q=80'],
+    [
+      'a photo on the image endpoint',
+      '/img/vehicle/car/suv/white/3.jpg',
+      'https://www.metromotorgroup.com.au/img/vehicle/car/suv/white/3.jpg?w=1200&q=80',
+    ],
     ['a photo already on a CDN', 'https://cdn.example.com/cars/1.jpg', 'https://cdn.example.com/cars/1.jpg?w=1200&q=80'],
     ['no photo', '', null],
   ])('shares %s at 1200 wide and quality 80', (_case, path, expected) => {
@@ -37,20 +56,59 @@ describe('the address a dealer\'s pages are known by', () => {
   });
 
   it('makes a logo path absolute and leaves an absolute address alone', () => {
-    expect(absoluteUrl('https://www.kiwimotors.co.nz', '/img/logo/kiwi-motors.svg')).toBe('https://www.kiwimotors.co.nz/img/logo/kiwi-motors.svg');
+    expect(absoluteUrl('https://www.kiwimotors.co.nz', '/img/logo/kiwi-motors.svg')).toBe(
+      'https://www.kiwimotors.co.nz/img/logo/kiwi-motors.svg',
+    );
     expect(absoluteUrl('https://www.kiwimotors.co.nz', 'https://cdn.example.com/logo.svg')).toBe('https://cdn.example.com/logo.svg');
   });
 });
 
-describe('a vehicle page\'s description', () => {
-  const corolla = { name: '2021 Toyota Corolla Ascent Sport', price: 25990, preorder: false, km: 45120, location_name: 'Metro Toyota Parramatta', city: 'Parramatta' };
+describe("a vehicle page's description", () => {
+  const corolla = {
+    name: '2021 Toyota Corolla Ascent Sport',
+    price: 25990,
+    preorder: false,
+    km: 45120,
+    location_name: 'Metro Toyota Parramatta',
+    city: 'Parramatta',
+  };
   it.each([
-    ['a priced car in Australia', corolla, 'en-AU', '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: $25,990, 45,120 km.'],
-    ['a car without a price', { ...corolla, price: 0 }, 'en-AU', '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: Enquire for price, 45,120 km.'],
-    ['a pre-order car without a price', { ...corolla, price: 0, preorder: true, km: 10 }, 'en-AU', '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: PREORDER, 10 km.'],
-    ['a car in Texas, in miles', { ...corolla, location_name: 'Lone Star Auto Austin', city: 'Austin' }, 'en-US', '2021 Toyota Corolla Ascent Sport for sale at Lone Star Auto Austin, Austin: $25,990, 28,036 mi.'],
-    ['a US car without a price', { ...corolla, price: 5, location_name: 'Lone Star Auto Austin', city: 'Austin' }, 'en-US', '2021 Toyota Corolla Ascent Sport for sale at Lone Star Auto Austin, Austin: Inquire for price, 28,036 mi.'],
-    ['a yard named after its town', { ...corolla, location_name: 'Auckland', city: 'Auckland' }, 'en-NZ', '2021 Toyota Corolla Ascent Sport for sale at Auckland: $25,990, 45,120 km.'],
+    [
+      'a priced car in Australia',
+      corolla,
+      'en-AU',
+      '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: $25,990, 45,120 km.',
+    ],
+    [
+      'a car without a price',
+      { ...corolla, price: 0 },
+      'en-AU',
+      '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: Enquire for price, 45,120 km.',
+    ],
+    [
+      'a pre-order car without a price',
+      { ...corolla, price: 0, preorder: true, km: 10 },
+      'en-AU',
+      '2021 Toyota Corolla Ascent Sport for sale at Metro Toyota Parramatta, Parramatta: PREORDER, 10 km.',
+    ],
+    [
+      'a car in Texas, in miles',
+      { ...corolla, location_name: 'Lone Star Auto Austin', city: 'Austin' },
+      'en-US',
+      '2021 Toyota Corolla Ascent Sport for sale at Lone Star Auto Austin, Austin: $25,990, 28,036 mi.',
+    ],
+    [
+      'a US car without a price',
+      { ...corolla, price: 5, location_name: 'Lone Star Auto Austin', city: 'Austin' },
+      'en-US',
+      '2021 Toyota Corolla Ascent Sport for sale at Lone Star Auto Austin, Austin: Inquire for price, 28,036 mi.',
+    ],
+    [
+      'a yard named after its town',
+      { ...corolla, location_name: 'Auckland', city: 'Auckland' },
+      'en-NZ',
+      '2021 Toyota Corolla Ascent Sport for sale at Auckland: $25,990, 45,120 km.',
+    ],
   ] as const)('reads well for %s', (_case, car, locale, expected) => {
     expect(vehicleDescription(car, locale)).toBe(expected);
   });

@@ -36,7 +36,12 @@ const xmlEntities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 
 /** Whether XML 1.0 can carry a code point at all (its Char production): tab, newline, return and the rest of Unicode bar surrogates, FFFE and FFFF. */
 const isXmlChar = (code: number) =>
-  code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  code === 0x9 ||
+  code === 0xa ||
+  code === 0xd ||
+  (code >= 0x20 && code <= 0xd7ff) ||
+  (code >= 0xe000 && code <= 0xfffd) ||
+  (code >= 0x10000 && code <= 0x10ffff);
 
 /** Text for XML content or attributes; characters XML 1.0 cannot carry at all are dropped. */
 export function escapeXml(text: string): string {

@@ -45,11 +45,22 @@ describe.each(['sqlite', 'postgres'] as const)('the event retention sweep on %s'
   });
 
   /** Retention of 400 days for events and 30 for ad events, a few rows a batch so several batches run. */
-  const sweep = (batchSize = 3) => new EventRetention({ db: store.db, dataDir, eventsRetentionDays: 400, adEventsRetentionDays: 30, batchSize, now: () => now });
-  const event = (siteId: number | null, category: string, at: number) => recordEvent(store.db, { siteId, category, url: '/', errorMessage: null, payload: { category } }, at);
-  const eventsLeft = async () => (await store.db.selectFrom('events').select(['site_id', 'category', 'created_at']).orderBy('created_at').execute()).map((row) => `${row.site_id} ${row.category} ${now - Number(row.created_at)}`);
+  const sweep = (batchSize = 3) =>
+    new EventRetention({ db: store.db, dataDir, eventsRetentionDays: 400, adEventsRetentionDays: 30, batchSize, now: () => now });
+  const event = (siteId: number | null, category: string, at: number) =>
+    recordEvent(store.db, { siteId, category, url: '/', errorMessage: null, payload: { category } }, at);
+  const eventsLeft = async () =>
+    (await store.db.selectFrom('events').select(['site_id', 'category', 'created_at']).orderBy('created_at').execute()).map(
+      (row) => `${row.site_id} ${row.category} ${now - Number(row.created_at)}`,
+    );
   const dailyCounts = async () => {
-    const rows = await store.db.selectFrom('event_daily_counts').selectAll().orderBy('site_id').orderBy('day').orderBy('category').execute();
+    const rows = await store.db
+      .selectFrom('event_daily_counts')
+      .selectAll()
+      .orderBy('site_id')
+      .orderBy('day')
+      .orderBy('category')
+      .execute();
     return rows.map((row) => `${row.site_id} ${row.day} ${row.category} ${Number(row.count)}`);
   };
 
@@ -87,7 +98,10 @@ describe.each(['sqlite', 'postgres'] as const)('the event retention sweep on %s'
     const [a, b] = await Promise.all([sweep(4).runOnce(), sweep(4).runOnce()]);
     expect(a.events + b.events).toBe(40);
     expect(await eventsLeft()).toEqual([]);
-    const total = await store.db.selectFrom('event_daily_counts').select((eb) => eb.fn.sum<number>('count').as('total')).executeTakeFirstOrThrow();
+    const total = await store.db
+      .selectFrom('event_daily_counts')
+      .select((eb) => eb.fn.sum<number>('count').as('total'))
+      .executeTakeFirstOrThrow();
     expect(Number(total.total)).toBe(40);
   });
 
@@ -96,7 +110,17 @@ describe.each(['sqlite', 'postgres'] as const)('the event retention sweep on %s'
     const adEvent = async (name: string, status: 'pending' | 'failed' | 'sent' | 'dead' | 'expired', age: number) => {
       const row = await store.db
         .insertInto('ad_events')
-        .values({ site_id: metro, event_id: name, event_name: 'Lead', payload: '', status, attempts: 1, next_attempt_at: now - age, created_at: now - age, updated_at: now - age })
+        .values({
+          site_id: metro,
+          event_id: name,
+          event_name: 'Lead',
+          payload: '',
+          status,
+          attempts: 1,
+          next_attempt_at: now - age,
+          created_at: now - age,
+          updated_at: now - age,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.set(name, Number(row.id));
@@ -147,11 +171,16 @@ describe('the event retention sweep in a running server', () => {
   });
 
   it('sweeps by itself once the server listens (where the outboxes run), keeping the daily counts', async () => {
-    const siteId = Number((await platform.ctx.db.selectFrom('sites').select('id').where('slug', '=', 'harbour-used-cars').executeTakeFirstOrThrow()).id);
+    const siteId = Number(
+      (await platform.ctx.db.selectFrom('sites').select('id').where('slug', '=', 'harbour-used-cars').executeTakeFirstOrThrow()).id,
+    );
     await recordEvent(platform.ctx.db, { siteId, category: 'page_view', url: '/', errorMessage: null, payload: {} }, Date.now() - 31 * day);
     await recordEvent(platform.ctx.db, { siteId, category: 'page_view', url: '/', errorMessage: null, payload: {} }, Date.now() - 29 * day);
     await platform.app.listen({ port: 0, host: '127.0.0.1' });
-    await vi.waitFor(async () => expect(await platform.ctx.db.selectFrom('events').select('created_at').execute()).toHaveLength(1), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(async () => expect(await platform.ctx.db.selectFrom('events').select('created_at').execute()).toHaveLength(1), {
+      timeout: 5_000,
+      interval: 20,
+    });
     const counts = await platform.ctx.db.selectFrom('event_daily_counts').select(['site_id', 'category', 'count']).execute();
     expect(counts.map((row) => ({ ...row, count: Number(row.count) }))).toEqual([{ site_id: siteId, category: 'page_view', count: 1 }]);
   });

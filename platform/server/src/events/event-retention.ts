@@ -88,7 +88,8 @@ export class EventRetention {
       adEvents: await this.inBatches((limit) => deleteFinishedAdEventsBefore(db, adEventsBefore, limit)),
       adEventFiles: await this.deleteFilesBefore(adEventsOutboxDir(dataDir), adEventsBefore),
     };
-    if (result.events + result.adEvents + result.adEventFiles > 0) this.log.info(result, 'event retention: old events deleted (their daily counts kept)');
+    if (result.events + result.adEvents + result.adEventFiles > 0)
+      this.log.info(result, 'event retention: old events deleted (their daily counts kept)');
     return result;
   }
 

@@ -4,7 +4,8 @@ import { refusalSchema } from './zod-schemas';
 /** The 404 of an API address no route answers. */
 const noApiRouteMessage = (method: string, url: string) => `No API route for ${method} ${url.split('?', 1)[0]!.slice(0, 200)}.`;
 
-const refuse = async (request: FastifyRequest, reply: FastifyReply) => reply.code(404).send({ message: noApiRouteMessage(request.method, request.url) });
+const refuse = async (request: FastifyRequest, reply: FastifyReply) =>
+  reply.code(404).send({ message: noApiRouteMessage(request.method, request.url) });
 
 /**
  * `/api` and every address under it that no route answers: a JSON 404 naming it, for any method.

@@ -17,7 +17,9 @@ describe('the client a per-address limit counts', () => {
   });
 
   it('gives every address of one IPv6 /64 the same count, and another /64 its own', () => {
-    const keys = new Set(Array.from({ length: 50 }, (_, i) => clientAddressKey(`2001:db8:aa:bb:${i.toString(16)}::${(i * 7).toString(16)}`)));
+    const keys = new Set(
+      Array.from({ length: 50 }, (_, i) => clientAddressKey(`2001:db8:aa:bb:${i.toString(16)}::${(i * 7).toString(16)}`)),
+    );
     expect([...keys]).toEqual(['2001:db8:aa:bb::/64']);
     expect(clientAddressKey('2001:db8:aa:bc::1')).not.toBe(clientAddressKey('2001:db8:aa:bb::1'));
   });

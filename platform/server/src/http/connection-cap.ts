@@ -30,7 +30,10 @@ function trustedProxyList(entries: readonly string[]): BlockList {
  * X-Forwarded-For has been read yet. The trusted proxies are never capped (every shopper behind
  * them shares their address); the limits per request still hold for the clients they name.
  */
-export function capConnectionsPerAddress(server: Server, options: { max: number; trustedProxies: readonly string[]; log: FastifyBaseLogger }) {
+export function capConnectionsPerAddress(
+  server: Server,
+  options: { max: number; trustedProxies: readonly string[]; log: FastifyBaseLogger },
+) {
   if (options.max <= 0) return;
   const proxies = trustedProxyList(options.trustedProxies);
   const open = new Map<string, number>();
@@ -44,7 +47,10 @@ export function capConnectionsPerAddress(server: Server, options: { max: number;
     if (count >= options.max) {
       if (!warned.has(key)) {
         warned.add(key);
-        options.log.warn({ client: key, max: options.max }, 'connection refused: this address already holds HTTP_MAX_CONNECTIONS_PER_ADDRESS open connections');
+        options.log.warn(
+          { client: key, max: options.max },
+          'connection refused: this address already holds HTTP_MAX_CONNECTIONS_PER_ADDRESS open connections',
+        );
       }
       socket.destroy();
       return;

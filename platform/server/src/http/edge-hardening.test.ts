@@ -50,7 +50,10 @@ const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
   /** The platform's app with a route that says what the request looks like, under the given TRUSTED_PROXIES. */
   async function appTrusting(trustedProxies: string[]): Promise<FastifyInstance> {
-    const app = await buildApp({ ...platform.ctx, config: { ...platform.ctx.config, http: { ...platform.ctx.config.http, trustedProxies } } }, { logger: false });
+    const app = await buildApp(
+      { ...platform.ctx, config: { ...platform.ctx.config, http: { ...platform.ctx.config.http, trustedProxies } } },
+      { logger: false },
+    );
     app.get('/test/client', async (request) => ({ ip: request.ip, origin: requestOrigin(request) }));
     await app.ready();
     return app;
@@ -59,7 +62,10 @@ describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
   it('takes the socket address, and the socket scheme, when no proxy is trusted', async () => {
     const app = await appTrusting([]);
     try {
-      const res = await app.inject({ url: '/test/client', headers: { host: host('citi-rentals'), 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' } });
+      const res = await app.inject({
+        url: '/test/client',
+        headers: { host: host('citi-rentals'), 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' },
+      });
       expect(res.json()).toEqual({ ip: '127.0.0.1', origin: 'http://citi-rentals.localhost:3000' });
     } finally {
       await app.close();
@@ -69,7 +75,10 @@ describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
   it('takes the forwarded address and scheme from a trusted proxy', async () => {
     const app = await appTrusting(['127.0.0.1']);
     try {
-      const res = await app.inject({ url: '/test/client', headers: { host: host('citi-rentals'), 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' } });
+      const res = await app.inject({
+        url: '/test/client',
+        headers: { host: host('citi-rentals'), 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' },
+      });
       expect(res.json()).toEqual({ ip: '203.0.113.9', origin: 'https://citi-rentals.localhost:3000' });
     } finally {
       await app.close();
@@ -77,7 +86,8 @@ describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
   });
 
   it('counts events from one socket in one bucket, whatever X-Forwarded-For it makes up', async () => {
-    for (let i = 0; i < eventsPerMinute; i++) expect((await postEvent('harbour-used-cars', { ip: `198.51.100.${i}` })).statusCode).toBe(202);
+    for (let i = 0; i < eventsPerMinute; i++)
+      expect((await postEvent('harbour-used-cars', { ip: `198.51.100.${i}` })).statusCode).toBe(202);
     const limited = await postEvent('harbour-used-cars', { ip: '198.51.100.200' });
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
@@ -85,21 +95,34 @@ describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
   });
 
   it('gives each client behind a trusted proxy its own bucket, and one client one bucket', async () => {
-    for (let i = 0; i < eventsPerMinute + 2; i++) expect((await postEvent('ridgeline-trucks', { via: proxy, ip: `198.51.100.${i}` })).statusCode).toBe(202);
-    for (let i = 0; i < eventsPerMinute; i++) expect((await postEvent('ridgeline-trucks', { via: proxy, ip: '192.0.2.7' })).statusCode).toBe(202);
+    for (let i = 0; i < eventsPerMinute + 2; i++)
+      expect((await postEvent('ridgeline-trucks', { via: proxy, ip: `198.51.100.${i}` })).statusCode).toBe(202);
+    for (let i = 0; i < eventsPerMinute; i++)
+      expect((await postEvent('ridgeline-trucks', { via: proxy, ip: '192.0.2.7' })).statusCode).toBe(202);
     expect((await postEvent('ridgeline-trucks', { via: proxy, ip: '192.0.2.7' })).statusCode).toBe(429);
   });
 
   it('holds the rego lookup limit per socket too: made-up addresses buy no more lookups', async () => {
     const lookup = (ip: string) =>
-      platform.app.inject({ method: 'POST', url: '/api/rego-lookup', headers: { host: host('metro-motor-group'), 'x-forwarded-for': ip }, payload: { rego: 'TEST01', regoState: 'NSW' } });
+      platform.app.inject({
+        method: 'POST',
+        url: '/api/rego-lookup',
+        headers: { host: host('metro-motor-group'), 'x-forwarded-for': ip },
+        payload: { rego: 'TEST01', regoState: 'NSW' },
+      });
     for (let i = 0; i < 30; i++) expect((await lookup(`198.51.100.${i}`)).statusCode).toBe(200);
     expect((await lookup('198.51.100.99')).statusCode).toBe(429);
   });
 
   it('counts an IPv6 client by its /64, so stepping through its addresses buys no more lookups', async () => {
     const lookup = (ip: string) =>
-      platform.app.inject({ method: 'POST', url: '/api/rego-lookup', remoteAddress: ip, headers: { host: host('harbour-used-cars') }, payload: { rego: 'TEST01', regoState: 'NSW' } });
+      platform.app.inject({
+        method: 'POST',
+        url: '/api/rego-lookup',
+        remoteAddress: ip,
+        headers: { host: host('harbour-used-cars') },
+        payload: { rego: 'TEST01', regoState: 'NSW' },
+      });
     for (let i = 0; i < 30; i++) expect((await lookup(`2001:db8:77:1:${i.toString(16)}::1`)).statusCode).not.toBe(429);
     expect((await lookup('2001:db8:77:1:ffff::2')).statusCode).toBe(429);
     // Another household keeps its own lookups.
@@ -109,7 +132,8 @@ describe('who the client is: X-Forwarded-For only from a trusted proxy', () => {
 
 describe('the scheme in canonical addresses: X-Forwarded-Proto only from a trusted proxy, only http or https', () => {
   const slug = 'flexi-subscriptions';
-  const get = (url: string, proto: string, via?: string) => platform.app.inject({ url, remoteAddress: via, headers: { host: host(slug), 'x-forwarded-proto': proto } });
+  const get = (url: string, proto: string, via?: string) =>
+    platform.app.inject({ url, remoteAddress: via, headers: { host: host(slug), 'x-forwarded-proto': proto } });
   const canonicalOf = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 
   it.each<[string, string, string | undefined, string]>([
@@ -151,7 +175,14 @@ describe('the scheme in canonical addresses: X-Forwarded-Proto only from a trust
 describe('cross-site writes: a foreign Origin is refused', () => {
   const slug = 'ridgeline-trucks';
   const own = `http://${host(slug)}`;
-  const lead = { category: 'General Enquiry', name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333', message: 'Is it still available?' };
+  const lead = {
+    category: 'General Enquiry',
+    name: 'Jane',
+    last_name: 'Citizen',
+    email: 'jane@example.com',
+    phone: '0411222333',
+    message: 'Is it still available?',
+  };
   const foreign = 'https://evil.example';
   const refusal = { message: `This dealer site only accepts forms sent from its own pages, not from ${foreign}.` };
 
@@ -163,14 +194,21 @@ describe('cross-site writes: a foreign Origin is refused', () => {
       method: 'POST',
       url,
       remoteAddress: proxy,
-      headers: { host: host(slug), 'content-type': contentType, 'x-forwarded-for': `192.0.2.${addressCounter}`, ...(origin ? { origin } : {}) },
+      headers: {
+        host: host(slug),
+        'content-type': contentType,
+        'x-forwarded-for': `192.0.2.${addressCounter}`,
+        ...(origin ? { origin } : {}),
+      },
       payload,
     });
   };
 
   function multipart(fields: Record<string, string>) {
     const boundary = `----origin-${randomBytes(8).toString('hex')}`;
-    const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    const parts = Object.entries(fields).map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
     return { payload: Buffer.from(`${parts.join('')}--${boundary}--\r\n`), contentType: `multipart/form-data; boundary=${boundary}` };
   }
 
@@ -180,7 +218,11 @@ describe('cross-site writes: a foreign Origin is refused', () => {
     ['a JSON lead', '/api/leads', () => ({ contentType: 'application/json', payload: JSON.stringify({ lead }) })],
     ['a mock-mode lead', '/mock/leads', () => ({ contentType: 'application/json', payload: JSON.stringify({ lead }) })],
     ['an event', '/api/events', () => ({ contentType: 'application/json', payload: JSON.stringify(event) })],
-    ['a rego lookup', '/api/rego-lookup', () => ({ contentType: 'application/x-www-form-urlencoded', payload: 'rego=TEST01&regoState=NSW' })],
+    [
+      'a rego lookup',
+      '/api/rego-lookup',
+      () => ({ contentType: 'application/x-www-form-urlencoded', payload: 'rego=TEST01&regoState=NSW' }),
+    ],
   ])('refuses %s posted from another website with 403', async (_case, url, body) => {
     const { contentType, payload } = body();
     const res = await post(url, contentType, payload, foreign);
@@ -189,7 +231,12 @@ describe('cross-site writes: a foreign Origin is refused', () => {
   });
 
   it('refuses a PUT to a lead and an Origin of "null" (a sandboxed frame) too', async () => {
-    const put = await platform.app.inject({ method: 'PUT', url: '/api/leads/1', headers: { host: host(slug), origin: foreign, 'content-type': 'application/json' }, payload: '{}' });
+    const put = await platform.app.inject({
+      method: 'PUT',
+      url: '/api/leads/1',
+      headers: { host: host(slug), origin: foreign, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(put.statusCode).toBe(403);
     const sandboxed = await post('/api/leads', 'application/json', JSON.stringify({ lead }), 'null');
     expect(sandboxed.statusCode).toBe(403);
@@ -234,7 +281,13 @@ describe('cross-site writes: a foreign Origin is refused', () => {
         method: 'POST',
         url: '/api/leads',
         remoteAddress: proxy,
-        headers: { host: host(slug), 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${(addressCounter += 1)}`, 'x-forwarded-proto': 'https', origin },
+        headers: {
+          host: host(slug),
+          'content-type': 'application/json',
+          'x-forwarded-for': `192.0.2.${(addressCounter += 1)}`,
+          'x-forwarded-proto': 'https',
+          origin,
+        },
         payload: JSON.stringify({ lead }),
       });
     expect((await viaHttps(own)).statusCode).toBe(403);
@@ -257,7 +310,12 @@ describe('cross-site writes: a foreign Origin is refused', () => {
       headers: { host: host(slug), origin: foreign, authorization: `Bearer ${testAdminKey}` },
     });
     expect(withKey.statusCode).toBe(200);
-    const search = await platform.app.inject({ method: 'POST', url: '/meili/multi-search', headers: { host: host(slug), origin: foreign }, payload: { queries: [] } });
+    const search = await platform.app.inject({
+      method: 'POST',
+      url: '/meili/multi-search',
+      headers: { host: host(slug), origin: foreign },
+      payload: { queries: [] },
+    });
     expect(search.statusCode).not.toBe(403);
   });
 });
@@ -280,7 +338,12 @@ describe('POST /api/events: JSON, small, limited', () => {
   });
 
   it('refuses a body without a content type with 415', async () => {
-    const res = await platform.app.inject({ method: 'POST', url: '/api/events', headers: { host: host(slug) }, payload: Buffer.from(JSON.stringify(event)) });
+    const res = await platform.app.inject({
+      method: 'POST',
+      url: '/api/events',
+      headers: { host: host(slug) },
+      payload: Buffer.from(JSON.stringify(event)),
+    });
     expect(res.statusCode).toBe(415);
   });
 
@@ -292,7 +355,11 @@ describe('POST /api/events: JSON, small, limited', () => {
   });
 
   it('refuses an event nested thousands deep with 400 (it would overflow the stack when stored)', async () => {
-    const res = await postEvent(slug, { via: proxy, ip: '192.0.2.53', payload: `{"category":"x","event_properties":{"a":${nested(4000)}}}` });
+    const res = await postEvent(slug, {
+      via: proxy,
+      ip: '192.0.2.53',
+      payload: `{"category":"x","event_properties":{"a":${nested(4000)}}}`,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: jsonTooDeepMessage });
   });
@@ -303,7 +370,8 @@ describe('POST /api/events: JSON, small, limited', () => {
   });
 
   it('counts each site on its own: one site’s flood leaves another’s budget whole', async () => {
-    for (let i = 0; i < eventsPerMinute; i++) expect((await postEvent('kiwi-motors', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(202);
+    for (let i = 0; i < eventsPerMinute; i++)
+      expect((await postEvent('kiwi-motors', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(202);
     expect((await postEvent('kiwi-motors', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(429);
     expect((await postEvent('lone-star-auto', { via: proxy, ip: '192.0.2.60' })).statusCode).toBe(202);
   });
@@ -315,7 +383,10 @@ describe('deep JSON anywhere in the public API is a 400', () => {
     ['a rego lookup with arrays 10,000 deep', '/api/rego-lookup', `{"rego":${nested(10_000)}}`],
     ['a lead of objects 10,000 deep', '/api/leads', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
   ])('refuses %s', async (_case, url, payload) => {
-    const res = await siteRequest(platform.app, 'toyota-demo', 'POST', url, { headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.70' }, payload });
+    const res = await siteRequest(platform.app, 'toyota-demo', 'POST', url, {
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.70' },
+      payload,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: jsonTooDeepMessage });
   });
@@ -323,7 +394,11 @@ describe('deep JSON anywhere in the public API is a 400', () => {
   it(`still reads JSON nested ${maxJsonDepth} deep, and brackets inside strings do not count`, async () => {
     const res = await siteRequest(platform.app, 'toyota-demo', 'POST', '/api/events', {
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.71' },
-      payload: JSON.stringify({ category: 'deep-enough', error_message: '[[[[{{{{\\"'.repeat(20), event_properties: { a: JSON.parse(nested(maxJsonDepth - 2)) } }),
+      payload: JSON.stringify({
+        category: 'deep-enough',
+        error_message: '[[[[{{{{\\"'.repeat(20),
+        event_properties: { a: JSON.parse(nested(maxJsonDepth - 2)) },
+      }),
     });
     expect(res.statusCode).toBe(202);
   });
@@ -348,7 +423,9 @@ describe('slow clients are cut off (real sockets)', () => {
         if (drip) timer = setInterval(() => socket.writable && socket.write(drip), 50);
       });
       socket.on('data', (chunk: string) => (received += chunk));
-      socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+      );
       socket.on('close', () => {
         clearInterval(timer);
         resolve(received);
@@ -380,12 +457,16 @@ describe('slow clients are cut off (real sockets)', () => {
 
 describe('HTTPS only, once a shopper came over https', () => {
   const slug = 'kiwi-motors';
-  const get = (url: string, headers: Record<string, string> = {}, via?: string) => platform.app.inject({ url, remoteAddress: via, headers: { host: host(slug), ...headers } });
+  const get = (url: string, headers: Record<string, string> = {}, via?: string) =>
+    platform.app.inject({ url, remoteAddress: via, headers: { host: host(slug), ...headers } });
 
-  it.each(['/', '/api/site', '/api/no-such-route'])('tells the browser to use https for a year on %s reached over https through the trusted proxy', async (url) => {
-    const res = await get(url, { 'x-forwarded-proto': 'https' }, proxy);
-    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
-  });
+  it.each(['/', '/api/site', '/api/no-such-route'])(
+    'tells the browser to use https for a year on %s reached over https through the trusted proxy',
+    async (url) => {
+      const res = await get(url, { 'x-forwarded-proto': 'https' }, proxy);
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+    },
+  );
 
   it('says nothing of https over plain http, nor when a client that is not the proxy claims https', async () => {
     expect((await get('/')).headers['strict-transport-security']).toBeUndefined();
@@ -408,7 +489,8 @@ describe('an API address that does not exist is a JSON 404, not the site’s pag
     ['DELETE', '/api/leads'],
     ['OPTIONS', '/api/no-such-thing'],
   ])('answers %s %s with a 404 naming it', async (method, url) => {
-    const body = method === 'GET' || method === 'OPTIONS' ? {} : { headers: { host: host(slug), 'content-type': 'application/json' }, payload: '{}' };
+    const body =
+      method === 'GET' || method === 'OPTIONS' ? {} : { headers: { host: host(slug), 'content-type': 'application/json' }, payload: '{}' };
     const res = await platform.app.inject({ method, url, headers: { host: host(slug) }, ...body });
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -439,7 +521,14 @@ describe('open connections per client address (real sockets)', () => {
 
   /** The platform listening on a port of its own, with at most `max` connections per address and long keep-alives (so nothing closes by itself). */
   async function listening(max: number, trustedProxies: string[] = []) {
-    const http = { ...platform.ctx.config.http, trustedProxies, maxConnectionsPerAddress: max, idleTimeoutMs: 120_000, keepAliveTimeoutMs: 120_000, requestTimeoutMs: 120_000 };
+    const http = {
+      ...platform.ctx.config.http,
+      trustedProxies,
+      maxConnectionsPerAddress: max,
+      idleTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 120_000,
+      requestTimeoutMs: 120_000,
+    };
     const app = await buildApp({ ...platform.ctx, config: { ...platform.ctx.config, http } }, { logger: false });
     apps.push(app);
     const port = await freePort();
@@ -457,14 +546,17 @@ describe('open connections per client address (real sockets)', () => {
       socket.setEncoding('utf8');
       socket.on('connect', () => socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n'));
       socket.once('data', (chunk: string) => resolve({ socket, answer: chunk }));
-      socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+      socket.on('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+      );
       socket.once('close', () => resolve({ socket, answer: 'closed' }));
     });
   }
 
   /** Waits until the server holds `count` connections (a closed one is let go once its close reaches the server). */
   async function serverHolds(app: FastifyInstance, count: number) {
-    const held = () => new Promise<number>((resolve, reject) => app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
+    const held = () =>
+      new Promise<number>((resolve, reject) => app.server.getConnections((error, n) => (error ? reject(error) : resolve(n))));
     while ((await held()) !== count) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 

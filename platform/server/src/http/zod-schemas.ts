@@ -64,7 +64,10 @@ export function applyZodSchemas(app: FastifyInstance, production = process.env.N
 
 /** The route's own answer to a request its schema refused. */
 export function sendSchemaRefusal(error: RequestSchemaError, request: FastifyRequest, reply: FastifyReply) {
-  const answer = request.routeOptions.config.schemaError?.(error.zodError, error.part, request) ?? { status: 400, body: { message: error.message } };
+  const answer = request.routeOptions.config.schemaError?.(error.zodError, error.part, request) ?? {
+    status: 400,
+    body: { message: error.message },
+  };
   if (answer.headers) void reply.headers(answer.headers);
   return reply.code(answer.status).send(answer.body);
 }

@@ -11,7 +11,16 @@ import { generateDemoData } from '@dealer/demo/demo-data';
 import { ImageCache, openImageCache } from './image-cache';
 import { applyZodSchemas } from '../http/zod-schemas';
 import { ConfigError, loadConfig } from '../config';
-import { busyRetryAfterSeconds, imageRoutes, RenderCancelled, renderLanes, RenderQueueFull, renderVersion, sharedRenders, type ImageRoutesOptions } from './image-routes';
+import {
+  busyRetryAfterSeconds,
+  imageRoutes,
+  RenderCancelled,
+  renderLanes,
+  RenderQueueFull,
+  renderVersion,
+  sharedRenders,
+  type ImageRoutesOptions,
+} from './image-routes';
 import { demoPhotoVocabulary, photoQualities, photoWidths } from '@dealer/demo/photo-vocabulary';
 
 const silent = { warn: () => undefined };
@@ -39,7 +48,12 @@ describe('what the image endpoint draws', () => {
     expect(paths.size).toBeGreaterThan(100);
     for (const path of paths) {
       const [, , , category = '', body = '', colour = ''] = path.split('/');
-      expect({ path, category: vocabulary.categories.has(category), body: vocabulary.bodies.has(body), colour: vocabulary.colours.has(colour) }).toEqual({
+      expect({
+        path,
+        category: vocabulary.categories.has(category),
+        body: vocabulary.bodies.has(body),
+        colour: vocabulary.colours.has(colour),
+      }).toEqual({
         path,
         category: true,
         body: true,
@@ -49,7 +63,8 @@ describe('what the image endpoint draws', () => {
   });
 
   it('draws every width and quality the pages ask for', () => {
-    for (const width of [...cardWidths, ...deviceWidths, fixedLoaderMaxWidth, shareImageSize.width, 160, 960]) expect(photoWidths).toContain(width);
+    for (const width of [...cardWidths, ...deviceWidths, fixedLoaderMaxWidth, shareImageSize.width, 160, 960])
+      expect(photoWidths).toContain(width);
     expect([...photoQualities]).toEqual([imageQuality.lowEnd, imageQuality.standard, imageQuality.general]);
   });
 });
@@ -163,7 +178,12 @@ describe('renders shared by everyone asking for the same photo', () => {
     const renders = sharedRenders(renderLanes({ max: 1, smallMax: 1, queue: 4 }), (key) => cancelled.push(key));
     const held = gate();
     const kept: string[] = [];
-    const hero = renders.start('hero', { small: false }, async () => (await held.opened, Buffer.from('hero')), async (bytes) => void kept.push(bytes.toString()));
+    const hero = renders.start(
+      'hero',
+      { small: false },
+      async () => (await held.opened, Buffer.from('hero')),
+      async (bytes) => void kept.push(bytes.toString()),
+    );
     const leaving = new AbortController();
     const answer = renders.wait(hero, leaving.signal);
     leaving.abort();
@@ -199,7 +219,10 @@ describe('the render queue behind /img', () => {
     try {
       const first = app.inject({ url: '/img/vehicle/car/suv/white/1.jpg?w=1920' });
       while (started.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      const others = [app.inject({ url: '/img/vehicle/car/suv/black/1.jpg?w=1920' }), app.inject({ url: '/img/vehicle/car/suv/red/1.jpg?w=1920' })];
+      const others = [
+        app.inject({ url: '/img/vehicle/car/suv/black/1.jpg?w=1920' }),
+        app.inject({ url: '/img/vehicle/car/suv/red/1.jpg?w=1920' }),
+      ];
       // While the first drawing holds the only slot, one request waits in the only queue place; the other is turned away.
       const refused = await Promise.race(others);
       expect(refused.statusCode).toBe(503);
@@ -289,7 +312,13 @@ describe('one busy shopper cannot jam the photos', () => {
   it('refuses an address more uncached photos at once than IMAGE_RENDERS_PER_ADDRESS with 429, while its cached photos, a photo already being drawn and other addresses still answer', async () => {
     const drawing = heldDrawing();
     const seen = reports();
-    const { app, cache } = await photoApp({ renderConcurrency: 1, renderQueue: 8, rendersPerAddress: 2, draw: drawing.draw, onWait: seen.onWait });
+    const { app, cache } = await photoApp({
+      renderConcurrency: 1,
+      renderQueue: 8,
+      rendersPerAddress: 2,
+      draw: drawing.draw,
+      onWait: seen.onWait,
+    });
     const busy = '203.0.113.7';
     try {
       await cache.write(`${renderVersion}/vehicle/car/suv/white/1-w320-q75.jpg`, Buffer.from('kept'));
@@ -350,7 +379,13 @@ describe('one busy shopper cannot jam the photos', () => {
   it('takes a waiting photo out of the queue, never drawn, when its shopper has gone', async () => {
     const drawing = heldDrawing();
     const seen = reports();
-    const { app } = await photoApp({ renderConcurrency: 1, renderQueue: 4, draw: drawing.draw, onWait: seen.onWait, onCancel: seen.onCancel });
+    const { app } = await photoApp({
+      renderConcurrency: 1,
+      renderQueue: 4,
+      draw: drawing.draw,
+      onWait: seen.onWait,
+      onCancel: seen.onCancel,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as AddressInfo;
     /** A GET over a connection of its own, and its answer's status and body. */
@@ -390,8 +425,15 @@ describe('one busy shopper cannot jam the photos', () => {
 
 describe('image settings', () => {
   it('gives small photos one slot of their own, and each address 24 drawings at once (a results page of cards) and 240 a minute, by default', () => {
-    expect(loadConfig({}, '/srv/platform').images).toMatchObject({ smallRenderConcurrency: 1, rendersPerAddress: 24, renderRatePerMinute: 240 });
-    const set = loadConfig({ IMAGE_RENDER_SMALL_CONCURRENCY: '2', IMAGE_RENDERS_PER_ADDRESS: '0', IMAGE_RENDER_RATE_LIMIT: '30' }, '/srv/platform').images;
+    expect(loadConfig({}, '/srv/platform').images).toMatchObject({
+      smallRenderConcurrency: 1,
+      rendersPerAddress: 24,
+      renderRatePerMinute: 240,
+    });
+    const set = loadConfig(
+      { IMAGE_RENDER_SMALL_CONCURRENCY: '2', IMAGE_RENDERS_PER_ADDRESS: '0', IMAGE_RENDER_RATE_LIMIT: '30' },
+      '/srv/platform',
+    ).images;
     expect(set).toMatchObject({ smallRenderConcurrency: 2, rendersPerAddress: 0, renderRatePerMinute: 30 });
   });
 

@@ -23,7 +23,9 @@ beforeAll(async () => {
   app = Fastify();
   // As app.ts: zod schemas, and a request one refuses answered as its route says.
   applyZodSchemas(app);
-  app.setErrorHandler((error, request, reply) => (error instanceof RequestSchemaError ? sendSchemaRefusal(error, request, reply) : reply.send(error)));
+  app.setErrorHandler((error, request, reply) =>
+    error instanceof RequestSchemaError ? sendSchemaRefusal(error, request, reply) : reply.send(error),
+  );
   await app.register(imageRoutes, {
     cache: await openImageCache(cacheDir, 64 * 1024 * 1024, app.log),
     siteLogo: (slug) => sites[slug] ?? null,
@@ -147,7 +149,11 @@ describe('vehicle photos', () => {
     ['/img/vehicle/spaceship/SUV/white/1.jpg', 400, 'Invalid body: use lowercase letters, digits and dashes (max 64)'],
     ['/img/vehicle/spaceship/suv/white/9.jpg', 400, 'Invalid variant: expected 0 to 7, e.g. 3.jpg'],
     ['/img/vehicle/spaceship/suv/white/1.jpg?w=3', 404, 'No photo is drawn for the category "spaceship".'],
-    ['/img/vehicle/car/suv/white/1.jpg?w=3&q=1', 400, 'Invalid w: use one of the widths 160, 320, 480, 640, 750, 828, 960, 1080, 1200, 1280, 1920, 2048, 3840'],
+    [
+      '/img/vehicle/car/suv/white/1.jpg?w=3&q=1',
+      400,
+      'Invalid w: use one of the widths 160, 320, 480, 640, 750, 828, 960, 1080, 1200, 1280, 1920, 2048, 3840',
+    ],
   ])('judges %s by its first fault: a malformed path part, then a part never drawn, then w, then q', async (url, status, message) => {
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(status);
@@ -163,12 +169,17 @@ describe('vehicle photos', () => {
     expect(res.headers.etag).toBe((await app.inject({ url: `${photo}?w=160&q=75` })).headers.etag);
   });
 
-  it.each(['3', '16', '200', '641', '3841', '5000', '100000'])('refuses the width %s, which no page asks for, naming the widths it draws', async (w) => {
-    const res = await app.inject({ url: `${photo}?w=${w}` });
-    expect(res.statusCode).toBe(400);
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.json().message).toBe('Invalid w: use one of the widths 160, 320, 480, 640, 750, 828, 960, 1080, 1200, 1280, 1920, 2048, 3840');
-  });
+  it.each(['3', '16', '200', '641', '3841', '5000', '100000'])(
+    'refuses the width %s, which no page asks for, naming the widths it draws',
+    async (w) => {
+      const res = await app.inject({ url: `${photo}?w=${w}` });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json().message).toBe(
+        'Invalid w: use one of the widths 160, 320, 480, 640, 750, 828, 960, 1080, 1200, 1280, 1920, 2048, 3840',
+      );
+    },
+  );
 
   it.each(['1', '50', '70', '100'])('refuses the quality %s, which no page asks for, naming the qualities it draws', async (q) => {
     const res = await app.inject({ url: `${photo}?w=320&q=${q}` });
@@ -266,7 +277,20 @@ describe('drawing helpers', () => {
   });
 
   it('draws every body type as valid, self-contained 4:3 SVG', async () => {
-    const bodies: BodyShape[] = ['sedan', 'hatch', 'wagon', 'suv', 'ute', 'coupe', 'van', 'truck', 'cab-chassis', 'motorcycle', 'motorhome', 'caravan'];
+    const bodies: BodyShape[] = [
+      'sedan',
+      'hatch',
+      'wagon',
+      'suv',
+      'ute',
+      'coupe',
+      'van',
+      'truck',
+      'cab-chassis',
+      'motorcycle',
+      'motorhome',
+      'caravan',
+    ];
     for (const [i, body] of bodies.entries()) {
       const svg = carPhotoSvg({ category: 'car', body, colour: 'silver', variant: i % 8 }, 80, 60);
       expect(svg).not.toMatch(/href|<text|@import|url\((?!#)/);

@@ -215,7 +215,13 @@ export function renderLanes({ max, smallMax, queue }: { max: number; smallMax: n
 }
 
 /** A render under way, and how many requests wait for it. */
-type Render = { readonly key: string; readonly bytes: Promise<Buffer>; readonly cancel: AbortController; readonly state: { started: boolean }; askers: number };
+type Render = {
+  readonly key: string;
+  readonly bytes: Promise<Buffer>;
+  readonly cancel: AbortController;
+  readonly state: { started: boolean };
+  askers: number;
+};
 
 /**
  * Renders under way by key, each shared by everyone asking for the same picture. `start` queues
@@ -322,12 +328,7 @@ export function boundSharpMemory(): void {
   sharp.concurrency(1);
 }
 
-export async function renderVehiclePhoto(
-  photo: VehiclePhoto,
-  width: number,
-  quality: number,
-  format: ImageFormat,
-): Promise<Buffer> {
+export async function renderVehiclePhoto(photo: VehiclePhoto, width: number, quality: number, format: ImageFormat): Promise<Buffer> {
   const height = Math.round((width * 3) / 4);
   const svg = carPhotoSvg(photo, width, height);
   const image = sharp(Buffer.from(svg), { limitInputPixels: maxPhotoPixels }).resize(width, height, { fit: 'fill' });
@@ -376,7 +377,11 @@ const unknownSite = { message: 'Unknown site' };
 export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptions): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   boundSharpMemory();
-  const lanes = renderLanes({ max: Math.max(1, opts.renderConcurrency ?? 2), smallMax: Math.max(1, opts.smallRenderConcurrency ?? 1), queue: Math.max(0, opts.renderQueue ?? 32) });
+  const lanes = renderLanes({
+    max: Math.max(1, opts.renderConcurrency ?? 2),
+    smallMax: Math.max(1, opts.smallRenderConcurrency ?? 1),
+    queue: Math.max(0, opts.renderQueue ?? 32),
+  });
   const renders = sharedRenders(lanes, (key) => opts.onCancel?.({ key }));
   const perAddress = opts.rendersPerAddress ?? 8;
   const rendering = counter();
@@ -390,7 +395,10 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
     z
       .string()
       .regex(slugPattern, `Invalid ${name}: use lowercase letters, digits and dashes (max 64)`)
-      .refine((value) => known.has(value), { error: (issue) => `No photo is drawn for the ${name} "${String(issue.input)}".`, params: notDrawn });
+      .refine((value) => known.has(value), {
+        error: (issue) => `No photo is drawn for the ${name} "${String(issue.input)}".`,
+        params: notDrawn,
+      });
   const photoParams = z.object({
     category: drawnPart('category', vocabulary.categories),
     body: drawnPart('body', vocabulary.bodies),
@@ -407,7 +415,11 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
     {
       config: { schemaError: photoRefusal },
       // 200 is the picture's bytes, sent as they are (never serialised).
-      schema: { params: photoParams, querystring: photoQuery, response: { 200: z.instanceof(Buffer), 304: noContentSchema, '4xx': messageSchema, 503: messageSchema } },
+      schema: {
+        params: photoParams,
+        querystring: photoQuery,
+        response: { 200: z.instanceof(Buffer), 304: noContentSchema, '4xx': messageSchema, 503: messageSchema },
+      },
     },
     async (request, reply) => {
       const { category, body, colour, variant } = request.params;
@@ -419,11 +431,7 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
       const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
       // Caching headers go on success only, so an error response is never cached for a year.
       const success = () =>
-        reply
-          .header('vary', 'Accept')
-          .header('cache-control', immutable)
-          .header('etag', etag)
-          .header('content-type', contentTypes[format]);
+        reply.header('vary', 'Accept').header('cache-control', immutable).header('etag', etag).header('content-type', contentTypes[format]);
       if (etagMatches(request.headers['if-none-match'], etag)) return success().code(304).send();
 
       let render = renders.get(key);
@@ -440,12 +448,20 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
         const client = clientAddressKey(request.ip);
         if (perAddress > 0 && rendering.of(client) >= perAddress) {
           reply.header('cache-control', 'no-store');
-          return tooManyRequests(reply, busyRetryAfterSeconds * 1000, (wait) => `Too many new photos are being drawn for your connection. Please try again in ${wait}.`);
+          return tooManyRequests(
+            reply,
+            busyRetryAfterSeconds * 1000,
+            (wait) => `Too many new photos are being drawn for your connection. Please try again in ${wait}.`,
+          );
         }
         const started = startsPerMinute.take(client, now());
         if (!started.ok) {
           reply.header('cache-control', 'no-store');
-          return tooManyRequests(reply, started.retryAfterMs, (wait) => `Too many new photos were asked for from your connection. Please try again in ${wait}.`);
+          return tooManyRequests(
+            reply,
+            started.retryAfterMs,
+            (wait) => `Too many new photos were asked for from your connection. Please try again in ${wait}.`,
+          );
         }
         rendering.add(client, 1);
         render = renders.start(

@@ -17,7 +17,10 @@ beforeAll(async () => {
 const data = generateDemoData(Math.floor(Date.UTC(2025, 0, 1) / 1000));
 const siteOf = (slug: string): SiteConfig => data.sites.find((site) => site.slug === slug)!;
 const carOf = (site: SiteConfig, pick: (car: Car) => boolean = () => true): Car =>
-  data.cars.find((car) => site.dealerships.some((dealership) => dealership.slug === car.dealership_slug) && car.badge && car.vin && car.price > 0 && pick(car))!;
+  data.cars.find(
+    (car) =>
+      site.dealerships.some((dealership) => dealership.slug === car.dealership_slug) && car.badge && car.vin && car.price > 0 && pick(car),
+  )!;
 
 const metro = siteOf('metro-motor-group');
 const loneStar = siteOf('lone-star-auto');
@@ -29,7 +32,13 @@ const nzCar = carOf(kiwi);
 const createdAt = Date.UTC(2025, 4, 6, 23, 15, 42, 123);
 
 const shopper = { name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0412 345 678', postcode: '2150' };
-const lead = (site: SiteConfig, payload: Record<string, unknown>, car: Car | null = null, id = 42, files: DeliverableFile[] = []): DeliverableLead => ({
+const lead = (
+  site: SiteConfig,
+  payload: Record<string, unknown>,
+  car: Car | null = null,
+  id = 42,
+  files: DeliverableFile[] = [],
+): DeliverableLead => ({
   id,
   site,
   payload,
@@ -45,7 +54,8 @@ function parse(xml: string): Document {
 }
 const textAt = (scope: Document | Element, selector: string) => scope.querySelector(selector)?.textContent ?? null;
 const vehicles = (doc: Document) => Array.from(doc.querySelectorAll('prospect > vehicle'));
-const vehicleOf = (doc: Document, interest: string) => vehicles(doc).find((vehicle) => vehicle.getAttribute('interest') === interest) ?? null;
+const vehicleOf = (doc: Document, interest: string) =>
+  vehicles(doc).find((vehicle) => vehicle.getAttribute('interest') === interest) ?? null;
 
 type Expectation = {
   vehicles: { interest: string; status: string; year: string; make: string; model: string }[];
@@ -186,9 +196,15 @@ const cases: [string, DeliverableLead, Expectation][] = [
   ],
   [
     'test drive booking: interest test-drive, the date in the comments',
-    lead(metro, { ...shopper, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', dateTime: '2025-05-10T10:30', car_id: metroNewCar.id }, metroNewCar),
+    lead(
+      metro,
+      { ...shopper, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', dateTime: '2025-05-10T10:30', car_id: metroNewCar.id },
+      metroNewCar,
+    ),
     {
-      vehicles: [{ interest: 'test-drive', status: 'new', year: String(metroNewCar.year), make: metroNewCar.make, model: metroNewCar.model }],
+      vehicles: [
+        { interest: 'test-drive', status: 'new', year: String(metroNewCar.year), make: metroNewCar.make, model: metroNewCar.model },
+      ],
       check: (doc) => {
         const comments = textAt(doc, 'customer > comments')!;
         expect(comments).toContain('Enquiry: New Vehicle Enquiry / Test Drive');
@@ -198,9 +214,23 @@ const cases: [string, DeliverableLead, Expectation][] = [
   ],
   [
     'a booked test drive: the time in the location’s own words, not the raw value',
-    lead(metro, { ...shopper, category: 'New Vehicle Enquiry', subcategory: 'Test Drive', dateTime: '2026-11-23T09:00:00+11:00', booking_time: 'Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)', booking_location_id: 12, car_id: metroNewCar.id }, metroNewCar),
+    lead(
+      metro,
+      {
+        ...shopper,
+        category: 'New Vehicle Enquiry',
+        subcategory: 'Test Drive',
+        dateTime: '2026-11-23T09:00:00+11:00',
+        booking_time: 'Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)',
+        booking_location_id: 12,
+        car_id: metroNewCar.id,
+      },
+      metroNewCar,
+    ),
     {
-      vehicles: [{ interest: 'test-drive', status: 'new', year: String(metroNewCar.year), make: metroNewCar.make, model: metroNewCar.model }],
+      vehicles: [
+        { interest: 'test-drive', status: 'new', year: String(metroNewCar.year), make: metroNewCar.make, model: metroNewCar.model },
+      ],
       check: (doc) => {
         const comments = textAt(doc, 'customer > comments')!;
         expect(comments).toContain('Test drive date/time: Mon, 23 Nov 2026, 9:00 am (Australia/Sydney)');
@@ -213,7 +243,15 @@ const cases: [string, DeliverableLead, Expectation][] = [
     'US site: miles and USD, country US',
     lead(loneStar, { ...shopper, phone: '(512) 555-0100', postcode: '78751', category: 'Used Vehicle Enquiry', car_id: usCar.id }, usCar),
     {
-      vehicles: [{ interest: 'buy', status: usCar.car_type === 'new' ? 'new' : 'used', year: String(usCar.year), make: usCar.make, model: usCar.model }],
+      vehicles: [
+        {
+          interest: 'buy',
+          status: usCar.car_type === 'new' ? 'new' : 'used',
+          year: String(usCar.year),
+          make: usCar.make,
+          model: usCar.model,
+        },
+      ],
       check: (doc) => {
         const vehicle = vehicleOf(doc, 'buy')!;
         expect(vehicle.querySelector('odometer')!.getAttribute('units')).toBe('mi');
@@ -228,7 +266,15 @@ const cases: [string, DeliverableLead, Expectation][] = [
     'NZ site: NZD and km',
     lead(kiwi, { ...shopper, category: 'Used Vehicle Enquiry' }, nzCar),
     {
-      vehicles: [{ interest: 'buy', status: nzCar.car_type === 'new' ? 'new' : 'used', year: String(nzCar.year), make: nzCar.make, model: nzCar.model }],
+      vehicles: [
+        {
+          interest: 'buy',
+          status: nzCar.car_type === 'new' ? 'new' : 'used',
+          year: String(nzCar.year),
+          make: nzCar.make,
+          model: nzCar.model,
+        },
+      ],
       check: (doc) => {
         expect(doc.querySelector('vehicle > price')!.getAttribute('currency')).toBe('NZD');
         expect(doc.querySelector('vehicle > odometer')!.getAttribute('units')).toBe('km');
@@ -263,7 +309,15 @@ const cases: [string, DeliverableLead, Expectation][] = [
   ],
   [
     'service enquiry: the shopper’s car goes into the comments, not a trade-in',
-    lead(metro, { ...shopper, category: 'Service Enquiry', Rego: 'SVC111', 'Vehicle Make': 'Toyota', 'Vehicle Model': 'Corolla', km: '60000', dateTime: '2025-05-12T08:00' }),
+    lead(metro, {
+      ...shopper,
+      category: 'Service Enquiry',
+      Rego: 'SVC111',
+      'Vehicle Make': 'Toyota',
+      'Vehicle Model': 'Corolla',
+      km: '60000',
+      dateTime: '2025-05-12T08:00',
+    }),
     {
       vehicles: [{ interest: 'buy', status: 'new', year: '', make: '', model: '' }],
       check: (doc) => {
@@ -282,7 +336,15 @@ const cases: [string, DeliverableLead, Expectation][] = [
   [
     'multipart-style strings and a wrapped payload: opt_in "false", location_id as text',
     lead(metro, {
-      lead: { ...shopper, category: 'Finance Enquiry', opt_in: 'false', location_id: String(metro.locations[1]!.id), has_files: 'true', 'Best Finance': 'Yes', cardNumber: '4111111111111111' },
+      lead: {
+        ...shopper,
+        category: 'Finance Enquiry',
+        opt_in: 'false',
+        location_id: String(metro.locations[1]!.id),
+        has_files: 'true',
+        'Best Finance': 'Yes',
+        cardNumber: '4111111111111111',
+      },
     }),
     {
       vehicles: [{ interest: 'buy', status: 'new', year: '', make: '', model: '' }],
@@ -391,7 +453,9 @@ describe('leadToAdf with files', () => {
 
   it('adds the note after the list, and only when there are files', () => {
     const note = 'The files are attached to this e-mail.';
-    expect(comments(leadToAdf(lead(metro, payload, null, 42, files), { filesNote: note }))).toMatch(/- rego papers\.pdf .*\nThe files are attached to this e-mail\./);
+    expect(comments(leadToAdf(lead(metro, payload, null, 42, files), { filesNote: note }))).toMatch(
+      /- rego papers\.pdf .*\nThe files are attached to this e-mail\./,
+    );
     expect(leadToAdf(lead(metro, shopper), { filesNote: note })).toBe(leadToAdf(lead(metro, shopper)));
   });
 
@@ -439,11 +503,23 @@ describe('validateAdfStructure', () => {
     ['requestdate not ISO 8601', good.replace(/<requestdate>[^<]*</, '<requestdate>06/05/2025 11:15<'), /ISO 8601/],
     ['bad interest', good.replace('interest="buy"', 'interest="rent"'), /interest="rent"/],
     ['bad odometer units', good.replace('units="km"', 'units="furlongs"'), /units="furlongs"/],
-    ['customer without email or phone', good.replace(/<email>[^<]*<\/email>/, '').replace(/<phone type="voice">[^<]*<\/phone>/, ''), /neither email nor phone/],
-    ['empty customer name', good.replace(/(<name part="first" type="individual">)[^<]*/, '$1').replace(/(<name part="last" type="individual">)[^<]*/, '$1'), /no name/],
+    [
+      'customer without email or phone',
+      good.replace(/<email>[^<]*<\/email>/, '').replace(/<phone type="voice">[^<]*<\/phone>/, ''),
+      /neither email nor phone/,
+    ],
+    [
+      'empty customer name',
+      good.replace(/(<name part="first" type="individual">)[^<]*/, '$1').replace(/(<name part="last" type="individual">)[^<]*/, '$1'),
+      /no name/,
+    ],
     ['empty vendorname', good.replace(/<vendorname>[^<]*</, '<vendorname><'), /vendorname: empty/],
     ['unknown element', good.replace('<requestdate>', '<foo>bar</foo><requestdate>'), /<foo> is not an ADF 1.0 element/],
-    ['customer before vehicle', good.replace(/(<vehicle[\s\S]*<\/vehicle>)(\s*)(<customer>[\s\S]*<\/customer>)/, '$3$2$1'), /prospect: children/],
+    [
+      'customer before vehicle',
+      good.replace(/(<vehicle[\s\S]*<\/vehicle>)(\s*)(<customer>[\s\S]*<\/customer>)/, '$3$2$1'),
+      /prospect: children/,
+    ],
   ])('reports %s', (_label, xml, problem) => {
     const problems = validateAdfStructure(xml);
     expect(problems.length).toBeGreaterThan(0);

@@ -8,7 +8,15 @@ import { createDealerKey } from '@dealer/db/dealer-key-store';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 import { availabilityAt } from '@dealer/leads/bookings';
 
-type Times = { dealership_id: number; location_id: number; location_name: string; kind: string; time_zone: string; slot_minutes: number; days: BookingDay[] };
+type Times = {
+  dealership_id: number;
+  location_id: number;
+  location_name: string;
+  kind: string;
+  time_zone: string;
+  slot_minutes: number;
+  days: BookingDay[];
+};
 type Created = { id: number; update_token: string };
 
 let ipCounter = 0;
@@ -24,7 +32,12 @@ const anotherShopper = () => {
   shopperCounter += 1;
   return { ...shopper, email: `jane.${shopperCounter}@example.com`, phone: `0411${String(shopperCounter).padStart(6, '0')}` };
 };
-const testDrive = (extra: Record<string, unknown>) => ({ ...anotherShopper(), category: 'New Vehicle Enquiry', subcategory: 'Test Drive', ...extra });
+const testDrive = (extra: Record<string, unknown>) => ({
+  ...anotherShopper(),
+  category: 'New Vehicle Enquiry',
+  subcategory: 'Test Drive',
+  ...extra,
+});
 const service = (extra: Record<string, unknown>) => ({ ...anotherShopper(), category: 'Service Enquiry', ...extra });
 
 describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings on %s', (engine) => {
@@ -50,9 +63,15 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
 
   const get = (url: string, host = slug) => platform.app.inject({ method: 'GET', url, headers: { host: `${host}.localhost:3000` } });
   const send = (method: 'POST' | 'PUT', url: string, body: unknown, headers: Record<string, string> = {}) =>
-    platform.app.inject({ method, url, headers: { host: `${slug}.localhost:3000`, 'x-forwarded-for': freshIp(), ...headers }, payload: body as string });
+    platform.app.inject({
+      method,
+      url,
+      headers: { host: `${slug}.localhost:3000`, 'x-forwarded-for': freshIp(), ...headers },
+      payload: body as string,
+    });
   const create = (lead: Record<string, unknown>, prefix = '/api') => send('POST', `${prefix}/leads`, { lead });
-  const update = (id: number, token: string, lead: Record<string, unknown>) => send('PUT', `/api/leads/${id}`, { lead }, { 'x-lead-update-token': token });
+  const update = (id: number, token: string, lead: Record<string, unknown>) =>
+    send('PUT', `/api/leads/${id}`, { lead }, { 'x-lead-update-token': token });
   const times = async (location: Location, file = 'available_appointment_bookings.json') => {
     const res = await get(`/api/dealerships/${location.dealership_id}/${file}?location_id=${location.id}`);
     expect(res.statusCode).toBe(200);
@@ -64,13 +83,23 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const row = await platform.ctx.db.selectFrom('sites').select(['id', 'config']).where('slug', '=', slug).executeTakeFirstOrThrow();
     const config = JSON.parse(row.config) as SiteConfig;
     config.lead_settings = { ...config.lead_settings, booking_capacity: { appointment } };
-    await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+    await platform.ctx.db
+      .updateTable('sites')
+      .set({ config: JSON.stringify(config) })
+      .where('id', '=', row.id)
+      .execute();
     platform.ctx.sites.clear();
   }
 
   it('lists a showroom’s test drive times in its own time zone, from two hours ahead', async () => {
     const answer = await times(showroom);
-    expect(answer).toMatchObject({ dealership_id: showroom.dealership_id, location_id: showroom.id, location_name: showroom.name, kind: 'appointment', slot_minutes: 30 });
+    expect(answer).toMatchObject({
+      dealership_id: showroom.dealership_id,
+      location_id: showroom.id,
+      location_name: showroom.name,
+      kind: 'appointment',
+      slot_minutes: 30,
+    });
     expect(answer.time_zone).toMatch(/^Australia\//);
     expect(answer.days.length).toBeGreaterThan(5);
     for (const start of starts(answer)) expect(Date.parse(start)).toBeGreaterThanOrEqual(Date.now() + 119 * 60_000);
@@ -83,13 +112,19 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect(answer.days[0]!.date >= tomorrow).toBe(true);
     const parts = site.locations.find((location) => location.location_type === 'parts');
     expect(parts, 'the demo group has a parts-only location').toBeDefined();
-    expect((await get(`/api/dealerships/${parts!.dealership_id}/available_service_bookings.json?location_id=${parts!.id}`)).statusCode).toBe(400);
+    expect(
+      (await get(`/api/dealerships/${parts!.dealership_id}/available_service_bookings.json?location_id=${parts!.id}`)).statusCode,
+    ).toBe(400);
   });
 
   it('refuses another site’s dealership, an unknown file and a location of another dealership', async () => {
-    expect((await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json`, 'ridgeline-trucks')).statusCode).toBe(404);
+    expect(
+      (await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json`, 'ridgeline-trucks')).statusCode,
+    ).toBe(404);
     expect((await get(`/api/dealerships/${showroom.dealership_id}/available_dinner_bookings.json`)).statusCode).toBe(404);
-    const other = site.locations.find((location) => location.dealership_id !== showroom.dealership_id && location.location_type === 'sales');
+    const other = site.locations.find(
+      (location) => location.dealership_id !== showroom.dealership_id && location.location_type === 'sales',
+    );
     expect(other, 'the demo group has showrooms of several dealerships').toBeDefined();
     const res = await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${other!.id}`);
     expect(res.statusCode).toBe(400);
@@ -122,9 +157,15 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
   });
 
   it('never lets a browser say a lead is booked: the booking fields are the server’s', async () => {
-    const forged = await create(testDrive({ booking_time: 'Mon, 1 Jan 2030, 9:00 am (Australia/Sydney)', booking_location_id: showroom.id }));
+    const forged = await create(
+      testDrive({ booking_time: 'Mon, 1 Jan 2030, 9:00 am (Australia/Sydney)', booking_location_id: showroom.id }),
+    );
     expect(forged.statusCode).toBe(201);
-    const stored = await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', forged.json<Created>().id).executeTakeFirstOrThrow();
+    const stored = await platform.ctx.db
+      .selectFrom('leads')
+      .select('payload')
+      .where('id', '=', forged.json<Created>().id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(stored.payload)).not.toHaveProperty('booking_time');
     expect(JSON.parse(stored.payload)).not.toHaveProperty('booking_location_id');
   });
@@ -152,7 +193,13 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
       expect(late.statusCode).toBe(409);
       expect(late.json()).toEqual({ message: bookingMessages.taken, fields: { dateTime: bookingMessages.taken } });
       // The same time at another showroom is free.
-      const elsewhere = site.locations.find((location) => location.visible && location.location_type === 'sales' && location.id !== showroom.id && location.address.state === showroom.address.state);
+      const elsewhere = site.locations.find(
+        (location) =>
+          location.visible &&
+          location.location_type === 'sales' &&
+          location.id !== showroom.id &&
+          location.address.state === showroom.address.state,
+      );
       expect(elsewhere, 'the demo group has two showrooms in one state').toBeDefined();
       expect(starts(await times(elsewhere!))).toContain(start);
       expect((await create(testDrive({ dateTime: start, location: elsewhere!.id }))).statusCode).toBe(201);
@@ -167,7 +214,12 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
       const start = starts(await times(showroom))[7]!;
       const results = await Promise.all([0, 1, 2].map(() => create(testDrive({ dateTime: start, location: showroom.id }))));
       expect(results.map((res) => res.statusCode).sort()).toEqual([201, 409, 409]);
-      const seats = await platform.ctx.db.selectFrom('bookings').selectAll().where('location_id', '=', showroom.id).where('starts_at', '=', Date.parse(start)).execute();
+      const seats = await platform.ctx.db
+        .selectFrom('bookings')
+        .selectAll()
+        .where('location_id', '=', showroom.id)
+        .where('starts_at', '=', Date.parse(start))
+        .execute();
       expect(seats).toHaveLength(1);
     } finally {
       await setCapacity(2);
@@ -190,21 +242,33 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
       expect((await update(id, update_token, { message: 'See you then' })).statusCode).toBe(200);
       expect((await bookingsOf(id))[0]!.held_until).toBeNull();
       // A later partial save of a completed lead does not turn its booking back into a hold.
-      expect((await update(id, update_token, { message: 'One more thing', lead_status: 'Incomplete', form_completed: false })).statusCode).toBe(200);
+      expect(
+        (await update(id, update_token, { message: 'One more thing', lead_status: 'Incomplete', form_completed: false })).statusCode,
+      ).toBe(200);
       expect((await bookingsOf(id))[0]!.held_until).toBeNull();
 
       // Another shopper's abandoned hold frees its time once it expires.
       const other = offered[11]!;
-      const abandoned = (await create(testDrive({ dateTime: other, location: showroom.id, lead_status: 'Incomplete', form_completed: false }))).json<Created>();
+      const abandoned = (
+        await create(testDrive({ dateTime: other, location: showroom.id, lead_status: 'Incomplete', form_completed: false }))
+      ).json<Created>();
       expect(starts(await times(showroom))).not.toContain(other);
-      await platform.ctx.db.updateTable('bookings').set({ held_until: Date.now() - 1 }).where('lead_id', '=', abandoned.id).execute();
+      await platform.ctx.db
+        .updateTable('bookings')
+        .set({ held_until: Date.now() - 1 })
+        .where('lead_id', '=', abandoned.id)
+        .execute();
       expect(starts(await times(showroom))).toContain(other);
       expect((await create(testDrive({ dateTime: other, location: showroom.id }))).statusCode).toBe(201);
 
       // A shopper who changes their mind to "no particular time" gives the seat back.
       const third = offered[13]!;
-      const changed = (await create(testDrive({ dateTime: third, location: showroom.id, lead_status: 'Incomplete', form_completed: false }))).json<Created>();
-      expect((await update(changed.id, changed.update_token, { dateTime: '', lead_status: 'Incomplete', form_completed: false })).statusCode).toBe(200);
+      const changed = (
+        await create(testDrive({ dateTime: third, location: showroom.id, lead_status: 'Incomplete', form_completed: false }))
+      ).json<Created>();
+      expect(
+        (await update(changed.id, changed.update_token, { dateTime: '', lead_status: 'Incomplete', form_completed: false })).statusCode,
+      ).toBe(200);
       expect(await bookingsOf(changed.id)).toEqual([]);
       expect(starts(await times(showroom))).toContain(third);
     } finally {
@@ -219,14 +283,22 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect(await bookingsOf(id)).toHaveLength(1);
 
     // Saved again 100 minutes in: renewed, but only to the two-hour mark.
-    await platform.ctx.db.updateTable('leads').set({ created_at: Date.now() - 100 * 60_000 }).where('id', '=', id).execute();
+    await platform.ctx.db
+      .updateTable('leads')
+      .set({ created_at: Date.now() - 100 * 60_000 })
+      .where('id', '=', id)
+      .execute();
     expect((await update(id, update_token, { ...partial, message: 'still deciding' })).statusCode).toBe(200);
     const [renewed] = await bookingsOf(id);
     expect(Number(renewed!.held_until)).toBeLessThanOrEqual(Date.now() + 20 * 60_000 + 1000);
     expect(Number(renewed!.held_until)).toBeGreaterThan(Date.now() + 19 * 60_000);
 
     // Saved again past two hours: the time stays on the lead as asked, the seat goes back.
-    await platform.ctx.db.updateTable('leads').set({ created_at: Date.now() - 121 * 60_000 }).where('id', '=', id).execute();
+    await platform.ctx.db
+      .updateTable('leads')
+      .set({ created_at: Date.now() - 121 * 60_000 })
+      .where('id', '=', id)
+      .execute();
     expect((await update(id, update_token, { ...partial, message: 'any minute now' })).statusCode).toBe(200);
     expect(await bookingsOf(id)).toEqual([]);
     expect(starts(await times(showroom))).toContain(start);
@@ -244,13 +316,15 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
   });
 
   it('offers no times on the state’s public holidays unless the site books on them', async () => {
-    const inState = (state: string) => site.locations.find((location) => location.visible && location.location_type === 'sales' && location.address.state === state);
+    const inState = (state: string) =>
+      site.locations.find((location) => location.visible && location.location_type === 'sales' && location.address.state === state);
     const melbourne = inState('VIC');
     const sydney = inState('NSW');
     expect(melbourne && sydney).toBeTruthy();
     // Friday 30 October 2026: Melbourne Cup Day (Tuesday 3 November) is in the next 14 days.
     const now = Date.parse('2026-10-30T09:00:00+11:00');
-    const dates = async (location: Location, target: SiteConfig = site) => (await availabilityAt(platform.ctx.db, target, location, 'appointment', now)).days.map((day) => day.date);
+    const dates = async (location: Location, target: SiteConfig = site) =>
+      (await availabilityAt(platform.ctx.db, target, location, 'appointment', now)).days.map((day) => day.date);
     expect(await dates(melbourne!)).not.toContain('2026-11-03');
     expect(await dates(melbourne!)).toContain('2026-11-04');
     expect(await dates(sydney!)).toContain('2026-11-03');
@@ -262,13 +336,21 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const cars = await platform.ctx.db.selectFrom('cars').select('id').where('site_id', '=', site.id).limit(2).execute();
     const [carA, carB] = cars.map((row) => Number(row.id));
     const carTimes = async (carId: number) => {
-      const res = await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}&car_id=${carId}`);
+      const res = await get(
+        `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}&car_id=${carId}`,
+      );
       expect(res.statusCode).toBe(200);
       return starts(res.json<Times>());
     };
     // Three starts in a row on one day, all free for car A.
     const free = await carTimes(carA!);
-    const index = free.findIndex((start, i) => free[i + 2] && Date.parse(free[i + 2]!) - Date.parse(start) === 60 * 60_000 && Date.parse(free[i + 1]!) - Date.parse(start) === 30 * 60_000 && i > 20);
+    const index = free.findIndex(
+      (start, i) =>
+        free[i + 2] &&
+        Date.parse(free[i + 2]!) - Date.parse(start) === 60 * 60_000 &&
+        Date.parse(free[i + 1]!) - Date.parse(start) === 30 * 60_000 &&
+        i > 20,
+    );
     const [at10, at1030, at11] = [free[index]!, free[index + 1]!, free[index + 2]!];
 
     expect((await create(testDrive({ dateTime: at10, location: showroom.id, car_id: carA }))).statusCode).toBe(201);
@@ -285,13 +367,25 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect((await create(testDrive({ dateTime: at10, location: showroom.id, car_id: carB }))).statusCode).toBe(201);
 
     const otherSiteCar = await platform.ctx.db.selectFrom('cars').select('id').where('site_id', '<>', site.id).executeTakeFirstOrThrow();
-    expect((await get(`/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}&car_id=${otherSiteCar.id}`)).statusCode).toBe(400);
+    expect(
+      (
+        await get(
+          `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}&car_id=${otherSiteCar.id}`,
+        )
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('shows the dealer the diary: each booking with its lead, confirmed or held', async () => {
-    const res = await platform.app.inject({ method: 'GET', url: `/api/admin/bookings?site=${slug}`, headers: { authorization: `Bearer ${testAdminKey}` } });
+    const res = await platform.app.inject({
+      method: 'GET',
+      url: `/api/admin/bookings?site=${slug}`,
+      headers: { authorization: `Bearer ${testAdminKey}` },
+    });
     expect(res.statusCode).toBe(200);
-    const { bookings } = res.json<{ bookings: { lead_id: number; location_id: number; kind: string; starts_at: number; confirmed: boolean }[] }>();
+    const { bookings } = res.json<{
+      bookings: { lead_id: number; location_id: number; kind: string; starts_at: number; confirmed: boolean }[];
+    }>();
     expect(bookings.length).toBeGreaterThan(3);
     expect(bookings.some((booking) => booking.kind === 'service')).toBe(true);
     expect(bookings.every((booking) => booking.starts_at > Date.now())).toBe(true);
@@ -306,10 +400,17 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     return days[days.length - back]!;
   };
   /** 'Saturday 14 December', as the shopper reads the day. */
-  const dayName = (day: BookingDay) => new Date(`${day.date}T12:00:00Z`).toLocaleDateString('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+  const dayName = (day: BookingDay) =>
+    new Date(`${day.date}T12:00:00Z`).toLocaleDateString('en-AU', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
   const bookingsOfContact = (email: string) =>
-    platform.ctx.db.selectFrom('bookings').innerJoin('leads', 'leads.id', 'bookings.lead_id').select('bookings.id').where('leads.payload', 'like', `%${email}%`).execute();
-  const asAdmin = (method: 'GET' | 'POST', url: string, key = testAdminKey) => platform.app.inject({ method, url, headers: { authorization: `Bearer ${key}` } });
+    platform.ctx.db
+      .selectFrom('bookings')
+      .innerJoin('leads', 'leads.id', 'bookings.lead_id')
+      .select('bookings.id')
+      .where('leads.payload', 'like', `%${email}%`)
+      .execute();
+  const asAdmin = (method: 'GET' | 'POST', url: string, key = testAdminKey) =>
+    platform.app.inject({ method, url, headers: { authorization: `Bearer ${key}` } });
 
   it('gives one shopper at most two bookings a day at a showroom: ten complete leads from one contact get two seats, the rest a message beside the picker', async () => {
     const day = await quietDay(10);
@@ -326,11 +427,22 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     expect(refused).toEqual({ message, fields: { dateTime: message } });
     expect(await bookingsOfContact('Repeat.Booker@Example.com')).toHaveLength(2);
     // The same person however the e-mail is cased or the phone written; each is enough on its own.
-    expect((await create(testDrive({ email: 'repeat.booker@example.com', dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(409);
-    expect((await create(testDrive({ phone: '+61 412 555 001', dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(409);
+    expect(
+      (await create(testDrive({ email: 'repeat.booker@example.com', dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode,
+    ).toBe(409);
+    expect((await create(testDrive({ phone: '+61 412 555 001', dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(
+      409,
+    );
     // A drop-off at the workshop that day is another location's diary; the enquiry without a time still reaches the dealer.
     const serviceDay = (await times(workshop, 'available_service_bookings.json')).days.find((entry) => entry.date === day.date);
-    if (serviceDay) expect((await create(service({ ...repeat, dateTime: serviceDay.slots[0]!.start, location: workshop.id, serviceInterval: 'Logbook service' }))).statusCode).toBe(201);
+    if (serviceDay)
+      expect(
+        (
+          await create(
+            service({ ...repeat, dateTime: serviceDay.slots[0]!.start, location: workshop.id, serviceInterval: 'Logbook service' }),
+          )
+        ).statusCode,
+      ).toBe(201);
     expect((await create(testDrive({ ...repeat, location: showroom.id }))).statusCode).toBe(201);
     // Another shopper still books that day.
     expect((await create(testDrive({ dateTime: day.slots[11]!.start, location: showroom.id }))).statusCode).toBe(201);
@@ -358,7 +470,12 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
     const statuses: number[] = [];
     let refused: { message: string; fields: Record<string, string> } | undefined;
     for (const slot of day.slots.slice(0, 6)) {
-      const res = await send('POST', '/api/leads', { lead: testDrive({ dateTime: slot.start, location: showroom.id }) }, { 'x-forwarded-for': address });
+      const res = await send(
+        'POST',
+        '/api/leads',
+        { lead: testDrive({ dateTime: slot.start, location: showroom.id }) },
+        { 'x-forwarded-for': address },
+      );
       statuses.push(res.statusCode);
       if (res.statusCode !== 201) refused ??= res.json();
     }
@@ -372,7 +489,9 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
   it('holds one shopper to two seats a day however many of their leads race for them', async () => {
     const day = await quietDay(8, 3);
     const racer = { email: 'racer@example.com', phone: '0412 555 003' };
-    const results = await Promise.all(day.slots.slice(0, 8).map((slot) => create(testDrive({ ...racer, dateTime: slot.start, location: showroom.id }))));
+    const results = await Promise.all(
+      day.slots.slice(0, 8).map((slot) => create(testDrive({ ...racer, dateTime: slot.start, location: showroom.id }))),
+    );
     expect(results.map((res) => res.statusCode).sort()).toEqual([201, 201, 409, 409, 409, 409, 409, 409]);
     expect(await bookingsOfContact('racer@example.com')).toHaveLength(2);
   });
@@ -389,11 +508,17 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
       const [booking] = await bookingsOf(leadId);
 
       // The diary names each booking by its id.
-      const diary = (await asAdmin('GET', `/api/admin/bookings?site=${slug}&from=${Date.parse(start)}&to=${Date.parse(start)}`)).json<{ bookings: { id: number; lead_id: number }[] }>();
+      const diary = (await asAdmin('GET', `/api/admin/bookings?site=${slug}&from=${Date.parse(start)}&to=${Date.parse(start)}`)).json<{
+        bookings: { id: number; lead_id: number }[];
+      }>();
       expect(diary.bookings).toEqual([expect.objectContaining({ id: Number(booking!.id), lead_id: leadId })]);
 
       // Another dealer's key finds no such booking; no key opens nothing.
-      const other = await createDealerKey(platform.ctx.db, { id: (await findSiteIdBySlug(platform.ctx.db, 'harbour-used-cars'))!, slug: 'harbour-used-cars' }, 'Harbour sales');
+      const other = await createDealerKey(
+        platform.ctx.db,
+        { id: (await findSiteIdBySlug(platform.ctx.db, 'harbour-used-cars'))!, slug: 'harbour-used-cars' },
+        'Harbour sales',
+      );
       expect((await asAdmin('POST', `/api/admin/bookings/${booking!.id}/release`, other.key)).statusCode).toBe(404);
       expect((await platform.app.inject({ method: 'POST', url: `/api/admin/bookings/${booking!.id}/release` })).statusCode).toBe(401);
       expect((await asAdmin('POST', '/api/admin/bookings/abc/release')).statusCode).toBe(400);
@@ -401,7 +526,16 @@ describe.each(['sqlite', 'postgres'] as const)('test drive and service bookings 
       const own = await createDealerKey(platform.ctx.db, { id: site.id, slug }, 'Metro sales');
       const released = await asAdmin('POST', `/api/admin/bookings/${booking!.id}/release`, own.key);
       expect(released.statusCode).toBe(200);
-      expect(released.json()).toEqual({ booking: { id: Number(booking!.id), lead_id: leadId, location_id: showroom.id, kind: 'appointment', starts_at: Date.parse(start), confirmed: true } });
+      expect(released.json()).toEqual({
+        booking: {
+          id: Number(booking!.id),
+          lead_id: leadId,
+          location_id: showroom.id,
+          kind: 'appointment',
+          starts_at: Date.parse(start),
+          confirmed: true,
+        },
+      });
       expect(await bookingsOf(leadId)).toEqual([]);
       expect(starts(await times(showroom))).toContain(start);
       expect(await platform.ctx.db.selectFrom('leads').select('id').where('id', '=', leadId).executeTakeFirst()).toEqual({ id: leadId });

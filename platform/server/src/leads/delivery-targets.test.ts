@@ -76,10 +76,12 @@ async function startReceiver(respond: (request: Received, response: ServerRespon
   };
 }
 
-const reply = (code: number, body: string, headers: Record<string, string> = {}) => (_request: Received, response: ServerResponse) => {
-  response.writeHead(code, { 'Content-Type': 'text/plain', ...headers });
-  response.end(body);
-};
+const reply =
+  (code: number, body: string, headers: Record<string, string> = {}) =>
+  (_request: Received, response: ServerResponse) => {
+    response.writeHead(code, { 'Content-Type': 'text/plain', ...headers });
+    response.end(body);
+  };
 const hang = () => undefined;
 
 /** A port nothing listens on (bound, then released). */
@@ -119,7 +121,10 @@ describe('adf-file target', () => {
     expect(validateAdfStructure(xml)).toEqual([]);
     const json = JSON.parse(await readFile(xmlPath.replace(/\.adf\.xml$/, '.json'), 'utf8'));
     expect(json).toEqual({ id: 42, site: site.slug, created_at: '2025-05-06T23:15:42.123Z', payload: lead.payload, files: [] });
-    expect((await readdir(path.join(dir, site.slug))).sort()).toEqual(['42-2025-05-06T23-15-42-123Z.adf.xml', '42-2025-05-06T23-15-42-123Z.json']);
+    expect((await readdir(path.join(dir, site.slug))).sort()).toEqual([
+      '42-2025-05-06T23-15-42-123Z.adf.xml',
+      '42-2025-05-06T23-15-42-123Z.json',
+    ]);
   });
 
   it('a repeated delivery replaces its own files (no duplicates, no temp files left)', async () => {
@@ -302,7 +307,11 @@ describe('adf-http target', () => {
 
   it('a hanging receiver is a retry after the timeout', async () => {
     receiver = await startReceiver(hang);
-    expect(await deliverLead({ kind: 'adf-http', url: receiver.url }, lead, shortTimeout)).toEqual({ ok: false, status: 'retry', detail: 'timeout after 300 ms' });
+    expect(await deliverLead({ kind: 'adf-http', url: receiver.url }, lead, shortTimeout)).toEqual({
+      ok: false,
+      status: 'retry',
+      detail: 'timeout after 300 ms',
+    });
   });
 });
 
@@ -346,7 +355,12 @@ describe('adf-email target', () => {
     await sink?.close();
     sink = null;
   });
-  const emailTarget = (smtpUrl: string): DeliveryTarget => ({ kind: 'adf-email', to: 'leads@crm.example', from: 'Website Leads <leads@platform.example>', smtpUrl });
+  const emailTarget = (smtpUrl: string): DeliveryTarget => ({
+    kind: 'adf-email',
+    to: 'leads@crm.example',
+    from: 'Website Leads <leads@platform.example>',
+    smtpUrl,
+  });
 
   it('sends the ADF as the text body and as lead-<id>.adf.xml, ok with the message id', async () => {
     sink = await startSmtpSink();
@@ -469,7 +483,10 @@ describe('a lead with files', () => {
     expect((await readFile(path.join(filesDir, 'front (2).jpg'))).equals(bytes.back)).toBe(true);
     expect((await readFile(path.join(filesDir, 'rego papers.pdf'))).equals(bytes.papers)).toBe(true);
     // The stored upload and the outbox's file are one file on the disk (a link, not a copy).
-    for (const [name, stored] of [['front.jpg', withFiles.files[0]!], ['rego papers.pdf', withFiles.files[2]!]] as const) {
+    for (const [name, stored] of [
+      ['front.jpg', withFiles.files[0]!],
+      ['rego papers.pdf', withFiles.files[2]!],
+    ] as const) {
       const [placed, upload] = await Promise.all([stat(path.join(filesDir, name)), stat(stored.absolutePath)]);
       expect(placed.ino).toBe(upload.ino);
       expect(upload.nlink).toBe(2);
@@ -479,7 +496,9 @@ describe('a lead with files', () => {
     listsLinks(comments);
     expect(comments).toContain(`The files are in the folder ${base}-files beside this document.`);
     const json = JSON.parse(await readFile(path.join(siteDir, `${base}.json`), 'utf8'));
-    expect(json.files).toEqual(withFiles.files.map((file) => ({ name: file.name, content_type: file.contentType, size: file.size, url: file.url })));
+    expect(json.files).toEqual(
+      withFiles.files.map((file) => ({ name: file.name, content_type: file.contentType, size: file.size, url: file.url })),
+    );
 
     const again = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
     expect(again.ok).toBe(true);
@@ -491,13 +510,18 @@ describe('a lead with files', () => {
     const result = await deliverLead({ kind: 'adf-file', dir: outbox }, withFiles);
     expect(result).toMatchObject({ ok: true, status: 'delivered' });
     expect(result.detail).toMatch(/\.adf\.xml \(not on the server, not placed: front \(2\)\.jpg\)$/);
-    expect((await readdir(path.join(outbox, site.slug, `${adfFileBase(withFiles)}-files`))).sort()).toEqual(['front.jpg', 'rego papers.pdf']);
+    expect((await readdir(path.join(outbox, site.slug, `${adfFileBase(withFiles)}-files`))).sort()).toEqual([
+      'front.jpg',
+      'rego papers.pdf',
+    ]);
   });
 
   it('webhook: the body lists each file with a link the platform will open', async () => {
     receiver = await startReceiver(reply(200, 'ok'));
     expect((await deliverLead({ kind: 'webhook', url: receiver.url, secret }, withFiles)).ok).toBe(true);
-    const body = JSON.parse(receiver.requests[0]!.body) as { lead: { files: { name: string; content_type: string; size: number; url: string }[] } };
+    const body = JSON.parse(receiver.requests[0]!.body) as {
+      lead: { files: { name: string; content_type: string; size: number; url: string }[] };
+    };
     expect(body.lead.files.map(({ url: _url, ...file }) => file)).toEqual([
       { name: 'front.jpg', content_type: 'image/jpeg', size: bytes.front.length },
       { name: 'front.jpg', content_type: 'image/jpeg', size: bytes.back.length },
@@ -506,7 +530,11 @@ describe('a lead with files', () => {
     for (const [index, file] of body.lead.files.entries()) {
       const url = new URL(file.url);
       expect(`${url.origin}${url.pathname}`).toBe(`${new URL(site.url).origin}/api/lead-files/${withFiles.files[index]!.id}`);
-      const link = { fileId: withFiles.files[index]!.id, expires: url.searchParams.get('expires') ?? undefined, sig: url.searchParams.get('sig') ?? undefined };
+      const link = {
+        fileId: withFiles.files[index]!.id,
+        expires: url.searchParams.get('expires') ?? undefined,
+        sig: url.searchParams.get('sig') ?? undefined,
+      };
       expect(verifyLeadFileLink(link, linkSecret, now)).toEqual({ ok: true });
       expect(verifyLeadFileLink({ ...link, fileId: link.fileId + 100 }, linkSecret, now)).toEqual({ ok: false, reason: 'invalid' });
     }
@@ -524,7 +552,12 @@ describe('a lead with files', () => {
       await sink?.close();
       sink = null;
     });
-    const emailTarget = (smtpUrl: string): DeliveryTarget => ({ kind: 'adf-email', to: 'leads@crm.example', from: 'leads@platform.example', smtpUrl });
+    const emailTarget = (smtpUrl: string): DeliveryTarget => ({
+      kind: 'adf-email',
+      to: 'leads@crm.example',
+      from: 'leads@platform.example',
+      smtpUrl,
+    });
     const attachmentsOf = (data: string) =>
       mimeParts(data)
         .filter((part) => part.headers['content-disposition']?.startsWith('attachment'))
@@ -563,7 +596,9 @@ describe('a lead with files', () => {
       const comments = commentsOf(textOf(data).replace(/\r\n/g, '\n'));
       listsLinks(comments);
       const total = bytes.front.length + bytes.back.length + bytes.papers.length;
-      expect(comments).toContain(`The files (${total} bytes) are over the 40 bytes limit for e-mail and are not attached: download them from the links above.`);
+      expect(comments).toContain(
+        `The files (${total} bytes) are over the 40 bytes limit for e-mail and are not attached: download them from the links above.`,
+      );
     });
 
     it('a mail server refusing the size (552) still gets the lead at once, with links instead of files', async () => {
@@ -580,7 +615,9 @@ describe('a lead with files', () => {
       expect(attachmentsOf(data).map((attachment) => attachment.filename)).toEqual(['lead-42.adf.xml']);
       const comments = commentsOf(textOf(data).replace(/\r\n/g, '\n'));
       listsLinks(comments);
-      expect(comments).toContain('The files were too large for the dealership’s mail server and are not attached: download them from the links above.');
+      expect(comments).toContain(
+        'The files were too large for the dealership’s mail server and are not attached: download them from the links above.',
+      );
     });
 
     it('a 552 for a message without files stays a refusal', async () => {
@@ -596,7 +633,9 @@ describe('a lead with files', () => {
       expect((await deliverLead(emailTarget(sink.url), withFiles)).ok).toBe(true);
       const data = sink.messages[0]!.data;
       expect(attachmentsOf(data).map((attachment) => attachment.filename)).toEqual(['lead-42.adf.xml', 'front (2).jpg', 'rego papers.pdf']);
-      expect(commentsOf(textOf(data).replace(/\r\n/g, '\n'))).toContain('2 of 3 files are attached to this e-mail; the others are no longer on the server.');
+      expect(commentsOf(textOf(data).replace(/\r\n/g, '\n'))).toContain(
+        '2 of 3 files are attached to this e-mail; the others are no longer on the server.',
+      );
     });
   });
 });
@@ -618,10 +657,12 @@ describe('target configuration', () => {
   });
 
   it('describes targets without secrets or passwords', () => {
-    expect(describeDeliveryTarget({ kind: 'webhook', url: 'https://crm.example/hook?token=abc', secret })).toBe('webhook https://crm.example/hook?…');
-    expect(describeDeliveryTarget({ kind: 'adf-email', to: 'a@b.c', from: 'd@e.f', smtpUrl: 'smtps://user:hunter2@mail.example:465' })).toBe(
-      'adf-email to a@b.c via smtps://user:***@mail.example:465',
+    expect(describeDeliveryTarget({ kind: 'webhook', url: 'https://crm.example/hook?token=abc', secret })).toBe(
+      'webhook https://crm.example/hook?…',
     );
+    expect(
+      describeDeliveryTarget({ kind: 'adf-email', to: 'a@b.c', from: 'd@e.f', smtpUrl: 'smtps://user:hunter2@mail.example:465' }),
+    ).toBe('adf-email to a@b.c via smtps://user:***@mail.example:465');
   });
 
   it('an unknown target kind is rejected, never thrown', async () => {

@@ -24,7 +24,12 @@ type Refused = { message: string; fields?: Record<string, string> };
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const contact = { name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333' };
-const enquiry = (extra: Record<string, unknown> = {}) => ({ category: 'General Enquiry', ...contact, message: 'Is it still available?', ...extra });
+const enquiry = (extra: Record<string, unknown> = {}) => ({
+  category: 'General Enquiry',
+  ...contact,
+  message: 'Is it still available?',
+  ...extra,
+});
 const testDrive = (extra: Record<string, unknown>) => ({ category: 'New Vehicle Enquiry', subcategory: 'Test Drive', ...extra });
 const partial = { lead_status: 'Incomplete', form_completed: false };
 
@@ -42,7 +47,11 @@ const boundary = 'lead-abuse-boundary';
 const multipartType = `multipart/form-data; boundary=${boundary}`;
 const fieldPart = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const filePart = (name: string, data: Buffer) =>
-  Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), data, Buffer.from('\r\n')]);
+  Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`),
+    data,
+    Buffer.from('\r\n'),
+  ]);
 const closing = `--${boundary}--\r\n`;
 const leadJson = JSON.stringify(enquiry());
 
@@ -74,7 +83,11 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
   });
 
   /** One request from one client address (the socket's: no proxy header). */
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, opts: { address?: string; payload?: unknown; headers?: Record<string, string>; host?: string } = {}) =>
+  const call = (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    opts: { address?: string; payload?: unknown; headers?: Record<string, string>; host?: string } = {},
+  ) =>
     platform.app.inject({
       method,
       url,
@@ -87,13 +100,19 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
   const update = (created: Created, lead: Record<string, unknown>, address?: string) =>
     call('PUT', `/api/leads/${created.id}`, { address, payload: { lead }, headers: { 'x-lead-update-token': created.update_token } });
   const offeredStarts = async () => {
-    const res = await call('GET', `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}`);
+    const res = await call(
+      'GET',
+      `/api/dealerships/${showroom.dealership_id}/available_appointment_bookings.json?location_id=${showroom.id}`,
+    );
     expect(res.statusCode).toBe(200);
     return res.json<BookingTimes>().days.flatMap((day) => day.slots.map((slot) => slot.start));
   };
-  const seatsOf = (leadId: number) => platform.ctx.db.selectFrom('bookings').select(['held_until', 'starts_at']).where('lead_id', '=', leadId).execute();
+  const seatsOf = (leadId: number) =>
+    platform.ctx.db.selectFrom('bookings').select(['held_until', 'starts_at']).where('lead_id', '=', leadId).execute();
   const payloadOf = async (leadId: number) =>
-    JSON.parse((await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', leadId).executeTakeFirstOrThrow()).payload) as Record<string, unknown>;
+    JSON.parse(
+      (await platform.ctx.db.selectFrom('leads').select('payload').where('id', '=', leadId).executeTakeFirstOrThrow()).payload,
+    ) as Record<string, unknown>;
 
   describe('booking seats', () => {
     it('gives no seat to 400 partial leads without contact details: every time they ask for stays offered', async () => {
@@ -148,7 +167,12 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       const starts = (await offeredStarts()).slice(40, 46);
       const leads: Created[] = [];
       // Six shoppers, so only the address's holds are counted here (one shopper may book only so many a day).
-      for (let index = 0; index < 6; index += 1) leads.push((await create(testDrive({ ...contact, email: `holder.${index}@example.com`, phone: `04112220${index}0`, ...partial }))).json<Created>());
+      for (let index = 0; index < 6; index += 1)
+        leads.push(
+          (
+            await create(testDrive({ ...contact, email: `holder.${index}@example.com`, phone: `04112220${index}0`, ...partial }))
+          ).json<Created>(),
+        );
       const address = freshAddress();
       for (const [index, lead] of leads.slice(0, 3).entries()) {
         expect((await update(lead, { dateTime: starts[index], location: showroom.id, ...partial }, address)).statusCode).toBe(200);
@@ -166,7 +190,9 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       const created = await create(testDrive({ ...contact, dateTime: starts[4], location: showroom.id, ...partial }), { address });
       expect(created.statusCode).toBe(429);
       expect(created.json<Refused>().message).toBe(message);
-      expect((await create(testDrive({ name: 'Jane', dateTime: starts[4], location: showroom.id, ...partial }), { address })).statusCode).toBe(201);
+      expect(
+        (await create(testDrive({ name: 'Jane', dateTime: starts[4], location: showroom.id, ...partial }), { address })).statusCode,
+      ).toBe(201);
       // Renewing a hold it has is no new hold; another address is counted on its own.
       expect((await update(leads[1]!, { message: 'still deciding', ...partial }, address)).statusCode).toBe(200);
       expect((await update(leads[4]!, { dateTime: starts[4], location: showroom.id, ...partial }, freshAddress())).statusCode).toBe(200);
@@ -174,7 +200,11 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       // A completed lead's seat is confirmed, not held, and a hold that ran out no longer counts.
       expect((await update(leads[0]!, { message: 'See you then' }, address)).statusCode).toBe(200);
       expect((await update(leads[3]!, { dateTime: starts[3], location: showroom.id, ...partial }, address)).statusCode).toBe(200);
-      await platform.ctx.db.updateTable('bookings').set({ held_until: Date.now() - 1 }).where('lead_id', '=', leads[1]!.id).execute();
+      await platform.ctx.db
+        .updateTable('bookings')
+        .set({ held_until: Date.now() - 1 })
+        .where('lead_id', '=', leads[1]!.id)
+        .execute();
       expect((await update(leads[5]!, { dateTime: starts[5], location: showroom.id, ...partial }, address)).statusCode).toBe(200);
       expect(await seatsOf(leads[5]!.id)).toHaveLength(1);
     });
@@ -187,7 +217,10 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       }
       const limited = await update(lead, { message: 'one more', ...partial }, address);
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ message: 'Too many changes to enquiries have been sent from your connection. Please try again in 10 minutes, or call the dealership.' });
+      expect(limited.json()).toEqual({
+        message:
+          'Too many changes to enquiries have been sent from your connection. Please try again in 10 minutes, or call the dealership.',
+      });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(590);
       expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(600);
       // Counted before anything else: a save of a lead that does not exist counts and is refused too.
@@ -224,10 +257,16 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       return enquiry({ extra });
     };
     const upload = (lead: string, headers: Record<string, string> = {}) =>
-      call('POST', '/api/leads/with-files', { payload: fieldPart('lead', lead) + closing, headers: { 'content-type': multipartType, ...headers } });
+      call('POST', '/api/leads/with-files', {
+        payload: fieldPart('lead', lead) + closing,
+        headers: { 'content-type': multipartType, ...headers },
+      });
 
     it('refuses a lead 10,000 levels deep with a 400 however it comes: JSON, multipart, under a used key, on update', async () => {
-      const json = await call('POST', '/api/leads', { payload: `{"lead":{"category":"General Enquiry","extra":${nestedJson(10_000)}}}`, headers: { 'content-type': 'application/json' } });
+      const json = await call('POST', '/api/leads', {
+        payload: `{"lead":{"category":"General Enquiry","extra":${nestedJson(10_000)}}}`,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(json.statusCode).toBe(400);
       expect(json.json()).toEqual({ message: jsonTooDeepMessage });
 
@@ -246,7 +285,10 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       const request = { site, userAgent: 'test', ip: freshAddress(), mock: false };
       expect(await service.create({ ...request, lead: deepLead(10_000), idempotencyKey: key })).toEqual({ status: 400, body: tooDeep });
       const lead = (await create(enquiry())).json<Created>();
-      expect(await service.update({ ...request, id: lead.id, token: lead.update_token, lead: deepLead(10_000) })).toEqual({ status: 400, body: tooDeep });
+      expect(await service.update({ ...request, id: lead.id, token: lead.update_token, lead: deepLead(10_000) })).toEqual({
+        status: 400,
+        body: tooDeep,
+      });
     });
 
     it('takes a lead 32 levels deep and refuses one 33 deep', async () => {
@@ -260,7 +302,8 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
   });
 
   describe('multipart bodies', () => {
-    const upload = (payload: string | Buffer, contentType = multipartType) => call('POST', '/api/leads/with-files', { payload, headers: { 'content-type': contentType } });
+    const upload = (payload: string | Buffer, contentType = multipartType) =>
+      call('POST', '/api/leads/with-files', { payload, headers: { 'content-type': contentType } });
     const incoming = () => join(uploadsRoot(platform.ctx.config.dataDir), '.incoming');
     const fieldsTooLarge = `The enquiry's fields are too large: at most ${maxLeadFieldBytes / 1024} KB of text can be sent besides the files.`;
 
@@ -279,7 +322,10 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
     it('refuses fields that are each small enough but together pass the total, keeping no file', async () => {
       const chunk = 'y'.repeat(60 * 1024);
       const res = await upload(
-        Buffer.concat([filePart('photo.png', png), Buffer.from(Array.from({ length: 5 }, (_, index) => fieldPart(`lead[note_${index}]`, chunk)).join('') + closing)]),
+        Buffer.concat([
+          filePart('photo.png', png),
+          Buffer.from(Array.from({ length: 5 }, (_, index) => fieldPart(`lead[note_${index}]`, chunk)).join('') + closing),
+        ]),
       );
       expect(res.statusCode).toBe(413);
       expect(res.json()).toEqual({ message: fieldsTooLarge });
@@ -290,32 +336,126 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
     const cut = (text: string, length: number) => text.slice(0, length);
     const leadPart = fieldPart('lead', leadJson);
     it.each([
-      ['no boundary parameter', 'multipart/form-data', leadPart + closing, 400, /^The enquiry could not be read \(Multipart: Boundary not found\)/],
+      [
+        'no boundary parameter',
+        'multipart/form-data',
+        leadPart + closing,
+        400,
+        /^The enquiry could not be read \(Multipart: Boundary not found\)/,
+      ],
       ['an empty boundary', 'multipart/form-data; boundary=', leadPart + closing, 400, /^The enquiry could not be read/],
-      ['a boundary over 256 characters', `multipart/form-data; boundary=${'b'.repeat(300)}`, `--${'b'.repeat(300)}\r\n${leadPart.slice(boundary.length + 4)}--${'b'.repeat(300)}--\r\n`, 400, /^The enquiry could not be read/],
-      ['a body with another boundary', 'multipart/form-data; boundary=another', leadPart + closing, 400, /^The enquiry could not be read \(Unexpected end of multipart data\)/],
-      ['a body cut short inside a part', multipartType, cut(leadPart, 80), 400, /^The enquiry could not be read \(Unexpected end of multipart data\)/],
+      [
+        'a boundary over 256 characters',
+        `multipart/form-data; boundary=${'b'.repeat(300)}`,
+        `--${'b'.repeat(300)}\r\n${leadPart.slice(boundary.length + 4)}--${'b'.repeat(300)}--\r\n`,
+        400,
+        /^The enquiry could not be read/,
+      ],
+      [
+        'a body with another boundary',
+        'multipart/form-data; boundary=another',
+        leadPart + closing,
+        400,
+        /^The enquiry could not be read \(Unexpected end of multipart data\)/,
+      ],
+      [
+        'a body cut short inside a part',
+        multipartType,
+        cut(leadPart, 80),
+        400,
+        /^The enquiry could not be read \(Unexpected end of multipart data\)/,
+      ],
       ['no closing boundary', multipartType, leadPart, 400, /^The enquiry could not be read \(Unexpected end of multipart data\)/],
-      ['part headers that never end', multipartType, `--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\n${leadJson}`, 400, /^The enquiry could not be read/],
-      ['bare LF line ends', multipartType, leadPart.replaceAll('\r\n', '\n') + closing.replaceAll('\r\n', '\n'), 400, /^The enquiry could not be read/],
-      ['a file cut short', multipartType, Buffer.concat([Buffer.from(leadPart), filePart('photo.png', png).subarray(0, 120)]), 400, /^The enquiry could not be read/],
+      [
+        'part headers that never end',
+        multipartType,
+        `--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\n${leadJson}`,
+        400,
+        /^The enquiry could not be read/,
+      ],
+      [
+        'bare LF line ends',
+        multipartType,
+        leadPart.replaceAll('\r\n', '\n') + closing.replaceAll('\r\n', '\n'),
+        400,
+        /^The enquiry could not be read/,
+      ],
+      [
+        'a file cut short',
+        multipartType,
+        Buffer.concat([Buffer.from(leadPart), filePart('photo.png', png).subarray(0, 120)]),
+        400,
+        /^The enquiry could not be read/,
+      ],
       ['a JSON body', multipartType, leadJson, 400, /^The enquiry could not be read/],
-      ['a header line without a colon', multipartType, `--${boundary}\r\nContent-Disposition form-data; name="lead"\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Please check the highlighted fields\.$/],
-      ['a 100 KB Content-Disposition', multipartType, `--${boundary}\r\nContent-Disposition: form-data; name="${'n'.repeat(100_000)}"\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Please check the highlighted fields\.$/],
-      ['a part without a name', multipartType, `--${boundary}\r\nContent-Disposition: form-data\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Every field of the enquiry needs a name/],
-      ['a Content-Disposition that is not form-data', multipartType, `--${boundary}\r\nContent-Disposition: attachment; name="lead"\r\n\r\n${leadJson}\r\n${closing}`, 400, /^Please check the highlighted fields\.$/],
+      [
+        'a header line without a colon',
+        multipartType,
+        `--${boundary}\r\nContent-Disposition form-data; name="lead"\r\n\r\n${leadJson}\r\n${closing}`,
+        400,
+        /^Please check the highlighted fields\.$/,
+      ],
+      [
+        'a 100 KB Content-Disposition',
+        multipartType,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${'n'.repeat(100_000)}"\r\n\r\n${leadJson}\r\n${closing}`,
+        400,
+        /^Please check the highlighted fields\.$/,
+      ],
+      [
+        'a part without a name',
+        multipartType,
+        `--${boundary}\r\nContent-Disposition: form-data\r\n\r\n${leadJson}\r\n${closing}`,
+        400,
+        /^Every field of the enquiry needs a name/,
+      ],
+      [
+        'a Content-Disposition that is not form-data',
+        multipartType,
+        `--${boundary}\r\nContent-Disposition: attachment; name="lead"\r\n\r\n${leadJson}\r\n${closing}`,
+        400,
+        /^Please check the highlighted fields\.$/,
+      ],
       [
         'a field name that is not UTF-8',
         multipartType,
-        Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`"\r\n\r\n${leadJson}\r\n${closing}`)]),
+        Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="`),
+          Buffer.from([0xff, 0xfe, 0xc3]),
+          Buffer.from(`"\r\n\r\n${leadJson}\r\n${closing}`),
+        ]),
         400,
         /^Please check the highlighted fields\.$/,
       ],
       ['the lead field twice', multipartType, leadPart + leadPart + closing, 400, /^Please check the highlighted fields\.$/],
-      ['a lead field that is not JSON', multipartType, fieldPart('lead', '{"name": "Jane"') + closing, 400, /^Please check the highlighted fields\.$/],
-      ['a lead field that is a JSON list', multipartType, fieldPart('lead', '[1, 2]') + closing, 400, /^Please check the highlighted fields\.$/],
-      ['a field declared JSON that is not', multipartType, `--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\nContent-Type: application/json\r\n\r\n{nope\r\n${closing}`, 400, /^A field of the enquiry sent as JSON is not valid JSON\.$/],
-      ['a field named __proto__', multipartType, fieldPart('__proto__', 'x') + leadPart + closing, 400, /^A field of the enquiry has a name that is not allowed\.$/],
+      [
+        'a lead field that is not JSON',
+        multipartType,
+        fieldPart('lead', '{"name": "Jane"') + closing,
+        400,
+        /^Please check the highlighted fields\.$/,
+      ],
+      [
+        'a lead field that is a JSON list',
+        multipartType,
+        fieldPart('lead', '[1, 2]') + closing,
+        400,
+        /^Please check the highlighted fields\.$/,
+      ],
+      [
+        'a field declared JSON that is not',
+        multipartType,
+        `--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\nContent-Type: application/json\r\n\r\n{nope\r\n${closing}`,
+        400,
+        /^A field of the enquiry sent as JSON is not valid JSON\.$/,
+      ],
+      [
+        'a field named __proto__',
+        multipartType,
+        fieldPart('__proto__', 'x') + leadPart + closing,
+        400,
+        /^A field of the enquiry has a name that is not allowed\.$/,
+      ],
       ['an empty body', multipartType, '', 400, /^Please check the highlighted fields\.$/],
       ['another multipart type', `multipart/mixed; boundary=${boundary}`, leadPart + closing, 415, /\S/],
     ])('answers %s with a 4xx and its message, never a 500', async (_label, contentType, payload, status, message) => {
@@ -340,7 +480,10 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
     it('refuses the lead field sent twice (which one would be meant?), saying which field', async () => {
       const twice = await upload(fieldPart('lead', leadJson) + fieldPart('lead', JSON.stringify(enquiry({ name: 'Other' }))) + closing);
       expect(twice.statusCode).toBe(400);
-      expect(twice.json()).toEqual({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' } });
+      expect(twice.json()).toEqual({
+        message: checkFieldsMessage,
+        fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' },
+      });
     });
 
     it('takes a file sent before the lead field', async () => {
@@ -352,12 +495,20 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
   describe('uploaded files', () => {
     it('strips bidi controls from a file name: stored, listed in the webhook and ADF, and in the download’s name', async () => {
       const res = await call('POST', '/api/leads/with-files', {
-        payload: Buffer.concat([Buffer.from(fieldPart('lead', leadJson)), filePart('invoice\u202Egpj.exe\u2066\u200F', png), Buffer.from(closing)]),
+        payload: Buffer.concat([
+          Buffer.from(fieldPart('lead', leadJson)),
+          filePart('invoice\u202Egpj.exe\u2066\u200F', png),
+          Buffer.from(closing),
+        ]),
         headers: { 'content-type': multipartType },
       });
       expect(res.statusCode, res.body).toBe(201);
       const { id } = res.json<Created>();
-      const stored = await platform.ctx.db.selectFrom('lead_files').select(['id', 'original_name']).where('lead_id', '=', id).executeTakeFirstOrThrow();
+      const stored = await platform.ctx.db
+        .selectFrom('lead_files')
+        .select(['id', 'original_name'])
+        .where('lead_id', '=', id)
+        .executeTakeFirstOrThrow();
       expect(stored.original_name).toBe('invoicegpj.exe');
       expect((await payloadOf(id)).files).toEqual([expect.objectContaining({ name: 'invoicegpj.exe' })]);
 
@@ -371,10 +522,19 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
         expect(listing).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]|\\u202e/i);
       }
 
-      const link = new URL(signedLeadFileUrl({ siteUrl: 'http://x.localhost', fileId: Number(stored.id), expires: Math.floor(Date.now() / 1000) + 60, secret: platform.ctx.config.leads.tokenSecret }));
+      const link = new URL(
+        signedLeadFileUrl({
+          siteUrl: 'http://x.localhost',
+          fileId: Number(stored.id),
+          expires: Math.floor(Date.now() / 1000) + 60,
+          secret: platform.ctx.config.leads.tokenSecret,
+        }),
+      );
       const download = await call('GET', `${link.pathname}${link.search}`);
       expect(download.statusCode).toBe(200);
-      expect(download.headers['content-disposition']).toBe(`attachment; filename="invoicegpj.exe.png"; filename*=UTF-8''invoicegpj.exe.png`);
+      expect(download.headers['content-disposition']).toBe(
+        `attachment; filename="invoicegpj.exe.png"; filename*=UTF-8''invoicegpj.exe.png`,
+      );
     });
 
     it('syncs the files, renames them into place and syncs their folders before the lead commits', async () => {
@@ -397,7 +557,10 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
       const service = new LeadService({ db, engine, dataDir: config.dataDir, leads: config.leads, fileOps: recording });
       const uploads = uploadsRoot(config.dataDir);
       const files = [];
-      for (const name of ['a.png', 'b.png']) files.push(await receiveFile(Readable.from([png]), { incomingDir: join(uploads, '.incoming'), maxBytes: 65_536, originalName: name }));
+      for (const name of ['a.png', 'b.png'])
+        files.push(
+          await receiveFile(Readable.from([png]), { incomingDir: join(uploads, '.incoming'), maxBytes: 65_536, originalName: name }),
+        );
 
       const transaction = db.transaction.bind(db);
       // The transaction's end, as the test sees it: after execute resolved, the commit has happened.
@@ -412,7 +575,15 @@ describe.each(['sqlite', 'postgres'] as const)('the public lead endpoints under 
         return Object.assign(Object.create(builder) as typeof builder, { execute });
       });
       try {
-        const res = await service.create({ site, lead: enquiry(), files, idempotencyKey: null, userAgent: 'test', ip: freshAddress(), mock: false });
+        const res = await service.create({
+          site,
+          lead: enquiry(),
+          files,
+          idempotencyKey: null,
+          userAgent: 'test',
+          ip: freshAddress(),
+          mock: false,
+        });
         expect(res.status).toBe(201);
         const leadId = (res.body as Created).id;
         const leadDir = join(uploads, slug, String(leadId));

@@ -25,7 +25,13 @@ function multipart(lead: Record<string, unknown>, files: { name: string; type: s
   const boundary = `----lead-files-${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\n\r\n${JSON.stringify(lead)}\r\n`)];
   for (const file of files) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -55,11 +61,19 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
 
   async function createLeadWithFiles(uploads: { name: string; type: string; data: Buffer }[]): Promise<number> {
     ipCounter += 1;
-    const body = multipart({ category: 'Sell My Car Enquiry', name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333' }, uploads);
+    const body = multipart(
+      { category: 'Sell My Car Enquiry', name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333' },
+      uploads,
+    );
     const res = await platform.app.inject({
       method: 'POST',
       url: '/api/leads/with-files',
-      headers: { host: `${slug}.localhost:3000`, 'content-type': body.contentType, 'x-forwarded-for': `10.9.0.${ipCounter}`, 'user-agent': 'LeadFilesTest/1.0' },
+      headers: {
+        host: `${slug}.localhost:3000`,
+        'content-type': body.contentType,
+        'x-forwarded-for': `10.9.0.${ipCounter}`,
+        'user-agent': 'LeadFilesTest/1.0',
+      },
       payload: body.payload,
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -141,11 +155,15 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
     const url = new URL(a!.url!);
     const sig = url.searchParams.get('sig')!;
     const expires = Number(url.searchParams.get('expires'));
-    const withQuery = (path: string, query: Record<string, string>) => files.inject({ method: 'GET', url: `${path}?${new URLSearchParams(query)}` });
+    const withQuery = (path: string, query: Record<string, string>) =>
+      files.inject({ method: 'GET', url: `${path}?${new URLSearchParams(query)}` });
     const now = Math.floor(Date.now() / 1000);
 
     const refused = [
-      ['a tampered signature', await withQuery(url.pathname, { expires: String(expires), sig: `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}` })],
+      [
+        'a tampered signature',
+        await withQuery(url.pathname, { expires: String(expires), sig: `${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}` }),
+      ],
       ['a later expiry', await withQuery(url.pathname, { expires: String(expires + 60), sig })],
       ["another file's signature", await withQuery(new URL(b!.url!).pathname, { expires: String(expires), sig })],
       ['no signature', await withQuery(url.pathname, { expires: String(expires) })],
@@ -153,14 +171,18 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
     ] as const;
     for (const [label, res] of refused) {
       expect(res.statusCode, label).toBe(403);
-      expect(res.json<{ message: string }>().message, label).toBe('This download link is not valid. Please use the whole link exactly as it was sent.');
+      expect(res.json<{ message: string }>().message, label).toBe(
+        'This download link is not valid. Please use the whole link exactly as it was sent.',
+      );
     }
 
     const expired = await download(signedLeadFileUrl({ siteUrl: 'http://x.localhost', fileId: a!.id, expires: now - 1, secret: secret() }));
     expect(expired.statusCode).toBe(403);
     expect(expired.json<{ message: string }>().message).toMatch(/^This download link has expired\./);
 
-    const unknown = await download(signedLeadFileUrl({ siteUrl: 'http://x.localhost', fileId: 987_654_321, expires: now + 60, secret: secret() }));
+    const unknown = await download(
+      signedLeadFileUrl({ siteUrl: 'http://x.localhost', fileId: 987_654_321, expires: now + 60, secret: secret() }),
+    );
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json<{ message: string }>().message).toBe('This file does not exist (any more).');
     expect((await files.inject({ method: 'GET', url: '/api/lead-files/abc' })).statusCode).toBe(404);
@@ -176,10 +198,23 @@ describe.each(['sqlite', 'postgres'] as const)('signed lead file links on %s', (
     const leadId = await createLeadWithFiles([{ name: 'a.png', type: 'image/png', data: png }]);
     const row = await platform.ctx.db
       .insertInto('lead_files')
-      .values({ lead_id: leadId, site_id: 0, path: '../lead-token-secret', content_type: 'text/plain', size: 10, original_name: 'secret.txt', created_at: Date.now() })
+      .values({
+        lead_id: leadId,
+        site_id: 0,
+        path: '../lead-token-secret',
+        content_type: 'text/plain',
+        size: 10,
+        original_name: 'secret.txt',
+        created_at: Date.now(),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const url = signedLeadFileUrl({ siteUrl: 'http://x.localhost', fileId: Number(row.id), expires: Math.floor(Date.now() / 1000) + 60, secret: secret() });
+    const url = signedLeadFileUrl({
+      siteUrl: 'http://x.localhost',
+      fileId: Number(row.id),
+      expires: Math.floor(Date.now() / 1000) + 60,
+      secret: secret(),
+    });
     expect((await download(url)).statusCode).toBe(404);
     // The worker leaves it out of the delivery too.
     expect((await deliverBatch({ fileLinkSecret: secret() })).get(leadId)!.files.map((file) => file.name)).toEqual(['a.png']);

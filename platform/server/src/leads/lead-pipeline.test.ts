@@ -56,9 +56,16 @@ type FilePart = { field?: string; name: string; type: string; data: Buffer };
 function multipart(fields: [string, string][], files: FilePart[]) {
   const boundary = `----lead-test-${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
-  for (const [name, value] of fields) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, value] of fields)
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   for (const file of files) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'files'}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.data, Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'files'}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -139,21 +146,40 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       payload: opts.payload as string,
     });
   const createLead = (slug: string, lead: Record<string, unknown>, opts: { key?: string; ip?: string; prefix?: string } = {}) =>
-    request(slug, 'POST', `${opts.prefix ?? '/api'}/leads`, { payload: { lead }, ip: opts.ip, headers: opts.key ? { 'idempotency-key': opts.key } : {} });
+    request(slug, 'POST', `${opts.prefix ?? '/api'}/leads`, {
+      payload: { lead },
+      ip: opts.ip,
+      headers: opts.key ? { 'idempotency-key': opts.key } : {},
+    });
   const updateLead = (slug: string, id: number, lead: Record<string, unknown>, token: string | null, prefix = '/api') =>
     request(slug, 'PUT', `${prefix}/leads/${id}`, { payload: { lead }, headers: token ? { 'x-lead-update-token': token } : {} });
-  const admin = (url: string, method: 'GET' | 'POST' = 'GET') => platform.app.inject({ method, url, headers: { authorization: `Bearer ${testAdminKey}` } });
-  const adminLeads = async (slug: string, query = '') => (await admin(`/api/admin/leads?site=${slug}${query}`)).json<{ leads: Listed[] }>().leads;
+  const admin = (url: string, method: 'GET' | 'POST' = 'GET') =>
+    platform.app.inject({ method, url, headers: { authorization: `Bearer ${testAdminKey}` } });
+  const adminLeads = async (slug: string, query = '') =>
+    (await admin(`/api/admin/leads?site=${slug}${query}`)).json<{ leads: Listed[] }>().leads;
   const leadOf = async (slug: string, id: number, query = '') => (await adminLeads(slug, query)).find((lead) => lead.id === id);
   const jobsOf = (leadId: number) => platform.ctx.db.selectFrom('lead_delivery_jobs').selectAll().where('lead_id', '=', leadId).execute();
-  const leadCount = async (siteId: number) => Number((await platform.ctx.db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).where('site_id', '=', siteId).executeTakeFirstOrThrow()).n);
+  const leadCount = async (siteId: number) =>
+    Number(
+      (
+        await platform.ctx.db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('site_id', '=', siteId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** Points a site's lead delivery at the given targets (as a dealer's config change would). */
   async function setTargets(slug: string, targets: LeadDeliveryTargetSetting[]) {
     const row = await platform.ctx.db.selectFrom('sites').select(['id', 'config']).where('slug', '=', slug).executeTakeFirstOrThrow();
     const config = JSON.parse(row.config) as SiteConfig;
     config.secrets.lead_delivery = targets;
-    await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+    await platform.ctx.db
+      .updateTable('sites')
+      .set({ config: JSON.stringify(config) })
+      .where('id', '=', row.id)
+      .execute();
     platform.ctx.sites.clear();
   }
 
@@ -170,7 +196,10 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
 
   describe('create', () => {
     it('saves a lead with its delivery job in one go and answers with its id and update token', async () => {
-      const res = await createLead('ridgeline-trucks', enquiry({ user_agent: 'spoofed by the browser', url: 'https://ridgeline.example/cars/x', visited_pages: ['/a', '/b'] }));
+      const res = await createLead(
+        'ridgeline-trucks',
+        enquiry({ user_agent: 'spoofed by the browser', url: 'https://ridgeline.example/cars/x', visited_pages: ['/a', '/b'] }),
+      );
       expect(res.statusCode).toBe(201);
       const body = res.json<LeadBody>();
       expect(body).toEqual({ id: expect.any(Number), lead_id: body.id, update_token: expect.any(String) });
@@ -178,7 +207,13 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       expect(res.headers['cache-control']).toBe('no-store');
 
       const saved = await leadOf('ridgeline-trucks', body.id);
-      expect(saved).toMatchObject({ site_id: site('ridgeline-trucks').id, category: 'General Enquiry', lead_status: 'New', form_completed: true, suspected_spam: false });
+      expect(saved).toMatchObject({
+        site_id: site('ridgeline-trucks').id,
+        category: 'General Enquiry',
+        lead_status: 'New',
+        form_completed: true,
+        suspected_spam: false,
+      });
       expect(saved!.payload).toMatchObject({
         name: 'Jane',
         source: 'Website',
@@ -215,7 +250,9 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
 
     it('keeps creates sent at the same moment with one key as one lead', async () => {
       const key = `race-${randomBytes(6).toString('hex')}`;
-      const results = await Promise.all(Array.from({ length: 6 }, () => createLead('ridgeline-trucks', enquiry({ name: 'Racer' }), { key })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => createLead('ridgeline-trucks', enquiry({ name: 'Racer' }), { key })),
+      );
       expect(results.map((res) => res.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 201]);
       expect(new Set(results.map((res) => res.json<LeadBody>().id)).size).toBe(1);
       expect(new Set(results.map((res) => res.json<LeadBody>().update_token)).size).toBe(1);
@@ -250,7 +287,12 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     });
 
     it('answers 404 for a host that serves no dealer', async () => {
-      const res = await platform.app.inject({ method: 'POST', url: '/api/leads', headers: { host: 'nobody.localhost:3000' }, payload: { lead: enquiry() } });
+      const res = await platform.app.inject({
+        method: 'POST',
+        url: '/api/leads',
+        headers: { host: 'nobody.localhost:3000' },
+        payload: { lead: enquiry() },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.json<{ message: string }>().message).toEqual(expect.any(String));
     });
@@ -280,7 +322,7 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       });
     });
 
-    it('checks the phone by the site\'s region', async () => {
+    it("checks the phone by the site's region", async () => {
       expect((await fieldsOf('ridgeline-trucks', enquiry({ phone: '12345' }))).phone).toBe(phoneMessages.au);
       // harbour-used-cars takes mobiles only.
       expect((await fieldsOf('harbour-used-cars', enquiry({ phone: '02 9876 5432' }))).phone).toBe(phoneMessages.auMobile);
@@ -300,9 +342,16 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     });
 
     it('holds a partial save to the format rules only', async () => {
-      const res = await createLead('ridgeline-trucks', { lead_status: 'Incomplete', form_completed: false, category: 'Finance Enquiry', 'Vehicle Make': 'Isuzu' });
+      const res = await createLead('ridgeline-trucks', {
+        lead_status: 'Incomplete',
+        form_completed: false,
+        category: 'Finance Enquiry',
+        'Vehicle Make': 'Isuzu',
+      });
       expect(res.statusCode).toBe(201);
-      expect((await fieldsOf('ridgeline-trucks', { lead_status: 'Incomplete', form_completed: false, email: 'nope' })).email).toBe('invalid email address');
+      expect((await fieldsOf('ridgeline-trucks', { lead_status: 'Incomplete', form_completed: false, email: 'nope' })).email).toBe(
+        'invalid email address',
+      );
     });
   });
 
@@ -318,13 +367,17 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       expect((await payloadOf('ridgeline-trucks', enquiry({ name: 'undefined undefined', first_name: 'Bea' }))).name).toBe('Bea');
     });
 
-    it('falls back to the site\'s dealership slug and keeps a chosen one', async () => {
+    it("falls back to the site's dealership slug and keeps a chosen one", async () => {
       expect((await payloadOf('ridgeline-trucks', enquiry())).dealership_slug).toBe('ridgeline-trucks');
-      expect((await payloadOf('ridgeline-trucks', enquiry({ dealership_slug: 'ridgeline-trucks-east' }))).dealership_slug).toBe('ridgeline-trucks-east');
+      expect((await payloadOf('ridgeline-trucks', enquiry({ dealership_slug: 'ridgeline-trucks-east' }))).dealership_slug).toBe(
+        'ridgeline-trucks-east',
+      );
     });
 
     it('forces the fixed slug on a forced-slug site and the primary location on a push-to-primary site', async () => {
-      expect((await payloadOf('toyota-demo', enquiry({ dealership_slug: 'somewhere-else' }))).dealership_slug).toBe('toyota-pre-owned-central');
+      expect((await payloadOf('toyota-demo', enquiry({ dealership_slug: 'somewhere-else' }))).dealership_slug).toBe(
+        'toyota-pre-owned-central',
+      );
       const metro = site('metro-motor-group');
       const primary = metro.locations.find((location) => location.primary)!;
       const other = metro.locations.find((location) => !location.primary)!;
@@ -334,7 +387,12 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
 
     it('turns the four answers into Yes/No on the one site, and leaves them alone elsewhere', async () => {
       const answers = { 'Ready to sell': true, 'Valuation guide': false, 'Best Finance': true, 'Best Deal': false };
-      expect(await payloadOf('harbour-used-cars', enquiry(answers))).toMatchObject({ 'Ready to sell': 'Yes', 'Valuation guide': 'No', 'Best Finance': 'Yes', 'Best Deal': 'No' });
+      expect(await payloadOf('harbour-used-cars', enquiry(answers))).toMatchObject({
+        'Ready to sell': 'Yes',
+        'Valuation guide': 'No',
+        'Best Finance': 'Yes',
+        'Best Deal': 'No',
+      });
       expect(await payloadOf('ridgeline-trucks', enquiry(answers))).toMatchObject(answers);
     });
 
@@ -366,12 +424,14 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       const wrong = await updateLead('ridgeline-trucks', created.id, { message: 'third' }, `${created.update_token.slice(0, -2)}xx`);
       expect(wrong.statusCode).toBe(403);
       // The token may also come in the body, as the SPEC's "same body" update sends it.
-      const inBody = await request('ridgeline-trucks', 'PUT', `/api/leads/${created.id}`, { payload: { lead: { message: 'fourth' }, update_token: created.update_token } });
+      const inBody = await request('ridgeline-trucks', 'PUT', `/api/leads/${created.id}`, {
+        payload: { lead: { message: 'fourth' }, update_token: created.update_token },
+      });
       expect(inBody.statusCode).toBe(200);
       expect((await leadOf('ridgeline-trucks', created.id))!.payload.message).toBe('fourth');
     });
 
-    it('refuses another site\'s lead even with the right token, as not found', async () => {
+    it("refuses another site's lead even with the right token, as not found", async () => {
       const created = (await createLead('ridgeline-trucks', enquiry())).json<LeadBody>();
       const res = await updateLead('outback-campers', created.id, { message: 'hijack' }, created.update_token);
       expect(res.statusCode).toBe(404);
@@ -381,13 +441,24 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     });
 
     it('saves partial steps without delivering, and enqueues delivery once when the lead is completed', async () => {
-      const first = await createLead('ridgeline-trucks', { lead_status: 'Incomplete', form_completed: false, category: 'Finance Enquiry', step_number: 1, skipped_steps: [{ from: 0, to: 1 }] });
+      const first = await createLead('ridgeline-trucks', {
+        lead_status: 'Incomplete',
+        form_completed: false,
+        category: 'Finance Enquiry',
+        step_number: 1,
+        skipped_steps: [{ from: 0, to: 1 }],
+      });
       expect(first.statusCode).toBe(201);
       const { id, update_token: token } = first.json<LeadBody>();
       expect(await jobsOf(id)).toHaveLength(0);
       expect((await leadOf('ridgeline-trucks', id))!.delivery.state).toBe('incomplete');
 
-      const step2 = await updateLead('ridgeline-trucks', id, { lead_status: 'Incomplete', form_completed: false, lead_id: id, 'Vehicle Make': 'Isuzu', step_number: 2 }, token);
+      const step2 = await updateLead(
+        'ridgeline-trucks',
+        id,
+        { lead_status: 'Incomplete', form_completed: false, lead_id: id, 'Vehicle Make': 'Isuzu', step_number: 2 },
+        token,
+      );
       expect(step2.statusCode).toBe(200);
       expect(await jobsOf(id)).toHaveLength(0);
 
@@ -405,28 +476,47 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     });
 
     it('checks a completing update like a create', async () => {
-      const { id, update_token: token } = (await createLead('ridgeline-trucks', { lead_status: 'Incomplete', form_completed: false, category: 'General Enquiry' })).json<LeadBody>();
+      const { id, update_token: token } = (
+        await createLead('ridgeline-trucks', { lead_status: 'Incomplete', form_completed: false, category: 'General Enquiry' })
+      ).json<LeadBody>();
       const res = await updateLead('ridgeline-trucks', id, { name: 'Jane' }, token);
       expect(res.statusCode).toBe(400);
-      expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({ phone: '*This is a required field.', email: '*This is a required field.' });
+      expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({
+        phone: '*This is a required field.',
+        email: '*This is a required field.',
+      });
       expect(await jobsOf(id)).toHaveLength(0);
     });
   });
 
   describe('with files', () => {
-    const sendFiles = (slug: string, lead: Record<string, unknown>, files: FilePart[], opts: { key?: string; fields?: [string, string][] } = {}) => {
+    const sendFiles = (
+      slug: string,
+      lead: Record<string, unknown>,
+      files: FilePart[],
+      opts: { key?: string; fields?: [string, string][] } = {},
+    ) => {
       const body = multipart(opts.fields ?? [['lead', JSON.stringify(lead)]], files);
-      return request(slug, 'POST', '/api/leads/with-files', { payload: body.payload, contentType: body.contentType, headers: opts.key ? { 'idempotency-key': opts.key } : {} });
+      return request(slug, 'POST', '/api/leads/with-files', {
+        payload: body.payload,
+        contentType: body.contentType,
+        headers: opts.key ? { 'idempotency-key': opts.key } : {},
+      });
     };
     const uploadsDir = () => join(platform.ctx.config.dataDir, 'uploads');
 
     it('takes a PNG, stores it under a random name outside the web root, and marks the lead has_files', async () => {
-      const res = await sendFiles('ridgeline-trucks', enquiry({ category: 'Sell My Car Enquiry' }), [{ name: '../../etc/passwd.png', type: 'image/png', data: png }]);
+      const res = await sendFiles('ridgeline-trucks', enquiry({ category: 'Sell My Car Enquiry' }), [
+        { name: '../../etc/passwd.png', type: 'image/png', data: png },
+      ]);
       expect(res.statusCode, res.body).toBe(201);
       const { id } = res.json<LeadBody>();
       const lead = await leadOf('ridgeline-trucks', id);
       expect(lead!.has_files).toBe(true);
-      expect(lead!.payload).toMatchObject({ has_files: true, files: [{ name: 'passwd.png', content_type: 'image/png', size: png.length }] });
+      expect(lead!.payload).toMatchObject({
+        has_files: true,
+        files: [{ name: 'passwd.png', content_type: 'image/png', size: png.length }],
+      });
       const dir = join(uploadsDir(), 'ridgeline-trucks', String(id));
       const stored = readdirSync(dir);
       expect(stored).toHaveLength(1);
@@ -435,7 +525,9 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       expect(readdirSync(join(uploadsDir(), '.incoming'))).toEqual([]);
 
       const listed = await admin(`/api/admin/leads/${id}/files`);
-      expect(listed.json<{ files: { id: number; original_name: string }[] }>().files).toMatchObject([{ original_name: 'passwd.png', content_type: 'image/png' }]);
+      expect(listed.json<{ files: { id: number; original_name: string }[] }>().files).toMatchObject([
+        { original_name: 'passwd.png', content_type: 'image/png' },
+      ]);
       const fileId = listed.json<{ files: { id: number }[] }>().files[0]!.id;
       const download = await admin(`/api/admin/leads/${id}/files/${fileId}`);
       expect(download.statusCode).toBe(200);
@@ -444,18 +536,31 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     });
 
     it('takes the lead as form-serialised fields too', async () => {
-      const fields: [string, string][] = Object.entries(enquiry({ opt_in: 'true', car_id: '12' })).map(([key, value]) => [`lead[${key}]`, String(value)]);
+      const fields: [string, string][] = Object.entries(enquiry({ opt_in: 'true', car_id: '12' })).map(([key, value]) => [
+        `lead[${key}]`,
+        String(value),
+      ]);
       fields.push(['lead[visited_pages][]', '/one'], ['lead[visited_pages][]', '/two'], ['lead[linked_query_params][gclid]', 'abc']);
       const res = await sendFiles('ridgeline-trucks', {}, [{ name: 'photo.png', type: 'image/png', data: png }], { fields });
       expect(res.statusCode, res.body).toBe(201);
       const lead = await leadOf('ridgeline-trucks', res.json<LeadBody>().id);
-      expect(lead!.payload).toMatchObject({ opt_in: true, car_id: 12, visited_pages: ['/one', '/two'], linked_query_params: { gclid: 'abc' }, has_files: true });
+      expect(lead!.payload).toMatchObject({
+        opt_in: true,
+        car_id: 12,
+        visited_pages: ['/one', '/two'],
+        linked_query_params: { gclid: 'abc' },
+        has_files: true,
+      });
     });
 
     it.each([
       ['an SVG (named .png)', { name: 'photo.png', type: 'image/png', data: svg }, /is an SVG image, which is not accepted/],
       ['an ELF program', { name: 'photo.jpg', type: 'image/jpeg', data: elf }, /is a program \(ELF\), which is not accepted/],
-      ['a Windows program', { name: 'setup.exe', type: 'application/octet-stream', data: pe }, /is a Windows program, which is not accepted/],
+      [
+        'a Windows program',
+        { name: 'setup.exe', type: 'application/octet-stream', data: pe },
+        /is a Windows program, which is not accepted/,
+      ],
       ['a text file', { name: 'notes.txt', type: 'text/plain', data: Buffer.from('hello there') }, /is not a file type we accept/],
     ])('refuses %s by its content, storing nothing', async (_label, file, message) => {
       const before = await leadCount(site('ridgeline-trucks').id);
@@ -546,7 +651,11 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
     it('tells only a site in mock mode to send its lead calls to /mock (SPEC §7); real sites keep /api', async () => {
       const prefix = async (slug: string) => (await request(slug, 'GET', '/api/site')).json<{ api_prefix: string }>().api_prefix;
       expect(await prefix('ridgeline-trucks')).toBe('/api');
-      const row = await platform.ctx.db.selectFrom('sites').select(['id', 'config']).where('slug', '=', 'ridgeline-trucks').executeTakeFirstOrThrow();
+      const row = await platform.ctx.db
+        .selectFrom('sites')
+        .select(['id', 'config'])
+        .where('slug', '=', 'ridgeline-trucks')
+        .executeTakeFirstOrThrow();
       const config = JSON.parse(row.config) as SiteConfig;
       await platform.ctx.db
         .updateTable('sites')
@@ -576,7 +685,10 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       // A mock lead is not a real one: the real API does not find it.
       expect((await updateLead('ridgeline-trucks', body.id, { message: 'x' }, body.update_token)).statusCode).toBe(404);
       const body2 = multipart([['lead', JSON.stringify(enquiry())]], [{ name: 'a.png', type: 'image/png', data: png }]);
-      const withFiles = await request('ridgeline-trucks', 'POST', '/mock/leads/with-files', { payload: body2.payload, contentType: body2.contentType });
+      const withFiles = await request('ridgeline-trucks', 'POST', '/mock/leads/with-files', {
+        payload: body2.payload,
+        contentType: body2.contentType,
+      });
       expect(withFiles.statusCode).toBe(201);
       expect(await jobsOf(withFiles.json<LeadBody>().id)).toHaveLength(0);
     });
@@ -599,11 +711,17 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       const last = receiver.received[1]!;
       const secret = site('outback-campers').secrets.lead_webhook_secret!;
       expect(verifyWebhookSignature(last.body, String(last.headers['x-dealer-signature']), secret)).toBe(true);
-      expect(JSON.parse(last.body)).toMatchObject({ lead: { id, site: 'outback-campers', payload: { name: 'Hooked', source: 'Website' } } });
+      expect(JSON.parse(last.body)).toMatchObject({
+        lead: { id, site: 'outback-campers', payload: { name: 'Hooked', source: 'Website' } },
+      });
 
       const res = await admin(`/api/admin/leads/${id}/deliveries`);
       expect(res.statusCode).toBe(200);
-      const deliveries = res.json<{ delivery: { state: string }; jobs: { status: string; attempts: number; target: string }[]; log: { attempt: number; outcome: string; status: string; detail: string }[] }>();
+      const deliveries = res.json<{
+        delivery: { state: string };
+        jobs: { status: string; attempts: number; target: string }[];
+        log: { attempt: number; outcome: string; status: string; detail: string }[];
+      }>();
       expect(deliveries.delivery.state).toBe('delivered');
       expect(deliveries.jobs).toMatchObject([{ status: 'delivered', attempts: 2, target: 'webhook' }]);
       expect(deliveries.log).toMatchObject([
@@ -643,7 +761,11 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
         const retried = await admin(`/api/admin/leads/${id}/retry`, 'POST');
         expect(retried.statusCode).toBe(200);
         // Retried jobs keep their target as it was enqueued; point the receiver's port at the fixed one.
-        await platform.ctx.db.updateTable('lead_delivery_jobs').set({ target: JSON.stringify({ kind: 'webhook', url: fixed.url }) }).where('lead_id', '=', id).execute();
+        await platform.ctx.db
+          .updateTable('lead_delivery_jobs')
+          .set({ target: JSON.stringify({ kind: 'webhook', url: fixed.url }) })
+          .where('lead_id', '=', id)
+          .execute();
         await deliverUntil(async () => (await jobsOf(id))[0]?.status === 'delivered');
         expect(fixed.received).toHaveLength(1);
       } finally {
@@ -654,7 +776,9 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
 
     it('never lets two workers deliver the same job', async () => {
       await setTargets('citi-rentals', [{ kind: 'adf-file' }, { kind: 'adf-file' }]);
-      const ids = await Promise.all(Array.from({ length: 15 }, async () => (await createLead('citi-rentals', enquiry())).json<LeadBody>().id));
+      const ids = await Promise.all(
+        Array.from({ length: 15 }, async () => (await createLead('citi-rentals', enquiry())).json<LeadBody>().id),
+      );
       const attempts = new Map<number, number>();
       const deliver: Deliver = async (_target, lead) => {
         await sleep(5);
@@ -718,13 +842,17 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       expect(res.body).not.toContain('request_hash');
       expect(res.json<{ leads: Listed[] }>().leads.find((lead) => lead.id === created.id)!.delivery).toEqual({
         state: 'pending',
-        targets: [{ kind: 'adf-file', status: 'pending', attempts: 0, last_error: null, next_attempt_at: expect.any(Number), delivered_at: null }],
+        targets: [
+          { kind: 'adf-file', status: 'pending', attempts: 0, last_error: null, next_attempt_at: expect.any(Number), delivered_at: null },
+        ],
       });
     });
 
-    it('exports a site\'s leads as CSV, escaped, behind the admin key', async () => {
+    it("exports a site's leads as CSV, escaped, behind the admin key", async () => {
       const tricky = 'Line one, "quoted"\nline two';
-      const { id } = (await createLead('kiwi-motors', enquiry({ phone: '021 123 4567', message: tricky, subcategory: '=HYPERLINK("http://evil")' }))).json<LeadBody>();
+      const { id } = (
+        await createLead('kiwi-motors', enquiry({ phone: '021 123 4567', message: tricky, subcategory: '=HYPERLINK("http://evil")' }))
+      ).json<LeadBody>();
       expect((await platform.app.inject({ url: '/api/admin/leads.csv?site=kiwi-motors' })).statusCode).toBe(401);
       const res = await admin('/api/admin/leads.csv?site=kiwi-motors');
       expect(res.statusCode).toBe(200);
@@ -737,7 +865,7 @@ describe.each(['sqlite', 'postgres'] as const)('the lead pipeline on %s', (engin
       expect(res.body).toContain(`\r\n${id},`);
     });
 
-    it('prints a site\'s leads from the command line, as JSON lines or CSV', async () => {
+    it("prints a site's leads from the command line, as JSON lines or CSV", async () => {
       if (engine !== 'sqlite') return;
       const saved = { ...process.env };
       try {
@@ -768,7 +896,12 @@ describe('mock mode switched off', () => {
   });
 
   it('has no /mock lead routes', async () => {
-    const res = await platform.app.inject({ method: 'POST', url: '/mock/leads', headers: { host: 'ridgeline-trucks.localhost:3000' }, payload: { lead: enquiry() } });
+    const res = await platform.app.inject({
+      method: 'POST',
+      url: '/mock/leads',
+      headers: { host: 'ridgeline-trucks.localhost:3000' },
+      payload: { lead: enquiry() },
+    });
     expect(res.statusCode).toBe(404);
     const site = await platform.app.inject({ method: 'GET', url: '/api/site', headers: { host: 'ridgeline-trucks.localhost:3000' } });
     expect(site.json<{ api_prefix: string }>().api_prefix).toBe('/api');

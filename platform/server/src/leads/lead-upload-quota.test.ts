@@ -16,12 +16,25 @@ import { createTestPlatform, type TestPlatform } from '../testing/test-platform'
  */
 
 const boundary = 'lead-upload-boundary';
-const lead = JSON.stringify({ category: 'General Enquiry', name: 'Jane', last_name: 'Citizen', email: 'jane@example.com', phone: '0411222333', message: 'Photos of my trade-in' });
+const lead = JSON.stringify({
+  category: 'General Enquiry',
+  name: 'Jane',
+  last_name: 'Citizen',
+  email: 'jane@example.com',
+  phone: '0411222333',
+  message: 'Photos of my trade-in',
+});
 const body = (files: { name: string; data: Buffer; type?: string }[]) =>
   Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="lead"\r\n\r\n${lead}\r\n`),
     ...files.map((file) =>
-      Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'image/png'}\r\n\r\n`), file.data, Buffer.from('\r\n')]),
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'image/png'}\r\n\r\n`,
+        ),
+        file.data,
+        Buffer.from('\r\n'),
+      ]),
     ),
     Buffer.from(`--${boundary}--\r\n`),
   ]);
@@ -29,7 +42,9 @@ const body = (files: { name: string; data: Buffer; type?: string }[]) =>
 /** A real photo of `kb` kilobytes or so: noise does not compress. */
 const photo = (kb: number) => {
   const side = Math.ceil(Math.sqrt((kb * 1024) / 3));
-  return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+  return sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
 };
 
 describe.each(['sqlite', 'postgres'] as const)('files sent with leads on %s', (engine) => {
@@ -46,7 +61,12 @@ describe.each(['sqlite', 'postgres'] as const)('files sent with leads on %s', (e
   beforeAll(async () => {
     platform = await createTestPlatform({
       engine,
-      env: { LEADS_RATE_LIMIT: '0', LEAD_UPLOAD_MAX_MB_PER_LEAD: '1', LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY: '2', LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY: '3' },
+      env: {
+        LEADS_RATE_LIMIT: '0',
+        LEAD_UPLOAD_MAX_MB_PER_LEAD: '1',
+        LEAD_UPLOAD_MAX_MB_PER_ADDRESS_PER_DAY: '2',
+        LEAD_UPLOAD_MAX_MB_PER_SITE_PER_DAY: '3',
+      },
       deliver: async () => ({ ok: true, status: 'delivered', detail: 'kept by the test' }),
     });
     sixHundredKb = await photo(600);
@@ -64,12 +84,30 @@ describe.each(['sqlite', 'postgres'] as const)('files sent with leads on %s', (e
       payload: body(files),
     });
   const incoming = async () => (await readdir(join(uploadsRoot(platform.ctx.config.dataDir), '.incoming')).catch(() => [])).length;
-  const refusal = (res: { statusCode: number; json<T>(): T }) => ({ status: res.statusCode, ...res.json<{ message: string; fields?: Record<string, string> }>() });
+  const refusal = (res: { statusCode: number; json<T>(): T }) => ({
+    status: res.statusCode,
+    ...res.json<{ message: string; fields?: Record<string, string> }>(),
+  });
 
   it.each([
-    ['a PNG signature in front of anything else', 'fake.png', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200_000)]), 'PNG image'],
-    ['a JPEG start in front of anything else', 'fake.jpg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(200_000)]), 'JPEG image'],
-    ['a HEIC brand in front of anything else', 'fake.heic', Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(12), randomBytes(200_000)]), 'HEIC image'],
+    [
+      'a PNG signature in front of anything else',
+      'fake.png',
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(200_000)]),
+      'PNG image',
+    ],
+    [
+      'a JPEG start in front of anything else',
+      'fake.jpg',
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(200_000)]),
+      'JPEG image',
+    ],
+    [
+      'a HEIC brand in front of anything else',
+      'fake.heic',
+      Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(12), randomBytes(200_000)]),
+      'HEIC image',
+    ],
     ['a PDF header without its end', 'fake.pdf', Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(200_000)]), 'PDF document'],
   ])('refuses %s, beside the file field, and keeps nothing', async (_what, name, data, label) => {
     const res = await send([{ name, data }]);
@@ -85,7 +123,11 @@ describe.each(['sqlite', 'postgres'] as const)('files sent with leads on %s', (e
       box.writeUInt32BE(box.length, 0);
       return box;
     };
-    const heic = Buffer.concat([sized('ftyp', Buffer.from('heic\0\0\0\0mif1heic')), sized('meta', Buffer.alloc(40)), sized('mdat', randomBytes(500))]);
+    const heic = Buffer.concat([
+      sized('ftyp', Buffer.from('heic\0\0\0\0mif1heic')),
+      sized('meta', Buffer.alloc(40)),
+      sized('mdat', randomBytes(500)),
+    ]);
     const res = await send([
       { name: 'front.png', data: await small.clone().png().toBuffer() },
       { name: 'back.jpg', data: await small.clone().jpeg().toBuffer(), type: 'image/jpeg' },
@@ -110,11 +152,21 @@ describe.each(['sqlite', 'postgres'] as const)('files sent with leads on %s', (e
     const from = freshAddress();
     for (let i = 0; i < 3; i += 1) expect((await send([{ name: `car ${i}.png`, data: sixHundredKb }], from)).statusCode).toBe(201);
     const refused = await send([{ name: 'car 4.png', data: sixHundredKb }], from);
-    expect(refusal(refused)).toMatchObject({ status: 429, message: expect.stringContaining('You have sent 2 MB of files today, as much as we can take. Please send your enquiry without files'), fields: { files: expect.any(String) } });
+    expect(refusal(refused)).toMatchObject({
+      status: 429,
+      message: expect.stringContaining('You have sent 2 MB of files today, as much as we can take. Please send your enquiry without files'),
+      fields: { files: expect.any(String) },
+    });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3600);
     expect((await send([{ name: 'car.png', data: sixHundredKb }], from, 'kiwi-motors')).statusCode).toBe(201);
     // The enquiry itself still goes through, without its files.
-    const withoutFiles = await platform.app.inject({ method: 'POST', url: '/api/leads', remoteAddress: from, headers: { host: 'harbour-used-cars.localhost' }, payload: { lead: JSON.parse(lead) } });
+    const withoutFiles = await platform.app.inject({
+      method: 'POST',
+      url: '/api/leads',
+      remoteAddress: from,
+      headers: { host: 'harbour-used-cars.localhost' },
+      payload: { lead: JSON.parse(lead) },
+    });
     expect(withoutFiles.statusCode).toBe(201);
   });
 
@@ -126,7 +178,10 @@ describe.each(['sqlite', 'postgres'] as const)('files sent with leads on %s', (e
       expect((await send([{ name: 'a.png', data: sixHundredKb }])).statusCode).toBe(201);
     }
     const refused = await send([{ name: 'b.png', data: sixHundredKb }]);
-    expect(refusal(refused)).toMatchObject({ status: 429, message: 'The dealership cannot take more files today. Please send your enquiry without files, or try again tomorrow.' });
+    expect(refusal(refused)).toMatchObject({
+      status: 429,
+      message: 'The dealership cannot take more files today. Please send your enquiry without files, or try again tomorrow.',
+    });
     expect(refused.headers['retry-after']).toBe('3600');
     expect((await send([{ name: 'b.png', data: sixHundredKb }], freshAddress(), 'lone-star-auto')).statusCode).toBe(201);
   });

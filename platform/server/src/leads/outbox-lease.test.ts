@@ -65,7 +65,15 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     new OutboxWorker({
       db: store.db,
       dataDir: '/nonexistent',
-      delivery: { worker: false, pollMs: 1000, backoffMs: [1000], maxAttempts: 3, leaseMs, smtpUrl: null, emailFrom: 'leads@dealer.example' },
+      delivery: {
+        worker: false,
+        pollMs: 1000,
+        backoffMs: [1000],
+        maxAttempts: 3,
+        leaseMs,
+        smtpUrl: null,
+        emailFrom: 'leads@dealer.example',
+      },
       siteOf: (id) => loadSiteConfig(store.db, id),
       deliver,
       now,
@@ -75,15 +83,34 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     for (let n = 0; n < count; n++) {
       const { lead } = await insertLead(
         store.db,
-        { siteId, category: 'General Enquiry', leadStatus: 'New', payload: { name: `Lead ${n}` }, idempotencyKey: null, requestHash: null, tokenSalt: null, formCompleted: true, hasFiles: false, spamReason: null, mock: false },
+        {
+          siteId,
+          category: 'General Enquiry',
+          leadStatus: 'New',
+          payload: { name: `Lead ${n}` },
+          idempotencyKey: null,
+          requestHash: null,
+          tokenSalt: null,
+          formCompleted: true,
+          hasFiles: false,
+          spamReason: null,
+          mock: false,
+        },
         [{ kind: 'adf-file' }],
       );
       ids.push(lead.id);
     }
     return ids;
   };
-  const jobOf = (leadId: number) => store.db.selectFrom('lead_delivery_jobs').selectAll().where('lead_id', '=', leadId).executeTakeFirstOrThrow();
-  const logOf = (leadIds: number[]) => store.db.selectFrom('lead_delivery_log').select(['job_id', 'lead_id', 'outcome']).where('lead_id', 'in', leadIds).orderBy('id').execute();
+  const jobOf = (leadId: number) =>
+    store.db.selectFrom('lead_delivery_jobs').selectAll().where('lead_id', '=', leadId).executeTakeFirstOrThrow();
+  const logOf = (leadIds: number[]) =>
+    store.db
+      .selectFrom('lead_delivery_log')
+      .select(['job_id', 'lead_id', 'outcome'])
+      .where('lead_id', 'in', leadIds)
+      .orderBy('id')
+      .execute();
 
   it('keeps the lease of a job delivered for longer than a lease, so no other worker takes it over', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
@@ -154,7 +181,8 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     expect(await batch).toBe(9);
 
     expect(gated.started).not.toContain(waiting);
-    for (const id of [running, waiting]) expect(await jobOf(id)).toMatchObject({ status: 'pending', attempts: 0, claim_token: 'another-worker' });
+    for (const id of [running, waiting])
+      expect(await jobOf(id)).toMatchObject({ status: 'pending', attempts: 0, claim_token: 'another-worker' });
     const log = await logOf(ids);
     expect(log.map((row) => row.lead_id).sort()).toEqual(ids.slice(1, 8).sort());
     await store.db.updateTable('lead_delivery_jobs').set({ status: 'dead' }).where('lead_id', 'in', [running, waiting]).execute();

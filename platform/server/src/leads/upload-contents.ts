@@ -23,7 +23,9 @@ async function readAt(path: string, position: number, length: number): Promise<B
 
 /** A photo's header, as the image library reads it: its own format, and a width and height. */
 async function photoHeaderReads(file: ReceivedFile, format: string): Promise<boolean> {
-  const meta = await sharp(file.tempPath, { limitInputPixels: false }).metadata().catch(() => null);
+  const meta = await sharp(file.tempPath, { limitInputPixels: false })
+    .metadata()
+    .catch(() => null);
   return meta?.format === format && (meta.width ?? 0) > 0 && (meta.height ?? 0) > 0;
 }
 
@@ -67,6 +69,14 @@ async function pdfEnds(file: ReceivedFile): Promise<boolean> {
  */
 export async function checkUploadContents(file: ReceivedFile): Promise<void> {
   const format = photoFormats[file.type.mime];
-  const readable = format ? await photoHeaderReads(file, format) : file.type.mime === 'image/heic' ? await heifBoxesChain(file) : await pdfEnds(file);
-  if (!readable) throw new UploadError(400, `"${file.originalName}" is not a readable ${file.type.label}: it may be damaged. Please send ${acceptedFilesText}.`);
+  const readable = format
+    ? await photoHeaderReads(file, format)
+    : file.type.mime === 'image/heic'
+      ? await heifBoxesChain(file)
+      : await pdfEnds(file);
+  if (!readable)
+    throw new UploadError(
+      400,
+      `"${file.originalName}" is not a readable ${file.type.label}: it may be damaged. Please send ${acceptedFilesText}.`,
+    );
 }

@@ -20,10 +20,20 @@ const minute = 60_000;
 let shoppersMade = 0;
 const shopper = (name = 'Ana') => {
   const n = ++shoppersMade;
-  return { first_name: name, last_name: 'Shopper', email: `${name.toLowerCase()}.${n}@example.com`, phone: `0411 ${String(n).padStart(3, '0')} 333`, terms_accepted: true };
+  return {
+    first_name: name,
+    last_name: 'Shopper',
+    email: `${name.toLowerCase()}.${n}@example.com`,
+    phone: `0411 ${String(n).padStart(3, '0')} 333`,
+    terms_accepted: true,
+  };
 };
 const card = (number = '4242 4242 4242 4242') => ({ card_number: number, expiry: '12/34', cvc: '123' });
-type Held = { reservation: { id: number; state: string; deposit: { amount_cents: number; currency: string }; payment_reference: string | null }; token: string; payment: { provider: string } };
+type Held = {
+  reservation: { id: number; state: string; deposit: { amount_cents: number; currency: string }; payment_reference: string | null };
+  token: string;
+  payment: { provider: string };
+};
 
 describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit on %s', (engine) => {
   if (engine === 'postgres' && skipPostgres) {
@@ -42,7 +52,9 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
   beforeAll(async () => {
     platform = await createTestPlatform({ engine });
     siteId = (await findSiteIdBySlug(platform.ctx.db, site))!;
-    reservable = (await listSiteCars(platform.ctx.db, siteId)).filter((car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, 'en-AU'));
+    reservable = (await listSiteCars(platform.ctx.db, siteId)).filter(
+      (car) => car.show_on_dealer_website && canReserve(car, { siteSupportsOnlinePayment: true }).ok && depositFor(car, 'en-AU'),
+    );
     expect(reservable.length, 'the demo site has cars to reserve').toBeGreaterThanOrEqual(30);
     const { ctx } = platform;
     const log = { error: () => {}, warn: () => {} };
@@ -64,10 +76,19 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
   // Each shopper from an address of their own, as the hold limit per address would otherwise count them together.
   let shoppers = 0;
   const hold = (car: Car, body: object = shopper(), ip = `203.0.113.${++shoppers % 250}`) =>
-    siteRequest(platform.app, site, 'POST', `/api/cars/${car.slug}/reservations`, { payload: body as Record<string, unknown>, headers: { 'x-forwarded-for': ip } });
+    siteRequest(platform.app, site, 'POST', `/api/cars/${car.slug}/reservations`, {
+      payload: body as Record<string, unknown>,
+      headers: { 'x-forwarded-for': ip },
+    });
   const pay = (held: Held, body: object = card()) =>
-    siteRequest(platform.app, site, 'POST', `/api/reservations/${held.reservation.id}/test-payment`, { payload: body as Record<string, unknown>, headers: { 'x-reservation-token': held.token } });
-  const giveUp = (held: Held) => siteRequest(platform.app, site, 'DELETE', `/api/reservations/${held.reservation.id}`, { headers: { 'x-reservation-token': held.token } });
+    siteRequest(platform.app, site, 'POST', `/api/reservations/${held.reservation.id}/test-payment`, {
+      payload: body as Record<string, unknown>,
+      headers: { 'x-reservation-token': held.token },
+    });
+  const giveUp = (held: Held) =>
+    siteRequest(platform.app, site, 'DELETE', `/api/reservations/${held.reservation.id}`, {
+      headers: { 'x-reservation-token': held.token },
+    });
   const searchFor = async (car: Car) => {
     const res = await platform.app.inject({
       method: 'POST',
@@ -78,7 +99,12 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     return res.json<{ hits: Car[] }>().hits[0]!;
   };
   const leadsOfCar = (carId: number) =>
-    platform.ctx.db.selectFrom('leads').select(['id', 'category', 'payload']).where('site_id', '=', siteId).where('category', '=', reservationLeadCategory).execute()
+    platform.ctx.db
+      .selectFrom('leads')
+      .select(['id', 'category', 'payload'])
+      .where('site_id', '=', siteId)
+      .where('category', '=', reservationLeadCategory)
+      .execute()
       .then((rows) => rows.filter((row) => (JSON.parse(row.payload) as { car_id?: number }).car_id === carId));
 
   it('reserves a car paid with the test card: the car says Reserved on its page and in search, and the dealer gets one lead with the payment reference', async () => {
@@ -88,7 +114,11 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     expect(res.statusCode).toBe(201);
     const held = res.json<Held>();
     expect(held.payment.provider).toBe('test');
-    expect(held.reservation).toMatchObject({ state: 'holding', deposit: { amount_cents: car.payment_processors[0]!.deposit_amount * 100, currency: 'AUD' }, payment_reference: null });
+    expect(held.reservation).toMatchObject({
+      state: 'holding',
+      deposit: { amount_cents: car.payment_processors[0]!.deposit_amount * 100, currency: 'AUD' },
+      payment_reference: null,
+    });
 
     const paid = await pay(held);
     expect(paid.statusCode).toBe(200);
@@ -105,7 +135,11 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     const payload = JSON.parse(leads[0]!.payload) as Record<string, unknown>;
     expect(payload).toMatchObject({ name: 'Ana', last_name: 'Shopper', email: ana.email, subcategory: 'Deposit paid' });
     expect(payload.message).toContain(reservation.payment_reference!);
-    expect(payload.reservation).toMatchObject({ id: reservation.id, payment_reference: reservation.payment_reference, deposit_cents: reservation.deposit.amount_cents });
+    expect(payload.reservation).toMatchObject({
+      id: reservation.id,
+      payment_reference: reservation.payment_reference,
+      deposit_cents: reservation.deposit.amount_cents,
+    });
     const jobs = await platform.ctx.db.selectFrom('lead_delivery_jobs').select('id').where('lead_id', '=', leads[0]!.id).execute();
     expect(jobs.length, 'the lead goes out through the outbox').toBeGreaterThan(0);
 
@@ -130,7 +164,7 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     expect((await pay(held)).json<Held>().reservation.state).toBe('reserved');
   });
 
-  it('puts each wrong detail next to its field, with the SPEC\'s words, and holds nothing', async () => {
+  it("puts each wrong detail next to its field, with the SPEC's words, and holds nothing", async () => {
     const car = nextCar();
     const res = await hold(car, { first_name: 'Ana3', last_name: '', email: 'ana@', phone: '12', terms_accepted: false });
     expect(res.statusCode).toBe(400);
@@ -152,11 +186,17 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
 
   it('gives a car to exactly one of 50 shoppers reserving it at once', async () => {
     const car = nextCar();
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => hold(car, shopper(`Shopper${String.fromCharCode(65 + (i % 26))}`), `198.51.100.${i + 1}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => hold(car, shopper(`Shopper${String.fromCharCode(65 + (i % 26))}`), `198.51.100.${i + 1}`)),
+    );
     const won = answers.filter((res) => res.statusCode === 201);
     expect(won).toHaveLength(1);
     expect(answers.filter((res) => res.statusCode === 409)).toHaveLength(49);
-    await Promise.all(answers.filter((res) => res.statusCode === 409).map(async (res) => expect(res.json()).toEqual({ message: checkoutMessages.heldByOther })));
+    await Promise.all(
+      answers
+        .filter((res) => res.statusCode === 409)
+        .map(async (res) => expect(res.json()).toEqual({ message: checkoutMessages.heldByOther })),
+    );
     expect((await pay(won[0]!.json<Held>())).json<Held>().reservation.state).toBe('reserved');
     const rows = await platform.ctx.db.selectFrom('reservations').select('state').where('car_id', '=', car.id).execute();
     expect(rows).toEqual([{ state: 'reserved' }]);
@@ -207,7 +247,10 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     await service.sweep(Date.now() + 16 * minute);
     const second = (await hold(car, shopper('Bea'))).json<Held>();
     expect((await pay(second)).json<Held>().reservation.state).toBe('reserved');
-    const [a, b] = await Promise.all([service.confirmPaid(first.reservation.id, firstRef), service.confirmPaid(first.reservation.id, firstRef)]);
+    const [a, b] = await Promise.all([
+      service.confirmPaid(first.reservation.id, firstRef),
+      service.confirmPaid(first.reservation.id, firstRef),
+    ]);
     expect(a!.state).toBe('refunded');
     expect(b!.state).toBe('refunded');
     const refunded = (await findReservation(platform.ctx.db, first.reservation.id))!;
@@ -218,7 +261,9 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
   it('lets the shopper give the hold up, freeing the car at once', async () => {
     const car = nextCar();
     const held = (await hold(car)).json<Held>();
-    const res = await siteRequest(platform.app, site, 'DELETE', `/api/reservations/${held.reservation.id}`, { headers: { 'x-reservation-token': held.token } });
+    const res = await siteRequest(platform.app, site, 'DELETE', `/api/reservations/${held.reservation.id}`, {
+      headers: { 'x-reservation-token': held.token },
+    });
     expect(res.json<Held>().reservation.state).toBe('cancelled');
     expect((await hold(car, shopper('Bea'))).statusCode).toBe(201);
   });
@@ -228,12 +273,19 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     const held = (await hold(nextCar(), ana)).json<Held>();
     const url = `/api/reservations/${held.reservation.id}`;
     expect((await siteRequest(platform.app, site, 'GET', url)).statusCode).toBe(404);
-    expect((await siteRequest(platform.app, site, 'GET', url, { headers: { 'x-reservation-token': `${held.token}x` } })).statusCode).toBe(404);
-    expect((await siteRequest(platform.app, 'harbour-used-cars', 'GET', url, { headers: { 'x-reservation-token': held.token } })).statusCode).toBe(404);
+    expect((await siteRequest(platform.app, site, 'GET', url, { headers: { 'x-reservation-token': `${held.token}x` } })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await siteRequest(platform.app, 'harbour-used-cars', 'GET', url, { headers: { 'x-reservation-token': held.token } })).statusCode,
+    ).toBe(404);
     const own = await siteRequest(platform.app, site, 'GET', url, { headers: { 'x-reservation-token': held.token } });
     expect(own.json<Held>().reservation).toMatchObject({ id: held.reservation.id, state: 'holding' });
     expect(own.body).not.toContain(ana.email);
-    expect((await siteRequest(platform.app, site, 'GET', '/api/reservations/abc', { headers: { 'x-reservation-token': held.token } })).statusCode).toBe(404);
+    expect(
+      (await siteRequest(platform.app, site, 'GET', '/api/reservations/abc', { headers: { 'x-reservation-token': held.token } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('lists reservations for the dealer and releases one: the deposit refunded, the car free again', async () => {
@@ -249,14 +301,29 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
     expect(mine).not.toHaveProperty('secret_hash');
     expect(mine).not.toHaveProperty('holder_address');
 
-    expect((await platform.app.inject({ method: 'POST', url: `/api/admin/reservations/${held.reservation.id}/release` })).statusCode).toBe(401);
-    const released = await platform.app.inject({ method: 'POST', url: `/api/admin/reservations/${held.reservation.id}/release`, headers: auth });
+    expect((await platform.app.inject({ method: 'POST', url: `/api/admin/reservations/${held.reservation.id}/release` })).statusCode).toBe(
+      401,
+    );
+    const released = await platform.app.inject({
+      method: 'POST',
+      url: `/api/admin/reservations/${held.reservation.id}/release`,
+      headers: auth,
+    });
     expect(released.statusCode).toBe(200);
-    expect(released.json<{ reservation: { state: string; refund_ref: string } }>().reservation).toMatchObject({ state: 'released', refund_ref: expect.stringMatching(/^test_re_/) });
+    expect(released.json<{ reservation: { state: string; refund_ref: string } }>().reservation).toMatchObject({
+      state: 'released',
+      refund_ref: expect.stringMatching(/^test_re_/),
+    });
     expect((await searchFor(car)).reserved).toBe(false);
     expect((await hold(car, shopper('Bea'))).statusCode).toBe(201);
-    const twice = await platform.app.inject({ method: 'POST', url: `/api/admin/reservations/${held.reservation.id}/release`, headers: auth });
-    expect(twice.json<{ reservation: { refund_ref: string } }>().reservation.refund_ref).toBe(released.json<{ reservation: { refund_ref: string } }>().reservation.refund_ref);
+    const twice = await platform.app.inject({
+      method: 'POST',
+      url: `/api/admin/reservations/${held.reservation.id}/release`,
+      headers: auth,
+    });
+    expect(twice.json<{ reservation: { refund_ref: string } }>().reservation.refund_ref).toBe(
+      released.json<{ reservation: { refund_ref: string } }>().reservation.refund_ref,
+    );
   });
 
   it('holds at most two cars for one shopper at once: a third is a 429 that says so and when a hold runs out, however they write their e-mail or mobile, or from the same address', async () => {
@@ -277,7 +344,10 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(14 * 60);
       expect(Number(res.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
     }
-    expect(await platform.ctx.db.selectFrom('reservations').select('id').where('car_id', '=', third!.id).execute(), 'nothing held for her').toEqual([]);
+    expect(
+      await platform.ctx.db.selectFrom('reservations').select('id').where('car_id', '=', third!.id).execute(),
+      'nothing held for her',
+    ).toEqual([]);
 
     // Another shopper may have it; and once Cara lets one go, she may hold another.
     expect((await hold(nextCar(), shopper('Eve'))).statusCode).toBe(201);
@@ -329,7 +399,9 @@ describe.each(['sqlite', 'postgres'] as const)('reserving a car with a deposit o
       expect(res.json()).toEqual({ message: checkoutMessages.noCheckout });
     }
     const cars = await listSiteCars(platform.ctx.db, siteId);
-    const unreservable = cars.find((car) => car.reservable === false && car.show_on_dealer_website && car.status === 'in_stock' && !car.reserved)!;
+    const unreservable = cars.find(
+      (car) => car.reservable === false && car.show_on_dealer_website && car.status === 'in_stock' && !car.reserved,
+    )!;
     const res = await hold(unreservable);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: reserveBlockReasons.notReservable });

@@ -35,7 +35,13 @@ async function startGateway() {
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
       const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
-      seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, idempotencyKey, body: JSON.parse(raw || 'null') });
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        idempotencyKey,
+        body: JSON.parse(raw || 'null'),
+      });
       const send = (reply: Reply) => res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers }).end(reply.body);
       if (odd) return send(odd);
       if (req.headers.authorization !== `Bearer ${key}`) return send({ status: 401, body: '{"error":"bad key"}' });
@@ -76,7 +82,11 @@ describe('deposits through a hosted payment page', () => {
 
   it('sends the shopper to the gateway’s page for the deposit, asked for with the merchant key', async () => {
     const started = await provider.start(deposit());
-    expect(started).toEqual({ ref: expect.stringMatching(/^pay_/), clientSecret: null, redirectUrl: `https://pay.gateway.example/checkout/${started.ref}` });
+    expect(started).toEqual({
+      ref: expect.stringMatching(/^pay_/),
+      clientSecret: null,
+      redirectUrl: `https://pay.gateway.example/checkout/${started.ref}`,
+    });
     expect(gateway.seen.at(-1)).toEqual({
       method: 'POST',
       path: '/payments',
@@ -105,7 +115,13 @@ describe('deposits through a hosted payment page', () => {
     const refund = await provider.refund(ref, 50_000, 'reservation-45-refund');
     expect(refund.ref).toMatch(/^ref_/);
     expect(await provider.refund(ref, 50_000, 'reservation-45-refund')).toEqual(refund);
-    expect(gateway.seen.at(-1)).toEqual({ method: 'POST', path: `/payments/${ref}/refunds`, authorization: `Bearer ${key}`, idempotencyKey: 'reservation-45-refund', body: { amount: 50_000 } });
+    expect(gateway.seen.at(-1)).toEqual({
+      method: 'POST',
+      path: `/payments/${ref}/refunds`,
+      authorization: `Bearer ${key}`,
+      idempotencyKey: 'reservation-45-refund',
+      body: { amount: 50_000 },
+    });
   });
 
   it('tells the shopper to try again when the gateway refuses or answers in a way we cannot use, never naming the key', async () => {
@@ -115,7 +131,10 @@ describe('deposits through a hosted payment page', () => {
       [{ status: 201, body: '<html>hello</html>' }, /answer we cannot read/],
       [{ status: 201, body: '{"redirect_url":"https://pay.gateway.example/x"}' }, /answer we cannot read/],
       [{ status: 201, body: '{"id":"pay_1","redirect_url":"javascript:alert(1)"}' }, /answer we cannot read/],
-      [{ status: 201, body: JSON.stringify({ id: 'pay_1', redirect_url: `https://pay.gateway.example/${'x'.repeat(70_000)}` }) }, /more than 65536 bytes/],
+      [
+        { status: 201, body: JSON.stringify({ id: 'pay_1', redirect_url: `https://pay.gateway.example/${'x'.repeat(70_000)}` }) },
+        /more than 65536 bytes/,
+      ],
     ];
     for (const [reply, message] of oddAnswers) {
       gateway.answerOddly(reply);
@@ -134,7 +153,11 @@ describe('deposits through a hosted payment page', () => {
         controller.enqueue(new Uint8Array(16_384).fill(0x20));
       },
     });
-    const streaming = new HostedPagePaymentProvider({ kind: 'st_george', gateway: { url: 'https://gateway.example', key }, fetch: async () => new Response(endless, { status: 201 }) });
+    const streaming = new HostedPagePaymentProvider({
+      kind: 'st_george',
+      gateway: { url: 'https://gateway.example', key },
+      fetch: async () => new Response(endless, { status: 201 }),
+    });
     await expect(streaming.start(deposit())).rejects.toThrow(/St\.George answered with more than 65536 bytes/);
     expect(sentBytes).toBeLessThan(200_000);
   });
@@ -142,7 +165,9 @@ describe('deposits through a hosted payment page', () => {
   it('tells the shopper to try again when the gateway cannot be reached', async () => {
     const port = await freePort();
     const unreachable = new HostedPagePaymentProvider({ kind: 'st_george', gateway: { url: `http://127.0.0.1:${port}`, key } });
-    await expect(unreachable.start(deposit())).rejects.toThrow(new PaymentProviderFailed('St.George could not be reached to start the payment'));
+    await expect(unreachable.start(deposit())).rejects.toThrow(
+      new PaymentProviderFailed('St.George could not be reached to start the payment'),
+    );
     await expect(unreachable.refund('pay_1', 50_000, 'reservation-42-refund')).rejects.toThrow(PaymentProviderFailed);
   });
 });
@@ -160,8 +185,18 @@ describe('a hosted payment page gateway’s notifications', () => {
   });
 
   it('reads a declined card with the gateway’s reason, or the usual words when it gives none', () => {
-    const withReason = JSON.stringify({ type: 'payment.failed', id: 'pay_1', reference: 'reservation-42', message: 'Your card has expired.' });
-    expect(read(withReason, signGatewayNotice(withReason, key))).toEqual({ kind: 'failed', ref: 'pay_1', reservationId: 42, message: 'Your card has expired.' });
+    const withReason = JSON.stringify({
+      type: 'payment.failed',
+      id: 'pay_1',
+      reference: 'reservation-42',
+      message: 'Your card has expired.',
+    });
+    expect(read(withReason, signGatewayNotice(withReason, key))).toEqual({
+      kind: 'failed',
+      ref: 'pay_1',
+      reservationId: 42,
+      message: 'Your card has expired.',
+    });
     const noReason = JSON.stringify({ type: 'payment.failed', id: 'pay_1', reference: 'reservation-42' });
     expect(read(noReason, signGatewayNotice(noReason, key))).toMatchObject({ kind: 'failed', message: 'Your card was declined.' });
   });

@@ -60,7 +60,12 @@ const declinedMessage = 'Your card was declined.';
 const gatewayId = z.string().min(1).max(200);
 const startedAnswer = z.object({ id: gatewayId, redirect_url: z.url({ protocol: /^https?$/ }) });
 const refundAnswer = z.object({ id: gatewayId });
-const noticeBody = z.object({ type: z.string().min(1), id: gatewayId.optional(), reference: z.string().optional(), message: z.string().optional() });
+const noticeBody = z.object({
+  type: z.string().min(1),
+  id: gatewayId.optional(),
+  reference: z.string().optional(),
+  message: z.string().optional(),
+});
 
 export class HostedPagePaymentProvider implements PaymentProvider {
   readonly kind: HostedPageKind;
@@ -91,7 +96,13 @@ export class HostedPagePaymentProvider implements PaymentProvider {
   }
 
   async refund(ref: string, amountCents: number, idempotencyKey: string): Promise<{ ref: string }> {
-    const answer = await this.post(`/payments/${encodeURIComponent(ref)}/refunds`, { amount: amountCents }, idempotencyKey, refundAnswer, 'refund the payment');
+    const answer = await this.post(
+      `/payments/${encodeURIComponent(ref)}/refunds`,
+      { amount: amountCents },
+      idempotencyKey,
+      refundAnswer,
+      'refund the payment',
+    );
     return { ref: answer.id };
   }
 
@@ -113,13 +124,24 @@ export class HostedPagePaymentProvider implements PaymentProvider {
   }
 
   /** One call to the gateway; whatever goes wrong on the way is PaymentProviderFailed, never with the key in it. */
-  private async post<Answer>(path: string, body: object, idempotencyKey: string, answer: z.ZodType<Answer>, doing: string): Promise<Answer> {
+  private async post<Answer>(
+    path: string,
+    body: object,
+    idempotencyKey: string,
+    answer: z.ZodType<Answer>,
+    doing: string,
+  ): Promise<Answer> {
     let response: Response;
     let text: string | null;
     try {
       response = await this.fetch(`${this.baseUrl}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', Authorization: `Bearer ${this.key}`, 'Idempotency-Key': idempotencyKey },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          Authorization: `Bearer ${this.key}`,
+          'Idempotency-Key': idempotencyKey,
+        },
         body: JSON.stringify(body),
         // A redirect would carry the key elsewhere; the gateway answers where it was asked.
         redirect: 'manual',
@@ -130,7 +152,8 @@ export class HostedPagePaymentProvider implements PaymentProvider {
       throw new PaymentProviderFailed(`${this.name} could not be reached to ${doing}`, { cause: error });
     }
     if (!response.ok) throw new PaymentProviderFailed(`${this.name} refused to ${doing} (HTTP ${response.status})`);
-    if (text === null) throw new PaymentProviderFailed(`${this.name} answered with more than ${maxAnswerBytes} bytes when asked to ${doing}`);
+    if (text === null)
+      throw new PaymentProviderFailed(`${this.name} answered with more than ${maxAnswerBytes} bytes when asked to ${doing}`);
     try {
       return answer.parse(JSON.parse(text));
     } catch (error) {
@@ -156,10 +179,13 @@ function checkSignature(rawBody: Buffer, header: string, key: string, name: stri
   }
   const at = parts.get('t') ?? '';
   const given = parts.get('v1') ?? '';
-  if (!/^\d{1,12}$/.test(at) || !/^[0-9a-f]{64}$/i.test(given)) throw new PaymentNoticeRefused(`The ${name} signature is not one we can read`);
-  if (Math.abs(Date.now() / 1000 - Number(at)) > noticeToleranceSeconds) throw new PaymentNoticeRefused(`The ${name} notification was signed too long ago (or in the future)`);
+  if (!/^\d{1,12}$/.test(at) || !/^[0-9a-f]{64}$/i.test(given))
+    throw new PaymentNoticeRefused(`The ${name} signature is not one we can read`);
+  if (Math.abs(Date.now() / 1000 - Number(at)) > noticeToleranceSeconds)
+    throw new PaymentNoticeRefused(`The ${name} notification was signed too long ago (or in the future)`);
   const expected = createHmac('sha256', key).update(`${at}.`).update(rawBody).digest();
-  if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) throw new PaymentNoticeRefused(`The ${name} notification is not signed with this dealership's key`);
+  if (!timingSafeEqual(expected, Buffer.from(given, 'hex')))
+    throw new PaymentNoticeRefused(`The ${name} notification is not signed with this dealership's key`);
 }
 
 /** The reservation `start` named in the payment's reference; null for a payment that is not ours. */

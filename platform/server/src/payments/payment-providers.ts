@@ -38,7 +38,11 @@ export class PaymentProviders {
       const secretKey = secrets.stripe_secret_key;
       if (!secretKey) throw new PaymentNotConfigured(kind);
       return this.cached(`${site.id}|stripe|${secretKey}|${secrets.stripe_webhook_secret ?? ''}`, () => {
-        return new StripePaymentProvider({ secretKey, webhookSecret: secrets.stripe_webhook_secret, api: this.config.stripeApi ?? undefined });
+        return new StripePaymentProvider({
+          secretKey,
+          webhookSecret: secrets.stripe_webhook_secret,
+          api: this.config.stripeApi ?? undefined,
+        });
       });
     }
     const gateway = secrets[kind];
@@ -60,7 +64,10 @@ export class PaymentProviders {
  * The Stripe publishable key the browser's Payment Element needs for a car: its dealership's
  * `stripe_publishable_key` (SPEC §3 site config), else the `pk_…` its processor carries. Null: not Stripe.
  */
-export function stripePublishableKey(site: Pick<SiteConfig, 'dealerships'>, car: { dealership_id: number; payment_processors: { authorization_type: string; authorization_key: string }[] }): string | null {
+export function stripePublishableKey(
+  site: Pick<SiteConfig, 'dealerships'>,
+  car: { dealership_id: number; payment_processors: { authorization_type: string; authorization_key: string }[] },
+): string | null {
   const processor = car.payment_processors.find((entry) => entry.authorization_type === 'stripe');
   if (!processor) return null;
   const dealership = site.dealerships.find((entry) => entry.id === car.dealership_id)?.stripe_publishable_key;

@@ -65,7 +65,13 @@ export type CheckoutRefusalReason =
   /** The payment provider failed; trying again may work. */
   | 'provider-failed';
 
-export type CheckoutRefusal = { ok: false; reason: CheckoutRefusalReason; message: string; fields?: Record<string, string>; retryAfterMs?: number };
+export type CheckoutRefusal = {
+  ok: false;
+  reason: CheckoutRefusalReason;
+  message: string;
+  fields?: Record<string, string>;
+  retryAfterMs?: number;
+};
 /** What the checkout did, or why it did not. */
 export type CheckoutResult<T> = { ok: true; value: T } | CheckoutRefusal;
 
@@ -131,7 +137,15 @@ export class ReservationService {
    * Holds the car for the shopper and starts the payment. `clientAddress` is the shopper's as the
    * per-address limits count it; `log` the request's, so a failure is told with the request.
    */
-  async hold(input: { site: SiteConfig; slug: string; body: unknown; clientAddress: string; returnUrl: (id: number) => string; log?: Log; now?: number }): Promise<CheckoutResult<HoldStarted>> {
+  async hold(input: {
+    site: SiteConfig;
+    slug: string;
+    body: unknown;
+    clientAddress: string;
+    returnUrl: (id: number) => string;
+    log?: Log;
+    now?: number;
+  }): Promise<CheckoutResult<HoldStarted>> {
     const now = input.now ?? Date.now();
     const log = input.log ?? this.deps.log;
     const { site } = input;
@@ -139,8 +153,14 @@ export class ReservationService {
     const values = isRecord(input.body) ? input.body : {};
     const fields = validateFields(checkoutFormRules, values, { phoneRule: phoneRuleFor(site), locale: site.locale });
     if (Object.keys(fields).length > 0) return refusal('invalid', checkFieldsMessage, fields);
-    const contact: CheckoutContact = { first_name: text(values.first_name), last_name: text(values.last_name), email: text(values.email), phone: text(values.phone) };
-    if (Object.values(contact).some((value) => value.length > 200)) return refusal('invalid', 'Please keep each of your details under 200 characters.');
+    const contact: CheckoutContact = {
+      first_name: text(values.first_name),
+      last_name: text(values.last_name),
+      email: text(values.email),
+      phone: text(values.phone),
+    };
+    if (Object.values(contact).some((value) => value.length > 200))
+      return refusal('invalid', 'Please keep each of your details under 200 characters.');
 
     const car = carSlugPattern.test(input.slug) ? await findCarBySlug(this.deps.db, site.id, input.slug) : null;
     // A car the dealer keeps off the website is not there to reserve either.
@@ -158,10 +178,24 @@ export class ReservationService {
     }
 
     const token = randomBytes(24).toString('base64url');
-    const holder = { email: contact.email.toLowerCase(), phone: normalisePhone(contact.phone, phoneRuleFor(site)), address: input.clientAddress };
+    const holder = {
+      email: contact.email.toLowerCase(),
+      phone: normalisePhone(contact.phone, phoneRuleFor(site)),
+      address: input.clientAddress,
+    };
     const held = await holdCar(
       this.deps.db,
-      { siteId: site.id, carId: car.id, provider: provider.kind, amountCents: deposit.amountCents, currency: deposit.currency, customer: contact, secretHash: hashOf(token), heldUntil: now + holdMs, holder },
+      {
+        siteId: site.id,
+        carId: car.id,
+        provider: provider.kind,
+        amountCents: deposit.amountCents,
+        currency: deposit.currency,
+        customer: contact,
+        secretHash: hashOf(token),
+        heldUntil: now + holdMs,
+        holder,
+      },
       now,
       { perPerson: this.deps.holdsPerPerson, engine: this.deps.engine },
     );
@@ -186,7 +220,10 @@ export class ReservationService {
       // No payment started: the car goes straight back rather than waiting out the hold.
       await moveReservation(this.deps.db, reservation.id, ['holding'], 'cancelled', now, { last_error: errorText(error) });
       if (error instanceof PaymentProviderRefused) {
-        log.error({ err: error, reservationId: reservation.id, provider: provider.kind, reason: error.reason }, 'the payment provider refused to start the payment');
+        log.error(
+          { err: error, reservationId: reservation.id, provider: provider.kind, reason: error.reason },
+          'the payment provider refused to start the payment',
+        );
         return refusal('provider-failed', checkoutMessages.paymentNotStarted);
       }
       if (error instanceof PaymentProviderFailed) {
@@ -213,14 +250,25 @@ export class ReservationService {
   }
 
   /** The shopper's own reservation (the token proves it), as the confirmation page shows it. */
-  async status(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
+  async status(
+    site: SiteConfig,
+    id: number,
+    token: string | null,
+    now = Date.now(),
+  ): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
     if (!reservation) return refusal('not-found', checkoutMessages.notYours);
     return { ok: true, value: { reservation: await this.view(runOut(reservation, now)) } };
   }
 
   /** Pays the deposit with a test card (the built-in test provider only). A declined card keeps the hold. */
-  async payWithTestCard(site: SiteConfig, id: number, token: string | null, body: unknown, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
+  async payWithTestCard(
+    site: SiteConfig,
+    id: number,
+    token: string | null,
+    body: unknown,
+    now = Date.now(),
+  ): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
     if (!reservation) return refusal('not-found', checkoutMessages.notYours);
     if (reservation.provider !== 'test') return refusal('conflict', 'This reservation is paid on the payment provider’s own form.');
@@ -242,10 +290,16 @@ export class ReservationService {
   }
 
   /** The shopper gives the hold up before paying: the car is free at once. */
-  async cancel(site: SiteConfig, id: number, token: string | null, now = Date.now()): Promise<CheckoutResult<{ reservation: ReservationView }>> {
+  async cancel(
+    site: SiteConfig,
+    id: number,
+    token: string | null,
+    now = Date.now(),
+  ): Promise<CheckoutResult<{ reservation: ReservationView }>> {
     const reservation = await this.owned(site, id, token);
     if (!reservation) return refusal('not-found', checkoutMessages.notYours);
-    if (await moveReservation(this.deps.db, id, statesAllowing('shopper-cancelled'), 'cancelled', now)) await this.showHold(reservation.car_id, now);
+    if (await moveReservation(this.deps.db, id, statesAllowing('shopper-cancelled'), 'cancelled', now))
+      await this.showHold(reservation.car_id, now);
     return { ok: true, value: { reservation: await this.view((await findReservation(this.deps.db, id))!) } };
   }
 
@@ -268,7 +322,13 @@ export class ReservationService {
    * not check out, 200 once the notification is acted on (or is not ours), 502 when a refund it
    * calls for could not be made yet (the provider sends it again).
    */
-  async notice(site: SiteConfig, kind: Exclude<PaymentProviderKind, 'test'>, rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>, now = Date.now()): Promise<CheckoutResult<NoticeReceipt>> {
+  async notice(
+    site: SiteConfig,
+    kind: Exclude<PaymentProviderKind, 'test'>,
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+    now = Date.now(),
+  ): Promise<CheckoutResult<NoticeReceipt>> {
     let provider: PaymentProvider;
     try {
       provider = this.deps.providers.named(site, kind);
@@ -287,7 +347,12 @@ export class ReservationService {
     if (notice.kind === 'ignored') return { ok: true, value: { received: true, ignored: notice.type } };
     const reservation = notice.reservationId === null ? null : await findReservation(this.deps.db, notice.reservationId);
     // Not one of this site's reservations, or another payment than the one it started: nothing to do here.
-    if (!reservation || reservation.site_id !== site.id || reservation.provider !== kind || (reservation.payment_ref !== null && reservation.payment_ref !== notice.ref)) {
+    if (
+      !reservation ||
+      reservation.site_id !== site.id ||
+      reservation.provider !== kind ||
+      (reservation.payment_ref !== null && reservation.payment_ref !== notice.ref)
+    ) {
       return { ok: true, value: { received: true, ignored: 'unknown payment' } };
     }
     if (notice.kind === 'failed') {
@@ -299,7 +364,8 @@ export class ReservationService {
       const after = await this.confirmPaid(reservation.id, notice.ref, now);
       return { ok: true, value: { received: true, state: after?.state ?? null } };
     } catch (error) {
-      if (error instanceof PaymentProviderFailed) return refusal('provider-failed', 'The refund could not be made yet; send this notification again.');
+      if (error instanceof PaymentProviderFailed)
+        return refusal('provider-failed', 'The refund could not be made yet; send this notification again.');
       throw error;
     }
   }
@@ -329,9 +395,18 @@ export class ReservationService {
       const provider = this.deps.providers.named(site, reservation.provider as PaymentProviderKind);
       // One refund however many notifications race here: the provider keys it by the reservation.
       const refund = await provider.refund(ref, reservation.amount_cents, `reservation-${reservation.id}-late-refund`);
-      await moveReservation(this.deps.db, reservation.id, statesAllowing('paid-too-late'), 'refunded', now, { payment_ref: ref, refund_ref: refund.ref, last_error: null });
+      await moveReservation(this.deps.db, reservation.id, statesAllowing('paid-too-late'), 'refunded', now, {
+        payment_ref: ref,
+        refund_ref: refund.ref,
+        last_error: null,
+      });
     } catch (error) {
-      await noteOnReservation(this.deps.db, reservation.id, { payment_ref: ref, last_error: `late payment not refunded yet: ${errorText(error)}` }, now);
+      await noteOnReservation(
+        this.deps.db,
+        reservation.id,
+        { payment_ref: ref, last_error: `late payment not refunded yet: ${errorText(error)}` },
+        now,
+      );
       this.deps.log.error({ err: error, reservationId: reservation.id }, 'a payment that landed after its hold could not be refunded');
       throw error instanceof PaymentProviderFailed ? error : new PaymentProviderFailed(errorText(error), { cause: error });
     }
@@ -399,10 +474,15 @@ export class ReservationService {
       await noteOnReservation(this.deps.db, id, { last_error: `release refund failed: ${errorText(error)}` }, now);
       return refusal('provider-failed', `The deposit could not be refunded (${errorText(error)}); the car stays reserved. Try again.`);
     }
-    await moveReservation(this.deps.db, id, statesAllowing('dealer-released'), 'released', now, { refund_ref: refundRef, last_error: null });
+    await moveReservation(this.deps.db, id, statesAllowing('dealer-released'), 'released', now, {
+      refund_ref: refundRef,
+      last_error: null,
+    });
     const changed = await updateCar(this.deps.db, reservation.car_id, { reserved: false }, now);
     if (changed) {
-      await this.deps.indexer.indexCar(changed.siteId, changed.car).catch((error: unknown) => this.deps.log.error({ err: error, carId: changed.car.id }, 'car released but not pushed to search'));
+      await this.deps.indexer
+        .indexCar(changed.siteId, changed.car)
+        .catch((error: unknown) => this.deps.log.error({ err: error, carId: changed.car.id }, 'car released but not pushed to search'));
     }
     return { ok: true, value: { reservation: dealerView((await findReservation(this.deps.db, id))!) } };
   }
@@ -449,7 +529,14 @@ function viewOf(reservation: StoredReservation, car: Pick<Car, 'id' | 'slug' | '
 
 /** What the dealer sees of a reservation (admin API, CLI): everything but the shopper's token hash. */
 export function dealerView(reservation: StoredReservation) {
-  const { secret_hash: _hash, active_car_id: _active, holder_email: _email, holder_phone: _phone, holder_address: _address, ...rest } = reservation;
+  const {
+    secret_hash: _hash,
+    active_car_id: _active,
+    holder_email: _email,
+    holder_phone: _phone,
+    holder_address: _address,
+    ...rest
+  } = reservation;
   return rest;
 }
 
@@ -481,7 +568,12 @@ function reservationLead(site: SiteConfig, car: Car, reservation: StoredReservat
   };
 }
 
-const refusal = (reason: CheckoutRefusalReason, message: string, fields?: Record<string, string>): CheckoutRefusal => ({ ok: false, reason, message, ...(fields ? { fields } : {}) });
+const refusal = (reason: CheckoutRefusalReason, message: string, fields?: Record<string, string>): CheckoutRefusal => ({
+  ok: false,
+  reason,
+  message,
+  ...(fields ? { fields } : {}),
+});
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 /** How often run-out holds are let go and unfinished reservations finished. */

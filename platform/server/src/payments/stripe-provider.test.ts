@@ -71,7 +71,12 @@ describe('deposits through Stripe', () => {
     expect(refund.ref).toMatch(/^re_/);
     expect(await provider.refund(ref, 50_000, 'reservation-45-refund')).toEqual(refund);
     expect(sent('reservation-45-refund')).toHaveLength(2);
-    expect(sent('reservation-45-refund')[0]).toEqual({ method: 'POST', path: '/v1/refunds', idempotencyKey: 'reservation-45-refund', body: { payment_intent: ref, amount: '50000' } });
+    expect(sent('reservation-45-refund')[0]).toEqual({
+      method: 'POST',
+      path: '/v1/refunds',
+      idempotencyKey: 'reservation-45-refund',
+      body: { payment_intent: ref, amount: '50000' },
+    });
     expect(created('refund').filter((entry) => entry.payment_intent === ref)).toHaveLength(1);
   });
 
@@ -97,7 +102,13 @@ describe('deposits through Stripe', () => {
   });
 
   it('says Stripe refused to start the payment, with Stripe’s reason for the log, when Stripe answers 400', async () => {
-    fake.failNext(1, { status: 400, type: 'invalid_request_error', message: 'Amount must be at least $0.50 aud', code: 'amount_too_small', param: 'amount' });
+    fake.failNext(1, {
+      status: 400,
+      type: 'invalid_request_error',
+      message: 'Amount must be at least $0.50 aud',
+      code: 'amount_too_small',
+      param: 'amount',
+    });
     const error: unknown = await provider.start(deposit({ idempotencyKey: 'reservation-51-start' })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaymentProviderRefused);
     const refused = error as PaymentProviderRefused;
@@ -108,9 +119,15 @@ describe('deposits through Stripe', () => {
 
   it('does not take Stripe failing on its side, or being unreachable, for a refusal', async () => {
     fake.failNext(3);
-    expect(await provider.start(deposit({ idempotencyKey: 'reservation-52-start' })).catch((caught: unknown) => caught)).not.toBeInstanceOf(PaymentProviderRefused);
+    expect(await provider.start(deposit({ idempotencyKey: 'reservation-52-start' })).catch((caught: unknown) => caught)).not.toBeInstanceOf(
+      PaymentProviderRefused,
+    );
     fake.failNext(0);
-    const unreachable = new StripePaymentProvider({ secretKey, webhookSecret, api: { host: '127.0.0.1', port: await freePort(), protocol: 'http' } });
+    const unreachable = new StripePaymentProvider({
+      secretKey,
+      webhookSecret,
+      api: { host: '127.0.0.1', port: await freePort(), protocol: 'http' },
+    });
     const error: unknown = await unreachable.start(deposit({ idempotencyKey: 'reservation-53-start' })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaymentProviderFailed);
     expect(error).not.toBeInstanceOf(PaymentProviderRefused);
@@ -119,7 +136,9 @@ describe('deposits through Stripe', () => {
   it('keeps the cause but never the secret key in the message when the key is wrong', async () => {
     const wrongKey = 'sk_test_51WrongDealerKey999999999999999';
     const misconfigured = new StripePaymentProvider({ secretKey: wrongKey, webhookSecret, api: fake.api });
-    const error: unknown = await misconfigured.start(deposit({ idempotencyKey: 'reservation-49-start' })).catch((caught: unknown) => caught);
+    const error: unknown = await misconfigured
+      .start(deposit({ idempotencyKey: 'reservation-49-start' }))
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaymentProviderFailed);
     const failure = error as PaymentProviderFailed;
     expect(failure.message).toMatch(/HTTP 401/);
@@ -142,7 +161,11 @@ describe('Stripe’s notifications about a deposit', () => {
   const event = (type: string, object: Record<string, unknown>) =>
     JSON.stringify({ id: 'evt_1', object: 'event', api_version: Stripe.API_VERSION, created: 1_700_000_000, type, data: { object } });
   const signed = (payload: string, options: { secret?: string; timestamp?: number } = {}) => ({
-    'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? webhookSecret, timestamp: options.timestamp }),
+    'stripe-signature': Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: options.secret ?? webhookSecret,
+      timestamp: options.timestamp,
+    }),
   });
   const read = (payload: string, headers: Record<string, string | undefined>) => provider.readNotice(Buffer.from(payload), headers);
 
@@ -158,8 +181,18 @@ describe('Stripe’s notifications about a deposit', () => {
       metadata: { reservation_id: '42' },
       last_payment_error: { message: 'Your card has insufficient funds.' },
     });
-    expect(read(withReason, signed(withReason))).toEqual({ kind: 'failed', ref: 'pi_failed', reservationId: 42, message: 'Your card has insufficient funds.' });
-    const noReason = event('payment_intent.payment_failed', { id: 'pi_failed', object: 'payment_intent', metadata: { reservation_id: '42' }, last_payment_error: null });
+    expect(read(withReason, signed(withReason))).toEqual({
+      kind: 'failed',
+      ref: 'pi_failed',
+      reservationId: 42,
+      message: 'Your card has insufficient funds.',
+    });
+    const noReason = event('payment_intent.payment_failed', {
+      id: 'pi_failed',
+      object: 'payment_intent',
+      metadata: { reservation_id: '42' },
+      last_payment_error: null,
+    });
     expect(read(noReason, signed(noReason))).toMatchObject({ kind: 'failed', message: 'Your card was declined.' });
   });
 

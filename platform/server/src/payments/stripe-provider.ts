@@ -76,7 +76,7 @@ export class StripePaymentProvider implements PaymentProvider {
     try {
       event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
     } catch (error) {
-      throw new PaymentNoticeRefused('The notification is not signed with this dealership\'s Stripe webhook secret', { cause: error });
+      throw new PaymentNoticeRefused("The notification is not signed with this dealership's Stripe webhook secret", { cause: error });
     }
     switch (event.type) {
       case 'payment_intent.succeeded': {
@@ -85,7 +85,12 @@ export class StripePaymentProvider implements PaymentProvider {
       }
       case 'payment_intent.payment_failed': {
         const intent = event.data.object;
-        return { kind: 'failed', ref: intent.id, reservationId: reservationIdOf(intent), message: intent.last_payment_error?.message ?? declinedMessage };
+        return {
+          kind: 'failed',
+          ref: intent.id,
+          reservationId: reservationIdOf(intent),
+          message: intent.last_payment_error?.message ?? declinedMessage,
+        };
       }
       default:
         return { kind: 'ignored', type: event.type };
@@ -108,7 +113,8 @@ function reservationIdOf(intent: Stripe.PaymentIntent): number | null {
  * refusal's `reason` and in `cause`, for the log.
  */
 function failed(doing: string, error: unknown): unknown {
-  if (error instanceof Stripe.errors.StripeConnectionError) return new PaymentProviderFailed(`Stripe could not be reached to ${doing}`, { cause: error });
+  if (error instanceof Stripe.errors.StripeConnectionError)
+    return new PaymentProviderFailed(`Stripe could not be reached to ${doing}`, { cause: error });
   if (error instanceof Stripe.errors.StripeError) {
     const why = [error.rawType ?? error.type, error.code, error.statusCode && `HTTP ${error.statusCode}`].filter(Boolean).join(', ');
     const message = `Stripe refused to ${doing} (${why})`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cardFormMessages, checkTestCard, testCardMessages, testCardOutcome, TestPaymentProvider } from './test-provider';
 
 describe('the test payment provider', () => {
-  it('takes Stripe\'s test cards as Stripe does: 4242… pays, 0002 is declined, 9995 has insufficient funds', () => {
+  it("takes Stripe's test cards as Stripe does: 4242… pays, 0002 is declined, 9995 has insufficient funds", () => {
     expect(testCardOutcome('4242 4242 4242 4242')).toEqual({ paid: true });
     expect(testCardOutcome('4000-0000-0000-0002')).toEqual({ paid: false, message: 'Your card was declined.' });
     expect(testCardOutcome('4000000000009995')).toEqual({ paid: false, message: 'Your card has insufficient funds.' });
@@ -17,7 +17,15 @@ describe('the test payment provider', () => {
 
   it('starts each payment with its own reference, and answers a retried request (same key) the same', async () => {
     const provider = new TestPaymentProvider();
-    const request = { reservationId: 1, amountCents: 50_000, currency: 'AUD', description: 'Deposit', customerEmail: 'ana@example.com', returnUrl: 'https://example.com/cars/x/checkout?reservation=1', idempotencyKey: 'reservation-1' };
+    const request = {
+      reservationId: 1,
+      amountCents: 50_000,
+      currency: 'AUD',
+      description: 'Deposit',
+      customerEmail: 'ana@example.com',
+      returnUrl: 'https://example.com/cars/x/checkout?reservation=1',
+      idempotencyKey: 'reservation-1',
+    };
     const first = await provider.start(request);
     expect(first.ref).toMatch(/^test_pi_[0-9a-f]{24}$/);
     expect((await provider.start(request)).ref).toBe(first.ref);
@@ -35,7 +43,11 @@ describe('the test payment provider', () => {
       expiry: cardFormMessages.expiryPast,
       cvc: cardFormMessages.cvcIncomplete,
     });
-    expect(checkTestCard({ number: '4242424242424242', expiry: '13/30', cvc: '1234' }, now)).toEqual({ expiry: cardFormMessages.expiryIncomplete });
-    expect(checkTestCard({ number: '4242424242424242', expiry: '', cvc: '123' }, now)).toEqual({ expiry: cardFormMessages.expiryIncomplete });
+    expect(checkTestCard({ number: '4242424242424242', expiry: '13/30', cvc: '1234' }, now)).toEqual({
+      expiry: cardFormMessages.expiryIncomplete,
+    });
+    expect(checkTestCard({ number: '4242424242424242', expiry: '', cvc: '123' }, now)).toEqual({
+      expiry: cardFormMessages.expiryIncomplete,
+    });
   });
 });

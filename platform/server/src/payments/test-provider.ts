@@ -39,7 +39,8 @@ export function checkTestCard(card: { number: string; expiry: string; cvc: strin
   else {
     const today = new Date(now);
     const year = 2000 + Number(expiry[2]);
-    if (year < today.getUTCFullYear() || (year === today.getUTCFullYear() && month < today.getUTCMonth() + 1)) fields.expiry = cardFormMessages.expiryPast;
+    if (year < today.getUTCFullYear() || (year === today.getUTCFullYear() && month < today.getUTCMonth() + 1))
+      fields.expiry = cardFormMessages.expiryPast;
   }
   if (!/^\d{3,4}$/.test(card.cvc)) fields.cvc = cardFormMessages.cvcIncomplete;
   return fields;

@@ -10,7 +10,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function publish(remote: string, version: string, descriptor?: string, latest = true) {
   const folder = join(dir, remote, version);
   mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'mf-manifest.json'), JSON.stringify({ name: remote.replace('-', '_'), metaData: { remoteEntry: { name: 'remoteEntry.js' } }, exposes: [] }));
+  writeFileSync(
+    join(folder, 'mf-manifest.json'),
+    JSON.stringify({ name: remote.replace('-', '_'), metaData: { remoteEntry: { name: 'remoteEntry.js' } }, exposes: [] }),
+  );
   if (descriptor !== undefined) writeFileSync(join(folder, 'dealer-remote.json'), descriptor);
   if (latest) writeFileSync(join(dir, remote, 'latest'), `${version}\n`);
 }
@@ -52,7 +55,14 @@ describe('the named slots a site’s remotes fill', () => {
     expect(registry.descriptor('mf-leads', '1.6.0-broken')).toBeNull();
     expect(registry.descriptor('mf-garage', '1.2.0-wrong')).toBeNull();
     expect(registry.descriptor('mf-chat', '1.2.0-unknown-slot')).toBeNull();
-    const refs = registry.resolve([{ name: 'mf-leads', enabled: true, version: null }, { name: 'mf-garage', enabled: true, version: null }, { name: 'mf-chat', enabled: true, version: null }], base);
+    const refs = registry.resolve(
+      [
+        { name: 'mf-leads', enabled: true, version: null },
+        { name: 'mf-garage', enabled: true, version: null },
+        { name: 'mf-chat', enabled: true, version: null },
+      ],
+      base,
+    );
     expect(refs.map((ref) => ref.name)).toEqual(['mf-leads', 'mf-garage', 'mf-chat']);
     for (const ref of refs) expect(ref).not.toHaveProperty('slots');
   });

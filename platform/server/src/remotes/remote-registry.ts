@@ -51,7 +51,15 @@ export class RemoteRegistry {
       if (!entry) return [];
       const base = `${baseUrl}/remotes/${setting.name}/${version}/`;
       const entryUrl = base + join(entry.path ?? '', entry.name).replace(/^\.?\//, '');
-      return [{ name: setting.name, version, manifestUrl: `${base}mf-manifest.json`, entryUrl, ...(slots && Object.keys(slots).length ? { slots } : {}) }];
+      return [
+        {
+          name: setting.name,
+          version,
+          manifestUrl: `${base}mf-manifest.json`,
+          entryUrl,
+          ...(slots && Object.keys(slots).length ? { slots } : {}),
+        },
+      ];
     });
   }
 

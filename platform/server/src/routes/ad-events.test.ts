@@ -20,10 +20,33 @@ const usSite = 'lone-star-auto';
 const capiToken = 'EAAB-capi-token-DEMO_SECRET';
 const rateLimit = 5;
 
-const shopper = { email: ' Ana.Shopper@Example.com ', phone: '0411 222 333', first_name: 'Ana', last_name: 'Shopper', postcode: '2000', external_id: 'anon-42' };
-const content = { content_ids: ['MMG30007'], quantity: 1, currency: 'AUD', value: 25990, content_type: 'product', content_name: '2017 Kia Picanto GT-Line' };
+const shopper = {
+  email: ' Ana.Shopper@Example.com ',
+  phone: '0411 222 333',
+  first_name: 'Ana',
+  last_name: 'Shopper',
+  postcode: '2000',
+  external_id: 'anon-42',
+};
+const content = {
+  content_ids: ['MMG30007'],
+  quantity: 1,
+  currency: 'AUD',
+  value: 25990,
+  content_type: 'product',
+  content_name: '2017 Kia Picanto GT-Line',
+};
 /** The raw personal values that must never be stored. */
-const rawValues = ['Ana.Shopper@Example.com', 'ana.shopper@example.com', '0411 222 333', '0411222333', '61411222333', '+61411222333', 'Shopper', 'anon-42'];
+const rawValues = [
+  'Ana.Shopper@Example.com',
+  'ana.shopper@example.com',
+  '0411 222 333',
+  '0411222333',
+  '61411222333',
+  '+61411222333',
+  'Shopper',
+  'anon-42',
+];
 
 describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api/fb-events) on %s', (engine) => {
   if (engine === 'postgres' && skipPostgres) {
@@ -41,7 +64,11 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
     const row = await platform.ctx.db.selectFrom('sites').select(['id', 'config']).where('slug', '=', slug).executeTakeFirstOrThrow();
     const config = JSON.parse(row.config) as SiteConfig;
     config.secrets.facebook_capi_token = token;
-    await platform.ctx.db.updateTable('sites').set({ config: JSON.stringify(config) }).where('id', '=', row.id).execute();
+    await platform.ctx.db
+      .updateTable('sites')
+      .set({ config: JSON.stringify(config) })
+      .where('id', '=', row.id)
+      .execute();
     platform.ctx.sites.clear();
     return config.third_party.facebook_pixel!;
   }
@@ -51,7 +78,12 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
     // Retries at once, three attempts: a test runs the outbox by hand until nothing is due.
     platform = await createTestPlatform({
       engine,
-      env: { FACEBOOK_GRAPH_URL: `${graph.url}/`, LEAD_DELIVERY_BACKOFF_MS: '0', LEAD_DELIVERY_MAX_ATTEMPTS: '3', AD_EVENTS_RATE_LIMIT: String(rateLimit) },
+      env: {
+        FACEBOOK_GRAPH_URL: `${graph.url}/`,
+        LEAD_DELIVERY_BACKOFF_MS: '0',
+        LEAD_DELIVERY_MAX_ATTEMPTS: '3',
+        AD_EVENTS_RATE_LIMIT: String(rateLimit),
+      },
     });
     outbox = platform.ctx.adEvents;
     metroPixel = await setSecret(withToken, capiToken);
@@ -67,7 +99,12 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
   const post = (slug: string, payload: unknown, opts: { ip?: string; headers?: Record<string, string> } = {}) =>
     siteRequest(platform.app, slug, 'POST', '/api/fb-events', {
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
-      headers: { 'content-type': 'application/json', 'user-agent': 'TestBrowser/1.0', 'x-forwarded-for': opts.ip ?? `198.51.100.${++senders % 250}`, ...opts.headers },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'TestBrowser/1.0',
+        'x-forwarded-for': opts.ip ?? `198.51.100.${++senders % 250}`,
+        ...opts.headers,
+      },
     });
   let ids = 0;
   const newEventId = () => `evt-${engine}-${++ids}-${Date.now()}`;
@@ -82,7 +119,13 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
     const eventId = newEventId();
     const res = await post(
       withToken,
-      { eventName: 'Lead', eventId, user: shopper, contentOptions: content, event_source_url: 'https://www.metro.example/success?email=ana.shopper%40example.com&utm_source=fb' },
+      {
+        eventName: 'Lead',
+        eventId,
+        user: shopper,
+        contentOptions: content,
+        event_source_url: 'https://www.metro.example/success?email=ana.shopper%40example.com&utm_source=fb',
+      },
       { ip: '203.0.113.10', headers: { cookie: '_fbp=fb.1.1790000000000.1234567890; other=1' } },
     );
     expect(res.statusCode).toBe(202);
@@ -156,12 +199,21 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
 
   it("uses uniqueFacebookEventId, when sent, as the event id (the pixel's eventID), and takes SPEC §3's top-level user fields", async () => {
     const unique = newEventId();
-    const res = await post(usSite, { eventName: 'DealerEvent22', eventId: 22, uniqueFacebookEventId: unique, email: 'Bo@Example.com', phone: '(212) 555-0123', name: 'Bo', postcode: '90210-1234' });
+    const res = await post(usSite, {
+      eventName: 'DealerEvent22',
+      eventId: 22,
+      uniqueFacebookEventId: unique,
+      email: 'Bo@Example.com',
+      phone: '(212) 555-0123',
+      name: 'Bo',
+      postcode: '90210-1234',
+    });
     expect(res.statusCode).toBe(202);
     await drain();
     const [request] = graph.requestsFor(unique);
     expect(request!.path).toBe(`/v21.0/${usPixel}/events`);
-    const [event] = (request!.body as { data: { event_name: string; event_source_url: string; user_data: Record<string, unknown> }[] }).data;
+    const [event] = (request!.body as { data: { event_name: string; event_source_url: string; user_data: Record<string, unknown> }[] })
+      .data;
     expect(event!.event_name).toBe('DealerEvent22');
     expect(event!.event_source_url).toBe(`http://${usSite}.localhost:3000/`);
     expect(event!.user_data).toEqual({
@@ -221,7 +273,10 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
   it('does not retry a Graph 400: the event is given up, its data erased, the reason kept without the token', async () => {
     const eventId = newEventId();
     await post(withToken, { eventName: 'Lead', eventId, user: shopper });
-    graph.answers.push({ status: 400, body: { error: { message: 'Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: 'trace-400' } } });
+    graph.answers.push({
+      status: 400,
+      body: { error: { message: 'Invalid parameter', type: 'OAuthException', code: 100, fbtrace_id: 'trace-400' } },
+    });
     await drain();
     await drain();
     expect(graph.requestsFor(eventId)).toHaveLength(1);
@@ -251,12 +306,26 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
   });
 
   it('refuses bad bodies with a 4xx, never a 5xx, and stores none of them', async () => {
-    const count = async () => Number((await platform.ctx.db.selectFrom('ad_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await platform.ctx.db
+            .selectFrom('ad_events')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const eventId = newEventId();
-    const notJson = await siteRequest(platform.app, withToken, 'POST', '/api/fb-events', { payload: 'eventName=Lead', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const notJson = await siteRequest(platform.app, withToken, 'POST', '/api/fb-events', {
+      payload: 'eventName=Lead',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(notJson.statusCode).toBe(415);
-    const plain = await siteRequest(platform.app, withToken, 'POST', '/api/fb-events', { payload: JSON.stringify({ eventName: 'Lead', eventId }), headers: { 'content-type': 'text/plain' } });
+    const plain = await siteRequest(platform.app, withToken, 'POST', '/api/fb-events', {
+      payload: JSON.stringify({ eventName: 'Lead', eventId }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(plain.statusCode).toBe(415);
     const big = await post(withToken, { eventName: 'Lead', eventId, contentOptions: { ...content, content_name: 'x'.repeat(9000) } });
     expect(big.statusCode).toBe(413);
@@ -275,7 +344,10 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
       ['a string for the user', { eventName: 'Lead', eventId, user: 'ana@example.com' }],
       ['a negative value', { eventName: 'Lead', eventId, contentOptions: { value: -1 } }],
       ['a bad currency', { eventName: 'Lead', eventId, contentOptions: { currency: 'dollars' } }],
-      ['too deep', JSON.stringify({ eventName: 'Lead', eventId, contentOptions: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) as unknown })],
+      [
+        'too deep',
+        JSON.stringify({ eventName: 'Lead', eventId, contentOptions: JSON.parse(`${'{"a":'.repeat(40)}1${'}'.repeat(40)}`) as unknown }),
+      ],
     ];
     for (const [what, body] of bad) {
       const res = await post(withToken, body);
@@ -286,12 +358,22 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
   });
 
   it('answers 404 for a host no site is served at, 403 to a page of another website, and 429 past the per-address limit', async () => {
-    const unknown = await platform.app.inject({ method: 'POST', url: '/api/fb-events', headers: { host: 'nobody.localhost:3000', 'content-type': 'application/json' }, payload: { eventName: 'Lead', eventId: 'x' } });
+    const unknown = await platform.app.inject({
+      method: 'POST',
+      url: '/api/fb-events',
+      headers: { host: 'nobody.localhost:3000', 'content-type': 'application/json' },
+      payload: { eventName: 'Lead', eventId: 'x' },
+    });
     expect(unknown.statusCode).toBe(404);
-    const foreign = await post(withToken, { eventName: 'Lead', eventId: newEventId() }, { headers: { origin: 'https://elsewhere.example' } });
+    const foreign = await post(
+      withToken,
+      { eventName: 'Lead', eventId: newEventId() },
+      { headers: { origin: 'https://elsewhere.example' } },
+    );
     expect(foreign.statusCode).toBe(403);
     const ip = '192.0.2.77';
-    for (let i = 0; i < rateLimit; i++) expect((await post(withToken, { eventName: 'PageView', eventId: newEventId() }, { ip })).statusCode).toBe(202);
+    for (let i = 0; i < rateLimit; i++)
+      expect((await post(withToken, { eventName: 'PageView', eventId: newEventId() }, { ip })).statusCode).toBe(202);
     const limited = await post(withToken, { eventName: 'PageView', eventId: newEventId() }, { ip });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBeDefined();
@@ -302,10 +384,18 @@ describe.each(['sqlite', 'postgres'] as const)('server-side ad events (POST /api
 
   it('keeps no raw e-mail address or phone number anywhere in its table', async () => {
     for (const slug of [withToken, withoutToken, usSite]) {
-      await post(slug, { eventName: 'Lead', eventId: newEventId(), user: shopper, event_source_url: `https://x.example/thanks?phone=0411222333&e=${encodeURIComponent(shopper.email)}` });
+      await post(slug, {
+        eventName: 'Lead',
+        eventId: newEventId(),
+        user: shopper,
+        event_source_url: `https://x.example/thanks?phone=0411222333&e=${encodeURIComponent(shopper.email)}`,
+      });
     }
     const rows = await platform.ctx.db.selectFrom('ad_events').selectAll().execute();
-    expect(rows.some((row) => row.payload !== ''), 'some events are still waiting, with their hashes').toBe(true);
+    expect(
+      rows.some((row) => row.payload !== ''),
+      'some events are still waiting, with their hashes',
+    ).toBe(true);
     const everything = JSON.stringify(rows);
     for (const raw of rawValues) expect(everything).not.toContain(raw);
     expect(everything).not.toMatch(/[^\s"@]+@[^\s"@]+\.[a-z]+/i);

@@ -30,7 +30,10 @@ const userSchema = z.object({
 
 /** SPEC §3 ad-tracking content payload (`adTrackingContent`), forwarded as `custom_data`. */
 const contentSchema = z.object({
-  content_ids: z.array(z.union([z.string().max(100), z.number().finite().transform(String)])).max(50).optional(),
+  content_ids: z
+    .array(z.union([z.string().max(100), z.number().finite().transform(String)]))
+    .max(50)
+    .optional(),
   quantity: z.number().int().min(0).max(10_000).optional(),
   currency: z
     .string()
@@ -54,7 +57,9 @@ const eventIdText = z
  * the user data fields (under `user`, or at the top level under their SPEC §3 saved-details names).
  */
 const adEventSchema = z.object({
-  eventName: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, 'eventName must be a Meta event name such as Lead, ViewContent or DealerEvent22'),
+  eventName: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,49}$/, 'eventName must be a Meta event name such as Lead, ViewContent or DealerEvent22'),
   eventId: z.union([eventIdText, z.number().int().nonnegative().transform(String)]),
   uniqueFacebookEventId: eventIdText.nullish(),
   user: userSchema.nullish(),
@@ -114,10 +119,20 @@ export async function adEventRoutes(scope: FastifyInstance, ctx: PlatformContext
         site: 'required',
         schemaError: (error) => {
           const issue = error.issues[0];
-          return { status: 400, body: { message: `Invalid ad event: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'bad body'}` } };
+          return {
+            status: 400,
+            body: { message: `Invalid ad event: ${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'bad body'}` },
+          };
         },
       },
-      schema: { body: adEventSchema, response: { 202: z.object({ ok: z.literal(true), duplicate: z.literal(true).optional() }), 204: noContentSchema, '4xx': refusalSchema } },
+      schema: {
+        body: adEventSchema,
+        response: {
+          202: z.object({ ok: z.literal(true), duplicate: z.literal(true).optional() }),
+          204: noContentSchema,
+          '4xx': refusalSchema,
+        },
+      },
       // Before the body is read: anything but JSON is refused unread.
       onRequest: async (request, reply) => {
         if (request.mediaType !== 'application/json') {
@@ -128,7 +143,11 @@ export async function adEventRoutes(scope: FastifyInstance, ctx: PlatformContext
       preValidation: async (request, reply) => {
         const limited = limiter.take(`${request.site.id}|${clientAddressKey(request.ip)}`);
         if (!limited.ok) {
-          return tooManyRequests(reply, limited.retryAfterMs, (wait) => `Too many events from your connection. Please try again in ${wait}.`);
+          return tooManyRequests(
+            reply,
+            limited.retryAfterMs,
+            (wait) => `Too many events from your connection. Please try again in ${wait}.`,
+          );
         }
       },
     },
@@ -140,7 +159,9 @@ export async function adEventRoutes(scope: FastifyInstance, ctx: PlatformContext
       const now = Date.now();
       const user = userOf(body);
       const userAgent = request.headers['user-agent']?.slice(0, 512);
-      const personal = [user.email, user.phone, user.first_name, user.last_name].filter((value): value is string => typeof value === 'string');
+      const personal = [user.email, user.phone, user.first_name, user.last_name].filter(
+        (value): value is string => typeof value === 'string',
+      );
       const pageUrl = [body.event_source_url, request.headers.referer]
         .map((url) => (url ? scrubbedPageUrl(url, personal) : null))
         .find((url) => url !== null);

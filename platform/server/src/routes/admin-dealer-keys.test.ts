@@ -5,7 +5,10 @@ import { runPlatformCli, UsageError } from '../platform-cli';
 import { skipPostgres } from '@dealer/testing/postgres';
 import { createTestPlatform, testAdminKey, type TestPlatform } from '../testing/test-platform';
 
-type DealerKeyBody = { dealer_key: { id: number; site_id: number; site: string; label: string; created_at: number; revoked_at: number | null }; key: string };
+type DealerKeyBody = {
+  dealer_key: { id: number; site_id: number; site: string; label: string; created_at: number; revoked_at: number | null };
+  key: string;
+};
 type Listed = { id: number; site_id: number };
 
 const mine = 'harbour-used-cars';
@@ -36,7 +39,12 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
       ).lead.id;
     myLead = await lead(mine);
     theirLead = await lead(theirs);
-    const created = await platform.app.inject({ method: 'POST', url: '/api/admin/dealer-keys', headers: platformAuth, payload: { site: mine, label: 'Sales manager' } });
+    const created = await platform.app.inject({
+      method: 'POST',
+      url: '/api/admin/dealer-keys',
+      headers: platformAuth,
+      payload: { site: mine, label: 'Sales manager' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     dealerKey = created.json<DealerKeyBody>();
   });
@@ -50,7 +58,14 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
 
   it('makes a key for one site, shown once: only its hash is stored', async () => {
     expect(dealerKey.key).toMatch(/^dk_harbour-used-cars_[A-Za-z0-9_-]{43}$/);
-    expect(dealerKey.dealer_key).toEqual({ id: expect.any(Number), site_id: expect.any(Number), site: mine, label: 'Sales manager', created_at: expect.any(Number), revoked_at: null });
+    expect(dealerKey.dealer_key).toEqual({
+      id: expect.any(Number),
+      site_id: expect.any(Number),
+      site: mine,
+      label: 'Sales manager',
+      created_at: expect.any(Number),
+      revoked_at: null,
+    });
     const listed = await as(testAdminKey, 'GET', `/api/admin/dealer-keys?site=${mine}`);
     expect(listed.statusCode).toBe(200);
     expect(listed.json()).toEqual({ dealer_keys: [dealerKey.dealer_key] });
@@ -113,7 +128,9 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
     ];
     for (const res of refusals) {
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: "This needs the platform admin key: a dealer key opens only its own site's leads, files, bookings and events." });
+      expect(res.json()).toEqual({
+        message: "This needs the platform admin key: a dealer key opens only its own site's leads, files, bookings and events.",
+      });
     }
   });
 
@@ -124,7 +141,9 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
       const res = await as(key, 'GET', '/api/admin/leads');
       expect(res.statusCode, key).toBe(401);
       expect(res.headers['www-authenticate']).toBe('Bearer');
-      expect(res.json()).toEqual({ message: 'A valid admin key is required (Authorization: Bearer <PLATFORM_ADMIN_KEY or a dealer key>).' });
+      expect(res.json()).toEqual({
+        message: 'A valid admin key is required (Authorization: Bearer <PLATFORM_ADMIN_KEY or a dealer key>).',
+      });
     }
   });
 
@@ -133,8 +152,13 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
     expect(missingSite.statusCode).toBe(400);
     expect(missingSite.json()).toEqual({ message: 'Please check the highlighted fields.', fields: { site: 'site is required' } });
     const longLabel = await as(testAdminKey, 'POST', '/api/admin/dealer-keys', { site: mine, label: 'x'.repeat(101) });
-    expect(longLabel.json()).toEqual({ message: 'Please check the highlighted fields.', fields: { label: 'label must be at most 100 characters' } });
-    expect((await as(testAdminKey, 'POST', '/api/admin/dealer-keys', { site: 'no-such-site' })).json()).toEqual({ message: 'No site with slug no-such-site.' });
+    expect(longLabel.json()).toEqual({
+      message: 'Please check the highlighted fields.',
+      fields: { label: 'label must be at most 100 characters' },
+    });
+    expect((await as(testAdminKey, 'POST', '/api/admin/dealer-keys', { site: 'no-such-site' })).json()).toEqual({
+      message: 'No site with slug no-such-site.',
+    });
     expect((await as(testAdminKey, 'GET', '/api/admin/dealer-keys?site=no-such-site')).statusCode).toBe(404);
     const badId = await as(testAdminKey, 'DELETE', '/api/admin/dealer-keys/abc');
     expect(badId.statusCode).toBe(400);
@@ -155,9 +179,9 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toEqual({ message: `This dealer key (${second.dealer_key.id}) was revoked. Ask the platform for a new one.` });
     // Revoking again keeps the first time; the other key of the site still works.
-    expect((await as(testAdminKey, 'DELETE', `/api/admin/dealer-keys/${second.dealer_key.id}`)).json<DealerKeyBody>().dealer_key.revoked_at).toBe(
-      revoked.json<DealerKeyBody>().dealer_key.revoked_at,
-    );
+    expect(
+      (await as(testAdminKey, 'DELETE', `/api/admin/dealer-keys/${second.dealer_key.id}`)).json<DealerKeyBody>().dealer_key.revoked_at,
+    ).toBe(revoked.json<DealerKeyBody>().dealer_key.revoked_at);
     expect((await as(dealerKey.key, 'GET', '/api/admin/leads')).statusCode).toBe(200);
 
     expect(leadIds((await as(testAdminKey, 'GET', `/api/admin/leads?site=${mine}`)).body)).toContain(myLead);
@@ -189,8 +213,12 @@ describe.each(['sqlite', 'postgres'] as const)('dealer keys on %s', (engine) => 
       expect(listed).toEqual([expect.stringMatching(new RegExp(`^${id}\\tCRM import\\tcreated \\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z\\tactive$`))]);
       expect(listed.join('\n')).not.toContain(key);
 
-      await expect(cli('dealer-key', mine, 'revoke', String(id))).rejects.toThrow(new UsageError(`${mine} has no dealer key ${id}. Run "platform dealer-key ${mine} list".`));
-      expect((await cli('dealer-key', 'kiwi-motors', 'revoke', String(id)))[0]).toMatch(new RegExp(`^Dealer key ${id} of kiwi-motors revoked \\d{4}-`));
+      await expect(cli('dealer-key', mine, 'revoke', String(id))).rejects.toThrow(
+        new UsageError(`${mine} has no dealer key ${id}. Run "platform dealer-key ${mine} list".`),
+      );
+      expect((await cli('dealer-key', 'kiwi-motors', 'revoke', String(id)))[0]).toMatch(
+        new RegExp(`^Dealer key ${id} of kiwi-motors revoked \\d{4}-`),
+      );
       expect((await as(key, 'GET', '/api/admin/leads')).statusCode).toBe(401);
       expect((await cli('dealer-key', 'kiwi-motors', 'list'))[0]).toMatch(/\trevoked \d{4}-/);
       await expect(cli('dealer-key', 'kiwi-motors', 'revoke', 'x')).rejects.toBeInstanceOf(UsageError);

@@ -34,7 +34,13 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings in pages on %s', 
   });
 
   const addLead = async (at: number, name: string) =>
-    (await createLead(platform.ctx.db, { siteId, category: 'General Enquiry', leadStatus: 'New', payload: { name, email: 'jane@example.com' }, idempotencyKey: null }, at)).lead.id;
+    (
+      await createLead(
+        platform.ctx.db,
+        { siteId, category: 'General Enquiry', leadStatus: 'New', payload: { name, email: 'jane@example.com' }, idempotencyKey: null },
+        at,
+      )
+    ).lead.id;
   const admin = (url: string) => platform.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${testAdminKey}` } });
 
   it('reads 120 leads back in pages of 50, newest first, with no repeat and no gap while a lead arrives in between', async () => {
@@ -65,7 +71,10 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings in pages on %s', 
     ['limit=ten', 'limit: limit must be a number'],
     ['limit=2.5', 'limit: limit must be a whole number'],
     ['cursor=not-a-cursor', 'cursor: is not a cursor this listing handed out; start again from the first page (no cursor)'],
-    [`cursor=${Buffer.from('[1,-2]').toString('base64url')}`, 'cursor: is not a cursor this listing handed out; start again from the first page (no cursor)'],
+    [
+      `cursor=${Buffer.from('[1,-2]').toString('base64url')}`,
+      'cursor: is not a cursor this listing handed out; start again from the first page (no cursor)',
+    ],
     ['cursor=a&cursor=b', 'cursor: cursor must be given once'],
   ])('answers %s with a 400 saying why', async (query, message) => {
     for (const path of ['/api/admin/leads', '/api/admin/events', '/api/admin/bookings']) {
@@ -92,10 +101,17 @@ describe.each(['sqlite', 'postgres'] as const)('admin listings in pages on %s', 
 
   it('pages the event log and the diary the same way', async () => {
     const at = Date.now();
-    for (let n = 0; n < 3; n++) await recordEvent(platform.ctx.db, { siteId, category: 'remote-error', url: '/', errorMessage: `failure ${n}`, payload: {} }, at + n);
-    const first = (await admin(`/api/admin/events?site=${slug}&limit=2`)).json<{ events: { error_message: string }[]; next_cursor: string | null }>();
+    for (let n = 0; n < 3; n++)
+      await recordEvent(platform.ctx.db, { siteId, category: 'remote-error', url: '/', errorMessage: `failure ${n}`, payload: {} }, at + n);
+    const first = (await admin(`/api/admin/events?site=${slug}&limit=2`)).json<{
+      events: { error_message: string }[];
+      next_cursor: string | null;
+    }>();
     expect(first.events.map((event) => event.error_message)).toEqual(['failure 2', 'failure 1']);
-    const second = (await admin(`/api/admin/events?site=${slug}&limit=2&cursor=${first.next_cursor}`)).json<{ events: { error_message: string }[]; next_cursor: string | null }>();
+    const second = (await admin(`/api/admin/events?site=${slug}&limit=2&cursor=${first.next_cursor}`)).json<{
+      events: { error_message: string }[];
+      next_cursor: string | null;
+    }>();
     expect(second).toEqual({ events: [expect.objectContaining({ error_message: 'failure 0' })], next_cursor: null });
     expect((await admin(`/api/admin/bookings?site=${slug}`)).json()).toEqual({ bookings: [], next_cursor: null });
   });

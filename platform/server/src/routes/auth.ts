@@ -3,7 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { messageSchema, noContentSchema, refusalSchema } from '../http/zod-schemas';
 import { z } from 'zod';
 import { maxSavedCars, watchlistOf, type Shopper } from '../accounts/account-store';
-import { clearedDeviceCookie, clearedSessionCookie, deviceCookie, deviceFromCookies, sessionCookie, sessionIdFromCookies } from '../accounts/session-cookie';
+import {
+  clearedDeviceCookie,
+  clearedSessionCookie,
+  deviceCookie,
+  deviceFromCookies,
+  sessionCookie,
+  sessionIdFromCookies,
+} from '../accounts/session-cookie';
 import { signInCodeTtlMs, type CodeRefusal } from '../accounts/sign-in';
 import { clientAddressKey } from '../http/client-address';
 import { RateLimiter } from '@dealer/leads/spam';
@@ -21,7 +28,8 @@ export const codeRequestRateLimit = { max: 20, windowMs: 60 * 60_000 } as const;
 /** Sign-in tries one client address may make on a site in 15 minutes, right or wrong, by code or link. */
 export const verifyRateLimit = { max: 30, windowMs: 15 * 60_000 } as const;
 
-export const wrongCodeMessage = 'That code or link does not work: it may be mistyped, already used, more than 10 minutes old, or tried wrongly too often. Ask for a new one.';
+export const wrongCodeMessage =
+  'That code or link does not work: it may be mistyped, already used, more than 10 minutes old, or tried wrongly too often. Ask for a new one.';
 
 /** Why no code was sent to the address, and when one can be asked for (`wait`: "12 minutes"). */
 export function codeRefusalMessage(refusal: Pick<CodeRefusal, 'limit' | 'max'>, wait: string): string {
@@ -48,12 +56,22 @@ const verifyBodySchema = z
       .transform((code) => code.replace(/\s+/g, ''))
       .pipe(z.string().regex(/^\d{6}$/, 'The code is the 6 digits from the e-mail.'))
       .optional(),
-    token: z.string({ error: 'token must be the text after sign_in= in the link.' }).max(200, 'token must be the text after sign_in= in the link.').optional(),
+    token: z
+      .string({ error: 'token must be the text after sign_in= in the link.' })
+      .max(200, 'token must be the text after sign_in= in the link.')
+      .optional(),
     /** The browser's own favourites, merged into the garage (SPEC §3 favourites are stored per site in the browser). */
     favourites: z
-      .array(z.number({ error: 'favourites must be car ids' }).int('favourites must be car ids').positive('favourites must be car ids').max(Number.MAX_SAFE_INTEGER), {
-        error: 'favourites must be a list of car ids',
-      })
+      .array(
+        z
+          .number({ error: 'favourites must be car ids' })
+          .int('favourites must be car ids')
+          .positive('favourites must be car ids')
+          .max(Number.MAX_SAFE_INTEGER),
+        {
+          error: 'favourites must be a list of car ids',
+        },
+      )
       .max(maxSavedCars, `At most ${maxSavedCars} favourites can be added at once.`)
       .optional(),
   })
@@ -93,7 +111,10 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
   const perClient = ctx.config.leads.rateLimit.max > 0;
   const codeLimiter = new RateLimiter(perClient ? codeRequestRateLimit.max : 0, codeRequestRateLimit.windowMs);
   const verifyLimiter = new RateLimiter(perClient ? verifyRateLimit.max : 0, verifyRateLimit.windowMs);
-  const config = { site: 'required', schemaError: (error: z.ZodError) => ({ status: 400, body: { message: checkFieldsMessage, fields: fieldErrors(error) } }) } as const;
+  const config = {
+    site: 'required',
+    schemaError: (error: z.ZodError) => ({ status: 400, body: { message: checkFieldsMessage, fields: fieldErrors(error) } }),
+  } as const;
   const refusals = { '4xx': refusalSchema };
 
   app.post(
@@ -103,7 +124,11 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
       const { site } = request;
       const client = codeLimiter.take(`${site.id}|${clientAddressKey(request.ip)}`);
       if (!client.ok) {
-        return tooManyRequests(reply, client.retryAfterMs, (wait) => `Too many sign-in codes asked for from your connection. You can ask for a new code in ${wait}.`);
+        return tooManyRequests(
+          reply,
+          client.retryAfterMs,
+          (wait) => `Too many sign-in codes asked for from your connection. You can ask for a new code in ${wait}.`,
+        );
       }
       // The link goes to the address the site was found at (its Host, checked by the site lookup), never
       // to an X-Forwarded-Host, which a proxy may pass on from the client: a link to another host would hand it the token.
@@ -124,11 +149,19 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
       const { site } = request;
       const clientKey = clientAddressKey(request.ip);
       const client = verifyLimiter.take(`${site.id}|${clientKey}`);
-      if (!client.ok) return tooManyRequests(reply, client.retryAfterMs, (wait) => `Too many sign-in tries from your connection. Please try again in ${wait}.`);
+      if (!client.ok)
+        return tooManyRequests(
+          reply,
+          client.retryAfterMs,
+          (wait) => `Too many sign-in tries from your connection. Please try again in ${wait}.`,
+        );
       const { token, email: address, code, favourites = [] } = request.body;
       const signed =
-        token !== undefined ? await services.signIn.verifyToken(site, token, favourites) : await services.signIn.verifyCode(site, address!, code!, clientKey, favourites);
-      if (!signed) return reply.code(400).send({ message: wrongCodeMessage, fields: { [token !== undefined ? 'token' : 'code']: wrongCodeMessage } });
+        token !== undefined
+          ? await services.signIn.verifyToken(site, token, favourites)
+          : await services.signIn.verifyCode(site, address!, code!, clientKey, favourites);
+      if (!signed)
+        return reply.code(400).send({ message: wrongCodeMessage, fields: { [token !== undefined ? 'token' : 'code']: wrongCodeMessage } });
       const device = services.signIn.deviceCookieValue(site.id, signed.shopper.email);
       return reply
         .header('Set-Cookie', [sessionCookie(signed.sessionId, secure(request)), deviceCookie(device, secure(request))])
@@ -136,23 +169,37 @@ export async function authRoutes(scope: FastifyInstance, ctx: PlatformContext, r
     },
   );
 
-  app.get('/api/auth', { config, schema: { response: { 200: z.object({ user: userSchema.nullable(), watchlist: z.array(z.number()) }), ...refusals } } }, async (request, reply) => {
-    const shopper = await shopperOf(request, reply);
-    if (!shopper) return reply.send({ user: null, watchlist: [] });
-    return reply.send({ user: userOf(shopper), watchlist: await watchlistOf(ctx.db, shopper) });
-  });
+  app.get(
+    '/api/auth',
+    { config, schema: { response: { 200: z.object({ user: userSchema.nullable(), watchlist: z.array(z.number()) }), ...refusals } } },
+    async (request, reply) => {
+      const shopper = await shopperOf(request, reply);
+      if (!shopper) return reply.send({ user: null, watchlist: [] });
+      return reply.send({ user: userOf(shopper), watchlist: await watchlistOf(ctx.db, shopper) });
+    },
+  );
 
-  app.post('/api/auth/sign-out', { bodyLimit: emptyBodyLimit, config, schema: { response: { 204: noContentSchema, ...refusals } } }, async (request, reply) => {
-    await services.signIn.signOut(request.site, sessionIdFromCookies(request.headers.cookie));
-    return reply.code(204).header('Set-Cookie', clearedSessionCookie(secure(request))).send(undefined);
-  });
+  app.post(
+    '/api/auth/sign-out',
+    { bodyLimit: emptyBodyLimit, config, schema: { response: { 204: noContentSchema, ...refusals } } },
+    async (request, reply) => {
+      await services.signIn.signOut(request.site, sessionIdFromCookies(request.headers.cookie));
+      return reply
+        .code(204)
+        .header('Set-Cookie', clearedSessionCookie(secure(request)))
+        .send(undefined);
+    },
+  );
 
   app.delete(
     '/api/auth/account',
     { bodyLimit: emptyBodyLimit, config, preHandler: signedIn, schema: { response: { 204: noContentSchema, ...refusals } } },
     async (request, reply) => {
       await services.signIn.deleteAccount(signedInShopper(request));
-      return reply.code(204).header('Set-Cookie', [clearedSessionCookie(secure(request)), clearedDeviceCookie(secure(request))]).send(undefined);
+      return reply
+        .code(204)
+        .header('Set-Cookie', [clearedSessionCookie(secure(request)), clearedDeviceCookie(secure(request))])
+        .send(undefined);
     },
   );
 }

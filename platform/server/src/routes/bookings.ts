@@ -21,7 +21,10 @@ const files: Record<string, BookingKind> = {
  * `{ dealership_id, location_id, location_name, kind, time_zone, slot_minutes, days: [{ date, label, slots: [{ start, label }] }] }`.
  */
 /** A query value as the handler reads it: a repeated one (`?car_id=1&car_id=2`) is its values joined with commas, and matches nothing. */
-const queryValue = z.union([z.string(), z.array(z.string())]).transform(String).optional();
+const queryValue = z
+  .union([z.string(), z.array(z.string())])
+  .transform(String)
+  .optional();
 
 const bookingTimesSchema = z.object({
   dealership_id: z.number(),
@@ -48,7 +51,10 @@ export async function bookingRoutes(scope: FastifyInstance, ctx: PlatformContext
       const kind = files[request.params.file];
       const dealershipId = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN;
       if (!kind) return reply.code(404).send({ message: 'Not found.' });
-      if (!site.dealerships.some((dealership) => dealership.id === dealershipId) && !site.locations.some((location) => location.dealership_id === dealershipId)) {
+      if (
+        !site.dealerships.some((dealership) => dealership.id === dealershipId) &&
+        !site.locations.some((location) => location.dealership_id === dealershipId)
+      ) {
         return reply.code(404).send({ message: `No dealership ${request.params.id} on this site.` });
       }
       const locations = bookableLocations(site, kind, dealershipId);
@@ -63,12 +69,19 @@ export async function bookingRoutes(scope: FastifyInstance, ctx: PlatformContext
           });
         }
       }
-      if (!location) return reply.code(404).send({ message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.` });
+      if (!location)
+        return reply
+          .code(404)
+          .send({
+            message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.`,
+          });
       // A test drive of one car: times it is already out on another test drive are left out.
       const askedCar = request.query.car_id;
       const carId = askedCar !== undefined && askedCar !== '' ? await siteCarId(ctx.db, site, askedCar) : undefined;
       if (askedCar !== undefined && askedCar !== '' && carId === undefined) {
-        return reply.code(400).send({ message: `No car ${askedCar} on this site.`, fields: { car_id: 'Please choose one of the listed cars.' } });
+        return reply
+          .code(400)
+          .send({ message: `No car ${askedCar} on this site.`, fields: { car_id: 'Please choose one of the listed cars.' } });
       }
       const availability = await availabilityAt(ctx.db, site, location, kind, Date.now(), { carId });
       const answer: BookingTimes = {

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatLeadSubcategory, chatLimits, chatPollMs, type ChatMessage, type ChatThreadStarted, type DealerChatThread } from '@dealer/contracts/chat';
+import {
+  chatLeadSubcategory,
+  chatLimits,
+  chatPollMs,
+  type ChatMessage,
+  type ChatThreadStarted,
+  type DealerChatThread,
+} from '@dealer/contracts/chat';
 import { formMessages } from '@dealer/contracts/lead-values';
 import { chatTextMessages } from '../chat/chat-text';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
@@ -34,9 +41,17 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
   let metroKey: string;
 
   beforeAll(async () => {
-    platform = await createTestPlatform({ engine, env: { LEADS_RATE_LIMIT: String(leadRateLimit), LEADS_MOCK_MODE: '1', CHAT_POLL_RATE_LIMIT: String(pollRateLimit) } });
+    platform = await createTestPlatform({
+      engine,
+      env: { LEADS_RATE_LIMIT: String(leadRateLimit), LEADS_MOCK_MODE: '1', CHAT_POLL_RATE_LIMIT: String(pollRateLimit) },
+    });
     const keyFor = async (site: string) => {
-      const created = await platform.app.inject({ method: 'POST', url: '/api/admin/dealer-keys', headers: { authorization: `Bearer ${testAdminKey}` }, payload: { site, label: 'Sales desk' } });
+      const created = await platform.app.inject({
+        method: 'POST',
+        url: '/api/admin/dealer-keys',
+        headers: { authorization: `Bearer ${testAdminKey}` },
+        payload: { site, label: 'Sales desk' },
+      });
       expect(created.statusCode, created.body).toBe(201);
       return created.json<{ key: string }>().key;
     };
@@ -61,7 +76,12 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
       headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp(), ...headers },
     });
-  const startBody = (extra: Record<string, unknown> = {}) => ({ ...shopper, message: 'Is the Corolla still available?', client_message_id: newId(), ...extra });
+  const startBody = (extra: Record<string, unknown> = {}) => ({
+    ...shopper,
+    message: 'Is the Corolla still available?',
+    client_message_id: newId(),
+    ...extra,
+  });
   const startChat = async (slug = metro, extra: Record<string, unknown> = {}) => {
     const res = await post(slug, '/api/chat/threads', startBody(extra));
     expect(res.statusCode, res.body).toBe(201);
@@ -71,7 +91,9 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     post(slug, `${prefix}/chat/threads/${thread.thread_id}/messages`, payload, { 'x-chat-token': thread.token });
   /** As mf-chat polls: with a JSON content type even though a GET has no body. */
   const poll = (slug: string, thread: Pick<ChatThreadStarted, 'thread_id' | 'token'>, query = '', prefix = '/api') =>
-    siteRequest(platform.app, slug, 'GET', `${prefix}/chat/threads/${thread.thread_id}/messages${query}`, { headers: { 'x-chat-token': thread.token, 'content-type': 'application/json' } });
+    siteRequest(platform.app, slug, 'GET', `${prefix}/chat/threads/${thread.thread_id}/messages${query}`, {
+      headers: { 'x-chat-token': thread.token, 'content-type': 'application/json' },
+    });
   const admin = (method: 'GET' | 'POST', url: string, payload?: unknown, key = testAdminKey) =>
     platform.app.inject({
       method,
@@ -94,7 +116,15 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
       thread_id: expect.any(Number),
       lead_id: expect.any(Number),
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      messages: [{ id: expect.any(Number), author: 'shopper', author_name: null, body: 'Is the Corolla still available?', sent_at: expect.any(Number) }],
+      messages: [
+        {
+          id: expect.any(Number),
+          author: 'shopper',
+          author_name: null,
+          body: 'Is the Corolla still available?',
+          sent_at: expect.any(Number),
+        },
+      ],
     });
     expect(started.messages[0]!.sent_at).toBeGreaterThanOrEqual(before);
 
@@ -104,7 +134,14 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
       category: 'General Enquiry',
       mock: false,
       suspected_spam: false,
-      payload: { subcategory: chatLeadSubcategory, name: 'Jane Citizen', phone: '0411 222 333', email: 'jane@example.com', message: 'Is the Corolla still available?', url: 'https://metro.example/cars/1' },
+      payload: {
+        subcategory: chatLeadSubcategory,
+        name: 'Jane Citizen',
+        phone: '0411 222 333',
+        email: 'jane@example.com',
+        message: 'Is the Corolla still available?',
+        url: 'https://metro.example/cars/1',
+      },
     });
     expect(await jobsOf(started.lead_id)).toHaveLength(1);
   });
@@ -131,7 +168,13 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     const sent = await send(metro, thread, followUp);
     expect(sent.statusCode, sent.body).toBe(201);
     const message = sent.json<{ message: ChatMessage }>().message;
-    expect(message).toEqual({ id: expect.any(Number), author: 'shopper', author_name: null, body: followUp.body, sent_at: expect.any(Number) });
+    expect(message).toEqual({
+      id: expect.any(Number),
+      author: 'shopper',
+      author_name: null,
+      body: followUp.body,
+      sent_at: expect.any(Number),
+    });
 
     const retried = await send(metro, thread, followUp);
     expect(retried.statusCode).toBe(200);
@@ -141,7 +184,11 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     const all = await poll(metro, thread);
     expect(all.statusCode).toBe(200);
     expect(all.headers['cache-control']).toBe('no-store');
-    expect(all.json<{ messages: ChatMessage[] }>().messages.map((entry) => entry.body)).toEqual(['Is the Corolla still available?', 'Could I see it on Saturday?', 'Around 10am?']);
+    expect(all.json<{ messages: ChatMessage[] }>().messages.map((entry) => entry.body)).toEqual([
+      'Is the Corolla still available?',
+      'Could I see it on Saturday?',
+      'Around 10am?',
+    ]);
     const stored = await platform.ctx.db.selectFrom('chat_messages').select('id').where('thread_id', '=', thread.thread_id).execute();
     expect(stored).toHaveLength(3);
   });
@@ -160,7 +207,11 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     const sends = await Promise.all([0, 1, 2].map(() => send(metro, a!, followUp)));
     expect(sends.map((res) => res.statusCode).sort()).toEqual([200, 200, 201]);
     expect(new Set(sends.map((res) => res.json<{ message: ChatMessage }>().message.id)).size).toBe(1);
-    const stored = await platform.ctx.db.selectFrom('chat_threads').select('message_count').where('id', '=', a!.thread_id).executeTakeFirstOrThrow();
+    const stored = await platform.ctx.db
+      .selectFrom('chat_threads')
+      .select('message_count')
+      .where('id', '=', a!.thread_id)
+      .executeTakeFirstOrThrow();
     expect(Number(stored.message_count)).toBe(2);
     expect((await poll(metro, a!)).json<{ messages: ChatMessage[] }>().messages).toHaveLength(2);
   });
@@ -183,13 +234,25 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     // Newest activity first.
     expect(waiting.threads[0]!.id).toBe(thread.thread_id);
 
-    const answered = await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, { body: 'We do! Bring it in any time.', author_name: 'Sam from Sales' });
+    const answered = await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, {
+      body: 'We do! Bring it in any time.',
+      author_name: 'Sam from Sales',
+    });
     expect(answered.statusCode, answered.body).toBe(201);
     const reply = answered.json<{ message: ChatMessage }>().message;
-    expect(reply).toEqual({ id: expect.any(Number), author: 'dealer', author_name: 'Sam from Sales', body: 'We do! Bring it in any time.', sent_at: expect.any(Number) });
+    expect(reply).toEqual({
+      id: expect.any(Number),
+      author: 'dealer',
+      author_name: 'Sam from Sales',
+      body: 'We do! Bring it in any time.',
+      sent_at: expect.any(Number),
+    });
 
     expect((await listChats(`site=${metro}&awaiting_reply=true`)).threads.map((entry) => entry.id)).not.toContain(thread.thread_id);
-    expect((await listChats(`site=${metro}&awaiting_reply=false`)).threads.find((entry) => entry.id === thread.thread_id)).toMatchObject({ awaiting_reply: false, last_message: reply });
+    expect((await listChats(`site=${metro}&awaiting_reply=false`)).threads.find((entry) => entry.id === thread.thread_id)).toMatchObject({
+      awaiting_reply: false,
+      last_message: reply,
+    });
 
     const seen = await poll(metro, thread, `?after=${thread.messages[0]!.id}`);
     expect(seen.statusCode).toBe(200);
@@ -198,7 +261,10 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
 
     const whole = await admin('GET', `/api/admin/chats/${thread.thread_id}`, undefined, metroKey);
     expect(whole.statusCode).toBe(200);
-    expect(whole.json()).toEqual({ thread: expect.objectContaining({ id: thread.thread_id, awaiting_reply: false, last_message: reply }), messages: [thread.messages[0], reply] });
+    expect(whole.json()).toEqual({
+      thread: expect.objectContaining({ id: thread.thread_id, awaiting_reply: false, last_message: reply }),
+      messages: [thread.messages[0], reply],
+    });
 
     // The shopper answers back: the conversation waits for the dealer again, and the reply without a name has none.
     expect((await send(metro, thread, { body: 'Great, see you Saturday', client_message_id: newId() })).statusCode).toBe(201);
@@ -253,10 +319,14 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     // The lead's own update token (from the lead API) never opens the conversation.
     const lead = await post(metro, '/api/leads', { lead: { category: 'General Enquiry', ...shopper, message: 'A form enquiry' } });
     expect(lead.statusCode, lead.body).toBe(201);
-    expect((await poll(metro, { thread_id: thread.thread_id, token: lead.json<{ update_token: string }>().update_token })).statusCode).toBe(404);
+    expect((await poll(metro, { thread_id: thread.thread_id, token: lead.json<{ update_token: string }>().update_token })).statusCode).toBe(
+      404,
+    );
 
     for (const id of ['0', 'abc', '99999999999', '1e3', '-1', '9'.repeat(40)]) {
-      const res = await siteRequest(platform.app, metro, 'GET', `/api/chat/threads/${id}/messages`, { headers: { 'x-chat-token': thread.token } });
+      const res = await siteRequest(platform.app, metro, 'GET', `/api/chat/threads/${id}/messages`, {
+        headers: { 'x-chat-token': thread.token },
+      });
       expect(res.statusCode, id).toBe(404);
     }
     // Nothing was added by any of those.
@@ -309,7 +379,9 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
 
     expect(await refused(startBody({ client_message_id: undefined }))).toEqual({ client_message_id: chatTextMessages.clientMessageId });
     expect(await refused(startBody({ client_message_id: 'has spaces' }))).toEqual({ client_message_id: chatTextMessages.clientMessageId });
-    expect(await refused(startBody({ client_message_id: 'x'.repeat(65) }))).toEqual({ client_message_id: chatTextMessages.clientMessageId });
+    expect(await refused(startBody({ client_message_id: 'x'.repeat(65) }))).toEqual({
+      client_message_id: chatTextMessages.clientMessageId,
+    });
     expect(await refused(startBody({ website: 'http://spam.example', lead_status: 'Incomplete' }))).toEqual({
       website: 'website is not a field of a chat message.',
       lead_status: 'lead_status is not a field of a chat message.',
@@ -339,8 +411,15 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     const reply = await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, { body: tooLong });
     expect(reply.statusCode).toBe(400);
     expect(reply.json()).toEqual({ message: 'Please check the highlighted fields.', fields: { body: chatTextMessages.tooLong } });
-    const badName = await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, { body: 'Hi', author_name: 'x'.repeat(chatLimits.authorNameMax + 1), extra: 1 });
-    expect(badName.json()).toEqual({ message: 'Please check the highlighted fields.', fields: { author_name: `author_name is at most ${chatLimits.authorNameMax} characters.`, extra: 'extra is not a field of a reply.' } });
+    const badName = await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, {
+      body: 'Hi',
+      author_name: 'x'.repeat(chatLimits.authorNameMax + 1),
+      extra: 1,
+    });
+    expect(badName.json()).toEqual({
+      message: 'Please check the highlighted fields.',
+      fields: { author_name: `author_name is at most ${chatLimits.authorNameMax} characters.`, extra: 'extra is not a field of a reply.' },
+    });
   });
 
   it('slows a conversation down past its message limit, with Retry-After, and still answers a retry', async () => {
@@ -360,9 +439,16 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     expect(accepted).toHaveLength(chatLimits.shopperMessagesPerWindow - 1);
     expect(limited).not.toBeNull();
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0);
-    expect(limited!.json<{ message: string }>().message).toMatch(/Please wait \d+ (minutes?|seconds?) before the next one, or call the dealership\./);
+    expect(limited!.json<{ message: string }>().message).toMatch(
+      /Please wait \d+ (minutes?|seconds?) before the next one, or call the dealership\./,
+    );
     // A retry of a message already stored is answered, not counted.
-    const stored = await platform.ctx.db.selectFrom('chat_messages').select('client_message_id').where('thread_id', '=', thread.thread_id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const stored = await platform.ctx.db
+      .selectFrom('chat_messages')
+      .select('client_message_id')
+      .where('thread_id', '=', thread.thread_id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect((await send(metro, thread, { body: accepted.at(-1), client_message_id: stored.client_message_id })).statusCode).toBe(200);
     // The dealer is not limited by the shopper's allowance.
     expect((await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, { body: 'Sorry for the wait!' })).statusCode).toBe(201);
@@ -381,7 +467,9 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     expect(limited.headers['cache-control']).toBe('no-store');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.json<{ message: string }>().message).toMatch(
-      new RegExp(`^This conversation was checked for new messages more than ${pollRateLimit} times in a minute\\. Please wait (\\d+ seconds?|1 minute) before checking again; no message is lost meanwhile\\.$`),
+      new RegExp(
+        `^This conversation was checked for new messages more than ${pollRateLimit} times in a minute\\. Please wait (\\d+ seconds?|1 minute) before checking again; no message is lost meanwhile\\.$`,
+      ),
     );
 
     expect((await send(metro, thread, { body: 'Still keen', client_message_id: newId() })).statusCode).toBe(201);
@@ -390,7 +478,12 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
 
   it('keeps an open chat window’s polling, even in two tabs of a lively conversation, well under the default limit', async () => {
     const { pollsPerMinute } = loadConfig({}).chat;
-    const service = new ChatService({ db: platform.ctx.db, leads: platform.ctx.leads.service, tokenSecret: platform.ctx.config.leads.tokenSecret, pollsPerMinute });
+    const service = new ChatService({
+      db: platform.ctx.db,
+      leads: platform.ctx.leads.service,
+      tokenSecret: platform.ctx.config.leads.tokenSecret,
+      pollsPerMinute,
+    });
     const started = await startChat(metro);
     const site = (await loadSiteConfig(platform.ctx.db, (await findSiteIdBySlug(platform.ctx.db, metro))!))!;
     const key = { site, mock: false, threadId: started.thread_id, token: started.token };
@@ -399,7 +492,8 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
     let now = Date.now();
     for (let tick = 0; tick < (10 * 60_000) / chatPollMs; tick++, now += chatPollMs) {
       const polls = tick % 4 === 0 ? tabs * 2 : tabs;
-      for (let n = 0; n < polls; n++) expect((await service.poll(key, 0, now)).kind, `poll ${n} at ${tick * chatPollMs} ms`).toBe('messages');
+      for (let n = 0; n < polls; n++)
+        expect((await service.poll(key, 0, now)).kind, `poll ${n} at ${tick * chatPollMs} ms`).toBe('messages');
     }
     // A window gone wrong, asking four times a second, is slowed down within its first minute.
     now += 60_000;
@@ -410,10 +504,18 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
 
   it('asks the shopper to call once a conversation is full, and refuses the dealer’s reply too', async () => {
     const thread = await startChat(harbour);
-    await platform.ctx.db.updateTable('chat_threads').set({ message_count: chatLimits.messagesPerThread }).where('id', '=', thread.thread_id).execute();
+    await platform.ctx.db
+      .updateTable('chat_threads')
+      .set({ message_count: chatLimits.messagesPerThread })
+      .where('id', '=', thread.thread_id)
+      .execute();
     const res = await send(harbour, thread, { body: 'One more thing', client_message_id: newId() });
     expect(res.statusCode).toBe(409);
-    expect(res.json<{ message: string }>().message).toMatch(new RegExp(`^This conversation has reached its ${chatLimits.messagesPerThread} messages\\. Please call the dealership on [\\d ()+]+ to carry on\\.$`));
+    expect(res.json<{ message: string }>().message).toMatch(
+      new RegExp(
+        `^This conversation has reached its ${chatLimits.messagesPerThread} messages\\. Please call the dealership on [\\d ()+]+ to carry on\\.$`,
+      ),
+    );
     const reply = await admin('POST', `/api/admin/chats/${thread.thread_id}/replies`, { body: 'Let us call you' });
     expect(reply.statusCode).toBe(409);
     expect((await poll(harbour, thread)).json<{ messages: ChatMessage[] }>().messages).toHaveLength(1);
@@ -421,7 +523,8 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
 
   it('gives the lead API’s 429 to a connection starting too many conversations', async () => {
     const ip = '10.99.0.1';
-    for (let n = 0; n < leadRateLimit; n++) expect((await post(metro, '/api/chat/threads', startBody(), { 'x-forwarded-for': ip })).statusCode).toBe(201);
+    for (let n = 0; n < leadRateLimit; n++)
+      expect((await post(metro, '/api/chat/threads', startBody(), { 'x-forwarded-for': ip })).statusCode).toBe(201);
     const res = await post(metro, '/api/chat/threads', startBody(), { 'x-forwarded-for': ip });
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toMatch(/^\d+$/);
@@ -452,7 +555,10 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
       [`${'['.repeat(50)}${']'.repeat(50)}`, 'application/json'],
     ];
     for (const [payload, type] of starts) {
-      const res = await siteRequest(platform.app, metro, 'POST', '/api/chat/threads', { payload, headers: { ...(type ? { 'content-type': type } : {}), 'x-forwarded-for': freshIp() } });
+      const res = await siteRequest(platform.app, metro, 'POST', '/api/chat/threads', {
+        payload,
+        headers: { ...(type ? { 'content-type': type } : {}), 'x-forwarded-for': freshIp() },
+      });
       expect(res.statusCode, payload.slice(0, 60)).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, payload.slice(0, 60)).toBeLessThan(500);
     }
@@ -461,7 +567,14 @@ describe.each(['sqlite', 'postgres'] as const)('the built-in chat on %s', (engin
       expect(res.statusCode, query).toBe(400);
       expect(res.json()).toEqual({ message: chatRefusals.badAfter });
     }
-    for (const payload of [null, [], 'text', { body: null, client_message_id: newId() }, { body: 'hi' }, { body: 'hi', client_message_id: newId(), author: 'dealer' }]) {
+    for (const payload of [
+      null,
+      [],
+      'text',
+      { body: null, client_message_id: newId() },
+      { body: 'hi' },
+      { body: 'hi', client_message_id: newId(), author: 'dealer' },
+    ]) {
       const res = await send(metro, thread, payload === null ? 'null' : payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }

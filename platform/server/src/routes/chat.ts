@@ -24,7 +24,10 @@ const startBodySchema = z.strictObject({
   email: lineTextSchema('email', 320).optional(),
   message: messageTextSchema,
   client_message_id: clientMessageIdSchema,
-  url: z.string({ error: 'url must be the address of the page the chat was opened on.' }).max(4000, 'url is at most 4000 characters.').optional(),
+  url: z
+    .string({ error: 'url must be the address of the page the chat was opened on.' })
+    .max(4000, 'url is at most 4000 characters.')
+    .optional(),
   form_started_at: z.number({ error: 'form_started_at must be a time in ms since the epoch.' }).optional(),
 });
 
@@ -50,8 +53,19 @@ const chatEnabled = (site: SiteConfig) => site.remotes.some((remote) => remote.n
 
 const tokenHeaderName = chatTokenHeader.toLowerCase();
 
-const chatMessageSchema = z.object({ id: z.number(), author: z.enum(['shopper', 'dealer']), author_name: z.string().nullable(), body: z.string(), sent_at: z.number() });
-const threadStartedSchema = z.object({ thread_id: z.number(), lead_id: z.number(), token: z.string(), messages: z.array(chatMessageSchema) });
+const chatMessageSchema = z.object({
+  id: z.number(),
+  author: z.enum(['shopper', 'dealer']),
+  author_name: z.string().nullable(),
+  body: z.string(),
+  sent_at: z.number(),
+});
+const threadStartedSchema = z.object({
+  thread_id: z.number(),
+  lead_id: z.number(),
+  token: z.string(),
+  messages: z.array(chatMessageSchema),
+});
 const messageSentSchema = z.object({ message: chatMessageSchema });
 
 /**
@@ -86,7 +100,13 @@ export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       : part === 'querystring'
         ? { status: 400, body: { message: chatRefusals.badAfter } }
         : { status: 400, body: { message: checkFieldsMessage, fields: chatFieldErrors(error, unknownField) } };
-  const threadParams = z.object({ id: z.string().regex(/^\d{1,15}$/).transform(Number).refine((id) => id > 0) });
+  const threadParams = z.object({
+    id: z
+      .string()
+      .regex(/^\d{1,15}$/)
+      .transform(Number)
+      .refine((id) => id > 0),
+  });
   const tokenHeaders = z.looseObject({ [tokenHeaderName]: z.string().optional() });
   const tokenOf = (headers: Record<string, unknown>) => {
     const raw = headers[tokenHeaderName];
@@ -112,7 +132,13 @@ export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       },
       async (request, reply) => {
         const { site } = request;
-        const result = await chat.start({ site, body: request.body, mock, ip: clientAddressKey(request.ip), userAgent: String(request.headers['user-agent'] ?? '') });
+        const result = await chat.start({
+          site,
+          body: request.body,
+          mock,
+          ip: clientAddressKey(request.ip),
+          userAgent: String(request.headers['user-agent'] ?? ''),
+        });
         switch (result.kind) {
           case 'started':
             return reply.code(result.created ? 201 : 200).send(result.started);
@@ -130,7 +156,12 @@ export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       {
         bodyLimit: messageBodyLimit,
         config: { site: 'required', schemaError: refusal },
-        schema: { params: threadParams, headers: tokenHeaders, body: messageBodySchema, response: { 200: messageSentSchema, 201: messageSentSchema, '4xx': refusalSchema } },
+        schema: {
+          params: threadParams,
+          headers: tokenHeaders,
+          body: messageBodySchema,
+          response: { 200: messageSentSchema, 201: messageSentSchema, '4xx': refusalSchema },
+        },
       },
       async (request, reply) => {
         const { site } = request;
@@ -160,7 +191,12 @@ export async function chatRoutes(scope: FastifyInstance, ctx: PlatformContext) {
         schema: {
           params: threadParams,
           headers: tokenHeaders,
-          querystring: z.object({ after: z.string().regex(/^(\d{1,15})?$/).optional() }),
+          querystring: z.object({
+            after: z
+              .string()
+              .regex(/^(\d{1,15})?$/)
+              .optional(),
+          }),
           response: { 200: z.object({ messages: z.array(chatMessageSchema) }), '4xx': refusalSchema },
         },
       },

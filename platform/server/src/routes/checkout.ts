@@ -79,7 +79,8 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
   const cardLimiter = new RateLimiter(perClient ? cardTryRateLimit.max : 0, cardTryRateLimit.windowMs);
   const config = { site: 'required' } as const;
 
-  const send = <T>(reply: FastifyReply, result: CheckoutResult<T>, okStatus = 200) => sendCheckoutResult(reply.header('Cache-Control', 'no-store'), result, okStatus);
+  const send = <T>(reply: FastifyReply, result: CheckoutResult<T>, okStatus = 200) =>
+    sendCheckoutResult(reply.header('Cache-Control', 'no-store'), result, okStatus);
   const tokenOf = (headers: Record<string, unknown>) => {
     const raw = headers[tokenHeader];
     const token = Array.isArray(raw) ? (raw[0] as unknown) : raw;
@@ -88,7 +89,11 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
   const limited = (reply: FastifyReply, limiter: RateLimiter, key: string, what: string) => {
     const taken = limiter.take(key);
     if (taken.ok) return false;
-    void tooManyRequests(reply, taken.retryAfterMs, (wait) => `Too many ${what} from your connection. Please try again in ${wait}, or call the dealership.`);
+    void tooManyRequests(
+      reply,
+      taken.retryAfterMs,
+      (wait) => `Too many ${what} from your connection. Please try again in ${wait}, or call the dealership.`,
+    );
     return true;
   };
 
@@ -104,7 +109,12 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
           201: z.object({
             reservation: reservationViewSchema,
             token: z.string(),
-            payment: z.object({ provider: z.string(), client_secret: z.string().nullable(), redirect_url: z.string().nullable(), publishable_key: z.string().nullable() }),
+            payment: z.object({
+              provider: z.string(),
+              client_secret: z.string().nullable(),
+              redirect_url: z.string().nullable(),
+              publishable_key: z.string().nullable(),
+            }),
           }),
           ...refusals,
         },
@@ -130,15 +140,23 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
 
   const owned = { config, schema: { params: reservationParams, headers: tokenHeaders, response: { 200: reservationAnswer, ...refusals } } };
 
-  app.get('/api/reservations/:id', owned, async (request, reply) => send(reply, await checkout.status(request.site, request.params.id, tokenOf(request.headers))));
+  app.get('/api/reservations/:id', owned, async (request, reply) =>
+    send(reply, await checkout.status(request.site, request.params.id, tokenOf(request.headers))),
+  );
 
-  app.delete('/api/reservations/:id', owned, async (request, reply) => send(reply, await checkout.cancel(request.site, request.params.id, tokenOf(request.headers))));
+  app.delete('/api/reservations/:id', owned, async (request, reply) =>
+    send(reply, await checkout.cancel(request.site, request.params.id, tokenOf(request.headers))),
+  );
 
-  app.post('/api/reservations/:id/test-payment', { ...owned, bodyLimit: checkoutBodyLimit, schema: { ...owned.schema, body: anyBody } }, async (request, reply) => {
-    const { site } = request;
-    if (limited(reply, cardLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'card payments')) return reply;
-    return send(reply, await checkout.payWithTestCard(site, request.params.id, tokenOf(request.headers), request.body));
-  });
+  app.post(
+    '/api/reservations/:id/test-payment',
+    { ...owned, bodyLimit: checkoutBodyLimit, schema: { ...owned.schema, body: anyBody } },
+    async (request, reply) => {
+      const { site } = request;
+      if (limited(reply, cardLimiter, `${site.id}|${clientAddressKey(request.ip)}`, 'card payments')) return reply;
+      return send(reply, await checkout.payWithTestCard(site, request.params.id, tokenOf(request.headers), request.body));
+    },
+  );
 
   // Notifications are read as bytes: a signature covers the body exactly as it was sent.
   await app.register(async (noticeScope) => {
@@ -147,15 +165,22 @@ export async function checkoutRoutes(scope: FastifyInstance, ctx: PlatformContex
     notices.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: noticeBodyLimit }, (_request, body, done) => done(null, body));
     const schema = {
       body: z.instanceof(Buffer).nullable(),
-      response: { 200: z.object({ received: z.literal(true), ignored: z.string().optional(), state: z.string().nullable().optional() }), ...refusals },
+      response: {
+        200: z.object({ received: z.literal(true), ignored: z.string().optional(), state: z.string().nullable().optional() }),
+        ...refusals,
+      },
     };
     const notice = async (request: FastifyRequest, reply: FastifyReply, kind: 'stripe' | (typeof hostedGateways)[number]) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       return send(reply, await checkout.notice(request.site, kind, body, request.headers));
     };
-    notices.post('/api/payments/stripe/webhook', { bodyLimit: noticeBodyLimit, config, schema }, (request, reply) => notice(request, reply, 'stripe'));
+    notices.post('/api/payments/stripe/webhook', { bodyLimit: noticeBodyLimit, config, schema }, (request, reply) =>
+      notice(request, reply, 'stripe'),
+    );
     for (const kind of hostedGateways) {
-      notices.post(`/api/payments/${kind}/notify`, { bodyLimit: noticeBodyLimit, config, schema }, (request, reply) => notice(request, reply, kind));
+      notices.post(`/api/payments/${kind}/notify`, { bodyLimit: noticeBodyLimit, config, schema }, (request, reply) =>
+        notice(request, reply, kind),
+      );
     }
   });
 }

@@ -48,7 +48,12 @@ function loadShellAssets(dir: string): DocumentAssets {
     const css = inlinableStylesheet(dir, file, maxInlineShellCssChars);
     if (css !== null) inlineCss[`/assets/${file}`] = css;
   }
-  return { js: assets.js.map((f) => `/assets/${f}`), css: assets.css.map((f) => `/assets/${f}`), firstPaint: assets.firstPaint ? `/assets/${assets.firstPaint}` : undefined, inlineCss };
+  return {
+    js: assets.js.map((f) => `/assets/${f}`),
+    css: assets.css.map((f) => `/assets/${f}`),
+    firstPaint: assets.firstPaint ? `/assets/${assets.firstPaint}` : undefined,
+    inlineCss,
+  };
 }
 
 const pageTitles: Record<string, string> = {
@@ -82,7 +87,13 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     log: app.log,
     // The page's own API calls, answered by this app without a socket.
     inject: async (request) => {
-      const answer = await app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload, remoteAddress: request.remoteAddress });
+      const answer = await app.inject({
+        method: request.method as 'GET',
+        url: request.url,
+        headers: request.headers,
+        payload: request.payload,
+        remoteAddress: request.remoteAddress,
+      });
       return { statusCode: answer.statusCode, headers: answer.headers, rawPayload: answer.rawPayload };
     },
   });
@@ -163,13 +174,23 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     let jsonLd: unknown[] = [];
     if (status === 200) {
       social = { type: 'website', title, description, url: canonicalUrl };
-      if (car && match.kind === 'vehicle') ({ social, jsonLd } = vehicleSeo(car, site, { title, description, canonicalUrl, origin: siteOrigin }));
+      if (car && match.kind === 'vehicle')
+        ({ social, jsonLd } = vehicleSeo(car, site, { title, description, canonicalUrl, origin: siteOrigin }));
       else if (match.kind === 'home') jsonLd = homeSeo(site, siteOrigin);
     }
 
     const heroImage = car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null;
     // The page's markup in the first response (the browser hydrates it); the hero as the preload names it.
-    const hero = car && heroImage ? { slug: car.slug, src: imageUrl(heroImage.path, 828, imageQuality.standard), srcSet: imageSrcSet(heroImage.path, deviceWidths), sizes: heroImage.sizes, alt: car.name } : null;
+    const hero =
+      car && heroImage
+        ? {
+            slug: car.slug,
+            src: imageUrl(heroImage.path, 828, imageQuality.standard),
+            srcSet: imageSrcSet(heroImage.path, deviceWidths),
+            sizes: heroImage.sizes,
+            alt: car.name,
+          }
+        : null;
     // The server render starts now; the document's head goes out while it runs (the browser fetches
     // the styles, the first script and the hero meanwhile), the page's markup once it is done.
     const rendering = appRenderer.renderPage({
@@ -215,7 +236,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     page.end(app);
     // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
     // cannot fill the cache), and so is a page whose remote was left to the browser this time.
-    if (cacheStamp !== null && status === 200 && rendered && !rendered.degraded) pageCache.set(cacheKey, cacheStamp, { status, html: head + app });
+    if (cacheStamp !== null && status === 200 && rendered && !rendered.degraded)
+      pageCache.set(cacheKey, cacheStamp, { status, html: head + app });
     return reply;
   });
 }

@@ -39,7 +39,10 @@ export async function eventRoutes(scope: FastifyInstance, ctx: PlatformContext) 
     '/api/events',
     {
       bodyLimit: eventBodyLimit,
-      config: { site: 'fresh', schemaError: (error) => ({ status: 400, body: { message: `Invalid event: ${error.issues[0]?.message ?? 'bad body'}` } }) },
+      config: {
+        site: 'fresh',
+        schemaError: (error) => ({ status: 400, body: { message: `Invalid event: ${error.issues[0]?.message ?? 'bad body'}` } }),
+      },
       schema: { body: eventSchema, response: { 202: z.object({ ok: z.literal(true) }), '4xx': refusalSchema } },
       // Before the body is read: anything but JSON is refused unread.
       onRequest: async (request, reply) => {
@@ -51,7 +54,11 @@ export async function eventRoutes(scope: FastifyInstance, ctx: PlatformContext) 
       preValidation: async (request, reply) => {
         const limited = limiter.take(`${request.site.id}|${clientAddressKey(request.ip)}`);
         if (!limited.ok) {
-          return tooManyRequests(reply, limited.retryAfterMs, (wait) => `Too many events from your connection. Please try again in ${wait}.`);
+          return tooManyRequests(
+            reply,
+            limited.retryAfterMs,
+            (wait) => `Too many events from your connection. Please try again in ${wait}.`,
+          );
         }
       },
     },

@@ -32,7 +32,10 @@ export const maxSearchPathChars = 2000;
 const controlCharacters = /\p{Cc}/u;
 
 const filterSchema = z.union(
-  [z.string().max(maxSavedFilterChars), z.array(z.union([z.string().max(maxSavedFilterChars), z.array(z.string().max(maxSavedFilterChars)).max(100)])).max(100)],
+  [
+    z.string().max(maxSavedFilterChars),
+    z.array(z.union([z.string().max(maxSavedFilterChars), z.array(z.string().max(maxSavedFilterChars)).max(100)])).max(100),
+  ],
   { error: 'filter must be a Meilisearch filter: an expression, or a list of expressions and lists of expressions.' },
 );
 
@@ -96,7 +99,15 @@ export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext,
     {
       config: site,
       preValidation: signedIn,
-      schema: { response: { 200: z.object({ saved: z.array(z.looseObject({ car_id: z.number(), car: carSchema.nullable() })), searches: z.array(savedSearchSchema) }), ...refusals } },
+      schema: {
+        response: {
+          200: z.object({
+            saved: z.array(z.looseObject({ car_id: z.number(), car: carSchema.nullable() })),
+            searches: z.array(savedSearchSchema),
+          }),
+          ...refusals,
+        },
+      },
     },
     async (request, reply) => {
       const shopper = shopperOf(request);
@@ -116,9 +127,11 @@ export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext,
   app.put('/api/garage/saved/:carId', carRoute, async (request, reply) => {
     const { carId } = request.params;
     const shopper = shopperOf(request);
-    if (!(await siteCarExists(db, request.site.id, carId))) return reply.code(404).send({ message: `There is no car ${carId} on this site.` });
+    if (!(await siteCarExists(db, request.site.id, carId)))
+      return reply.code(404).send({ message: `There is no car ${carId} on this site.` });
     const outcome = await db.transaction().execute((trx) => saveCars(trx, shopper, [carId], Date.now()));
-    if (outcome.full) return reply.code(409).send({ message: `Your garage holds at most ${maxSavedCars} cars: remove one to save another.` });
+    if (outcome.full)
+      return reply.code(409).send({ message: `Your garage holds at most ${maxSavedCars} cars: remove one to save another.` });
     return reply.send({ watchlist: await watchlistOf(db, shopper) });
   });
 
@@ -152,10 +165,16 @@ export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext,
 
   app.delete(
     '/api/garage/searches/:id',
-    { bodyLimit: emptyBodyLimit, config: site, preHandler: signedIn, schema: { params: z.object({ id: idParam('saved search') }), response: { 204: noContentSchema, ...refusals } } },
+    {
+      bodyLimit: emptyBodyLimit,
+      config: site,
+      preHandler: signedIn,
+      schema: { params: z.object({ id: idParam('saved search') }), response: { 204: noContentSchema, ...refusals } },
+    },
     async (request, reply) => {
       const { id } = request.params;
-      if (!(await deleteSearch(db, shopperOf(request), id))) return reply.code(404).send({ message: `There is no saved search ${id} in your garage.` });
+      if (!(await deleteSearch(db, shopperOf(request), id)))
+        return reply.code(404).send({ message: `There is no saved search ${id} in your garage.` });
       return reply.code(204).send();
     },
   );

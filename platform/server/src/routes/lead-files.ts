@@ -36,7 +36,11 @@ export async function leadFileRoutes(scope: FastifyInstance, ctx: PlatformContex
     const notFound = () => reply.code(404).send({ message: 'This file does not exist (any more).' });
     if (!/^[1-9]\d{0,15}$/.test(request.params.fileId)) return notFound();
     const fileId = Number(request.params.fileId);
-    const check = verifyLeadFileLink({ fileId, expires: request.query.expires, sig: request.query.sig }, ctx.config.leads.tokenSecret, Math.floor(Date.now() / 1000));
+    const check = verifyLeadFileLink(
+      { fileId, expires: request.query.expires, sig: request.query.sig },
+      ctx.config.leads.tokenSecret,
+      Math.floor(Date.now() / 1000),
+    );
     if (!check.ok) {
       const message =
         check.reason === 'expired'
@@ -49,7 +53,12 @@ export async function leadFileRoutes(scope: FastifyInstance, ctx: PlatformContex
     const found = await findLeadFile(ctx.db, fileId);
     const file = found && typeof resolved === 'object' && resolved !== null && resolved.site.id === found.site_id ? found : null;
     const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;
-    const size = path ? await stat(path).then((info) => (info.isFile() ? info.size : null), () => null) : null;
+    const size = path
+      ? await stat(path).then(
+          (info) => (info.isFile() ? info.size : null),
+          () => null,
+        )
+      : null;
     if (!file || !path || size === null) return notFound();
     return reply
       .header('Content-Type', file.content_type)

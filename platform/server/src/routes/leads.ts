@@ -6,7 +6,16 @@ import { z } from 'zod';
 import { refusalSchema } from '../http/zod-schemas';
 import type { LeadReply } from '@dealer/leads/lead-service';
 import { checkFieldsMessage } from '@dealer/leads/lead-service';
-import { acceptedFilesText, cleanFileName, discardReceived, formatBytes, receiveFile, UploadError, uploadsRoot, type ReceivedFile } from '@dealer/leads/uploads';
+import {
+  acceptedFilesText,
+  cleanFileName,
+  discardReceived,
+  formatBytes,
+  receiveFile,
+  UploadError,
+  uploadsRoot,
+  type ReceivedFile,
+} from '@dealer/leads/uploads';
 import { UploadQuota } from '@dealer/leads/upload-quota';
 import { siteUploadBytesSince } from '@dealer/db/lead-store';
 import { checkUploadContents } from '../leads/upload-contents';
@@ -79,7 +88,8 @@ export function formFieldsToLead(fields: readonly [string, string][]): Record<st
       lead[head] = list;
     } else if (rest.length === 1 && rest[0] !== '__proto__') {
       const existing = lead[head];
-      const object = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
+      const object =
+        typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as Record<string, unknown>) : {};
       object[rest[0]!] = value;
       lead[head] = object;
     }
@@ -99,7 +109,10 @@ function coerceFormValue(name: string, value: string): unknown {
  * short, a part without headers' end). Null for a failure on the server's side (the disk), which
  * stays a 500, as does a bug.
  */
-function unreadableMultipart(error: unknown, uploads: { maxBytes: number; maxFiles: number }): { status: 400 | 413; message: string } | null {
+function unreadableMultipart(
+  error: unknown,
+  uploads: { maxBytes: number; maxFiles: number },
+): { status: 400 | 413; message: string } | null {
   if (!(error instanceof Error)) return null;
   const code = (error as { code?: string }).code;
   // A disk error (it names its syscall) or a bug (a TypeError...) is the server's, not the body's.
@@ -117,7 +130,10 @@ function unreadableMultipart(error: unknown, uploads: { maxBytes: number; maxFil
     case 'FST_INVALID_JSON_FIELD_ERROR':
       return { status: 400, message: 'A field of the enquiry sent as JSON is not valid JSON.' };
   }
-  return { status: 400, message: `The enquiry could not be read (${error.message}). Send it and its files (${acceptedFilesText}) as multipart/form-data.` };
+  return {
+    status: 400,
+    message: `The enquiry could not be read (${error.message}). Send it and its files (${acceptedFilesText}) as multipart/form-data.`,
+  };
 }
 
 async function send(reply: FastifyReply, result: LeadReply) {
@@ -136,7 +152,11 @@ async function send(reply: FastifyReply, result: LeadReply) {
  * the same for JSON and multipart), so the body schema takes anything; the headers it reads are
  * declared, and checked by hand where a bad one has its own answer.
  */
-const leadHeaders = z.looseObject({ 'idempotency-key': z.string().optional(), 'x-lead-update-token': z.string().optional(), 'user-agent': z.string().optional() });
+const leadHeaders = z.looseObject({
+  'idempotency-key': z.string().optional(),
+  'x-lead-update-token': z.string().optional(),
+  'user-agent': z.string().optional(),
+});
 const leadAnswers = {
   200: z.object({ id: z.number(), lead_id: z.number(), update_token: z.string() }),
   201: z.object({ id: z.number(), lead_id: z.number(), update_token: z.string() }),
@@ -191,22 +211,40 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
     return {
       forNextFile(receivedBytes: number) {
         const bounds = [
-          { maxBytes: uploads.maxBytes, fileOwn: true, overLimit: (name: string) => new UploadError(413, `"${name}" is larger than ${formatBytes(uploads.maxBytes)}. Please send a smaller file.`) },
+          {
+            maxBytes: uploads.maxBytes,
+            fileOwn: true,
+            overLimit: (name: string) =>
+              new UploadError(413, `"${name}" is larger than ${formatBytes(uploads.maxBytes)}. Please send a smaller file.`),
+          },
           {
             maxBytes: uploads.maxBytesPerLead - receivedBytes,
             fileOwn: false,
-            overLimit: () => new UploadError(413, `The files together are larger than ${formatBytes(uploads.maxBytesPerLead)}. Please send fewer or smaller files.`),
+            overLimit: () =>
+              new UploadError(
+                413,
+                `The files together are larger than ${formatBytes(uploads.maxBytesPerLead)}. Please send fewer or smaller files.`,
+              ),
           },
           {
             maxBytes: address.bytes - receivedBytes,
             fileOwn: false,
             overLimit: () =>
-              new UploadError(429, `You have sent ${formatBytes(uploads.maxBytesPerAddressPerDay)} of files today, as much as we can take. Please send your enquiry without files, or try again tomorrow.`, untilTomorrow(address.resetsAt)),
+              new UploadError(
+                429,
+                `You have sent ${formatBytes(uploads.maxBytesPerAddressPerDay)} of files today, as much as we can take. Please send your enquiry without files, or try again tomorrow.`,
+                untilTomorrow(address.resetsAt),
+              ),
           },
           {
             maxBytes: siteLeft - receivedBytes,
             fileOwn: false,
-            overLimit: () => new UploadError(429, 'The dealership cannot take more files today. Please send your enquiry without files, or try again tomorrow.', 3600),
+            overLimit: () =>
+              new UploadError(
+                429,
+                'The dealership cannot take more files today. Please send your enquiry without files, or try again tomorrow.',
+                3600,
+              ),
           },
         ];
         return bounds.reduce((least, bound) => (bound.maxBytes < least.maxBytes ? bound : least));
@@ -221,12 +259,25 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
     const { site } = request;
     const key = idempotencyKeyOf(request, reply);
     if (key === false) return void (await discardReceived(files));
-    return send(reply, await service.create({ site, lead, files, idempotencyKey: key, userAgent: userAgentOf(request), ip: clientAddressKey(request.ip), mock }));
+    return send(
+      reply,
+      await service.create({
+        site,
+        lead,
+        files,
+        idempotencyKey: key,
+        userAgent: userAgentOf(request),
+        ip: clientAddressKey(request.ip),
+        mock,
+      }),
+    );
   }
 
   const prefixes = [{ prefix: '/api', mock: false }, ...(ctx.config.leads.mockMode ? [{ prefix: '/mock', mock: true }] : [])];
   for (const { prefix, mock } of prefixes) {
-    app.post(`${prefix}/leads`, { config: { site: 'required' }, schema: leadSchema }, async (request, reply) => create(request, reply, mock, leadOf(request.body), []));
+    app.post(`${prefix}/leads`, { config: { site: 'required' }, schema: leadSchema }, async (request, reply) =>
+      create(request, reply, mock, leadOf(request.body), []),
+    );
 
     app.post(
       `${prefix}/leads/with-files`,
@@ -237,82 +288,113 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
         // (other types without a parser are Fastify's own 415).
         preParsing: async (request, reply) => {
           const { headers } = request;
-          const noBody = headers['content-type'] === undefined && headers['transfer-encoding'] === undefined && (headers['content-length'] ?? '0') === '0';
+          const noBody =
+            headers['content-type'] === undefined &&
+            headers['transfer-encoding'] === undefined &&
+            (headers['content-length'] ?? '0') === '0';
           if (request.mediaType === 'text/plain' || noBody) return reply.code(415).send({ message: notMultipartMessage });
         },
       },
       async (request, reply) => {
-      if (!request.isMultipart()) {
-        // Without files a JSON body is a plain create; anything else is not a lead.
-        const { body } = request;
-        if (body && typeof body === 'object') return create(request, reply, mock, leadOf(body), []);
-        return reply.code(415).send({ message: notMultipartMessage });
-      }
-      const fields: [string, string][] = [];
-      const files: ReceivedFile[] = [];
-      // busboy bounds each field, not their sum: the running total is ours.
-      let fieldBytes = 0;
-      const allowance = await uploadAllowance(request);
-      // Whether the body was refused over a file (said beside the form's file field) or its text.
-      let readingFile = false;
-      try {
-        for await (const part of request.parts()) {
-          readingFile = part.type === 'file';
-          if (part.type === 'file') {
-            if (files.length >= uploads.maxFiles) {
-              part.file.resume();
-              throw new UploadError(400, `At most ${uploads.maxFiles} files can be sent with one enquiry.`);
-            }
-            const bound = allowance.forNextFile(files.reduce((sum, file) => sum + file.size, 0));
-            if (bound.maxBytes <= 0) {
-              part.file.resume();
-              throw bound.overLimit(cleanFileName(part.filename));
-            }
-            const file = await receiveFile(part.file, { incomingDir, maxBytes: bound.maxBytes, originalName: part.filename, overLimit: bound.fileOwn ? undefined : bound.overLimit });
-            files.push(file);
-            await checkUploadContents(file);
-          } else {
-            // busboy hands on a part whose Content-Disposition names no field with no name at all.
-            if (typeof part.fieldname !== 'string' || part.fieldname === '') throw new UploadError(400, unnamedFieldMessage);
-            const value = String(part.value ?? '');
-            fieldBytes += Buffer.byteLength(part.fieldname) + Buffer.byteLength(value);
-            if (part.valueTruncated || fieldBytes > maxLeadFieldBytes) throw new UploadError(413, fieldsTooLargeMessage);
-            fields.push([part.fieldname, value]);
-          }
+        if (!request.isMultipart()) {
+          // Without files a JSON body is a plain create; anything else is not a lead.
+          const { body } = request;
+          if (body && typeof body === 'object') return create(request, reply, mock, leadOf(body), []);
+          return reply.code(415).send({ message: notMultipartMessage });
         }
-      } catch (error) {
-        await discardReceived(files);
-        const refused = error instanceof UploadError ? { status: error.statusCode, message: error.message } : unreadableMultipart(error, uploads);
-        if (!refused) throw error;
-        // The rest of the body is not read into memory: a refused request may still be sending.
-        request.raw.unpipe();
-        request.raw.resume();
-        if (error instanceof UploadError && error.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(error.retryAfterSeconds));
-        // A file's refusal is said of the form's file field too, so the form shows it there, with everything typed kept.
-        return reply
-          .code(refused.status)
-          .header('Cache-Control', 'no-store')
-          .header('Connection', 'close')
-          .send({ message: refused.message, ...(readingFile ? { fields: { files: refused.message } } : {}) });
-      }
-      const lead = formFieldsToLead(fields);
-      if (lead === null) {
-        await discardReceived(files);
-        return reply.code(400).send({ message: checkFieldsMessage, fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' } });
-      }
-      const sent = await create(request, reply, mock, lead, files);
-      if (reply.statusCode === 201) allowance.stored(files.reduce((sum, file) => sum + file.size, 0));
-      return sent;
-    },
+        const fields: [string, string][] = [];
+        const files: ReceivedFile[] = [];
+        // busboy bounds each field, not their sum: the running total is ours.
+        let fieldBytes = 0;
+        const allowance = await uploadAllowance(request);
+        // Whether the body was refused over a file (said beside the form's file field) or its text.
+        let readingFile = false;
+        try {
+          for await (const part of request.parts()) {
+            readingFile = part.type === 'file';
+            if (part.type === 'file') {
+              if (files.length >= uploads.maxFiles) {
+                part.file.resume();
+                throw new UploadError(400, `At most ${uploads.maxFiles} files can be sent with one enquiry.`);
+              }
+              const bound = allowance.forNextFile(files.reduce((sum, file) => sum + file.size, 0));
+              if (bound.maxBytes <= 0) {
+                part.file.resume();
+                throw bound.overLimit(cleanFileName(part.filename));
+              }
+              const file = await receiveFile(part.file, {
+                incomingDir,
+                maxBytes: bound.maxBytes,
+                originalName: part.filename,
+                overLimit: bound.fileOwn ? undefined : bound.overLimit,
+              });
+              files.push(file);
+              await checkUploadContents(file);
+            } else {
+              // busboy hands on a part whose Content-Disposition names no field with no name at all.
+              if (typeof part.fieldname !== 'string' || part.fieldname === '') throw new UploadError(400, unnamedFieldMessage);
+              const value = String(part.value ?? '');
+              fieldBytes += Buffer.byteLength(part.fieldname) + Buffer.byteLength(value);
+              if (part.valueTruncated || fieldBytes > maxLeadFieldBytes) throw new UploadError(413, fieldsTooLargeMessage);
+              fields.push([part.fieldname, value]);
+            }
+          }
+        } catch (error) {
+          await discardReceived(files);
+          const refused =
+            error instanceof UploadError ? { status: error.statusCode, message: error.message } : unreadableMultipart(error, uploads);
+          if (!refused) throw error;
+          // The rest of the body is not read into memory: a refused request may still be sending.
+          request.raw.unpipe();
+          request.raw.resume();
+          if (error instanceof UploadError && error.retryAfterSeconds !== undefined)
+            void reply.header('Retry-After', String(error.retryAfterSeconds));
+          // A file's refusal is said of the form's file field too, so the form shows it there, with everything typed kept.
+          return reply
+            .code(refused.status)
+            .header('Cache-Control', 'no-store')
+            .header('Connection', 'close')
+            .send({ message: refused.message, ...(readingFile ? { fields: { files: refused.message } } : {}) });
+        }
+        const lead = formFieldsToLead(fields);
+        if (lead === null) {
+          await discardReceived(files);
+          return reply
+            .code(400)
+            .send({
+              message: checkFieldsMessage,
+              fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' },
+            });
+        }
+        const sent = await create(request, reply, mock, lead, files);
+        if (reply.statusCode === 201) allowance.stored(files.reduce((sum, file) => sum + file.size, 0));
+        return sent;
+      },
     );
 
-    app.put(`${prefix}/leads/:id`, { config: { site: 'required' }, schema: { ...leadSchema, params: z.object({ id: z.string() }) } }, async (request, reply) => {
-      const { site } = request;
-      const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
-      if (!Number.isSafeInteger(id) || id <= 0) return reply.code(404).send({ message: `No lead ${request.params.id} was found on this site.` });
-      const body = (request.body ?? {}) as { lead?: unknown; update_token?: unknown };
-      const token = request.headers['x-lead-update-token'] ?? (typeof body.update_token === 'string' ? body.update_token : null);
-      return send(reply, await service.update({ site, id, lead: body.lead, token: token || null, userAgent: userAgentOf(request), ip: clientAddressKey(request.ip), mock }));
-    });
+    app.put(
+      `${prefix}/leads/:id`,
+      { config: { site: 'required' }, schema: { ...leadSchema, params: z.object({ id: z.string() }) } },
+      async (request, reply) => {
+        const { site } = request;
+        const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : NaN;
+        if (!Number.isSafeInteger(id) || id <= 0)
+          return reply.code(404).send({ message: `No lead ${request.params.id} was found on this site.` });
+        const body = (request.body ?? {}) as { lead?: unknown; update_token?: unknown };
+        const token = request.headers['x-lead-update-token'] ?? (typeof body.update_token === 'string' ? body.update_token : null);
+        return send(
+          reply,
+          await service.update({
+            site,
+            id,
+            lead: body.lead,
+            token: token || null,
+            userAgent: userAgentOf(request),
+            ip: clientAddressKey(request.ip),
+            mock,
+          }),
+        );
+      },
+    );
   }
 }

@@ -72,7 +72,10 @@ export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       // Newest first, so a site over the protocol's limit keeps its freshest stock.
       cars.sort((a, b) => b.created_at_timestamp - a.created_at_timestamp || a.id - b.id);
       for (const car of cars.slice(0, sitemapUrlLimit - entries.length)) {
-        entries.push({ loc: `${siteOrigin}${vehiclePath(site, encodeURIComponent(car.slug))}`, lastmod: sitemapDate(car.created_at) ?? sitemapDate(car.created_at_timestamp) });
+        entries.push({
+          loc: `${siteOrigin}${vehiclePath(site, encodeURIComponent(car.slug))}`,
+          lastmod: sitemapDate(car.created_at) ?? sitemapDate(car.created_at_timestamp),
+        });
       }
     }
 

@@ -18,7 +18,12 @@ export const carNotFoundMessage = 'This vehicle is no longer available.';
  * than SPEC §5 allows, a car of another site, one the site's search would not list (hidden,
  * filtered out, sold before the sold-cars window).
  */
-export async function findCarOnSite(db: PlatformDb, site: SiteConfig, slug: string, nowSeconds = Math.floor(Date.now() / 1000)): Promise<Car | null> {
+export async function findCarOnSite(
+  db: PlatformDb,
+  site: SiteConfig,
+  slug: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): Promise<Car | null> {
   if (!carSlugPattern.test(slug)) return null;
   const car = await findCarBySlug(db, site.id, slug);
   return car && isCarOnSite(site, car, nowSeconds) ? car : null;
@@ -34,22 +39,30 @@ export async function siteRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   // site's current config, the browser keeps the answer for good (a change makes a new address);
   // any other version, or none, is answered with the current config, asked afresh each time.
   const siteQuery = z.object({ v: z.string().max(64).optional() });
-  app.get(siteConfigPath, { config: { site: 'fresh' }, schema: { querystring: siteQuery, response: { 200: publicSiteConfigSchema, '4xx': refusalSchema } } }, async (request, reply) => {
-    const { publicConfig } = await freshSiteContext(request);
-    const version = siteConfigVersion(publicConfig);
-    const current = request.query.v === version;
-    return reply
-      .header('ETag', `"${version}"`)
-      .header('Cache-Control', current ? 'public, max-age=31536000, immutable' : 'no-cache')
-      .send(publicConfig);
-  });
+  app.get(
+    siteConfigPath,
+    { config: { site: 'fresh' }, schema: { querystring: siteQuery, response: { 200: publicSiteConfigSchema, '4xx': refusalSchema } } },
+    async (request, reply) => {
+      const { publicConfig } = await freshSiteContext(request);
+      const version = siteConfigVersion(publicConfig);
+      const current = request.query.v === version;
+      return reply
+        .header('ETag', `"${version}"`)
+        .header('Cache-Control', current ? 'public, max-age=31536000, immutable' : 'no-cache')
+        .send(publicConfig);
+    },
+  );
 
-  app.get('/api/cars/:slug', { config: { site: 'fresh' }, schema: { params: z.object({ slug: z.string() }), response: carAnswers } }, async (request, reply) => {
-    // SPEC §5: a slug with other characters gives an empty result.
-    const car = await findCarOnSite(ctx.db, request.site, request.params.slug);
-    if (!car) return reply.code(404).send({ message: carNotFoundMessage });
-    return car;
-  });
+  app.get(
+    '/api/cars/:slug',
+    { config: { site: 'fresh' }, schema: { params: z.object({ slug: z.string() }), response: carAnswers } },
+    async (request, reply) => {
+      // SPEC §5: a slug with other characters gives an empty result.
+      const car = await findCarOnSite(ctx.db, request.site, request.params.slug);
+      if (!car) return reply.code(404).send({ message: carNotFoundMessage });
+      return car;
+    },
+  );
 
   /**
    * SPEC §7 car detail call: `GET {api}/websites/{websiteId}/cars/{slug}.json`, the same car as

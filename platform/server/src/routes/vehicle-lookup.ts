@@ -23,7 +23,10 @@ const registeredVehicleSchema = z.looseObject({});
 const schema = {
   body: z.unknown(),
   response: {
-    200: z.union([z.object({ found: z.literal(true), vehicle: registeredVehicleSchema }), z.object({ found: z.literal(false), message: z.string() })]),
+    200: z.union([
+      z.object({ found: z.literal(true), vehicle: registeredVehicleSchema }),
+      z.object({ found: z.literal(false), message: z.string() }),
+    ]),
     '4xx': refusalSchema,
     502: refusalSchema,
   },
@@ -31,7 +34,8 @@ const schema = {
 
 export async function vehicleLookupRoutes(scope: FastifyInstance, ctx: PlatformContext, register?: RegoRegister) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const registerInUse = register ?? (ctx.config.regoLookup ? httpRegister(ctx.config.regoLookup.url, ctx.config.regoLookup.key) : demoRegister);
+  const registerInUse =
+    register ?? (ctx.config.regoLookup ? httpRegister(ctx.config.regoLookup.url, ctx.config.regoLookup.key) : demoRegister);
   const limiter = new RateLimiter(ctx.config.leads.rateLimit.max === 0 ? 0 : 30, 10 * 60_000);
   const prefixes = ['/api', ...(ctx.config.leads.mockMode ? ['/mock'] : [])];
   for (const prefix of prefixes) {
@@ -39,10 +43,16 @@ export async function vehicleLookupRoutes(scope: FastifyInstance, ctx: PlatformC
       // Per address across all sites: another Host header does not buy more lookups.
       const limited = limiter.take(clientAddressKey(request.ip));
       if (!limited.ok) {
-        return tooManyRequests(reply, limited.retryAfterMs, (wait) => `Too many lookups from your connection. Please try again in ${wait}, or enter your car’s details below.`);
+        return tooManyRequests(
+          reply,
+          limited.retryAfterMs,
+          (wait) => `Too many lookups from your connection. Please try again in ${wait}, or enter your car’s details below.`,
+        );
       }
       // Mock calls never spend the dealer's money on a real register.
-      const answer = await lookupRego(prefix === '/mock' ? demoRegister : registerInUse, request.site.locale, request.body, (error) => request.log.warn({ err: error, register: registerInUse.name }, 'rego lookup failed'));
+      const answer = await lookupRego(prefix === '/mock' ? demoRegister : registerInUse, request.site.locale, request.body, (error) =>
+        request.log.warn({ err: error, register: registerInUse.name }, 'rego lookup failed'),
+      );
       return reply.code(answer.status).header('Cache-Control', 'no-store').send(answer.body);
     });
   }

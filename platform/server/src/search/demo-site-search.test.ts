@@ -7,7 +7,12 @@ import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/t
 import { carsIndexSettings } from './site-search';
 
 type MultiSearchAnswer = {
-  results: { hits: { slug: string }[]; estimatedTotalHits: number; facetDistribution?: Record<string, Record<string, number>>; facetStats?: Record<string, { min: number; max: number }> }[];
+  results: {
+    hits: { slug: string }[];
+    estimatedTotalHits: number;
+    facetDistribution?: Record<string, Record<string, number>>;
+    facetStats?: Record<string, { min: number; max: number }>;
+  }[];
 };
 
 const emptyState: SearchState = { q: '', filters: {}, ranges: {}, sort: null, page: 1 };
@@ -16,7 +21,7 @@ const emptyState: SearchState = { q: '', filters: {}, ranges: {}, sort: null, pa
  * Every demo site's search page, as its browser asks it: the site's own facets, default sort and
  * key. A facet the index cannot filter on turns every search of that site into a 400.
  */
-describe('each demo site\'s search page finds its cars', () => {
+describe("each demo site's search page finds its cars", () => {
   let platform: TestPlatform;
   beforeAll(async () => {
     platform = await createTestPlatform();
@@ -26,7 +31,13 @@ describe('each demo site\'s search page finds its cars', () => {
   });
 
   async function searchAs(site: PublicSiteConfig, state: SearchState) {
-    const queries = buildSearchQueries({ state, facets: site.search_facets, indexUid: site.search.indexUid, hitsPerPage: 24, defaultSort: site.default_sort });
+    const queries = buildSearchQueries({
+      state,
+      facets: site.search_facets,
+      indexUid: site.search.indexUid,
+      hitsPerPage: 24,
+      defaultSort: site.default_sort,
+    });
     return platform.app.inject({
       method: 'POST',
       url: '/meili/multi-search',
@@ -58,7 +69,8 @@ describe('each demo site\'s search page finds its cars', () => {
         : { ...emptyState, filters: firstValue === undefined ? {} : { [facet]: [firstValue] } };
       const ticked = await searchAs(site, state);
       expect(ticked.statusCode, `${slug} ${facet}: ${ticked.body}`).toBe(200);
-      if (stats || firstValue !== undefined) expect(ticked.json<MultiSearchAnswer>().results[0]!.hits.length, `${slug} ${facet}`).toBeGreaterThan(0);
+      if (stats || firstValue !== undefined)
+        expect(ticked.json<MultiSearchAnswer>().results[0]!.hits.length, `${slug} ${facet}`).toBeGreaterThan(0);
     }
   });
 

@@ -29,7 +29,8 @@ function randomValue(rng: Rng, depth = 0): unknown {
   if (roll < 0.18) return null;
   if (roll < 0.22) return [];
   if (roll < 0.25) return {};
-  if (roll < 0.4 && depth < 2) return Array.from({ length: rng.int(1, 4) }, () => (rng.chance(0.15) ? randomValue(rng, depth + 1) : randomScalar(rng)));
+  if (roll < 0.4 && depth < 2)
+    return Array.from({ length: rng.int(1, 4) }, () => (rng.chance(0.15) ? randomValue(rng, depth + 1) : randomScalar(rng)));
   return randomScalar(rng);
 }
 
@@ -52,7 +53,27 @@ function randomDoc(rng: Rng, id: number): Doc {
   return doc;
 }
 
-const filterValues = ['red', 'Red ', 'BLUE', '5', '5.0', ' 5 ', '', 'true', 'FALSE', '10', '-3', '0', '1e6', 'abc', '0x5', 'land rover', 'élan', 'ÉLAN', 'Infinity'];
+const filterValues = [
+  'red',
+  'Red ',
+  'BLUE',
+  '5',
+  '5.0',
+  ' 5 ',
+  '',
+  'true',
+  'FALSE',
+  '10',
+  '-3',
+  '0',
+  '1e6',
+  'abc',
+  '0x5',
+  'land rover',
+  'élan',
+  'ÉLAN',
+  'Infinity',
+];
 const indexedAttributes = [...attributes, 'site_id', 'listed'];
 
 function randomLeaf(rng: Rng, attributes: readonly string[] = indexedAttributes): FilterNode {
@@ -97,7 +118,12 @@ describe('filtering with the index means what filtering each car means', () => {
   ])('%s: random filters agree with a full scan', (_case, seed, count) => {
     const rng = createRng(seed);
     const docs = Array.from({ length: count }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
+    const index = new SearchIndex('cars', {
+      filterableAttributes: indexedAttributes,
+      sortableAttributes: [],
+      searchableAttributes: [],
+      maxTotalHits: 1_000_000,
+    });
     index.upsert(docs);
     for (let round = 0; round < 400; round++) {
       const filter = randomFilter(rng);
@@ -108,20 +134,36 @@ describe('filtering with the index means what filtering each car means', () => {
   it('agrees under a site filter, where few candidates are tested one by one', () => {
     const rng = createRng(7);
     const docs = Array.from({ length: 3000 }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
+    const index = new SearchIndex('cars', {
+      filterableAttributes: indexedAttributes,
+      sortableAttributes: [],
+      searchableAttributes: [],
+      maxTotalHits: 1_000_000,
+    });
     index.upsert(docs);
     for (let round = 0; round < 300; round++) {
-      const base: FilterNode = { type: 'and', children: [{ type: 'compare', attribute: 'site_id', op: '=', value: String(rng.int(2, 9)) }, randomLeaf(rng)] };
+      const base: FilterNode = {
+        type: 'and',
+        children: [{ type: 'compare', attribute: 'site_id', op: '=', value: String(rng.int(2, 9)) }, randomLeaf(rng)],
+      };
       const filter = randomFilter(rng);
       const both: FilterNode = { type: 'and', children: [base, filter] };
-      expect(index.search({ limit: 1_000_000 }, { type: 'and', children: [base, filter] }).hits.map((doc) => doc.id), JSON.stringify(both)).toEqual(scan(docs, both));
+      expect(
+        index.search({ limit: 1_000_000 }, { type: 'and', children: [base, filter] }).hits.map((doc) => doc.id),
+        JSON.stringify(both),
+      ).toEqual(scan(docs, both));
     }
   });
 
   it('agrees with filters written as text, the way shoppers send them', () => {
     const rng = createRng(11);
     const docs = Array.from({ length: 1500 }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
+    const index = new SearchIndex('cars', {
+      filterableAttributes: indexedAttributes,
+      sortableAttributes: [],
+      searchableAttributes: [],
+      maxTotalHits: 1_000_000,
+    });
     index.upsert(docs);
     const filters = [
       'colour = red',
@@ -139,18 +181,28 @@ describe('filtering with the index means what filtering each car means', () => {
     for (const text of filters) {
       const filter = parseFilter(text);
       expect(indexedIds(index, filter), text).toEqual(scan(docs, filter));
-      expect(index.search({ filter: text, limit: 1_000_000 }).hits.map((doc) => doc.id), text).toEqual(scan(docs, filter));
+      expect(
+        index.search({ filter: text, limit: 1_000_000 }).hits.map((doc) => doc.id),
+        text,
+      ).toEqual(scan(docs, filter));
     }
   });
 
   it('stays in agreement while cars are added, changed and sold', () => {
     const rng = createRng(23);
     let docs = Array.from({ length: 2500 }, (_, i) => randomDoc(rng, i + 1));
-    const index = new SearchIndex('cars', { filterableAttributes: indexedAttributes, sortableAttributes: [], searchableAttributes: [], maxTotalHits: 1_000_000 });
+    const index = new SearchIndex('cars', {
+      filterableAttributes: indexedAttributes,
+      sortableAttributes: [],
+      searchableAttributes: [],
+      maxTotalHits: 1_000_000,
+    });
     index.upsert(docs);
     let nextId = docs.length + 1;
     for (let round = 0; round < 150; round++) {
-      const changed = Array.from({ length: rng.int(1, 40) }, () => randomDoc(rng, rng.chance(0.5) ? rng.pick(docs).id as number : nextId++));
+      const changed = Array.from({ length: rng.int(1, 40) }, () =>
+        randomDoc(rng, rng.chance(0.5) ? (rng.pick(docs).id as number) : nextId++),
+      );
       const removed = Array.from({ length: rng.int(0, 40) }, () => rng.pick(docs).id);
       index.upsert(changed);
       index.remove(removed);
@@ -190,7 +242,9 @@ function randomPoint(rng: Rng): unknown {
   if (roll < 0.15) return undefined;
   if (roll < 0.2) return null;
   if (roll < 0.25) return { lat: 'north', lng: 151 };
-  const [lat, lng] = rng.chance(0.8) ? [rng.float(-34, -33.5), rng.float(150.8, 151.4)] : [rng.float(-20, -10), rng.pick([rng.float(179.5, 180), rng.float(-180, -179.5)])];
+  const [lat, lng] = rng.chance(0.8)
+    ? [rng.float(-34, -33.5), rng.float(150.8, 151.4)]
+    : [rng.float(-20, -10), rng.pick([rng.float(179.5, 180), rng.float(-180, -179.5)])];
   return rng.chance(0.3) ? { lat: String(lat), lng: String(lng) } : { lat, lng };
 }
 
@@ -208,11 +262,20 @@ function randomNestedDoc(rng: Rng, id: number): Doc {
 
 function randomNestedLeaf(rng: Rng): FilterNode {
   const roll = rng.next();
-  if (roll < 0.12) return { type: 'geoRadius', lat: rng.float(-34, -33.5), lng: rng.float(150.8, 151.4), radius: rng.pick([0, 500, 5_000, 20_000, 60_000, -1]) };
-  if (roll < 0.16) return { type: 'geoRadius', lat: rng.float(-20, -10), lng: rng.pick([180, -180, 179.9]), radius: rng.pick([50_000, 500_000]) };
+  if (roll < 0.12)
+    return {
+      type: 'geoRadius',
+      lat: rng.float(-34, -33.5),
+      lng: rng.float(150.8, 151.4),
+      radius: rng.pick([0, 500, 5_000, 20_000, 60_000, -1]),
+    };
+  if (roll < 0.16)
+    return { type: 'geoRadius', lat: rng.float(-20, -10), lng: rng.pick([180, -180, 179.9]), radius: rng.pick([50_000, 500_000]) };
   if (roll < 0.25) {
     const [bottom, top] = [rng.float(-35, -10), rng.float(-35, -10)].sort((a, b) => a - b) as [number, number];
-    const [left, right] = rng.chance(0.3) ? [rng.float(179, 180), rng.float(-180, -179)] : [rng.float(150.8, 151.4), rng.float(150.8, 151.4)];
+    const [left, right] = rng.chance(0.3)
+      ? [rng.float(179, 180), rng.float(-180, -179)]
+      : [rng.float(150.8, 151.4), rng.float(150.8, 151.4)];
     return { type: 'geoBoundingBox', top, right, bottom, left };
   }
   return randomLeaf(rng, nestedAttributes);
@@ -233,7 +296,11 @@ describe('filtering nested fields and geo points with the index means what filte
   ])('%s: random filters agree with a full scan', (_case, seed, count) => {
     const rng = createRng(seed);
     const docs = Array.from({ length: count }, (_, i) => randomNestedDoc(rng, i + 1));
-    const index = new SearchIndex('nested', { filterableAttributes: ['doggos', 'doggos.age', '_geo', 'site_id'], sortableAttributes: [], searchableAttributes: [] });
+    const index = new SearchIndex('nested', {
+      filterableAttributes: ['doggos', 'doggos.age', '_geo', 'site_id'],
+      sortableAttributes: [],
+      searchableAttributes: [],
+    });
     index.upsert(docs);
     for (let round = 0; round < 400; round++) {
       const filter = randomNestedFilter(rng);

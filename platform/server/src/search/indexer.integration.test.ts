@@ -35,7 +35,6 @@ const day = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 type CarHit = Car & { site_id: number };
 
-
 const countBy = (cars: Car[], field: keyof Car) =>
   cars.reduce<Record<string, number>>((counts, car) => ({ ...counts, [String(car[field])]: (counts[String(car[field])] ?? 0) + 1 }), {});
 const sortedIds = (items: { id: number }[]) => items.map((item) => item.id).sort((a, b) => a - b);
@@ -61,7 +60,9 @@ describe.each(targets)('search through the official Meilisearch client, on $name
     await platform.app.listen({ port: 0, host: '127.0.0.1' });
     port = (platform.app.server.address() as AddressInfo).port;
     baseUrl = `http://127.0.0.1:${port}`;
-    admin = target.real ? new Meilisearch({ host: env.MEILISEARCH_URL!, apiKey: env.MEILISEARCH_MASTER_KEY! }) : new Meilisearch({ host: `${baseUrl}/meili`, apiKey: testSearchAdminKey });
+    admin = target.real
+      ? new Meilisearch({ host: env.MEILISEARCH_URL!, apiKey: env.MEILISEARCH_MASTER_KEY! })
+      : new Meilisearch({ host: `${baseUrl}/meili`, apiKey: testSearchAdminKey });
     const site = async (slug: string) => (await loadSiteConfig(platform.ctx.db, (await findSiteIdBySlug(platform.ctx.db, slug))!))!;
     [metro, harbour, toyota] = await Promise.all([site('metro-motor-group'), site('harbour-used-cars'), site('toyota-demo')]);
   });
@@ -103,20 +104,42 @@ describe.each(targets)('search through the official Meilisearch client, on $name
     });
 
     it('answers its health check without a key, and its version with one', async () => {
-      expect(await new Meilisearch({ host: target.real ? env.MEILISEARCH_URL! : `${baseUrl}/meili` }).health()).toEqual({ status: 'available' });
+      expect(await new Meilisearch({ host: target.real ? env.MEILISEARCH_URL! : `${baseUrl}/meili` }).health()).toEqual({
+        status: 'available',
+      });
       expect((await admin.getVersion()).pkgVersion).toMatch(/^\d+\.\d+/);
     });
 
     it('asks for a key, and refuses a wrong one', async () => {
       const host = target.real ? env.MEILISEARCH_URL! : `${baseUrl}/meili`;
-      expect(await apiError(new Meilisearch({ host }).getIndexes())).toMatchObject({ status: 401, code: 'missing_authorization_header', type: 'auth' });
-      expect(await apiError(new Meilisearch({ host, apiKey: 'not-the-admin-key-0123456789' }).getIndexes())).toMatchObject({ status: 403, code: 'invalid_api_key', type: 'auth' });
+      expect(await apiError(new Meilisearch({ host }).getIndexes())).toMatchObject({
+        status: 401,
+        code: 'missing_authorization_header',
+        type: 'auth',
+      });
+      expect(await apiError(new Meilisearch({ host, apiKey: 'not-the-admin-key-0123456789' }).getIndexes())).toMatchObject({
+        status: 403,
+        code: 'invalid_api_key',
+        type: 'auth',
+      });
     });
 
     it('creates an index, and fails the task (not the request) that creates it twice', async () => {
       const enqueued = await admin.createIndex(scratch, { primaryKey: 'id' });
-      expect(enqueued).toMatchObject({ taskUid: expect.any(Number), indexUid: scratch, status: 'enqueued', type: 'indexCreation', enqueuedAt: expect.any(String) });
-      expect(await admin.tasks.waitForTask(enqueued)).toMatchObject({ uid: enqueued.taskUid, indexUid: scratch, status: 'succeeded', type: 'indexCreation', error: null });
+      expect(enqueued).toMatchObject({
+        taskUid: expect.any(Number),
+        indexUid: scratch,
+        status: 'enqueued',
+        type: 'indexCreation',
+        enqueuedAt: expect.any(String),
+      });
+      expect(await admin.tasks.waitForTask(enqueued)).toMatchObject({
+        uid: enqueued.taskUid,
+        indexUid: scratch,
+        status: 'succeeded',
+        type: 'indexCreation',
+        error: null,
+      });
       expect((await admin.getIndex(scratch)).primaryKey).toBe('id');
       expect((await admin.getRawIndexes({ limit: 1000 })).results.map((index) => index.uid)).toContain(scratch);
 
@@ -127,9 +150,15 @@ describe.each(targets)('search through the official Meilisearch client, on $name
 
     it('pushes settings, all at once and one list at a time', async () => {
       const index = admin.index(scratch);
-      const task = await index.updateSettings({ filterableAttributes: ['make', 'price'], sortableAttributes: ['price'], searchableAttributes: ['name'] }).waitTask();
+      const task = await index
+        .updateSettings({ filterableAttributes: ['make', 'price'], sortableAttributes: ['price'], searchableAttributes: ['name'] })
+        .waitTask();
       expect(task).toMatchObject({ status: 'succeeded', type: 'settingsUpdate' });
-      expect(await index.getSettings()).toMatchObject({ filterableAttributes: ['make', 'price'], sortableAttributes: ['price'], searchableAttributes: ['name'] });
+      expect(await index.getSettings()).toMatchObject({
+        filterableAttributes: ['make', 'price'],
+        sortableAttributes: ['price'],
+        searchableAttributes: ['name'],
+      });
 
       expect((await index.updateFilterableAttributes(['make', 'price', 'yard']).waitTask()).status).toBe('succeeded');
       expect((await index.updateSortableAttributes(['name', 'price']).waitTask()).status).toBe('succeeded');
@@ -144,7 +173,12 @@ describe.each(targets)('search through the official Meilisearch client, on $name
       const enqueued = await index.addDocuments(docs);
       expect(enqueued).toMatchObject({ indexUid: scratch, status: 'enqueued', type: 'documentAdditionOrUpdate' });
       const task = await admin.tasks.waitForTask(enqueued.taskUid);
-      expect(task).toMatchObject({ uid: enqueued.taskUid, status: 'succeeded', details: { receivedDocuments: 4, indexedDocuments: 4 }, error: null });
+      expect(task).toMatchObject({
+        uid: enqueued.taskUid,
+        status: 'succeeded',
+        details: { receivedDocuments: 4, indexedDocuments: 4 },
+        error: null,
+      });
       expect(task.finishedAt).toEqual(expect.any(String));
 
       const page = await index.getDocuments({ limit: 2, offset: 1 });
@@ -191,7 +225,13 @@ describe.each(targets)('search through the official Meilisearch client, on $name
       expect(failed.results.every((task) => task.status === 'failed' && task.error !== null)).toBe(true);
 
       const one = await admin.tasks.getTask(first.results[0]!.uid);
-      expect(one).toMatchObject({ uid: first.results[0]!.uid, indexUid: scratch, enqueuedAt: expect.any(String), startedAt: expect.any(String), finishedAt: expect.any(String) });
+      expect(one).toMatchObject({
+        uid: first.results[0]!.uid,
+        indexUid: scratch,
+        enqueuedAt: expect.any(String),
+        startedAt: expect.any(String),
+        finishedAt: expect.any(String),
+      });
       expect(await apiError(admin.tasks.getTask(987_654_321))).toMatchObject({ status: 404, code: 'task_not_found' });
     });
 
@@ -217,7 +257,7 @@ describe.each(targets)('search through the official Meilisearch client, on $name
       expect(await admin.deleteIndex(scratch).waitTask()).toMatchObject({ status: 'failed', error: { code: 'index_not_found' } });
     });
 
-    it('holds every site\'s listed and unlisted cars in the cars index, put there by the indexer at start', async () => {
+    it("holds every site's listed and unlisted cars in the cars index, put there by the indexer at start", async () => {
       const stats = await admin.index(carsIndexUid).getDocuments({ limit: 1, filter: `site_id = ${harbour.id}` });
       expect(stats.total).toBe((await listSiteCars(platform.ctx.db, harbour.id)).length);
       expect((await admin.index(carsIndexUid).getSettings()).sortableAttributes).toEqual(expect.arrayContaining(['custom_rank', 'price']));
@@ -225,7 +265,7 @@ describe.each(targets)('search through the official Meilisearch client, on $name
   });
 
   // -------------------------------------------------------------------------------------------
-  describe('a site\'s search, with the key its pages hand the browser', () => {
+  describe("a site's search, with the key its pages hand the browser", () => {
     let harbourSearch: Meilisearch;
     let metroSearch: Meilisearch;
     beforeAll(async () => {
@@ -253,7 +293,9 @@ describe.each(targets)('search through the official Meilisearch client, on $name
 
       const [a, b] = [...new Set(listed.map((car) => car.simple_body))];
       const either = await cars().search('', { filter: [[`simple_body = "${a}"`, `simple_body = "${b}"`], 'km < 100000'], limit: 1000 });
-      expect(sortedIds(either.hits)).toEqual(sortedIds(listed.filter((car) => (car.simple_body === a || car.simple_body === b) && car.km < 100000)));
+      expect(sortedIds(either.hits)).toEqual(
+        sortedIds(listed.filter((car) => (car.simple_body === a || car.simple_body === b) && car.km < 100000)),
+      );
     });
 
     it('counts facets over every matching car, with min and max of numbers', async () => {
@@ -302,31 +344,41 @@ describe.each(targets)('search through the official Meilisearch client, on $name
       expect(results[1]!.estimatedTotalHits).toBe(listed.filter((car) => car.car_type === 'used').length);
     });
 
-    it('reports a search it cannot run as the client\'s MeilisearchApiError with Meilisearch\'s code', async () => {
-      expect(await apiError(cars().search('', { filter: 'make Toyota' }))).toMatchObject({ status: 400, code: 'invalid_search_filter', type: 'invalid_request' });
+    it("reports a search it cannot run as the client's MeilisearchApiError with Meilisearch's code", async () => {
+      expect(await apiError(cars().search('', { filter: 'make Toyota' }))).toMatchObject({
+        status: 400,
+        code: 'invalid_search_filter',
+        type: 'invalid_request',
+      });
       expect(await apiError(cars().search('', { filter: 'vin = X' }))).toMatchObject({ status: 400, code: 'invalid_search_filter' });
       expect(await apiError(cars().search('', { sort: ['name:asc'] }))).toMatchObject({ status: 400, code: 'invalid_search_sort' });
       expect(await apiError(cars().search('', { facets: ['vin'] }))).toMatchObject({ status: 400, code: 'invalid_search_facets' });
       expect(await apiError(admin.index('no_such_index').search(''))).toMatchObject({ status: 404, code: 'index_not_found' });
     });
 
-    describe('kept to the dealer\'s own stock', () => {
+    describe("kept to the dealer's own stock", () => {
       const otherIndex = `scratch_${randomBytes(4).toString('hex')}`;
       beforeAll(async () => {
         await admin.createIndex(otherIndex, { primaryKey: 'id' }).waitTask();
-        await admin.index(otherIndex).addDocuments([{ id: 1, note: 'not for browsers' }]).waitTask();
+        await admin
+          .index(otherIndex)
+          .addDocuments([{ id: 1, note: 'not for browsers' }])
+          .waitTask();
       });
       afterAll(async () => {
         await admin?.deleteIndexIfExists(otherIndex).catch(() => false);
       });
 
-      it('never shows another dealer\'s car, whatever filter tries to widen the search', async () => {
+      it("never shows another dealer's car, whatever filter tries to widen the search", async () => {
         const metroCars = metroSearch.index<CarHit>(carsIndexUid);
-        const count = async (filter: string | (string | string[])[]) => (await metroCars.search('', { filter, limit: 0 })).estimatedTotalHits;
+        const count = async (filter: string | (string | string[])[]) =>
+          (await metroCars.search('', { filter, limit: 0 })).estimatedTotalHits;
         expect(await count(`site_id = ${harbour.id}`)).toBe(0);
         expect(await count(`site_id != ${metro.id}`)).toBe(0);
         expect(await count(`dealership_id IN [${harbour.dealerships.map((dealership) => dealership.id).join(', ')}]`)).toBe(0);
-        expect(await count(`site_id = ${harbour.id} OR site_id = ${metro.id} OR show_on_dealer_website = false`)).toBe(await count(`site_id = ${metro.id}`));
+        expect(await count(`site_id = ${harbour.id} OR site_id = ${metro.id} OR show_on_dealer_website = false`)).toBe(
+          await count(`site_id = ${metro.id}`),
+        );
         const either = await metroCars.search('', { filter: [[`site_id = ${harbour.id}`, `site_id = ${metro.id}`]], limit: 50 });
         expect(either.hits.length).toBe(50);
         expect(either.hits.every((hit) => hit.site_id === metro.id)).toBe(true);
@@ -336,10 +388,13 @@ describe.each(targets)('search through the official Meilisearch client, on $name
         const metroCars = metroSearch.index<CarHit>(carsIndexUid);
         const soldSince = nowSeconds() - metro.include_sold_cars_days * day;
         expect((await metroCars.search('', { filter: 'show_on_dealer_website = false', limit: 0 })).estimatedTotalHits).toBe(0);
-        expect((await metroCars.search('', { filter: `status = sold AND sold_date_timestamp < ${soldSince - 60}`, limit: 0 })).estimatedTotalHits).toBe(0);
+        expect(
+          (await metroCars.search('', { filter: `status = sold AND sold_date_timestamp < ${soldSince - 60}`, limit: 0 }))
+            .estimatedTotalHits,
+        ).toBe(0);
       });
 
-      it('finds a car by its VIN only on its own dealer\'s site', async () => {
+      it("finds a car by its VIN only on its own dealer's site", async () => {
         const car = (await listedCars(harbour))[0]!;
         expect((await cars().search(car.vin)).hits.map((hit) => hit.id)).toContain(car.id);
         expect((await metroSearch.index<CarHit>(carsIndexUid).search(car.vin)).hits.map((hit) => hit.id)).not.toContain(car.id);
@@ -367,7 +422,8 @@ describe.each(targets)('search through the official Meilisearch client, on $name
           () => metroSearch.deleteIndex(carsIndexUid),
           () => metroSearch.tasks.getTasks(),
         ];
-        for (const call of refused) expect(await apiError(call()), call.toString()).toMatchObject({ status: 403, code: 'invalid_api_key', type: 'auth' });
+        for (const call of refused)
+          expect(await apiError(call()), call.toString()).toMatchObject({ status: 403, code: 'invalid_api_key', type: 'auth' });
         expect((await admin.index(carsIndexUid).getDocuments({ limit: 1 })).total).toBe(before);
         expect((await admin.index(carsIndexUid).getDocument(someId)).price).not.toBe(1);
       });
@@ -375,7 +431,7 @@ describe.each(targets)('search through the official Meilisearch client, on $name
   });
 
   // -------------------------------------------------------------------------------------------
-  describe('a manufacturer\'s site, with its stock filter', () => {
+  describe("a manufacturer's site, with its stock filter", () => {
     const otherMakeId = 990_301;
     const newCarId = 990_302;
     afterAll(async () => {
@@ -407,7 +463,7 @@ describe.each(targets)('search through the official Meilisearch client, on $name
   });
 
   // -------------------------------------------------------------------------------------------
-  describe('a dealer\'s change to a car, seen by the next search', () => {
+  describe("a dealer's change to a car, seen by the next search", () => {
     let search: Meilisearch;
     let cars: Car[];
     beforeAll(async () => {

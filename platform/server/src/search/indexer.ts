@@ -53,7 +53,10 @@ export class StockIndexer {
   private async waitFor(tasks: EnqueuedTask[], what: string, timeout: number): Promise<Task[]> {
     const done = await this.client.tasks.waitForTasks(tasks, { timeout, interval: 25 });
     const failed = done.find((task) => task.status !== 'succeeded');
-    if (failed) throw new IndexingError(`${what}: task ${failed.uid} ${failed.status}${failed.error ? ` (${failed.error.code}: ${failed.error.message})` : ''}`);
+    if (failed)
+      throw new IndexingError(
+        `${what}: task ${failed.uid} ${failed.status}${failed.error ? ` (${failed.error.code}: ${failed.error.message})` : ''}`,
+      );
     return done;
   }
 
@@ -64,12 +67,19 @@ export class StockIndexer {
 
   /** Creates the cars index (primary key `id`) unless it exists, and pushes its settings. */
   async prepareCarsIndex(): Promise<void> {
-    const created = await this.client.createIndex(carsIndexUid, { primaryKey: 'id' }).waitTask({ timeout: this.options.bulkTimeoutMs, interval: 25 });
+    const created = await this.client
+      .createIndex(carsIndexUid, { primaryKey: 'id' })
+      .waitTask({ timeout: this.options.bulkTimeoutMs, interval: 25 });
     if (created.status !== 'succeeded' && created.error?.code !== 'index_already_exists') {
-      throw new IndexingError(`Creating the ${carsIndexUid} index: task ${created.uid} ${created.status}${created.error ? ` (${created.error.code}: ${created.error.message})` : ''}`);
+      throw new IndexingError(
+        `Creating the ${carsIndexUid} index: task ${created.uid} ${created.status}${created.error ? ` (${created.error.code}: ${created.error.message})` : ''}`,
+      );
     }
     const info = await this.cars.getRawInfo();
-    if (info.primaryKey && info.primaryKey !== 'id') throw new IndexingError(`The ${carsIndexUid} index has the primary key \`${info.primaryKey}\`, not \`id\`. Delete it and start again.`);
+    if (info.primaryKey && info.primaryKey !== 'id')
+      throw new IndexingError(
+        `The ${carsIndexUid} index has the primary key \`${info.primaryKey}\`, not \`id\`. Delete it and start again.`,
+      );
     await this.settle(
       this.cars.updateSettings({
         filterableAttributes: carsIndexSettings.filterableAttributes,
@@ -108,7 +118,11 @@ export class StockIndexer {
   /** One car as it now is in the store (added or replaced). */
   async indexCar(siteId: number, car: Car): Promise<void> {
     const locations = (await loadSiteConfig(this.db, siteId))?.locations;
-    await this.settle(this.cars.addDocuments([carSearchDocument(car, siteId, locations)], { primaryKey: 'id' }), `Indexing car ${car.id}`, this.options.carTimeoutMs);
+    await this.settle(
+      this.cars.addDocuments([carSearchDocument(car, siteId, locations)], { primaryKey: 'id' }),
+      `Indexing car ${car.id}`,
+      this.options.carTimeoutMs,
+    );
   }
 
   /** Takes one car out of search. */

@@ -26,7 +26,12 @@ export class InProcessMeili {
   }
 
   client(apiKey: string): Meilisearch {
-    return new Meilisearch({ host: 'http://embedded.invalid/meili', apiKey, clientAgents, httpClient: (input, init) => this.request(input, init) });
+    return new Meilisearch({
+      host: 'http://embedded.invalid/meili',
+      apiKey,
+      clientAgents,
+      httpClient: (input, init) => this.request(input, init),
+    });
   }
 
   private async request(input: Parameters<typeof fetch>[0], init: RequestInit | undefined): Promise<unknown> {
@@ -41,7 +46,10 @@ export class InProcessMeili {
     const body = res.body === '' ? undefined : (JSON.parse(res.body) as unknown);
     if (res.statusCode >= 400) {
       // As the client does for a fetch answer: its own error class, the body as the cause.
-      throw new MeilisearchApiError(new Response(res.body, { status: res.statusCode, statusText: res.statusMessage }), body as MeilisearchErrorResponse | undefined);
+      throw new MeilisearchApiError(
+        new Response(res.body, { status: res.statusCode, statusText: res.statusMessage }),
+        body as MeilisearchErrorResponse | undefined,
+      );
     }
     return body;
   }

@@ -13,7 +13,6 @@ import { apiError } from '@dealer/testing/meili-api-error';
  * official client where it has a method, raw HTTP for the exact error bodies.
  */
 
-
 describe('the Meilisearch indexer contract of the embedded engine', () => {
   let platform: TestPlatform;
   let admin: Meilisearch;
@@ -21,7 +20,10 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
   beforeAll(async () => {
     platform = await createTestPlatform();
     await platform.app.listen({ port: 0, host: '127.0.0.1' });
-    admin = new Meilisearch({ host: `http://127.0.0.1:${(platform.app.server.address() as AddressInfo).port}/meili`, apiKey: testSearchAdminKey });
+    admin = new Meilisearch({
+      host: `http://127.0.0.1:${(platform.app.server.address() as AddressInfo).port}/meili`,
+      apiKey: testSearchAdminKey,
+    });
   });
   afterAll(async () => {
     await platform?.close();
@@ -34,7 +36,10 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       headers: { authorization: `Bearer ${testSearchAdminKey}`, ...(opts.contentType ? { 'content-type': opts.contentType } : {}) },
       ...(opts.payload === undefined ? {} : { payload: opts.payload as InjectOptions['payload'] }),
     });
-  const errorOf = (res: { statusCode: number; json<T>(): T }) => ({ status: res.statusCode, ...res.json<{ code: string; message: string }>() });
+  const errorOf = (res: { statusCode: number; json<T>(): T }) => ({
+    status: res.statusCode,
+    ...res.json<{ code: string; message: string }>(),
+  });
 
   // -------------------------------------------------------------------------------------------
   describe('deleting documents by filter', () => {
@@ -44,7 +49,10 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       { id: 3, make: 'Kia' },
     ];
     beforeAll(async () => {
-      await admin.index('deletions').updateSettings({ filterableAttributes: ['make'] }).waitTask();
+      await admin
+        .index('deletions')
+        .updateSettings({ filterableAttributes: ['make'] })
+        .waitTask();
       await admin.index('deletions').addDocuments(docs).waitTask();
     });
 
@@ -57,7 +65,7 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       expect((await admin.index('deletions').getDocuments()).total).toBe(3);
     });
 
-    it('refuses a missing filter, and one that is not a filter, in Meilisearch\'s words', async () => {
+    it("refuses a missing filter, and one that is not a filter, in Meilisearch's words", async () => {
       expect(errorOf(await call('POST', '/meili/indexes/deletions/documents/delete', { payload: {} }))).toMatchObject({
         status: 400,
         code: 'missing_document_filter',
@@ -68,7 +76,9 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
         code: 'invalid_document_filter',
         message: 'Invalid syntax for the filter parameter: `expected String, Array, found: null`.',
       });
-      expect(errorOf(await call('POST', '/meili/indexes/deletions/documents/delete', { payload: { filter: 'make = Kia', colour: 'red' } }))).toMatchObject({
+      expect(
+        errorOf(await call('POST', '/meili/indexes/deletions/documents/delete', { payload: { filter: 'make = Kia', colour: 'red' } })),
+      ).toMatchObject({
         status: 400,
         code: 'bad_request',
         message: 'Unknown field `colour`: expected one of `filter`',
@@ -77,8 +87,14 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
     });
 
     it('refuses it through the official client as well, and still deletes by a real filter', async () => {
-      expect(await apiError(admin.index('deletions').deleteDocuments({ filter: '' }))).toMatchObject({ status: 400, code: 'invalid_document_filter' });
-      expect(await admin.index('deletions').deleteDocuments({ filter: 'make = Kia' }).waitTask()).toMatchObject({ status: 'succeeded', details: { deletedDocuments: 1 } });
+      expect(await apiError(admin.index('deletions').deleteDocuments({ filter: '' }))).toMatchObject({
+        status: 400,
+        code: 'invalid_document_filter',
+      });
+      expect(await admin.index('deletions').deleteDocuments({ filter: 'make = Kia' }).waitTask()).toMatchObject({
+        status: 'succeeded',
+        details: { deletedDocuments: 1 },
+      });
       expect((await admin.index('deletions').getDocuments()).total).toBe(2);
     });
 
@@ -100,7 +116,12 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
     });
 
     it('adds CSV documents with typed headers, quoted fields and empty cells as null', async () => {
-      const csv = ['id:number,title,price:number,available:boolean,notes', '1,"Hilux, SR5",45990.5,true,"said ""mint""\non two lines"', '2,Corolla,,false,', ' 3 ,Yaris, 19990 , true ,plain'].join('\r\n');
+      const csv = [
+        'id:number,title,price:number,available:boolean,notes',
+        '1,"Hilux, SR5",45990.5,true,"said ""mint""\non two lines"',
+        '2,Corolla,,false,',
+        ' 3 ,Yaris, 19990 , true ,plain',
+      ].join('\r\n');
       const task = await admin.index('csv').addDocumentsFromString(csv, 'text/csv').waitTask();
       expect(task).toMatchObject({ status: 'succeeded', details: { receivedDocuments: 3 } });
       const { results } = await admin.index('csv').getDocuments<RecordAny>();
@@ -117,7 +138,8 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
     });
 
     it('refuses a payload it cannot read with malformed_payload', async () => {
-      const post = (payload: string, contentType: string, query = '') => call('POST', `/meili/indexes/formats/documents${query}`, { payload, contentType });
+      const post = (payload: string, contentType: string, query = '') =>
+        call('POST', `/meili/indexes/formats/documents${query}`, { payload, contentType });
       expect(errorOf(await post('id:number,price:number\n1,cheap', 'text/csv'))).toEqual({
         status: 400,
         code: 'malformed_payload',
@@ -127,37 +149,67 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       });
       expect(errorOf(await post('id,sold:boolean\n1,yes', 'text/csv'))).toMatchObject({
         code: 'malformed_payload',
-        message: 'The `csv` payload provided is malformed: `Error parsing boolean "yes" at line 1: provided string was not `true` or `false``.',
+        message:
+          'The `csv` payload provided is malformed: `Error parsing boolean "yes" at line 1: provided string was not `true` or `false``.',
       });
-      expect(errorOf(await post('id,title\n1,a,b', 'text/csv'))).toMatchObject({ status: 400, code: 'malformed_payload', message: expect.stringContaining('found record with 3 fields, but the previous record has 2 fields') as unknown });
-      expect(errorOf(await post('{"id": 1}\n{"id": 2', 'application/x-ndjson'))).toMatchObject({ status: 400, code: 'malformed_payload', message: expect.stringMatching(/^The `ndjson` payload provided is malformed\. `Couldn't serialize document value: .* at line 2`\.$/) as unknown });
+      expect(errorOf(await post('id,title\n1,a,b', 'text/csv'))).toMatchObject({
+        status: 400,
+        code: 'malformed_payload',
+        message: expect.stringContaining('found record with 3 fields, but the previous record has 2 fields') as unknown,
+      });
+      expect(errorOf(await post('{"id": 1}\n{"id": 2', 'application/x-ndjson'))).toMatchObject({
+        status: 400,
+        code: 'malformed_payload',
+        message: expect.stringMatching(
+          /^The `ndjson` payload provided is malformed\. `Couldn't serialize document value: .* at line 2`\.$/,
+        ) as unknown,
+      });
       expect(errorOf(await post('[{"id": 1}]', 'application/x-ndjson'))).toMatchObject({
         code: 'malformed_payload',
-        message: "The `ndjson` payload provided is malformed. `Couldn't serialize document value: data are neither an object nor a list of objects`.",
+        message:
+          "The `ndjson` payload provided is malformed. `Couldn't serialize document value: data are neither an object nor a list of objects`.",
       });
-      expect(errorOf(await post('', 'text/csv'))).toMatchObject({ status: 400, code: 'missing_payload', message: 'A csv payload is missing.' });
+      expect(errorOf(await post('', 'text/csv'))).toMatchObject({
+        status: 400,
+        code: 'missing_payload',
+        message: 'A csv payload is missing.',
+      });
     });
 
     it('refuses a content type it does not take, and a delimiter where there is no CSV', async () => {
-      expect(errorOf(await call('POST', '/meili/indexes/formats/documents', { payload: 'id\n1', contentType: 'text/plain' }))).toMatchObject({
+      expect(
+        errorOf(await call('POST', '/meili/indexes/formats/documents', { payload: 'id\n1', contentType: 'text/plain' })),
+      ).toMatchObject({
         status: 415,
         code: 'invalid_content_type',
-        message: 'The Content-Type `text/plain` is invalid. Accepted values for the Content-Type header are: `application/json`, `application/x-ndjson`, `text/csv`',
+        message:
+          'The Content-Type `text/plain` is invalid. Accepted values for the Content-Type header are: `application/json`, `application/x-ndjson`, `text/csv`',
       });
       expect(errorOf(await call('POST', '/meili/indexes/formats/documents?csvDelimiter=;', { payload: [{ id: 1 }] }))).toMatchObject({
         status: 415,
         code: 'invalid_content_type',
-        message: 'The Content-Type `application/json` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type `text/csv`.',
+        message:
+          'The Content-Type `application/json` does not support the use of a csv delimiter. The csv delimiter can only be used with the Content-Type `text/csv`.',
       });
-      expect(errorOf(await call('POST', '/meili/indexes/formats/documents?csvDelimiter=ab', { payload: 'id\n1', contentType: 'text/csv' }))).toMatchObject({
+      expect(
+        errorOf(await call('POST', '/meili/indexes/formats/documents?csvDelimiter=ab', { payload: 'id\n1', contentType: 'text/csv' })),
+      ).toMatchObject({
         status: 400,
         code: 'invalid_document_csv_delimiter',
-        message: 'Invalid value in parameter `csvDelimiter`: expected a string of one character, but found the following string of 2 characters: `ab`',
+        message:
+          'Invalid value in parameter `csvDelimiter`: expected a string of one character, but found the following string of 2 characters: `ab`',
       });
-      expect(errorOf(await call('POST', '/meili/indexes/formats/documents', { payload: '[{"id": 1}]', contentType: 'application/xml' }))).toMatchObject({ status: 415, code: 'invalid_content_type' });
-      expect(errorOf(await call('POST', '/meili/multi-search', { payload: '{"queries": []}', contentType: 'text/plain' }))).toMatchObject({ status: 415, code: 'invalid_content_type' });
+      expect(
+        errorOf(await call('POST', '/meili/indexes/formats/documents', { payload: '[{"id": 1}]', contentType: 'application/xml' })),
+      ).toMatchObject({ status: 415, code: 'invalid_content_type' });
+      expect(errorOf(await call('POST', '/meili/multi-search', { payload: '{"queries": []}', contentType: 'text/plain' }))).toMatchObject({
+        status: 415,
+        code: 'invalid_content_type',
+      });
       // CSV is a document payload only: a search says so rather than reading it.
-      expect(errorOf(await call('POST', `/meili/indexes/${carsIndexUid}/search`, { payload: 'q\ntoyota', contentType: 'text/csv' }))).toMatchObject({
+      expect(
+        errorOf(await call('POST', `/meili/indexes/${carsIndexUid}/search`, { payload: 'q\ntoyota', contentType: 'text/csv' })),
+      ).toMatchObject({
         status: 415,
         code: 'invalid_content_type',
         message: 'The Content-Type `text/csv` is invalid. Accepted values for the Content-Type header are: `application/json`',
@@ -168,7 +220,10 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
   // -------------------------------------------------------------------------------------------
   describe('displayed attributes on document reads', () => {
     beforeAll(async () => {
-      await admin.index('displayed').updateSettings({ displayedAttributes: ['id', 'title', 'location.city'], filterableAttributes: ['title'] }).waitTask();
+      await admin
+        .index('displayed')
+        .updateSettings({ displayedAttributes: ['id', 'title', 'location.city'], filterableAttributes: ['title'] })
+        .waitTask();
       await admin
         .index('displayed')
         .addDocuments([
@@ -190,7 +245,7 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       expect(await index.getDocument(2, { fields: ['location'] })).toEqual({ location: { city: 'Perth' } });
     });
 
-    it('checks the documents API\'s own parameters', async () => {
+    it("checks the documents API's own parameters", async () => {
       expect(errorOf(await call('GET', '/meili/indexes/displayed/documents?limit=lots'))).toMatchObject({
         status: 400,
         code: 'invalid_document_limit',
@@ -200,14 +255,20 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
         code: 'invalid_document_fields',
         message: 'Invalid value type at `.fields`: expected an array, but found a string: `"title"`',
       });
-      expect(errorOf(await call('GET', '/meili/indexes/displayed/documents?sort=title:asc'))).toMatchObject({ status: 400, code: 'bad_request' });
+      expect(errorOf(await call('GET', '/meili/indexes/displayed/documents?sort=title:asc'))).toMatchObject({
+        status: 400,
+        code: 'bad_request',
+      });
     });
   });
 
   // -------------------------------------------------------------------------------------------
   describe('settings', () => {
     it('answers a setting that is a plain string as JSON', async () => {
-      await admin.index('settings_json').updateSettings({ filterableAttributes: ['make'] }).waitTask();
+      await admin
+        .index('settings_json')
+        .updateSettings({ filterableAttributes: ['make'] })
+        .waitTask();
       const res = await call('GET', '/meili/indexes/settings_json/settings/proximity-precision');
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.body).toBe('"byWord"');
@@ -229,12 +290,15 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       expect(await index.getPagination()).toEqual({ maxTotalHits: 1000 });
     });
 
-    it('merges faceting\'s sortFacetValuesBy into what is there, keeping `*`', async () => {
+    it("merges faceting's sortFacetValuesBy into what is there, keeping `*`", async () => {
       const index = admin.index('settings_json');
       await index.updateSettings({ faceting: { sortFacetValuesBy: { make: 'count' } } }).waitTask();
       expect(await index.getFaceting()).toEqual({ maxValuesPerFacet: 100, sortFacetValuesBy: { '*': 'alpha', make: 'count' } });
       await index.updateFaceting({ sortFacetValuesBy: { model: 'count' }, maxValuesPerFacet: 20 }).waitTask();
-      expect(await index.getFaceting()).toEqual({ maxValuesPerFacet: 20, sortFacetValuesBy: { '*': 'alpha', make: 'count', model: 'count' } });
+      expect(await index.getFaceting()).toEqual({
+        maxValuesPerFacet: 20,
+        sortFacetValuesBy: { '*': 'alpha', make: 'count', model: 'count' },
+      });
       await index.updateSettings({ typoTolerance: { minWordSizeForTypos: { oneTypo: 4 } } }).waitTask();
       expect((await index.getTypoTolerance())?.minWordSizeForTypos).toEqual({ oneTypo: 4, twoTypos: 9 });
     });
@@ -246,8 +310,16 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
     let last: number;
     beforeAll(async () => {
       first = (await admin.createIndex('task_log', { primaryKey: 'id' }).waitTask()).uid;
-      await admin.index('task_log').addDocuments([{ id: 1 }]).waitTask();
-      last = (await admin.index('task_log').addDocuments([{ id: 2 }]).waitTask()).uid;
+      await admin
+        .index('task_log')
+        .addDocuments([{ id: 1 }])
+        .waitTask();
+      last = (
+        await admin
+          .index('task_log')
+          .addDocuments([{ id: 2 }])
+          .waitTask()
+      ).uid;
     });
 
     it('filters tasks by date, RFC 3339 or a day, and refuses a date it cannot read', async () => {
@@ -256,7 +328,9 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       const inTaskLog = await admin.tasks.getTasks({ indexUids: ['task_log'], afterEnqueuedAt: before });
       expect(inTaskLog.results.map((task) => task.uid)).toEqual([last, last - 1, first]);
       expect((await admin.tasks.getTasks({ indexUids: ['task_log'], beforeEnqueuedAt: before })).total).toBe(0);
-      expect((await admin.tasks.getTasks({ indexUids: ['task_log'], beforeFinishedAt: '2999-01-01', afterStartedAt: '2000-01-01' })).total).toBe(3);
+      expect(
+        (await admin.tasks.getTasks({ indexUids: ['task_log'], beforeFinishedAt: '2999-01-01', afterStartedAt: '2000-01-01' })).total,
+      ).toBe(3);
       // "After" a day means after that day is over.
       expect((await admin.tasks.getTasks({ indexUids: ['task_log'], afterEnqueuedAt: created.slice(0, 10) })).total).toBe(0);
       expect((await admin.tasks.getTasks({ canceledBy: [first] })).total).toBe(0);
@@ -266,25 +340,48 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
         code: 'invalid_task_before_enqueued_at',
         type: 'invalid_request',
         link: 'https://docs.meilisearch.com/errors#invalid_task_before_enqueued_at',
-        message: 'Invalid value in parameter `beforeEnqueuedAt`: `yesterday` is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.',
+        message:
+          'Invalid value in parameter `beforeEnqueuedAt`: `yesterday` is an invalid date-time. It should follow the YYYY-MM-DD or RFC 3339 date-time format.',
       });
-      expect(errorOf(await call('GET', '/meili/tasks?afterFinishedAt=2024-02-30'))).toMatchObject({ code: 'invalid_task_after_finished_at' });
+      expect(errorOf(await call('GET', '/meili/tasks?afterFinishedAt=2024-02-30'))).toMatchObject({
+        code: 'invalid_task_after_finished_at',
+      });
     });
 
     it.each([
       ['uids=1,dogo', 'invalid_task_uids', 'Invalid value in parameter `uids[1]`: could not parse `dogo` as a positive integer'],
-      ['canceledBy=doggo', 'invalid_task_canceled_by', 'Invalid value in parameter `canceledBy`: could not parse `doggo` as a positive integer'],
+      [
+        'canceledBy=doggo',
+        'invalid_task_canceled_by',
+        'Invalid value in parameter `canceledBy`: could not parse `doggo` as a positive integer',
+      ],
       ['batchUids=x', 'invalid_batch_uids', 'Invalid value in parameter `batchUids`: could not parse `x` as a positive integer'],
-      ['statuses=doggo', 'invalid_task_statuses', 'Invalid value in parameter `statuses`: `doggo` is not a valid task status. Available statuses are `enqueued`, `processing`, `succeeded`, `failed`, `canceled`.'],
+      [
+        'statuses=doggo',
+        'invalid_task_statuses',
+        'Invalid value in parameter `statuses`: `doggo` is not a valid task status. Available statuses are `enqueued`, `processing`, `succeeded`, `failed`, `canceled`.',
+      ],
       [
         'types=doggo',
         'invalid_task_types',
         'Invalid value in parameter `types`: `doggo` is not a valid task type. Available types are `documentAdditionOrUpdate`, `documentEdition`, `documentDeletion`, `settingsUpdate`, `indexCreation`, `indexDeletion`, `indexUpdate`, `indexSwap`, `taskCancelation`, `taskDeletion`, `dumpCreation`, `snapshotCreation`, `upgradeDatabase`.',
       ],
-      ['indexUids=the%20good%20doggo', 'invalid_index_uid', expect.stringMatching(/^Invalid value in parameter `indexUids`: `the good doggo` is not a valid index uid\./)],
-      ['reverse=doggo', 'invalid_task_reverse', 'Invalid value in parameter `reverse`: could not parse `doggo` as a boolean, expected either `true` or `false`'],
+      [
+        'indexUids=the%20good%20doggo',
+        'invalid_index_uid',
+        expect.stringMatching(/^Invalid value in parameter `indexUids`: `the good doggo` is not a valid index uid\./),
+      ],
+      [
+        'reverse=doggo',
+        'invalid_task_reverse',
+        'Invalid value in parameter `reverse`: could not parse `doggo` as a boolean, expected either `true` or `false`',
+      ],
       ['limit=doggo', 'invalid_task_limit', 'Invalid value in parameter `limit`: could not parse `doggo` as a positive integer'],
-      ['colour=red', 'bad_request', expect.stringMatching(/^Unknown parameter `colour`: expected one of `limit`, `from`, `reverse`, `batchUids`, `uids`,/)],
+      [
+        'colour=red',
+        'bad_request',
+        expect.stringMatching(/^Unknown parameter `colour`: expected one of `limit`, `from`, `reverse`, `batchUids`, `uids`,/),
+      ],
     ])('refuses GET /tasks?%s with %s', async (query, code, message) => {
       expect(errorOf(await call('GET', `/meili/tasks?${query}`))).toMatchObject({ status: 400, code, message });
     });
@@ -311,8 +408,16 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
     it('refuses to cancel or delete without a filter, and anything but filters', async () => {
       const missing = (action: string) =>
         `Query parameters to filter the tasks to ${action} are missing. Available query parameters are: \`uids\`, \`indexUids\`, \`statuses\`, \`types\`, \`canceledBy\`, \`beforeEnqueuedAt\`, \`afterEnqueuedAt\`, \`beforeStartedAt\`, \`afterStartedAt\`, \`beforeFinishedAt\`, \`afterFinishedAt\`.`;
-      expect(errorOf(await call('POST', '/meili/tasks/cancel'))).toMatchObject({ status: 400, code: 'missing_task_filters', message: missing('cancel') });
-      expect(errorOf(await call('DELETE', '/meili/tasks'))).toMatchObject({ status: 400, code: 'missing_task_filters', message: missing('delete') });
+      expect(errorOf(await call('POST', '/meili/tasks/cancel'))).toMatchObject({
+        status: 400,
+        code: 'missing_task_filters',
+        message: missing('cancel'),
+      });
+      expect(errorOf(await call('DELETE', '/meili/tasks'))).toMatchObject({
+        status: 400,
+        code: 'missing_task_filters',
+        message: missing('delete'),
+      });
       expect(await apiError(admin.tasks.deleteTasks({}))).toMatchObject({ status: 400, code: 'missing_task_filters' });
       expect(errorOf(await call('DELETE', '/meili/tasks?limit=5'))).toMatchObject({
         status: 400,
@@ -320,10 +425,12 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
         message:
           'Unknown parameter `limit`: expected one of `uids`, `batchUids`, `canceledBy`, `types`, `statuses`, `indexUids`, `afterEnqueuedAt`, `beforeEnqueuedAt`, `afterStartedAt`, `beforeStartedAt`, `afterFinishedAt`, `beforeFinishedAt`',
       });
-      expect(errorOf(await call('POST', '/meili/tasks/cancel?afterEnqueuedAt=soon'))).toMatchObject({ code: 'invalid_task_after_enqueued_at' });
+      expect(errorOf(await call('POST', '/meili/tasks/cancel?afterEnqueuedAt=soon'))).toMatchObject({
+        code: 'invalid_task_after_enqueued_at',
+      });
     });
 
-    it('lists batches, one per task, in Meilisearch\'s shape', async () => {
+    it("lists batches, one per task, in Meilisearch's shape", async () => {
       const task = await admin.tasks.getTask(last - 1);
       const batch = await admin.batches.getBatch(task.batchUid!);
       expect(batch).toEqual({
@@ -340,7 +447,11 @@ describe('the Meilisearch indexer contract of the embedded engine', () => {
       expect(page).toMatchObject({ total: 1, limit: 5, from: task.batchUid, next: null });
       expect(page.results).toEqual([batch]);
       expect((await admin.batches.getBatches({ limit: 2 })).results).toHaveLength(2);
-      expect(await apiError(admin.batches.getBatch(987_654))).toMatchObject({ status: 404, code: 'batch_not_found', message: 'Batch `987654` not found.' });
+      expect(await apiError(admin.batches.getBatch(987_654))).toMatchObject({
+        status: 404,
+        code: 'batch_not_found',
+        message: 'Batch `987654` not found.',
+      });
       expect(errorOf(await call('GET', '/meili/batches/first'))).toMatchObject({ status: 400, code: 'invalid_batch_uids' });
     });
   });

@@ -35,7 +35,7 @@ const ids = (index: SearchIndex, params: SearchParams) => index.search({ limit: 
 const nested = (count: number, inner: string) => `${'('.repeat(count)}${inner}${')'.repeat(count)}`;
 const nots = (count: number) => `${'NOT '.repeat(count)}x = 1`;
 
-describe('how deep a filter may nest (Meilisearch\'s MAX_FILTER_DEPTH, 200)', () => {
+describe("how deep a filter may nest (Meilisearch's MAX_FILTER_DEPTH, 200)", () => {
   it('reads 49 brackets deep and 197 NOTs long, as Meilisearch does', () => {
     expect(parseFilter(nested(49, 'x = 1'))).toEqual({ type: 'compare', attribute: 'x', op: '=', value: '1' });
     let node = parseFilter(nots(197));
@@ -50,7 +50,7 @@ describe('how deep a filter may nest (Meilisearch\'s MAX_FILTER_DEPTH, 200)', ()
     ['50 brackets', nested(50, 'x = 1'), '51:106'],
     ['199 NOTs', nots(199), '797:802'],
     ['198 NOTs', nots(198), '793:798'],
-  ])('refuses %s with Meilisearch\'s message, pointing where the limit was passed', (_case, filter, columns) => {
+  ])("refuses %s with Meilisearch's message, pointing where the limit was passed", (_case, filter, columns) => {
     const error = parseError(filter);
     expect(error).toBeInstanceOf(FilterSyntaxError);
     expect(error.message).toBe(`${depthMessage}\n${columns} ${filter}`);
@@ -72,7 +72,7 @@ describe('how deep a filter may nest (Meilisearch\'s MAX_FILTER_DEPTH, 200)', ()
   });
 });
 
-describe('how much filter a caller may send (this engine\'s bounds)', () => {
+describe("how much filter a caller may send (this engine's bounds)", () => {
   const terms = (count: number) => Array.from({ length: count }, (_, i) => `id = ${i}`).join(' OR ');
 
   it('refuses a 40,000-term filter for its length, without echoing it', () => {
@@ -94,21 +94,31 @@ describe('how much filter a caller may send (this engine\'s bounds)', () => {
     expect(parseFilter(most)).toMatchObject({ type: 'or', children: expect.any(Array) });
     const over = terms(1001);
     const start = over.lastIndexOf('id = 1000');
-    expect(parseError(over).message).toBe(`The filter exceeded the maximum of 1000 conditions. ${rewriteHint}\n${start + 1}:${over.length + 1} ${over}`);
+    expect(parseError(over).message).toBe(
+      `The filter exceeded the maximum of 1000 conditions. ${rewriteHint}\n${start + 1}:${over.length + 1} ${over}`,
+    );
   });
 
   it('counts conditions across the array form, and an `IN [...]` once whatever its length', () => {
     const values = Array.from({ length: 5000 }, (_, i) => i).join(', ');
     expect(() => parseFilter([`id IN [${values}]`, [terms(499)], terms(500)])).not.toThrow();
-    expect(() => parseFilter([`id IN [${values}]`, [terms(500)], terms(500)])).toThrow('The filter exceeded the maximum of 1000 conditions.');
+    expect(() => parseFilter([`id IN [${values}]`, [terms(500)], terms(500)])).toThrow(
+      'The filter exceeded the maximum of 1000 conditions.',
+    );
   });
 
   it('bounds an `IN [...]` by the length: 40,000 values are refused, the 12,000 that fit are answered', () => {
     const index = new SearchIndex('ids', { filterableAttributes: ['id'], sortableAttributes: [], searchableAttributes: ['*'] });
     index.upsert(Array.from({ length: 12_000 }, (_, i) => ({ id: i })));
     const list = (count: number) => `id IN [${Array.from({ length: count }, (_, i) => i).join(',')}]`;
-    expect(searchError(index, { filter: list(40_000) })).toMatchObject({ code: 'invalid_search_filter', status: 400, message: `The filter exceeded the maximum length of 65536 characters. ${rewriteHint}` });
-    expect(ids(index, { filter: `${list(12_000)} AND id >= 11990` })).toEqual([11990, 11991, 11992, 11993, 11994, 11995, 11996, 11997, 11998, 11999]);
+    expect(searchError(index, { filter: list(40_000) })).toMatchObject({
+      code: 'invalid_search_filter',
+      status: 400,
+      message: `The filter exceeded the maximum length of 65536 characters. ${rewriteHint}`,
+    });
+    expect(ids(index, { filter: `${list(12_000)} AND id >= 11990` })).toEqual([
+      11990, 11991, 11992, 11993, 11994, 11995, 11996, 11997, 11998, 11999,
+    ]);
     expect(matchesFilter(parseFilter(list(12_000)), { id: 11_999 })).toBe(true);
     expect(matchesFilter(parseFilter(list(12_000)), { id: 12_000 })).toBe(false);
   });
@@ -121,31 +131,57 @@ describe('how much filter a caller may send (this engine\'s bounds)', () => {
     expect(() => parseFilter(`${filter} `)).toThrow('The filter exceeded the maximum length of 65536 characters.');
   });
 
-  it('does not hold the platform\'s own rules to those bounds', () => {
+  it("does not hold the platform's own rules to those bounds", () => {
     expect(() => parseFilterExpression(terms(1500))).not.toThrow();
     expect(() => parseFilterExpression(nested(50, 'x = 1'))).toThrow(depthMessage);
   });
 
-  it('answers a search with a bounded filter with Meilisearch\'s error, code invalid_search_filter', () => {
+  it("answers a search with a bounded filter with Meilisearch's error, code invalid_search_filter", () => {
     const index = new SearchIndex('cars', { filterableAttributes: ['id', 'x'], sortableAttributes: [], searchableAttributes: ['*'] });
     index.upsert([{ id: 1, x: 1 }]);
     const deep = searchError(index, { filter: nested(3000, 'x = 1') });
     expect(deep).toBeInstanceOf(MeiliError);
-    expect(deep).toMatchObject({ code: 'invalid_search_filter', status: 400, message: `${depthMessage}\n51:6006 ${nested(3000, 'x = 1')}` });
+    expect(deep).toMatchObject({
+      code: 'invalid_search_filter',
+      status: 400,
+      message: `${depthMessage}\n51:6006 ${nested(3000, 'x = 1')}`,
+    });
     expect(searchError(index, { filter: terms(40_000) })).toMatchObject({ code: 'invalid_search_filter', status: 400 });
     expect(ids(index, { filter: terms(1000) })).toEqual([1]);
     expect(ids(index, { filter: nested(49, 'x = 1') })).toEqual([1]);
   });
 });
 
-describe('nested fields (Meilisearch\'s NESTED_DOCUMENTS)', () => {
+describe("nested fields (Meilisearch's NESTED_DOCUMENTS)", () => {
   const documents: Doc[] = [
-    { id: 852, father: 'jean', mother: 'michelle', doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }], cattos: 'pésti' },
+    {
+      id: 852,
+      father: 'jean',
+      mother: 'michelle',
+      doggos: [
+        { name: 'bobby', age: 2 },
+        { name: 'buddy', age: 4 },
+      ],
+      cattos: 'pésti',
+    },
     { id: 654, father: 'pierre', mother: 'sabine', doggos: [{ name: 'gros bill', age: 8 }], cattos: ['simba', 'pestiféré'] },
     { id: 750, father: 'romain', mother: 'michelle', cattos: ['enigma'] },
-    { id: 951, father: 'jean-baptiste', mother: 'sophie', doggos: [{ name: 'turbo', age: 5 }, { name: 'fast', age: 6 }], cattos: ['moumoute', 'gomez'] },
+    {
+      id: 951,
+      father: 'jean-baptiste',
+      mother: 'sophie',
+      doggos: [
+        { name: 'turbo', age: 5 },
+        { name: 'fast', age: 6 },
+      ],
+      cattos: ['moumoute', 'gomez'],
+    },
   ];
-  const index = new SearchIndex('nested', { filterableAttributes: ['father', 'doggos', 'cattos'], sortableAttributes: [], searchableAttributes: ['*'] });
+  const index = new SearchIndex('nested', {
+    filterableAttributes: ['father', 'doggos', 'cattos'],
+    sortableAttributes: [],
+    searchableAttributes: ['*'],
+  });
   index.upsert(documents);
 
   it.each<[string, (string | number)[]]>([
@@ -171,15 +207,24 @@ describe('nested fields (Meilisearch\'s NESTED_DOCUMENTS)', () => {
       'doggos.age': { 2: 1, 4: 1, 5: 1, 6: 1, 8: 1 },
     });
     expect(response.facetStats).toEqual({ 'doggos.age': { min: 2, max: 8 } });
-    expect(index.search({ filter: 'father = jean', facets: ['doggos.name'], limit: 0 }).facetDistribution).toEqual({ 'doggos.name': { bobby: 1, buddy: 1 } });
+    expect(index.search({ filter: 'father = jean', facets: ['doggos.name'], limit: 0 }).facetDistribution).toEqual({
+      'doggos.name': { bobby: 1, buddy: 1 },
+    });
   });
 
   it('finds a flat "doggos.age" key the same way, as Meilisearch flattens documents', () => {
     const flat = new SearchIndex('flat', { filterableAttributes: ['doggos'], sortableAttributes: [], searchableAttributes: ['*'] });
-    flat.upsert([...documents, { id: 1, 'doggos.age': 3 }, { id: 2, doggos: { age: 3 } }, { id: 3, 'doggos.age': [3, 9], doggos: [{ age: 1 }] }]);
+    flat.upsert([
+      ...documents,
+      { id: 1, 'doggos.age': 3 },
+      { id: 2, doggos: { age: 3 } },
+      { id: 3, 'doggos.age': [3, 9], doggos: [{ age: 1 }] },
+    ]);
     expect(ids(flat, { filter: 'doggos.age = 3' })).toEqual([1, 2, 3]);
     expect(ids(flat, { filter: 'doggos.age = 1 AND doggos.age = 9' })).toEqual([3]);
-    expect(flat.search({ facets: ['doggos.age'], limit: 0 }).facetDistribution).toEqual({ 'doggos.age': { 1: 1, 2: 1, 3: 3, 4: 1, 5: 1, 6: 1, 8: 1, 9: 1 } });
+    expect(flat.search({ facets: ['doggos.age'], limit: 0 }).facetDistribution).toEqual({
+      'doggos.age': { 1: 1, 2: 1, 3: 3, 4: 1, 5: 1, 6: 1, 8: 1, 9: 1 },
+    });
   });
 
   it('reads IS NULL and IS EMPTY on the value of a key, also inside an array of objects, not on an item of an array', () => {
@@ -192,7 +237,11 @@ describe('nested fields (Meilisearch\'s NESTED_DOCUMENTS)', () => {
       { id: 6, doggos: [{ age: [null] }, { age: {} }] },
       { id: 7, tags: [null, []] },
     ];
-    const presence = new SearchIndex('presence', { filterableAttributes: ['doggos', 'tags'], sortableAttributes: [], searchableAttributes: ['*'] });
+    const presence = new SearchIndex('presence', {
+      filterableAttributes: ['doggos', 'tags'],
+      sortableAttributes: [],
+      searchableAttributes: ['*'],
+    });
     presence.upsert(docs);
     const cases: [string, number[]][] = [
       ['doggos.age IS NULL', [1]],
@@ -207,25 +256,49 @@ describe('nested fields (Meilisearch\'s NESTED_DOCUMENTS)', () => {
     ];
     for (const [filter, expected] of cases) {
       expect(ids(presence, { filter }), filter).toEqual(expected);
-      expect(docs.filter((doc) => matchesFilter(parseFilter(filter), doc)).map((doc) => doc.id), filter).toEqual(expected);
+      expect(
+        docs.filter((doc) => matchesFilter(parseFilter(filter), doc)).map((doc) => doc.id),
+        filter,
+      ).toEqual(expected);
     }
   });
 
   it('refuses a field that no filterable attribute covers, and a parent of one that is', () => {
-    const narrow = new SearchIndex('narrow', { filterableAttributes: ['doggos.name'], sortableAttributes: [], searchableAttributes: ['*'] });
+    const narrow = new SearchIndex('narrow', {
+      filterableAttributes: ['doggos.name'],
+      sortableAttributes: [],
+      searchableAttributes: ['*'],
+    });
     narrow.upsert(documents);
     expect(ids(narrow, { filter: 'doggos.name = bobby' })).toEqual([852]);
     for (const filter of ['doggos.age > 1', 'doggos EXISTS', 'doggos.named = x']) {
-      expect(searchError(narrow, { filter }), filter).toMatchObject({ code: 'invalid_search_filter', message: expect.stringMatching(/^Attribute `doggos(\.age|\.named)?` is not filterable\./) });
+      expect(searchError(narrow, { filter }), filter).toMatchObject({
+        code: 'invalid_search_filter',
+        message: expect.stringMatching(/^Attribute `doggos(\.age|\.named)?` is not filterable\./),
+      });
     }
     expect(searchError(narrow, { facets: ['doggos.age'] })).toMatchObject({ code: 'invalid_search_facets' });
   });
 });
 
-describe('geo filters (Meilisearch\'s GEO_DOCUMENTS)', () => {
+describe("geo filters (Meilisearch's GEO_DOCUMENTS)", () => {
   const documents: Doc[] = [
-    { id: 1, name: 'Taco Truck', address: '444 Salsa Street, Burritoville', type: 'Mexican', rating: 9, _geo: { lat: 34.0522, lng: -118.2437 } },
-    { id: 2, name: 'La Bella Italia', address: '456 Elm Street, Townsville', type: 'Italian', rating: 9, _geo: { lat: '45.4777599', lng: '9.1967508' } },
+    {
+      id: 1,
+      name: 'Taco Truck',
+      address: '444 Salsa Street, Burritoville',
+      type: 'Mexican',
+      rating: 9,
+      _geo: { lat: 34.0522, lng: -118.2437 },
+    },
+    {
+      id: 2,
+      name: 'La Bella Italia',
+      address: '456 Elm Street, Townsville',
+      type: 'Italian',
+      rating: 9,
+      _geo: { lat: '45.4777599', lng: '9.1967508' },
+    },
     { id: 3, name: 'Crêpe Truck', address: '2 Billig Avenue, Rouenville', type: 'French', rating: 10 },
   ];
   const index = new SearchIndex('geo', { filterableAttributes: ['_geo', 'type'], sortableAttributes: [], searchableAttributes: ['*'] });
@@ -259,7 +332,11 @@ describe('geo filters (Meilisearch\'s GEO_DOCUMENTS)', () => {
   it('needs _geo to be filterable, as any attribute, checked after the other attributes', () => {
     const plain = new SearchIndex('plain', { filterableAttributes: ['type'], sortableAttributes: [], searchableAttributes: ['*'] });
     plain.upsert(documents);
-    const notFilterable = (attribute: string) => ({ code: 'invalid_search_filter', status: 400, message: expect.stringMatching(new RegExp(`^Attribute \`${attribute}\` is not filterable\\.`)) });
+    const notFilterable = (attribute: string) => ({
+      code: 'invalid_search_filter',
+      status: 400,
+      message: expect.stringMatching(new RegExp(`^Attribute \`${attribute}\` is not filterable\\.`)),
+    });
     expect(searchError(plain, { filter: '_geoRadius(45, 9, 10)' })).toMatchObject(notFilterable('_geo'));
     // Its coordinates are checked only once `_geo` is known filterable.
     expect(searchError(plain, { filter: '_geoBoundingBox([100, 9], [45, 9])' })).toMatchObject(notFilterable('_geo'));
@@ -272,12 +349,24 @@ describe('geo filters (Meilisearch\'s GEO_DOCUMENTS)', () => {
     ['_geoRadius(-10, 250, 10)', 'Bad longitude `250`. Longitude must be contained between -180 and 180 degrees. \n17:20'],
     ['_geoRadius(-10, 180.000001, 10)', 'Bad longitude `180.000001`. Longitude must be contained between -180 and 180 degrees. \n17:27'],
     ['_geoRadius(1e400, 1, 1)', 'Non finite floats are not supported\n12:17'],
-    ['_geoBoundingBox([-90.0000001, 150], [30, 10])', 'Bad latitude `-90.0000001`. Latitude must be contained between -90 and 90 degrees. \n18:29'],
-    ['_geoBoundingBox([30, 10], [90.0000001, 150])', 'Bad latitude `90.0000001`. Latitude must be contained between -90 and 90 degrees. \n28:38'],
-    ['_geoBoundingBox([-10, -180.000001], [30, 10])', 'Bad longitude `-180.000001`. Longitude must be contained between -180 and 180 degrees. \n23:34'],
-    ['_geoBoundingBox([30, 10], [-10, 180.000001])', 'Bad longitude `180.000001`. Longitude must be contained between -180 and 180 degrees. \n33:43'],
+    [
+      '_geoBoundingBox([-90.0000001, 150], [30, 10])',
+      'Bad latitude `-90.0000001`. Latitude must be contained between -90 and 90 degrees. \n18:29',
+    ],
+    [
+      '_geoBoundingBox([30, 10], [90.0000001, 150])',
+      'Bad latitude `90.0000001`. Latitude must be contained between -90 and 90 degrees. \n28:38',
+    ],
+    [
+      '_geoBoundingBox([-10, -180.000001], [30, 10])',
+      'Bad longitude `-180.000001`. Longitude must be contained between -180 and 180 degrees. \n23:34',
+    ],
+    [
+      '_geoBoundingBox([30, 10], [-10, 180.000001])',
+      'Bad longitude `180.000001`. Longitude must be contained between -180 and 180 degrees. \n33:43',
+    ],
     ['_geoBoundingBox([30, 10], [40, 20])', 'The top latitude `30` is below the bottom latitude `40`.\n32:34'],
-  ])('refuses %s with Meilisearch\'s message', (filter, message) => {
+  ])("refuses %s with Meilisearch's message", (filter, message) => {
     expect(searchError(index, { filter })).toMatchObject({ code: 'invalid_search_filter', status: 400, message: `${message} ${filter}` });
   });
 
@@ -285,22 +374,55 @@ describe('geo filters (Meilisearch\'s GEO_DOCUMENTS)', () => {
     // Meilisearch's filter-parser snapshots.
     ['_geoRadius', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n1:11'],
     ['_geoRadius = 12', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n1:16'],
-    ['_geoBoundingBox', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:16'],
-    ['_geoBoundingBox = 12', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:21'],
-    ['_geoBoundingBox(1.0, 1.0)', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:26'],
-    ['_geoPoint(12, 13, 14)', '`_geoPoint` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:22'],
-    ['position <= _geoPoint(12, 13, 14)', '`_geoPoint` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n13:34'],
-    ['_geoDistance(12, 13, 14)', '`_geoDistance` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:25'],
-    ['position <= _geoDistance(12, 13, 14)', '`_geoDistance` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n13:37'],
-    ['_geo(12, 13, 14)', '`_geo` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:17'],
-    ['position <= _geo(12, 13, 14)', '`_geo` is a reserved keyword and thus can\'t be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n13:29'],
-    ['position <= _geoRadius(12, 13, 14)', 'The `_geoRadius` filter is an operation and can\'t be used as a value.\n13:35'],
+    [
+      '_geoBoundingBox',
+      'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:16',
+    ],
+    [
+      '_geoBoundingBox = 12',
+      'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:21',
+    ],
+    [
+      '_geoBoundingBox(1.0, 1.0)',
+      'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n1:26',
+    ],
+    [
+      '_geoPoint(12, 13, 14)',
+      "`_geoPoint` is a reserved keyword and thus can't be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:22",
+    ],
+    [
+      'position <= _geoPoint(12, 13, 14)',
+      "`_geoPoint` is a reserved keyword and thus can't be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n13:34",
+    ],
+    [
+      '_geoDistance(12, 13, 14)',
+      "`_geoDistance` is a reserved keyword and thus can't be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:25",
+    ],
+    [
+      'position <= _geoDistance(12, 13, 14)',
+      "`_geoDistance` is a reserved keyword and thus can't be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n13:37",
+    ],
+    [
+      '_geo(12, 13, 14)',
+      "`_geo` is a reserved keyword and thus can't be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n1:17",
+    ],
+    [
+      'position <= _geo(12, 13, 14)',
+      "`_geo` is a reserved keyword and thus can't be used as a filter expression. Use the `_geoRadius(latitude, longitude, distance)` or `_geoBoundingBox([latitude, longitude], [latitude, longitude])` built-in rules to filter on `_geo` coordinates.\n13:29",
+    ],
+    ['position <= _geoRadius(12, 13, 14)', "The `_geoRadius` filter is an operation and can't be used as a value.\n13:35"],
     // Counted once the brackets are read: Meilisearch points past them.
     ['_geoRadius(1, 2)', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n17:17'],
-    ['_geoRadius(1, 2, 3, 4) AND x = 1', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n23:33'],
+    [
+      '_geoRadius(1, 2, 3, 4) AND x = 1',
+      'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n23:33',
+    ],
     ['x = 1 OR _geoRadius (1, 2, 3)', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n10:30'],
     ['_geoRadius(1, abc, 3)', 'The `_geoRadius` filter expects three arguments: `_geoRadius(latitude, longitude, radius)`.\n1:22'],
-    ['_geoBoundingBox([1, 2], [3, 4, 5])', 'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n35:35'],
+    [
+      '_geoBoundingBox([1, 2], [3, 4, 5])',
+      'The `_geoBoundingBox` filter expects two pairs of arguments: `_geoBoundingBox([latitude, longitude], [latitude, longitude])`.\n35:35',
+    ],
   ])('reads %s as Meilisearch does', (filter, message) => {
     const error = parseError(filter);
     expect(error).toBeInstanceOf(FilterSyntaxError);
@@ -313,7 +435,15 @@ describe('filters through the /meili HTTP API', () => {
   beforeAll(async () => {
     platform = await createTestPlatform();
     const documents = [
-      { id: 852, father: 'jean', doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }], _geo: { lat: 45.4777599, lng: 9.1967508 } },
+      {
+        id: 852,
+        father: 'jean',
+        doggos: [
+          { name: 'bobby', age: 2 },
+          { name: 'buddy', age: 4 },
+        ],
+        _geo: { lat: 45.4777599, lng: 9.1967508 },
+      },
       { id: 654, father: 'pierre', doggos: [{ name: 'gros bill', age: 8 }], _geo: { lat: '34.0522', lng: '-118.2437' } },
       { id: 750, father: 'romain' },
     ];
@@ -342,7 +472,7 @@ describe('filters through the /meili HTTP API', () => {
     ['3,000 nested brackets', nested(3000, 'make = Toyota'), `${depthMessage}\n51:${6014} ${nested(3000, 'make = Toyota')}`],
     ['10,000 NOTs', `${'NOT '.repeat(10_000)}make = Toyota`, `${depthMessage}\n797:40014 ${'NOT '.repeat(10_000)}make = Toyota`],
     ['a 40,000-term filter', terms(40_000), `The filter exceeded the maximum length of 65536 characters. ${rewriteHint}`],
-  ])('answers a site\'s multi-search with %s: 400, naming the query', async (_case, filter, message) => {
+  ])("answers a site's multi-search with %s: 400, naming the query", async (_case, filter, message) => {
     const res = await multiSearch('metro-motor-group', [{ limit: 1 }, { filter, limit: 1 }]);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
@@ -353,7 +483,7 @@ describe('filters through the /meili HTTP API', () => {
     });
   });
 
-  it('answers a filter at the limits, under the site\'s own rules', async () => {
+  it("answers a filter at the limits, under the site's own rules", async () => {
     const res = await multiSearch('metro-motor-group', [{ filter: [terms(999), nested(49, 'make = Toyota')], limit: 1 }]);
     expect(res.statusCode).toBe(200);
     const single = await platform.app.inject({
@@ -363,27 +493,39 @@ describe('filters through the /meili HTTP API', () => {
       payload: { filter: nested(50, 'make = Toyota') },
     });
     expect(single.statusCode).toBe(400);
-    expect(single.json()).toMatchObject({ code: 'invalid_search_filter', message: `${depthMessage}\n51:114 ${nested(50, 'make = Toyota')}` });
+    expect(single.json()).toMatchObject({
+      code: 'invalid_search_filter',
+      message: `${depthMessage}\n51:114 ${nested(50, 'make = Toyota')}`,
+    });
   });
 
-  it.each(demoSiteSlugs)('answers the search page\'s largest filter on %s: every value it shows of every facet selected', async (slug) => {
+  it.each(demoSiteSlugs)("answers the search page's largest filter on %s: every value it shows of every facet selected", async (slug) => {
     const site = await siteConfig(slug);
     const shown = await multiSearch(slug, [{ facets: site.search_facets, limit: 0 }]);
     expect(shown.statusCode, shown.body).toBe(200);
-    const { facetDistribution = {}, facetStats = {} } = shown.json<{ results: [{ facetDistribution?: Record<string, Record<string, number>>; facetStats?: Record<string, { min: number; max: number }> }] }>().results[0];
+    const { facetDistribution = {}, facetStats = {} } = shown.json<{
+      results: [{ facetDistribution?: Record<string, Record<string, number>>; facetStats?: Record<string, { min: number; max: number }> }];
+    }>().results[0];
     const state: SearchState = { q: '', filters: {}, ranges: {}, sort: 'price:asc', page: 2 };
     for (const facet of site.search_facets) {
       if (isRangeFacet(facet)) state.ranges[facet] = { min: facetStats[facet]?.min ?? 0, max: facetStats[facet]?.max ?? 1 };
       else state.filters[facet] = Object.keys(facetDistribution[facet] ?? {});
     }
-    const queries = buildSearchQueries({ state, facets: site.search_facets, indexUid: site.search.indexUid, hitsPerPage: 24, defaultSort: site.default_sort, extraFilters: searchSlugFilters('new-used-cars') });
+    const queries = buildSearchQueries({
+      state,
+      facets: site.search_facets,
+      indexUid: site.search.indexUid,
+      hitsPerPage: 24,
+      defaultSort: site.default_sort,
+      extraFilters: searchSlugFilters('new-used-cars'),
+    });
     const res = await multiSearch(slug, queries);
     expect(res.statusCode, res.body).toBe(200);
     const largest = Math.max(...queries.map((query) => query.filter.join(' AND ').length));
     expect(largest).toBeLessThan(filterLimits.characters / 8);
   });
 
-  it('checks a delete-by-filter\'s filter before accepting the task, as Meilisearch does', async () => {
+  it("checks a delete-by-filter's filter before accepting the task, as Meilisearch does", async () => {
     for (const [filter, message] of [
       [nested(3000, 'father = jean'), `${depthMessage}\n51:6014 ${nested(3000, 'father = jean')}`],
       [`${'NOT '.repeat(10_000)}father = jean`, `${depthMessage}\n797:40014 ${'NOT '.repeat(10_000)}father = jean`],
@@ -391,25 +533,49 @@ describe('filters through the /meili HTTP API', () => {
     ]) {
       const res = await admin('POST', '/meili/indexes/filters/documents/delete', { filter });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message, code: 'invalid_document_filter', type: 'invalid_request', link: 'https://docs.meilisearch.com/errors#invalid_document_filter' });
+      expect(res.json()).toEqual({
+        message,
+        code: 'invalid_document_filter',
+        type: 'invalid_request',
+        link: 'https://docs.meilisearch.com/errors#invalid_document_filter',
+      });
     }
     // Coordinates are checked when the task runs, against the index's settings.
     const bad = await admin('POST', '/meili/indexes/filters/documents/delete', { filter: '_geoRadius(100, 0, 1)' });
     expect(bad.statusCode).toBe(202);
-    const task = (await admin('GET', `/meili/tasks/${bad.json<{ taskUid: number }>().taskUid}`)).json<{ status: string; error: { code: string; message: string } }>();
-    expect(task).toMatchObject({ status: 'failed', error: { code: 'invalid_document_filter', message: 'Bad latitude `100`. Latitude must be contained between -90 and 90 degrees. \n12:15 _geoRadius(100, 0, 1)' } });
+    const task = (await admin('GET', `/meili/tasks/${bad.json<{ taskUid: number }>().taskUid}`)).json<{
+      status: string;
+      error: { code: string; message: string };
+    }>();
+    expect(task).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'invalid_document_filter',
+        message: 'Bad latitude `100`. Latitude must be contained between -90 and 90 degrees. \n12:15 _geoRadius(100, 0, 1)',
+      },
+    });
   });
 
   it('filters and counts nested fields and geo points', async () => {
-    const search = async (body: Record<string, unknown>) => (await admin('POST', '/meili/indexes/filters/search', body)).json<{ hits: { id: number }[]; facetDistribution?: unknown }>();
+    const search = async (body: Record<string, unknown>) =>
+      (await admin('POST', '/meili/indexes/filters/search', body)).json<{ hits: { id: number }[]; facetDistribution?: unknown }>();
     expect((await search({ filter: 'doggos.age > 3' })).hits.map((hit) => hit.id)).toEqual([852, 654]);
-    expect((await search({ filter: ['doggos.name EXISTS', ['_geoRadius(45.472735, 9.184019, 10000)', 'father = romain']] })).hits.map((hit) => hit.id)).toEqual([852]);
+    expect(
+      (await search({ filter: ['doggos.name EXISTS', ['_geoRadius(45.472735, 9.184019, 10000)', 'father = romain']] })).hits.map(
+        (hit) => hit.id,
+      ),
+    ).toEqual([852]);
     expect((await search({ filter: '_geoBoundingBox([40, -100], [30, -120])' })).hits.map((hit) => hit.id)).toEqual([654]);
-    expect((await search({ facets: ['doggos.name'], limit: 0 })).facetDistribution).toEqual({ 'doggos.name': { bobby: 1, buddy: 1, 'gros bill': 1 } });
+    expect((await search({ facets: ['doggos.name'], limit: 0 })).facetDistribution).toEqual({
+      'doggos.name': { bobby: 1, buddy: 1, 'gros bill': 1 },
+    });
     await admin('POST', '/meili/indexes/no_geo/documents', [{ id: 1, father: 'jean', _geo: { lat: -33.8, lng: 151.2 } }]);
     await admin('PATCH', '/meili/indexes/no_geo/settings', { filterableAttributes: ['father'] });
     const plain = await admin('POST', '/meili/indexes/no_geo/search', { filter: '_geoRadius(-33.8, 151.2, 5000)' });
     expect(plain.statusCode).toBe(400);
-    expect(plain.json()).toMatchObject({ code: 'invalid_search_filter', message: expect.stringContaining('Attribute `_geo` is not filterable.') });
+    expect(plain.json()).toMatchObject({
+      code: 'invalid_search_filter',
+      message: expect.stringContaining('Attribute `_geo` is not filterable.'),
+    });
   });
 });

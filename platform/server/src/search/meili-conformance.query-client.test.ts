@@ -14,7 +14,13 @@ import { carsIndexUid, searchKeyForSite } from './site-search';
  */
 
 const movies = [
-  { id: 1, title: 'Big Fat Liar', overview: 'A young liar and his friend travel to Hollywood to expose a producer', genre: 'comedy', year: 2002 },
+  {
+    id: 1,
+    title: 'Big Fat Liar',
+    overview: 'A young liar and his friend travel to Hollywood to expose a producer',
+    genre: 'comedy',
+    year: 2002,
+  },
   { id: 2, title: 'The Big Lebowski', overview: 'The dude abides', genre: 'comedy', year: 1998 },
   { id: 3, title: 'My Big Fat Greek Wedding', overview: 'A big fat wedding in Chicago', genre: 'romance', year: 2002 },
   { id: 4, title: 'Liar Liar', overview: 'A lawyer cannot lie for a day', genre: 'comedy', year: 1997 },
@@ -31,7 +37,10 @@ describe('the query features through the official Meilisearch client', () => {
     const embedded = new InProcessMeili();
     embedded.attach(platform.app);
     admin = embedded.client(testSearchAdminKey);
-    await admin.index('films').updateSettings({ filterableAttributes: ['genre'], sortableAttributes: ['year'], searchableAttributes: ['title', 'overview'] }).waitTask();
+    await admin
+      .index('films')
+      .updateSettings({ filterableAttributes: ['genre'], sortableAttributes: ['year'], searchableAttributes: ['title', 'overview'] })
+      .waitTask();
     await admin.index('films').addDocuments(movies).waitTask();
   });
   afterAll(async () => {
@@ -51,7 +60,14 @@ describe('the query features through the official Meilisearch client', () => {
     expect(result.hits[0]).toEqual({
       title: 'Big Fat Liar',
       _formatted: { title: '<em>Big</em> <em>Fat</em> <em>Liar</em>', overview: '…young liar and…' },
-      _matchesPosition: { overview: [{ start: 8, length: 4 }], title: [{ start: 0, length: 3 }, { start: 4, length: 3 }, { start: 8, length: 4 }] },
+      _matchesPosition: {
+        overview: [{ start: 8, length: 4 }],
+        title: [
+          { start: 0, length: 3 },
+          { start: 4, length: 3 },
+          { start: 8, length: 4 },
+        ],
+      },
       _rankingScore: 1,
     });
     expect(result.hits.map((hit) => hit.title)).toEqual(['Big Fat Liar', 'Liar Liar']);
@@ -66,7 +82,10 @@ describe('the query features through the official Meilisearch client', () => {
   });
 
   it('follows the distinctAttribute, displayedAttributes and pagination settings', async () => {
-    await admin.index('films').updateSettings({ distinctAttribute: 'genre', displayedAttributes: ['id', 'title'], pagination: { maxTotalHits: 2 } }).waitTask();
+    await admin
+      .index('films')
+      .updateSettings({ distinctAttribute: 'genre', displayedAttributes: ['id', 'title'], pagination: { maxTotalHits: 2 } })
+      .waitTask();
     const result = await admin.index('films').search('', { sort: ['year:asc'], limit: 10 });
     expect(result.hits).toEqual([
       { id: 4, title: 'Liar Liar' },
@@ -87,7 +106,11 @@ describe('the query features through the official Meilisearch client', () => {
       method: 'POST',
       url: `/meili/indexes/${carsIndexUid}/search`,
       headers: { authorization: `Bearer ${searchKeyForSite(siteId, testSearchKeySecret)}`, host: 'metro-motor-group.localhost:3000' },
-      payload: { sort: [`_geoPoint(${yard.address.lat}, ${yard.address.long}):asc`], limit: 1000, attributesToRetrieve: ['location_id', '_geo'] },
+      payload: {
+        sort: [`_geoPoint(${yard.address.lat}, ${yard.address.long}):asc`],
+        limit: 1000,
+        attributesToRetrieve: ['location_id', '_geo'],
+      },
     });
     expect(answer.statusCode, answer.body).toBe(200);
     const hits = answer.json<{ hits: (Pick<Car, 'location_id'> & { _geo: { lat: number; lng: number }; _geoDistance: number })[] }>().hits;

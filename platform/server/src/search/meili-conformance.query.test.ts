@@ -20,7 +20,11 @@ const movieDocs: Doc[] = [
   { id: 4, title: 'Liar Liar', overview: 'A lawyer cannot lie for a day', genre: 'comedy', year: 1997 },
   { id: 5, title: 'Fat Albert', overview: 'Hey hey hey', genre: 'family', year: 2004 },
 ];
-const movieSettings: IndexSettings = { filterableAttributes: ['genre', 'year'], sortableAttributes: ['year'], searchableAttributes: ['title', 'overview'] };
+const movieSettings: IndexSettings = {
+  filterableAttributes: ['genre', 'year'],
+  sortableAttributes: ['year'],
+  searchableAttributes: ['title', 'overview'],
+};
 
 function index(docs: Doc[], settings: Partial<IndexSettings> = {}) {
   const built = new SearchIndex('test', { filterableAttributes: [], sortableAttributes: [], searchableAttributes: ['*'], ...settings });
@@ -58,7 +62,10 @@ describe('maxTotalHits: no search reaches past it', () => {
   });
 
   it('follows the pagination setting', () => {
-    const few = index(Array.from({ length: 5 }, (_, i) => ({ id: i + 1 })), { maxTotalHits: 3 });
+    const few = index(
+      Array.from({ length: 5 }, (_, i) => ({ id: i + 1 })),
+      { maxTotalHits: 3 },
+    );
     expect(few.search({ limit: 2, offset: 2 })).toMatchObject({ hits: [{ id: 3 }], estimatedTotalHits: 3, offset: 2, limit: 2 });
     expect(few.search({ hitsPerPage: 2, page: 2 })).toMatchObject({ hits: [{ id: 3 }], totalHits: 3, totalPages: 2 });
     few.updateSettings({ maxTotalHits: 5000 });
@@ -114,7 +121,11 @@ describe('distinct', () => {
   it('keeps every document without the attribute, and pages over the distinct hits', () => {
     const withStrays = index([...movieDocs, { id: 6, title: 'Big Fish' }, { id: 7, title: 'Big' }], { ...movieSettings });
     expect(ids(withStrays.search({ distinct: 'genre', sort: ['year:asc'] }))).toEqual([4, 3, 5, 6, 7]);
-    expect(withStrays.search({ distinct: 'genre', sort: ['year:asc'], hitsPerPage: 2, page: 2 })).toMatchObject({ hits: [{ id: 5 }, { id: 6 }], totalHits: 5, totalPages: 3 });
+    expect(withStrays.search({ distinct: 'genre', sort: ['year:asc'], hitsPerPage: 2, page: 2 })).toMatchObject({
+      hits: [{ id: 5 }, { id: 6 }],
+      totalHits: 5,
+      totalPages: 3,
+    });
   });
 
   it('applies the distinctAttribute setting to every search, and a value shared through an array excludes the later documents', () => {
@@ -163,7 +174,7 @@ describe('attributesToSearchOn', () => {
   });
 });
 
-describe('attributesToCrop, cropLength, cropMarker: _formatted cut around the best matches (milli\'s own cases)', () => {
+describe("attributesToCrop, cropLength, cropMarker: _formatted cut around the best matches (milli's own cases)", () => {
   const texts = [
     'A quick brown fox can not jump 32 feet, right? Brr, it is cold!',
     '(A quick brown fox can not jump 32 feet, right? Brr, it is cold!)',
@@ -174,7 +185,8 @@ describe('attributesToCrop, cropLength, cropMarker: _formatted cut around the be
     'split split split split split split void void void void void void void void void void split the world void void',
   ];
   const book = index(texts.map((text, id) => ({ id, text })));
-  const formatted = (params: SearchParams) => Object.fromEntries(book.search({ limit: 20, ...params }).hits.map((hit) => [hit.id, (hit._formatted as { text: string }).text]));
+  const formatted = (params: SearchParams) =>
+    Object.fromEntries(book.search({ limit: 20, ...params }).hits.map((hit) => [hit.id, (hit._formatted as { text: string }).text]));
 
   it('keeps 10 words around the best group of query words, marking the cuts with …', () => {
     expect(formatted({ q: 'split the world', attributesToCrop: ['text'] })).toEqual({
@@ -206,26 +218,45 @@ describe('attributesToCrop, cropLength, cropMarker: _formatted cut around the be
     const crop = (params: SearchParams) => one.search({ q: 'split the world', ...params }).hits[0]!._formatted;
     expect(crop({ attributesToCrop: ['text'], cropLength: 2 })).toEqual({ id: '1', text: '…split the…', note: 'a split here' });
     expect(crop({ attributesToCrop: ['text:1'], cropLength: 2 })).toMatchObject({ text: '…split…' });
-    expect(crop({ attributesToCrop: ['*'], cropLength: 1, cropMarker: '[…]' })).toEqual({ id: '1', text: '[…]split[…]', note: '[…]split[…]' });
+    expect(crop({ attributesToCrop: ['*'], cropLength: 1, cropMarker: '[…]' })).toEqual({
+      id: '1',
+      text: '[…]split[…]',
+      note: '[…]split[…]',
+    });
     expect(crop({ attributesToCrop: ['text'], cropLength: 0 })).toMatchObject({ text: 'void void split the world void void.' });
     expect(crop({ attributesToCrop: ['text'], cropLength: 2, cropMarker: '' })).toMatchObject({ text: 'split the' });
   });
 
   it('keeps a quoted phrase whole, cutting one longer than the crop from its end', () => {
-    const text = 'The groundbreaking invention had the power to split the world between those who embraced progress and those who resisted change!';
+    const text =
+      'The groundbreaking invention had the power to split the world between those who embraced progress and those who resisted change!';
     const one = index([{ id: 1, text }]);
-    const crop = (q: string) => (one.search({ q, attributesToCrop: ['text'], attributesToHighlight: ['text'] }).hits[0]!._formatted as { text: string }).text;
+    const crop = (q: string) =>
+      (one.search({ q, attributesToCrop: ['text'], attributesToHighlight: ['text'] }).hits[0]!._formatted as { text: string }).text;
     expect(crop('"the world"')).toBe('…the power to split <em>the world</em> between those who embraced…');
     expect(crop('those "and those"')).toBe('…world between <em>those</em> who embraced progress <em>and those</em> who resisted…');
-    expect(crop('"The groundbreaking invention had the power to split the world"')).toBe('<em>The groundbreaking invention had the power to split the world</em>…');
-    expect(crop('"The groundbreaking invention had the power to split the world between those"')).toBe('<em>The groundbreaking invention had the power to split the world</em>…');
-    expect(crop('"groundbreaking invention" "split the world between"')).toBe('…<em>groundbreaking invention</em> had the power to <em>split the world between</em>…');
-    expect(crop('"groundbreaking invention" "had the power to split the world between those"')).toBe('…<em>invention</em> <em>had the power to split the world between those</em>…');
+    expect(crop('"The groundbreaking invention had the power to split the world"')).toBe(
+      '<em>The groundbreaking invention had the power to split the world</em>…',
+    );
+    expect(crop('"The groundbreaking invention had the power to split the world between those"')).toBe(
+      '<em>The groundbreaking invention had the power to split the world</em>…',
+    );
+    expect(crop('"groundbreaking invention" "split the world between"')).toBe(
+      '…<em>groundbreaking invention</em> had the power to <em>split the world between</em>…',
+    );
+    expect(crop('"groundbreaking invention" "had the power to split the world between those"')).toBe(
+      '…<em>invention</em> <em>had the power to split the world between those</em>…',
+    );
   });
 
   it('highlights the words of a phrase, and the halves of a split word, only side by side', () => {
     const one = index([{ id: 1, text: "the do or die can't be he do and or isn't he" }]);
-    const [hit] = one.search({ q: 'the "t he" door "do or"', attributesToHighlight: ['text'], highlightPreTag: '_', highlightPostTag: '_' }).hits;
+    const [hit] = one.search({
+      q: 'the "t he" door "do or"',
+      attributesToHighlight: ['text'],
+      highlightPreTag: '_',
+      highlightPostTag: '_',
+    }).hits;
     expect(hit!._formatted).toEqual({ id: '1', text: "_the_ _do or_ die can't be he do and or isn'_t he_" });
   });
 });
@@ -235,19 +266,21 @@ describe('showMatchesPosition', () => {
     {
       id: 1,
       name: 'Ŵôřlḑ famous doggo',
-      doggos: [
-        { name: 'bobby', tags: ['good boy', 'bobby tables'] },
-        { name: 'buddy' },
-      ],
+      doggos: [{ name: 'bobby', tags: ['good boy', 'bobby tables'] }, { name: 'buddy' }],
       age: 2017,
     },
     { id: 2, name: 'cat', doggos: [] },
   ]);
 
-  it('gives each match\'s start and length in UTF-8 bytes, as Meilisearch measures them', () => {
+  it("gives each match's start and length in UTF-8 bytes, as Meilisearch measures them", () => {
     const [hit] = doggos.search({ q: 'world famous', showMatchesPosition: true }).hits;
     // "Ŵôřlḑ" is 5 characters and 10 bytes.
-    expect(hit!._matchesPosition).toEqual({ name: [{ start: 0, length: 10 }, { start: 11, length: 6 }] });
+    expect(hit!._matchesPosition).toEqual({
+      name: [
+        { start: 0, length: 10 },
+        { start: 11, length: 6 },
+      ],
+    });
   });
 
   it('names nested attributes by their dotted path and says which array items (outermost first) hold the match', () => {
@@ -271,7 +304,8 @@ describe('showMatchesPosition', () => {
 
 describe('showRankingScore, showRankingScoreDetails, rankingScoreThreshold', () => {
   const films = movies();
-  const scores = (params: SearchParams) => Object.fromEntries(films.search({ showRankingScore: true, ...params }).hits.map((hit) => [hit.id, hit._rankingScore as number]));
+  const scores = (params: SearchParams) =>
+    Object.fromEntries(films.search({ showRankingScore: true, ...params }).hits.map((hit) => [hit.id, hit._rankingScore as number]));
 
   it('scores every hit of a search without words 1', () => {
     expect(Object.values(scores({}))).toEqual([1, 1, 1, 1, 1]);
@@ -334,14 +368,27 @@ describe('attributesToRetrieve and the displayedAttributes setting', () => {
   });
 
   it('reaches into nested objects and arrays by dotted path', () => {
-    const nested = index([{ id: 1, name: 'Rex', owner: { name: 'Ann', phone: '0400' }, doggos: [{ name: 'bobby', age: 2 }, { name: 'buddy', age: 4 }] }]);
-    expect(nested.search({ attributesToRetrieve: ['owner.name', 'doggos.age'] }).hits[0]).toEqual({ owner: { name: 'Ann' }, doggos: [{ age: 2 }, { age: 4 }] });
+    const nested = index([
+      {
+        id: 1,
+        name: 'Rex',
+        owner: { name: 'Ann', phone: '0400' },
+        doggos: [
+          { name: 'bobby', age: 2 },
+          { name: 'buddy', age: 4 },
+        ],
+      },
+    ]);
+    expect(nested.search({ attributesToRetrieve: ['owner.name', 'doggos.age'] }).hits[0]).toEqual({
+      owner: { name: 'Ann' },
+      doggos: [{ age: 2 }, { age: 4 }],
+    });
   });
 });
 
 describe('_geoPoint sort and _geoDistance', () => {
   const places: Doc[] = [
-    { id: 1, name: 'Nàpiz\' Milano', _geo: { lat: 45.4777599, lng: 9.1967508 } },
+    { id: 1, name: "Nàpiz' Milano", _geo: { lat: 45.4777599, lng: 9.1967508 } },
     { id: 2, name: 'Bouillon Pigalle', _geo: { lat: 48.8826517, lng: 2.3352748 } },
     { id: 3, name: 'Artico Gelateria Tradizionale', _geo: { lat: 45.4632046, lng: 9.1719421 } },
     { id: 4, name: 'Nowhere in particular' },
@@ -349,12 +396,12 @@ describe('_geoPoint sort and _geoDistance', () => {
   ];
   const restaurants = index(places, { filterableAttributes: ['_geo'], sortableAttributes: ['_geo'] });
 
-  it('orders by distance from the point, nearest first (asc) or last (desc), documents without _geo last either way (the docs\' Eiffel Tower example)', () => {
+  it("orders by distance from the point, nearest first (asc) or last (desc), documents without _geo last either way (the docs' Eiffel Tower example)", () => {
     expect(ids(restaurants.search({ sort: ['_geoPoint(48.8561446,2.2978204):asc'] }))).toEqual([2, 5, 3, 1, 4]);
     expect(ids(restaurants.search({ sort: ['_geoPoint(48.8561446, 2.2978204):desc'] }))).toEqual([1, 3, 5, 2, 4]);
   });
 
-  it('gives each hit with a _geo its distance in whole metres, coordinates given as numbers or text (Meilisearch\'s bug_4640 and geo_sort_with_words tests)', () => {
+  it("gives each hit with a _geo its distance in whole metres, coordinates given as numbers or text (Meilisearch's bug_4640 and geo_sort_with_words tests)", () => {
     const trucks = index(
       [
         { id: 1, name: 'Taco Truck', _geo: { lat: 34.0522, lng: -118.2437 } },
@@ -393,27 +440,43 @@ describe('_geoPoint sort and _geoDistance', () => {
   it.each<[string, string]>([
     ['_geoPoint(200, 0):asc', 'Bad latitude `200`. Latitude must be contained between -90 and 90 degrees. '],
     ['_geoPoint(0, -2021):desc', 'Bad longitude `-2021`. Longitude must be contained between -180 and 180 degrees. '],
-    ['_geoPoint(35, 85, 75):asc', 'Invalid syntax for the geo parameter: expected expression formated like `_geoPoint(latitude, longitude)` and ending by `:asc` or `:desc`, found `_geoPoint(35, 85, 75)`.'],
-    ['_geoPoint:asc', 'Invalid syntax for the geo parameter: expected expression formated like `_geoPoint(latitude, longitude)` and ending by `:asc` or `:desc`, found `_geoPoint`.'],
-    ['_geo:asc', "`_geo` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates."],
-    ['_geoRadius(1, 2, 3):asc', "`_geoRadius` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates."],
+    [
+      '_geoPoint(35, 85, 75):asc',
+      'Invalid syntax for the geo parameter: expected expression formated like `_geoPoint(latitude, longitude)` and ending by `:asc` or `:desc`, found `_geoPoint(35, 85, 75)`.',
+    ],
+    [
+      '_geoPoint:asc',
+      'Invalid syntax for the geo parameter: expected expression formated like `_geoPoint(latitude, longitude)` and ending by `:asc` or `:desc`, found `_geoPoint`.',
+    ],
+    [
+      '_geo:asc',
+      "`_geo` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.",
+    ],
+    [
+      '_geoRadius(1, 2, 3):asc',
+      "`_geoRadius` is a reserved keyword and thus can't be used as a sort expression. Use the _geoPoint(latitude, longitude) built-in rule to sort on _geo field coordinates.",
+    ],
     ['_geoDistance:asc', "`_geoDistance` is a reserved keyword and thus can't be used as a sort expression."],
     ['_geoPoint(1, 2)', 'Invalid syntax for the sort parameter: expected expression ending by `:asc` or `:desc`, found `_geoPoint(1, 2)`.'],
-  ])('refuses %s with Meilisearch\'s message', (sort, message) => {
+  ])("refuses %s with Meilisearch's message", (sort, message) => {
     expect(refusal(() => restaurants.search({ sort: [sort] }))).toEqual({ code: 'invalid_search_sort', status: 400, message });
   });
 
   it('needs _geo sortable', () => {
     const unsortable = index(places, { sortableAttributes: ['name'] });
-    expect(refusal(() => unsortable.search({ sort: ['_geoPoint(0, 0):asc'] })).message).toBe('Attribute `_geo` is not sortable. Available sortable attributes are: `name`.');
-    expect(refusal(() => index(places).search({ sort: ['_geoPoint(0, 0):asc'] })).message).toBe('Attribute `_geo` is not sortable. This index does not have configured sortable attributes.');
+    expect(refusal(() => unsortable.search({ sort: ['_geoPoint(0, 0):asc'] })).message).toBe(
+      'Attribute `_geo` is not sortable. Available sortable attributes are: `name`.',
+    );
+    expect(refusal(() => index(places).search({ sort: ['_geoPoint(0, 0):asc'] })).message).toBe(
+      'Attribute `_geo` is not sortable. This index does not have configured sortable attributes.',
+    );
   });
 });
 
 describe('the platform\'s car documents carry their location as _geo ("cars near me")', () => {
-  it('puts the car\'s location point in _geo, and the cars index can filter and sort on it', () => {
+  it("puts the car's location point in _geo, and the cars index can filter and sort on it", () => {
     const car = { id: 7, location_id: 12, location: { name: 'Parramatta', distribution_locations: [] } } as unknown as Car;
-    const parramatta = { id: 12, address: { lat: -33.8150, long: 151.0011 } } as Location;
+    const parramatta = { id: 12, address: { lat: -33.815, long: 151.0011 } } as Location;
     expect(carSearchDocument(car, 1, [parramatta])._geo).toEqual({ lat: -33.815, lng: 151.0011 });
     expect(carSearchDocument(car, 1)).not.toHaveProperty('_geo');
     expect(carsIndexSettings.filterableAttributes).toContain('_geo');

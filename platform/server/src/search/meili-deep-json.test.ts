@@ -32,13 +32,22 @@ describe('deeply nested JSON sent to the search API', () => {
     const json = await post('/meili/indexes/deep/documents', testSearchAdminKey, `[{"id": 1, "deep": ${nested(10_000)}}]`);
     expect(json.statusCode).toBe(400);
     expect(json.json()).toMatchObject({ code: 'malformed_payload' });
-    const ndjson = await post('/meili/indexes/deep/documents', testSearchAdminKey, `{"id": 1, "deep": ${nested(10_000)}}\n`, 'application/x-ndjson');
+    const ndjson = await post(
+      '/meili/indexes/deep/documents',
+      testSearchAdminKey,
+      `{"id": 1, "deep": ${nested(10_000)}}\n`,
+      'application/x-ndjson',
+    );
     expect(ndjson.statusCode).toBe(400);
     expect(ndjson.json()).toMatchObject({ code: 'malformed_payload' });
   });
 
   it('still takes a document nested a few levels, as real records are', async () => {
-    const res = await post('/meili/indexes/deep/documents', testSearchAdminKey, JSON.stringify([{ id: 2, owner: { address: { geo: { lat: -33.8, lng: 151.2 } } } }]));
+    const res = await post(
+      '/meili/indexes/deep/documents',
+      testSearchAdminKey,
+      JSON.stringify([{ id: 2, owner: { address: { geo: { lat: -33.8, lng: 151.2 } } } }]),
+    );
     expect(res.statusCode).toBe(202);
   });
 });

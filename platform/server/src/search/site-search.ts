@@ -35,13 +35,64 @@ export function carSearchDocument(car: Car, siteId: number, locations: readonly 
 
 export const carsIndexSettings: IndexSettings = {
   filterableAttributes: [
-    'site_id', 'id', 'slug', 'status', 'badge', 'car_type', 'categories', 'city', 'colour', 'dealership_name', 'dealership_id',
-    'filtered_features', 'item_type', 'km', 'location_name', 'location_id', 'make', 'make_model', 'model', 'price', 'subscription_price',
-    'seats', 'body', 'drive', 'fuel', 'transmission', 'state', 'tag', 'year', 'certified', 'created_at_timestamp', 'sold_date_timestamp',
-    'show_on_dealer_website', 'stocknum', 'photos_count', 'simple_body', 'simple_drive', 'reserved', 'sold', 'price_range', 'weekly_price_range', '_geo',
+    'site_id',
+    'id',
+    'slug',
+    'status',
+    'badge',
+    'car_type',
+    'categories',
+    'city',
+    'colour',
+    'dealership_name',
+    'dealership_id',
+    'filtered_features',
+    'item_type',
+    'km',
+    'location_name',
+    'location_id',
+    'make',
+    'make_model',
+    'model',
+    'price',
+    'subscription_price',
+    'seats',
+    'body',
+    'drive',
+    'fuel',
+    'transmission',
+    'state',
+    'tag',
+    'year',
+    'certified',
+    'created_at_timestamp',
+    'sold_date_timestamp',
+    'show_on_dealer_website',
+    'stocknum',
+    'photos_count',
+    'simple_body',
+    'simple_drive',
+    'reserved',
+    'sold',
+    'price_range',
+    'weekly_price_range',
+    '_geo',
   ],
   sortableAttributes: ['custom_rank', 'created_at_timestamp', 'price', 'km', 'year', 'subscription_price', '_geo'],
-  searchableAttributes: ['name', 'make', 'model', 'badge', 'series', 'stocknum', 'vin', 'colour', 'simple_body', 'simple_fuel', 'location_name', 'categories'],
+  searchableAttributes: [
+    'name',
+    'make',
+    'model',
+    'badge',
+    'series',
+    'stocknum',
+    'vin',
+    'colour',
+    'simple_body',
+    'simple_fuel',
+    'location_name',
+    'categories',
+  ],
 };
 
 const keyPrefix = 'pk_site_';
@@ -66,7 +117,10 @@ export const filterValue = (value: string | number | boolean): string =>
   typeof value === 'string' ? `"${value.replace(/["\\]/g, (ch) => `\\${ch}`)}"` : String(value);
 
 /** The site fields its search rules are made of. */
-export type SiteSearchScope = Pick<SiteConfig, 'id' | 'include_sold_cars_days' | 'search_filters' | 'dealerships' | 'manufacturer' | 'stock_filter_code'>;
+export type SiteSearchScope = Pick<
+  SiteConfig,
+  'id' | 'include_sold_cars_days' | 'search_filters' | 'dealerships' | 'manufacturer' | 'stock_filter_code'
+>;
 
 /** A site's search rules: the expression (for a Meilisearch tenant token) and its parsed form (for the embedded engine). */
 export type SiteBaseFilter = { filter: string; node: FilterNode };

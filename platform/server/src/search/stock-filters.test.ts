@@ -47,7 +47,7 @@ describe('the filter every search of a site runs under', () => {
     return withExtra.search({ limit: 10_000 }, siteBaseFilter(scope, now).node).hits as (Car & { site_id: number })[];
   };
 
-  it('ANDs the listing rule, the site\'s stock, its stock filter, its search filters and its manufacturer, each in brackets', () => {
+  it("ANDs the listing rule, the site's stock, its stock filter, its search filters and its manufacturer, each in brackets", () => {
     const toyota = site('toyota-demo');
     const { filter } = siteBaseFilter(toyota, now);
     const rules = filter.split(') AND (');
@@ -61,7 +61,7 @@ describe('the filter every search of a site runs under', () => {
     expect(siteBaseFilter(site('harbour-used-cars'), now).filter).toContain('(car_type = used) AND (car_type = used)');
   });
 
-  it('keeps an OR inside a site\'s own search filter from widening the rest', () => {
+  it("keeps an OR inside a site's own search filter from widening the rest", () => {
     const metro = site('metro-motor-group');
     const harbour = site('harbour-used-cars');
     const hits = visible({ ...metro, search_filters: [`car_type = new OR site_id = ${harbour.id}`] });
@@ -69,19 +69,23 @@ describe('the filter every search of a site runs under', () => {
     expect(hits.every((hit) => hit.site_id === metro.id && hit.car_type === 'new')).toBe(true);
   });
 
-  it('shows a manufacturer\'s site that make only, and a used-cars site used cars only', () => {
+  it("shows a manufacturer's site that make only, and a used-cars site used cars only", () => {
     const toyota = site('toyota-demo');
-    const template = cars.find((car) => siteOf.get(car.dealership_id) === toyota.id && car.status === 'in_stock' && !car.sold && car.show_on_dealer_website)!;
+    const template = cars.find(
+      (car) => siteOf.get(car.dealership_id) === toyota.id && car.status === 'in_stock' && !car.sold && car.show_on_dealer_website,
+    )!;
     const mazda: Car = { ...template, id: 990_501, slug: 'x-mazda', make: 'Mazda' };
     const brandNew: Car = { ...template, id: 990_502, slug: 'x-new', car_type: 'new' };
     const hits = visible(toyota, [mazda, brandNew]);
     expect(hits.length).toBeGreaterThan(40);
     expect(hits.every((hit) => hit.make === 'Toyota' && hit.car_type !== 'new')).toBe(true);
     // Without the rules, both would show.
-    expect(visible({ ...toyota, manufacturer: null, stock_filter_code: 0 }, [mazda, brandNew]).map((hit) => hit.id)).toEqual(expect.arrayContaining([mazda.id, brandNew.id]));
+    expect(visible({ ...toyota, manufacturer: null, stock_filter_code: 0 }, [mazda, brandNew]).map((hit) => hit.id)).toEqual(
+      expect.arrayContaining([mazda.id, brandNew.id]),
+    );
   });
 
-  it('shows no car of a dealership the site does not have, even under the site\'s id', () => {
+  it("shows no car of a dealership the site does not have, even under the site's id", () => {
     const metro = site('metro-motor-group');
     const [kept, ...dropped] = metro.dealerships;
     const hits = visible({ ...metro, dealerships: [kept!] });
@@ -99,7 +103,7 @@ describe('the filter every search of a site runs under', () => {
     expect(JSON.stringify(siteBaseFilter(scope, now).node)).toContain('"value":"Land \\"Rover\\""');
   });
 
-  it('names the site\'s stock filter code in the site config of the demo sites that have one', () => {
+  it("names the site's stock filter code in the site config of the demo sites that have one", () => {
     const codes = Object.fromEntries(sites.map((entry: SiteConfig) => [entry.slug, entry.stock_filter_code]));
     expect(codes['harbour-used-cars']).toBe(1);
     expect(codes['toyota-demo']).toBe(4);

@@ -27,7 +27,11 @@ export const stockFilters: readonly StockFilter[] = [
   { code: 8, label: 'Priced cars only (no "enquire for price")', filter: 'price > 10' },
   { code: 9, label: 'No demo vehicles', filter: 'car_type != demo' },
   { code: 10, label: 'Passenger vehicles only: no truck makes', filter: 'make NOT IN [Fuso, Hino, Iveco, Kenworth, UD]' },
-  { code: 11, label: 'No prestige makes (sold through the group\'s prestige site)', filter: 'make NOT IN [BMW, "Mercedes-Benz", Volvo, Tesla]' },
+  {
+    code: 11,
+    label: "No prestige makes (sold through the group's prestige site)",
+    filter: 'make NOT IN [BMW, "Mercedes-Benz", Volvo, Tesla]',
+  },
   { code: 12, label: 'No cars with a placeholder stock number (blank, TBA, TBC or 0)', filter: 'stocknum NOT IN ["", TBA, TBC, "0"]' },
   { code: 13, label: 'No Test Drive Only vehicles', filter: 'tag NOT IN ["Test Drive Only", "Test Drive Only*"]' },
   { code: 14, label: 'Used cars under 150,000 km only', filter: 'car_type = used AND km < 150000' },

@@ -25,8 +25,8 @@ function decode(token: string) {
   return { header: base64url(header!), payload: base64url(payload!), signed: `${header}.${payload}`, signature: signature! };
 }
 
-describe('the tenant token a site\'s browser searches a real Meilisearch with', () => {
-  it('carries the site\'s base filter as its only rule, on the cars index', async () => {
+describe("the tenant token a site's browser searches a real Meilisearch with", () => {
+  it("carries the site's base filter as its only rule, on the cars index", async () => {
     const { header, payload } = decode(await tenantTokenForSite(toyota, meili, now));
     expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
     expect(payload.searchRules).toEqual({ [carsIndexUid]: { filter: siteBaseFilter(toyota, now).filter } });
@@ -55,7 +55,9 @@ describe('the tenant token a site\'s browser searches a real Meilisearch with', 
 
   it('moves the sold-cars window with the clock, so each page gets a token of its own', async () => {
     const later = decode(await tenantTokenForSite(toyota, meili, now + 3600)).payload;
-    expect((later.searchRules as Record<string, { filter: string }>).cars!.filter).toContain(`sold_date_timestamp >= ${now + 3600 - 3 * 86_400}`);
+    expect((later.searchRules as Record<string, { filter: string }>).cars!.filter).toContain(
+      `sold_date_timestamp >= ${now + 3600 - 3 * 86_400}`,
+    );
   });
 
   it('refuses a key uid that is not a UUID v4, as Meilisearch would', async () => {
@@ -63,7 +65,7 @@ describe('the tenant token a site\'s browser searches a real Meilisearch with', 
   });
 });
 
-describe('the search access a site\'s page hands its browser', () => {
+describe("the search access a site's page hands its browser", () => {
   let platform: TestPlatform;
   let metro: SiteConfig;
   beforeAll(async () => {
@@ -92,7 +94,7 @@ describe('the search access a site\'s page hands its browser', () => {
     expect(JSON.stringify(resolved.publicConfig)).not.toContain(meili.masterKey);
   });
 
-  it('is the platform\'s own /meili and the site\'s search key on the embedded engine, never the search admin key', async () => {
+  it("is the platform's own /meili and the site's search key on the embedded engine, never the search admin key", async () => {
     const resolved = await resolveSite(request, siteDeps(platform.ctx));
     if (typeof resolved !== 'object' || !resolved) throw new Error('site not resolved');
     expect(resolved.publicConfig.search.host).toBe('http://metro-motor-group.localhost:3000/meili');

@@ -11,7 +11,11 @@ export const tenantTokenLifetimeSeconds = 24 * 60 * 60;
  * cars index, so Meilisearch itself ANDs the site's scope into every search made with it. It is
  * made afresh for every document, since the sold-cars window in the filter moves with the clock.
  */
-export async function tenantTokenForSite(site: SiteSearchScope, meili: Pick<MeilisearchConfig, 'searchKey' | 'searchKeyUid'>, nowSeconds: number): Promise<string> {
+export async function tenantTokenForSite(
+  site: SiteSearchScope,
+  meili: Pick<MeilisearchConfig, 'searchKey' | 'searchKeyUid'>,
+  nowSeconds: number,
+): Promise<string> {
   return generateTenantToken({
     apiKey: meili.searchKey,
     apiKeyUid: meili.searchKeyUid,

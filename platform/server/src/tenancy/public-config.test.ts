@@ -7,7 +7,7 @@ const { sites } = generateDemoData(1_795_000_000);
 const site = (slug: string) => sites.find((entry) => entry.slug === slug)!;
 
 describe('the config a browser gets', () => {
-  it('shows the dealer\'s and each location\'s phone in the country\'s own style (SPEC §5 display formats)', () => {
+  it("shows the dealer's and each location's phone in the country's own style (SPEC §5 display formats)", () => {
     const au = toPublicSiteConfig({ ...site('metro-motor-group'), phone: '0255504241' }, [], search);
     expect(au.phone).toBe('(02) 5550 4241');
     expect(au.locations.every((location) => /^\(0\d\) \d{4} \d{4}$/.test(location.contact_detail.phone))).toBe(true);

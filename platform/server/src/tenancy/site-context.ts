@@ -31,7 +31,11 @@ export type SiteDeps = {
  */
 async function searchAccess(site: SiteConfig, origin: string, deps: SiteDeps): Promise<PublicSiteConfig['search']> {
   if (deps.meilisearch) {
-    return { host: deps.meilisearch.url, apiKey: await tenantTokenForSite(site, deps.meilisearch, Math.floor(Date.now() / 1000)), indexUid: carsIndexUid };
+    return {
+      host: deps.meilisearch.url,
+      apiKey: await tenantTokenForSite(site, deps.meilisearch, Math.floor(Date.now() / 1000)),
+      indexUid: carsIndexUid,
+    };
   }
   return { host: `${origin}/meili`, apiKey: searchKeyForSite(site.id, deps.searchKeySecret), indexUid: carsIndexUid };
 }
@@ -55,6 +59,11 @@ export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Prom
   if (!site) return null;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
-  const publicConfig = toPublicSiteConfig(site, remotes, await searchAccess(site, origin, deps), deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api');
+  const publicConfig = toPublicSiteConfig(
+    site,
+    remotes,
+    await searchAccess(site, origin, deps),
+    deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api',
+  );
   return { site, publicConfig, origin };
 }

@@ -27,7 +27,11 @@ export function parseHost(hostHeader: string | undefined, publicOriginSuffix: st
  * The one place a Host header becomes a site: 'invalid' for a malformed Host, 'index' for the
  * platform's own index, the site's id, or null when no site is served there.
  */
-export async function siteIdForHost(db: PlatformDb, hostHeader: string | undefined, publicOriginSuffix: string | null): Promise<number | 'invalid' | 'index' | null> {
+export async function siteIdForHost(
+  db: PlatformDb,
+  hostHeader: string | undefined,
+  publicOriginSuffix: string | null,
+): Promise<number | 'invalid' | 'index' | null> {
   const target = parseHost(hostHeader, publicOriginSuffix);
   if (target.kind === 'index' || target.kind === 'invalid') return target.kind;
   return findSiteIdByHost(db, target.kind === 'slug' ? { slug: target.slug } : { domain: target.domain });

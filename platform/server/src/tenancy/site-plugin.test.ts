@@ -29,7 +29,9 @@ async function testApp(production = false) {
     fresh: async (request) => {
       calls.fresh += 1;
       const found = await lookup(request);
-      return found && typeof found === 'object' ? ({ site: found, publicConfig: {}, origin: 'http://metro.localhost' } as unknown as SiteContext) : found;
+      return found && typeof found === 'object'
+        ? ({ site: found, publicConfig: {}, origin: 'http://metro.localhost' } as unknown as SiteContext)
+        : found;
     },
     cached: async (request) => {
       calls.cached += 1;
@@ -48,12 +50,19 @@ async function testApp(production = false) {
   typed.post(
     '/checked',
     {
-      config: { site: 'required', schemaError: (error) => ({ status: 422, body: { message: `Check ${error.issues[0]?.path.join('.')}.` } }) },
+      config: {
+        site: 'required',
+        schemaError: (error) => ({ status: 422, body: { message: `Check ${error.issues[0]?.path.join('.')}.` } }),
+      },
       schema: { body: z.object({ n: z.number() }), response: { 200: z.object({ n: z.number() }), 422: messageSchema } },
     },
     async (request) => ({ n: request.body.n }),
   );
-  typed.get('/wrong-answer', { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: 'not a number' }) as unknown as { n: number });
+  typed.get(
+    '/wrong-answer',
+    { schema: { response: { 200: z.object({ n: z.number() }) } } },
+    async () => ({ n: 'not a number' }) as unknown as { n: number },
+  );
   return { app, calls };
 }
 

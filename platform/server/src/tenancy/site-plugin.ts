@@ -63,7 +63,8 @@ export const sitePlugin = fp<SitePluginOptions>(
     app.decorateRequest('site', {
       getter(this: FastifyRequest) {
         const site = resolvedSites.get(this);
-        if (!site) throw new Error(`request.site was read on ${this.method} ${this.routeOptions.url ?? this.url}, a route without config.site.`);
+        if (!site)
+          throw new Error(`request.site was read on ${this.method} ${this.routeOptions.url ?? this.url}, a route without config.site.`);
         return site;
       },
     });
@@ -88,7 +89,8 @@ export const sitePlugin = fp<SitePluginOptions>(
 /** The fresh site context of a route with `config.site: 'fresh'` (resolved by the plugin's hook before the handler). */
 export async function freshSiteContext(request: FastifyRequest): Promise<SiteContext> {
   const lookup = await request.siteContext();
-  if (typeof lookup !== 'object' || lookup === null) throw new Error(`${request.method} ${request.url}: siteContext() is read on a route without config.site 'fresh'.`);
+  if (typeof lookup !== 'object' || lookup === null)
+    throw new Error(`${request.method} ${request.url}: siteContext() is read on a route without config.site 'fresh'.`);
   return lookup;
 }
 

@@ -40,7 +40,12 @@ export function parseEml(raw: string): Omit<ReadMail, 'id' | 'file'> {
   const body = raw.slice(split + 2);
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  const text = encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : body;
+  const text =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding === 'base64'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : body;
   return { raw, to: header('To'), subject: decodeHeader(header('Subject')), text };
 }
 
@@ -83,7 +88,10 @@ export const deviceCookieOf = (setCookie: string | string[] | undefined) => cook
 /** Asks for a code, reads it from the e-mail and signs in with it; the cookie to send and the answer. */
 export async function signInByCode(platform: TestPlatform, slug: string, siteId: number, email: string, favourites?: number[]) {
   const client = nextClient();
-  const asked = await siteRequest(platform.app, slug, 'POST', '/api/auth/code', { payload: { email }, headers: { 'x-forwarded-for': client } });
+  const asked = await siteRequest(platform.app, slug, 'POST', '/api/auth/code', {
+    payload: { email },
+    headers: { 'x-forwarded-for': client },
+  });
   expect(asked.statusCode, asked.body).toBe(202);
   const mails = await mailboxOf(platform, siteId, email.toLowerCase());
   const { code } = signInSecrets(mails[mails.length - 1]!);
@@ -92,5 +100,8 @@ export async function signInByCode(platform: TestPlatform, slug: string, siteId:
     headers: { 'x-forwarded-for': client },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return { cookie: sessionCookieOf(res.headers['set-cookie']), body: res.json<{ user: { id: number; email: string }; watchlist: number[] }>() };
+  return {
+    cookie: sessionCookieOf(res.headers['set-cookie']),
+    body: res.json<{ user: { id: number; email: string }; watchlist: number[] }>(),
+  };
 }

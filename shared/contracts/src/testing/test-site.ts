@@ -21,7 +21,13 @@ function location(id: number, name: string, type: Location['location_type'], sub
       mobile: null,
       email: `${type}@metrotoyota.example.com.au`,
       social: {},
-      opening_hours: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, status: 'Open' as const, formated_hours: '8:30am - 5:30pm', open: '08:30', close: '17:30' })),
+      opening_hours: [1, 2, 3, 4, 5].map((weekday) => ({
+        weekday,
+        status: 'Open' as const,
+        formated_hours: '8:30am - 5:30pm',
+        open: '08:30',
+        close: '17:30',
+      })),
     },
     address: {
       street: '123 Church Street',
@@ -65,7 +71,10 @@ export function testSite(overrides: Partial<PublicSiteConfig> = {}): PublicSiteC
     override_city: null,
     address: { city: 'Parramatta', state: 'NSW' },
     phone: '(02) 9876 5432',
-    locations: [location(101, 'Metro Toyota Parramatta', 'sales', 'Parramatta', '2150'), location(102, 'Metro Toyota Service Centre', 'service', 'Granville', '2142')],
+    locations: [
+      location(101, 'Metro Toyota Parramatta', 'sales', 'Parramatta', '2150'),
+      location(102, 'Metro Toyota Service Centre', 'service', 'Granville', '2142'),
+    ],
     dealerships: [
       { id: 7, slug: 'metro-toyota-parramatta', name: 'Metro Toyota Parramatta', stripe_publishable_key: null },
       { id: 8, slug: 'metro-toyota-penrith', name: 'Metro Toyota Penrith', stripe_publishable_key: null },
@@ -119,7 +128,14 @@ export function testSite(overrides: Partial<PublicSiteConfig> = {}): PublicSiteC
       dealercell: null,
     },
     seo: { title: 'Metro Toyota Parramatta', description: 'New and used Toyotas in Parramatta.' },
-    remotes: [{ name: 'mf-leads', version: '1.5.1', manifestUrl: 'https://remotes.example.com/mf-leads/1.5.1/mf-manifest.json', entryUrl: 'https://remotes.example.com/mf-leads/1.5.1/remoteEntry.js' }],
+    remotes: [
+      {
+        name: 'mf-leads',
+        version: '1.5.1',
+        manifestUrl: 'https://remotes.example.com/mf-leads/1.5.1/mf-manifest.json',
+        entryUrl: 'https://remotes.example.com/mf-leads/1.5.1/remoteEntry.js',
+      },
+    ],
     search: { host: 'https://search.example.com', apiKey: 'public-search-key', indexUid: 'cars' },
     api_prefix: '/api',
     ...overrides,

@@ -22,8 +22,10 @@ export function adminAccessChecker(db: PlatformDb, platformKey: string) {
     const given = Buffer.from(presented);
     if (given.length === expected.length && timingSafeEqual(given, expected)) return { ok: true, access: { kind: 'platform' } };
     const dealer = await checkDealerKey(db, presented);
-    if (dealer.status === 'valid') return { ok: true, access: { kind: 'dealer', siteId: dealer.key.site_id, site: dealer.key.site, keyId: dealer.key.id } };
-    if (dealer.status === 'revoked') return { ok: false, message: `This dealer key (${dealer.key.id}) was revoked. Ask the platform for a new one.` };
+    if (dealer.status === 'valid')
+      return { ok: true, access: { kind: 'dealer', siteId: dealer.key.site_id, site: dealer.key.site, keyId: dealer.key.id } };
+    if (dealer.status === 'revoked')
+      return { ok: false, message: `This dealer key (${dealer.key.id}) was revoked. Ask the platform for a new one.` };
     return { ok: false, message: missing };
   };
 }
@@ -35,7 +37,7 @@ declare module 'fastify' {
   }
 }
 
-const dealerKeyRefusal = 'This needs the platform admin key: a dealer key opens only its own site\'s leads, files, bookings and events.';
+const dealerKeyRefusal = "This needs the platform admin key: a dealer key opens only its own site's leads, files, bookings and events.";
 
 /** What the admin routes ask of the key their request was opened with. */
 export type AdminRequests = {
@@ -68,7 +70,11 @@ export function guardAdminRoutes(app: FastifyInstance, db: PlatformDb, platformK
     return access;
   };
 
-  async function siteOf(request: FastifyRequest, reply: FastifyReply, slug: string | undefined): Promise<{ siteId: number; slug: string } | null> {
+  async function siteOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    slug: string | undefined,
+  ): Promise<{ siteId: number; slug: string } | null> {
     const access = accessOf(request);
     if (access.kind === 'dealer') {
       if (slug === undefined || slug === access.site) return { siteId: access.siteId, slug: access.site };

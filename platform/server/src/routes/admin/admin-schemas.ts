@@ -25,7 +25,11 @@ export const pageParams = {
     .transform((cursor, context): PagePosition | null => {
       if (cursor === undefined) return null;
       const position = decodeCursor(cursor);
-      if (!position) context.addIssue({ code: 'custom', message: 'is not a cursor this listing handed out; start again from the first page (no cursor)' });
+      if (!position)
+        context.addIssue({
+          code: 'custom',
+          message: 'is not a cursor this listing handed out; start again from the first page (no cursor)',
+        });
       return position;
     }),
 };
@@ -60,7 +64,8 @@ const queryMessage = (error: z.ZodError) => error.issues.map((issue) => `${issue
 /** The admin API's answer to a request its schema refuses, in the words it always used. */
 export function adminRefusal(what: string, bodyFields: (error: z.ZodError) => Record<string, string> = fieldErrors) {
   return (error: z.ZodError, part: RequestPart): SchemaRefusal => {
-    if (part === 'params') return { status: 400, body: { message: `Please check the ${what} id.`, fields: { id: error.issues[0]!.message } } };
+    if (part === 'params')
+      return { status: 400, body: { message: `Please check the ${what} id.`, fields: { id: error.issues[0]!.message } } };
     if (part === 'querystring') return { status: 400, body: { message: queryMessage(error) } };
     return { status: 400, body: { message: checkFields, fields: bodyFields(error) } };
   };

@@ -5,7 +5,12 @@ import { CarChangeConflict, carChangeSchema, updateCar } from '@dealer/db/car-st
 import type { PlatformContext } from '../../platform-context';
 import { checkFields, orEmpty, platformLevel, refusals } from './admin-schemas';
 
-const carParamsSchema = z.object({ id: z.coerce.number({ error: 'the car id must be a number' }).int('the car id must be a whole number').positive('the car id must be positive') });
+const carParamsSchema = z.object({
+  id: z.coerce
+    .number({ error: 'the car id must be a number' })
+    .int('the car id must be a whole number')
+    .positive('the car id must be positive'),
+});
 
 /** A dealer's changes to its cars, made with the platform key. */
 export function adminCarRoutes(scope: FastifyInstance, ctx: PlatformContext) {
@@ -19,7 +24,11 @@ export function adminCarRoutes(scope: FastifyInstance, ctx: PlatformContext) {
     '/api/admin/cars/:id',
     {
       config: platformLevel('car'),
-      schema: { params: carParamsSchema, body: orEmpty(carChangeSchema), response: { 200: z.object({ car: z.looseObject({ id: z.number() }), searchUpdated: z.boolean() }), ...refusals } },
+      schema: {
+        params: carParamsSchema,
+        body: orEmpty(carChangeSchema),
+        response: { 200: z.object({ car: z.looseObject({ id: z.number() }), searchUpdated: z.boolean() }), ...refusals },
+      },
     },
     async (request, reply) => {
       const { id } = request.params;

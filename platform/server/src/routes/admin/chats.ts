@@ -19,7 +19,10 @@ const chatQuerySchema = z.object({
   ...pageParams,
 });
 const chatParamsSchema = z.object({
-  id: z.coerce.number({ error: 'the conversation id must be a number' }).int('the conversation id must be a whole number').positive('the conversation id must be positive'),
+  id: z.coerce
+    .number({ error: 'the conversation id must be a number' })
+    .int('the conversation id must be a whole number')
+    .positive('the conversation id must be positive'),
 });
 const chatReplySchema = z.strictObject({
   body: messageTextSchema,
@@ -38,13 +41,21 @@ export function adminChatRoutes(scope: FastifyInstance, chat: ChatService, { acc
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   /** The conversations, latest activity first, each with its latest message; `awaiting_reply=true` for those the dealer has yet to answer. */
-  app.get('/api/admin/chats', { config: siteLevel('conversation'), schema: { querystring: chatQuerySchema, response: { 200: page('threads'), ...refusals } } }, async (request, reply) => {
-    const found = await siteOf(request, reply, request.query.site);
-    if (!found) return reply;
-    const { limit, cursor, awaiting_reply: awaitingReply, mock } = request.query;
-    const threads = await chat.dealerThreads(found.siteId, { awaitingReply, mock: mock === 'only' ? true : mock === 'include' ? 'all' : false }, { after: cursor, limit });
-    return reply.header('Cache-Control', 'no-store').send({ threads: threads.threads, next_cursor: nextCursor(threads.next) });
-  });
+  app.get(
+    '/api/admin/chats',
+    { config: siteLevel('conversation'), schema: { querystring: chatQuerySchema, response: { 200: page('threads'), ...refusals } } },
+    async (request, reply) => {
+      const found = await siteOf(request, reply, request.query.site);
+      if (!found) return reply;
+      const { limit, cursor, awaiting_reply: awaitingReply, mock } = request.query;
+      const threads = await chat.dealerThreads(
+        found.siteId,
+        { awaitingReply, mock: mock === 'only' ? true : mock === 'include' ? 'all' : false },
+        { after: cursor, limit },
+      );
+      return reply.header('Cache-Control', 'no-store').send({ threads: threads.threads, next_cursor: nextCursor(threads.next) });
+    },
+  );
 
   /** The site a key opens by id (null: every site). */
   const chatSiteOf = (request: FastifyRequest) => {
@@ -55,7 +66,13 @@ export function adminChatRoutes(scope: FastifyInstance, chat: ChatService, { acc
   /** One conversation whole, oldest message first; another dealer's is a 404, as if it did not exist. */
   app.get(
     '/api/admin/chats/:id',
-    { config: siteLevel('conversation'), schema: { params: chatParamsSchema, response: { 200: z.object({ thread: z.looseObject({ id: z.number() }), messages: z.array(z.looseObject({})) }), ...refusals } } },
+    {
+      config: siteLevel('conversation'),
+      schema: {
+        params: chatParamsSchema,
+        response: { 200: z.object({ thread: z.looseObject({ id: z.number() }), messages: z.array(z.looseObject({})) }), ...refusals },
+      },
+    },
     async (request, reply) => {
       const found = await chat.dealerThread(request.params.id, chatSiteOf(request));
       if (!found) return reply.code(404).send(noChat(request.params.id));
@@ -68,8 +85,15 @@ export function adminChatRoutes(scope: FastifyInstance, chat: ChatService, { acc
     '/api/admin/chats/:id/replies',
     {
       bodyLimit: chatReplyBodyLimit,
-      config: { adminAccess: 'site', schemaError: adminRefusal('conversation', (error) => chatFieldErrors(error, (key) => `${key} is not a field of a reply.`)) },
-      schema: { params: chatParamsSchema, body: chatReplySchema, response: { 201: z.object({ message: z.looseObject({ id: z.number() }) }), ...refusals } },
+      config: {
+        adminAccess: 'site',
+        schemaError: adminRefusal('conversation', (error) => chatFieldErrors(error, (key) => `${key} is not a field of a reply.`)),
+      },
+      schema: {
+        params: chatParamsSchema,
+        body: chatReplySchema,
+        response: { 201: z.object({ message: z.looseObject({ id: z.number() }) }), ...refusals },
+      },
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -78,7 +102,11 @@ export function adminChatRoutes(scope: FastifyInstance, chat: ChatService, { acc
         case 'not-found':
           return reply.code(404).send(noChat(id));
         case 'full':
-          return reply.code(409).send({ message: `Conversation ${id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.` });
+          return reply
+            .code(409)
+            .send({
+              message: `Conversation ${id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.`,
+            });
         case 'sent':
           return reply.code(201).header('Cache-Control', 'no-store').send({ message: result.message });
       }

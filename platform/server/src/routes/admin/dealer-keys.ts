@@ -12,7 +12,10 @@ const dealerKeyBodySchema = z.object({
 });
 const dealerKeyQuerySchema = z.object({ site: siteParam });
 const dealerKeyParamsSchema = z.object({
-  id: z.coerce.number({ error: 'the dealer key id must be a number' }).int('the dealer key id must be a whole number').positive('the dealer key id must be positive'),
+  id: z.coerce
+    .number({ error: 'the dealer key id must be a number' })
+    .int('the dealer key id must be a whole number')
+    .positive('the dealer key id must be positive'),
 });
 
 /** Dealer keys, each opening one site's admin routes: made, listed and revoked with the platform key only. */
@@ -22,7 +25,13 @@ export function adminDealerKeyRoutes(scope: FastifyInstance, ctx: PlatformContex
   /** Makes a dealer key for a site; the key is in this answer only (only its hash is kept). */
   app.post(
     '/api/admin/dealer-keys',
-    { config: platformLevel('dealer key'), schema: { body: orEmpty(dealerKeyBodySchema), response: { 201: z.object({ dealer_key: z.looseObject({ id: z.number() }), key: z.string() }), ...refusals } } },
+    {
+      config: platformLevel('dealer key'),
+      schema: {
+        body: orEmpty(dealerKeyBodySchema),
+        response: { 201: z.object({ dealer_key: z.looseObject({ id: z.number() }), key: z.string() }), ...refusals },
+      },
+    },
     async (request, reply) => {
       const { site, label } = request.body;
       const siteId = await findSiteIdBySlug(ctx.db, site);
@@ -35,7 +44,13 @@ export function adminDealerKeyRoutes(scope: FastifyInstance, ctx: PlatformContex
   /** The dealer keys of a site (or of every site), revoked ones with when; never the keys themselves. */
   app.get(
     '/api/admin/dealer-keys',
-    { config: platformLevel('dealer key'), schema: { querystring: dealerKeyQuerySchema, response: { 200: z.object({ dealer_keys: z.array(z.looseObject({ id: z.number() })) }), ...refusals } } },
+    {
+      config: platformLevel('dealer key'),
+      schema: {
+        querystring: dealerKeyQuerySchema,
+        response: { 200: z.object({ dealer_keys: z.array(z.looseObject({ id: z.number() })) }), ...refusals },
+      },
+    },
     async (request, reply) => {
       const { site } = request.query;
       const siteId = site === undefined ? null : await findSiteIdBySlug(ctx.db, site);
@@ -47,7 +62,13 @@ export function adminDealerKeyRoutes(scope: FastifyInstance, ctx: PlatformContex
   /** Revokes a dealer key: it opens nothing from the next request on. */
   app.delete(
     '/api/admin/dealer-keys/:id',
-    { config: platformLevel('dealer key'), schema: { params: dealerKeyParamsSchema, response: { 200: z.object({ dealer_key: z.looseObject({ id: z.number() }) }), ...refusals } } },
+    {
+      config: platformLevel('dealer key'),
+      schema: {
+        params: dealerKeyParamsSchema,
+        response: { 200: z.object({ dealer_key: z.looseObject({ id: z.number() }) }), ...refusals },
+      },
+    },
     async (request, reply) => {
       const revoked = await revokeDealerKey(ctx.db, request.params.id);
       if (!revoked) return reply.code(404).send({ message: `No dealer key with id ${request.params.id}.` });

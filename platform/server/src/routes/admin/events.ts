@@ -13,11 +13,15 @@ export function adminEventRoutes(scope: FastifyInstance, ctx: PlatformContext, {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   /** A page of the site's event log (remote failures, analytics), newest first. */
-  app.get('/api/admin/events', { config: siteLevel('event'), schema: { querystring: eventQuerySchema, response: { 200: page('events'), ...refusals } } }, async (request, reply) => {
-    const found = await siteOf(request, reply, request.query.site);
-    if (!found) return reply;
-    const { limit, cursor, category } = request.query;
-    const events = await eventPage(ctx.db, found.siteId, category, { after: cursor, limit });
-    return reply.header('Cache-Control', 'no-store').send({ events: events.events, next_cursor: nextCursor(events.next) });
-  });
+  app.get(
+    '/api/admin/events',
+    { config: siteLevel('event'), schema: { querystring: eventQuerySchema, response: { 200: page('events'), ...refusals } } },
+    async (request, reply) => {
+      const found = await siteOf(request, reply, request.query.site);
+      if (!found) return reply;
+      const { limit, cursor, category } = request.query;
+      const events = await eventPage(ctx.db, found.siteId, category, { after: cursor, limit });
+      return reply.header('Cache-Control', 'no-store').send({ events: events.events, next_cursor: nextCursor(events.next) });
+    },
+  );
 }

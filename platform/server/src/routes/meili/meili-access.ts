@@ -43,7 +43,11 @@ export const cors = (reply: FastifyReply) =>
  * search key. A site's key is public (every shopper's browser holds it), so its first search is
  * counted here, per address.
  */
-export function checkMeiliKeys(app: FastifyInstance, ctx: PlatformContext, takeSearches: TakeSearches): (request: FastifyRequest) => Caller | undefined {
+export function checkMeiliKeys(
+  app: FastifyInstance,
+  ctx: PlatformContext,
+  takeSearches: TakeSearches,
+): (request: FastifyRequest) => Caller | undefined {
   const expected = Buffer.from(ctx.config.searchAdminKey);
   const isAdminKey = (key: string) => {
     const given = Buffer.from(key);

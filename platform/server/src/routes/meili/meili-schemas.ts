@@ -52,17 +52,32 @@ export const objectOrEmptyBody = z.unknown().transform(readingAs((body) => (body
  * is handed on as it came (a copy would drop a name such as `__proto__` instead).
  */
 export const meiliQuery = z.custom<Record<string, string | string[]>>(
-  (query) => isPlainObject(query) && Object.values(query).every((value) => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'))),
+  (query) =>
+    isPlainObject(query) &&
+    Object.values(query).every(
+      (value) => typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+    ),
 );
 
 export const indexParams = z.object({ uid: z.string() });
 
 /** Meilisearch's error body: what every refusal on `/meili` answers, so the official client raises its MeilisearchApiError. */
-export const meiliErrorSchema = z.object({ message: z.string(), code: z.string(), type: z.enum(['invalid_request', 'auth', 'internal', 'system']), link: z.string() });
+export const meiliErrorSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  type: z.enum(['invalid_request', 'auth', 'internal', 'system']),
+  link: z.string(),
+});
 export const refusals = { '4xx': meiliErrorSchema, 500: meiliErrorSchema };
 
 /** A write's answer: Meilisearch's summarized task. */
-export const enqueuedTaskSchema = z.object({ taskUid: z.number(), indexUid: z.string().nullable(), status: z.literal('enqueued'), type: z.enum(taskTypes), enqueuedAt: z.string() });
+export const enqueuedTaskSchema = z.object({
+  taskUid: z.number(),
+  indexUid: z.string().nullable(),
+  status: z.literal('enqueued'),
+  type: z.enum(taskTypes),
+  enqueuedAt: z.string(),
+});
 /** A write's options: the search admin key, the index in the path, answered with the task summary. */
 export const indexWrite = { ...adminKey, schema: { params: indexParams, response: { 202: enqueuedTaskSchema, ...refusals } } };
 

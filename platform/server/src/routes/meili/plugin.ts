@@ -88,15 +88,25 @@ export async function meiliRoutes(scope: FastifyInstance, ctx: PlatformContext) 
 
   meiliSearchRoutes(app, ctx, { callerOf, takeSearches });
 
-  app.get('/meili/health', { schema: { response: { 200: z.object({ status: z.literal('available') }), ...refusals } } }, async () => ({ status: 'available' as const }));
+  app.get('/meili/health', { schema: { response: { 200: z.object({ status: z.literal('available') }), ...refusals } } }, async () => ({
+    status: 'available' as const,
+  }));
 
   app.get(
     '/meili/version',
-    { ...adminKey, schema: { response: { 200: z.object({ commitSha: z.string(), commitDate: z.string(), pkgVersion: z.string() }), ...refusals } } },
+    {
+      ...adminKey,
+      schema: { response: { 200: z.object({ commitSha: z.string(), commitDate: z.string(), pkgVersion: z.string() }), ...refusals } },
+    },
     async () => ({ commitSha: 'embedded', commitDate: 'unknown', pkgVersion: '1.16.0' }),
   );
 
-  const statsSchema = z.object({ databaseSize: z.number(), usedDatabaseSize: z.number(), lastUpdate: z.string().nullable(), indexes: z.record(z.string(), indexStatsSchema) });
+  const statsSchema = z.object({
+    databaseSize: z.number(),
+    usedDatabaseSize: z.number(),
+    lastUpdate: z.string().nullable(),
+    indexes: z.record(z.string(), indexStatsSchema),
+  });
   app.get('/meili/stats', { ...adminKey, schema: { response: { 200: statsSchema, ...refusals } } }, async () => ({
     databaseSize: 0,
     usedDatabaseSize: 0,

@@ -11,7 +11,16 @@ import { invalidApiKey, namingIndex, tooManySearchRequests } from '@dealer/searc
 import { checkSearchBudget } from '@dealer/search-engine/search-budget';
 import type { EmbeddedIndex } from '@dealer/search-engine/embedded-index';
 import { inside, MeiliError } from '@dealer/search-engine/search-errors';
-import { checkHitsFound, checkSearchAgainstIndex, readFacetSearch, readMultiSearch, readSearchBody, readSearchQuery, type Federation, type SearchRequest } from '@dealer/search-engine/search-request';
+import {
+  checkHitsFound,
+  checkSearchAgainstIndex,
+  readFacetSearch,
+  readMultiSearch,
+  readSearchBody,
+  readSearchQuery,
+  type Federation,
+  type SearchRequest,
+} from '@dealer/search-engine/search-request';
 import type { PlatformContext } from '../../platform-context';
 import { carsIndexUid, siteBaseFilter } from '../../search/site-search';
 import { cors, searchKey, type Caller, type TakeSearches } from './meili-access';
@@ -35,8 +44,15 @@ export function publicSearchCounter(ratePerMinute: number): TakeSearches {
 /** A search's answer: its hits and whatever else the search asked for, all sent (the client reads fields this does not name). */
 const searchResultSchema = z.looseObject({ hits: z.array(documentSchema), processingTimeMs: z.number() });
 /** A multi-search's answer: each query's results, or one merged result when federated. */
-const multiSearchSchema = z.union([z.object({ results: z.array(searchResultSchema.extend({ indexUid: z.string() })) }), searchResultSchema]);
-const facetSearchSchema = z.object({ facetHits: z.array(z.object({ value: z.string(), count: z.number() })), facetQuery: z.string().nullable(), processingTimeMs: z.number() });
+const multiSearchSchema = z.union([
+  z.object({ results: z.array(searchResultSchema.extend({ indexUid: z.string() })) }),
+  searchResultSchema,
+]);
+const facetSearchSchema = z.object({
+  facetHits: z.array(z.object({ value: z.string(), count: z.number() })),
+  facetQuery: z.string().nullable(),
+  processingTimeMs: z.number(),
+});
 
 /** What the search routes need of the `/meili` plugin: who called (its key was checked), and the count of a site key's searches. */
 export type SearchCallers = { callerOf: (request: FastifyRequest) => Caller | undefined; takeSearches: TakeSearches };
@@ -53,7 +69,13 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
    * A request with a site's public key: the rest of its queries counted (the first was, before
    * the body was read), and its work bounded by the public budget before any of it runs.
    */
-  function checkPublicRequest(request: FastifyRequest, reply: FastifyReply, queries: readonly (SearchRequest & { index: EmbeddedIndex })[], federation: Federation | undefined, multi: boolean) {
+  function checkPublicRequest(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    queries: readonly (SearchRequest & { index: EmbeddedIndex })[],
+    federation: Federation | undefined,
+    multi: boolean,
+  ) {
     const caller = callerOf(request);
     if (caller?.kind !== 'site') return;
     if (queries.length > 1) takeSearches(caller.limitKey, queries.length - 1, reply);
@@ -100,77 +122,103 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     }
   }
 
-  app.post('/meili/multi-search', { ...searchKey, schema: { body: objectOrEmptyBody, response: { 200: multiSearchSchema, ...refusals } } }, async (request, reply) => {
-    const base = await baseFilterOf(request);
-    const { queries, federation } = readMultiSearch(request.body);
-    const indexes = queries.map((query, i) => within(`.queries[${i}]`, () => indexToSearch(request, query.indexUid, 400)));
-    checkPublicRequest(request, reply, queries.map((query, i) => ({ ...query, index: indexes[i]! })), federation, true);
-    if (!federation) {
-      let found = 0;
-      const results = [];
-      for (const [i, query] of queries.entries()) {
-        // Each query in a turn of its own: other requests are answered between them.
-        if (i > 0) await nextTurn();
-        const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexes[i]!, query, base) }));
-        checkHitsFound((found += result.hits.length), i);
-        results.push(result);
-      }
-      return cors(reply).send({ results });
-    }
-    const federated = queries.map((query, i): FederatedQuery =>
-      within(`.queries[${i}]`, () => {
-        const index = indexes[i]!;
-        checkSearchAgainstIndex(index, query);
-        return { index, request: query, weight: query.federationOptions?.weight ?? 1 };
-      }),
-    );
-    const facetIndexes = new Map(
-      Object.keys(federation.facetsByIndex ?? {}).map((uid) => [uid, within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(request, uid, 400))]),
-    );
-    return cors(reply).send(await federatedSearch(federated, federation, facetIndexes, base, nextTurn));
-  });
-
-  app.post('/meili/indexes/:uid/search', { ...searchKey, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: searchResultSchema, ...refusals } } }, async (request, reply) => {
-    const base = await baseFilterOf(request);
-    const index = indexToSearch(request, request.params.uid, 404);
-    const query = readSearchBody(request.body);
-    checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
-    return cors(reply).send(runSearch(index, query, base));
-  });
-
-  app.get('/meili/indexes/:uid/search', { ...searchKey, schema: { params: indexParams, querystring: meiliQuery, response: { 200: searchResultSchema, ...refusals } } }, async (request, reply) => {
-    const base = await baseFilterOf(request);
-    const index = indexToSearch(request, request.params.uid, 404);
-    const query = readSearchQuery(request.query);
-    checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
-    return cors(reply).send(runSearch(index, query, base));
-  });
-
-  app.post('/meili/indexes/:uid/facet-search', { ...searchKey, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: facetSearchSchema, ...refusals } } }, async (request, reply) => {
-    const started = performance.now();
-    const base = await baseFilterOf(request);
-    const index = indexToSearch(request, request.params.uid, 404);
-    const facetSearch = readFacetSearch(request.body);
-    checkPublicRequest(request, reply, [{ ...facetSearch, index }], undefined, false);
-    if (index.allSettings().facetSearch === false) throw new MeiliError('facet_search_disabled', 'The facet search is disabled for this index', 400);
-    const { filterableAttributes } = index.settings;
-    if (!isFilterableBy(facetSearch.facetName, filterableAttributes)) {
-      const available = filterableAttributes.length
-        ? `Available facet-searchable attributes patterns are: \`${[...filterableAttributes].sort().join(', ')}\`.`
-        : 'This index does not have configured facet-searchable attributes.';
-      throw new MeiliError(
-        'invalid_facet_search_facet_name',
-        `Attribute \`${facetSearch.facetName}\` is not facet-searchable. ${available} To make it facet-searchable add it to the \`filterableAttributes\` index settings.`,
-        400,
+  app.post(
+    '/meili/multi-search',
+    { ...searchKey, schema: { body: objectOrEmptyBody, response: { 200: multiSearchSchema, ...refusals } } },
+    async (request, reply) => {
+      const base = await baseFilterOf(request);
+      const { queries, federation } = readMultiSearch(request.body);
+      const indexes = queries.map((query, i) => within(`.queries[${i}]`, () => indexToSearch(request, query.indexUid, 400)));
+      checkPublicRequest(
+        request,
+        reply,
+        queries.map((query, i) => ({ ...query, index: indexes[i]! })),
+        federation,
+        true,
       );
-    }
-    let facetHits: { value: string; count: number }[];
-    try {
-      checkSearchAgainstIndex(index, facetSearch);
-      facetHits = index.facetSearch(facetSearch.facetName, facetSearch.facetQuery ?? '', facetSearch.params, base);
-    } catch (error) {
-      throw namingIndex(index.uid, error);
-    }
-    return cors(reply).send({ facetHits, facetQuery: facetSearch.facetQuery, processingTimeMs: Math.round(performance.now() - started) });
-  });
+      if (!federation) {
+        let found = 0;
+        const results = [];
+        for (const [i, query] of queries.entries()) {
+          // Each query in a turn of its own: other requests are answered between them.
+          if (i > 0) await nextTurn();
+          const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexes[i]!, query, base) }));
+          checkHitsFound((found += result.hits.length), i);
+          results.push(result);
+        }
+        return cors(reply).send({ results });
+      }
+      const federated = queries.map((query, i): FederatedQuery =>
+        within(`.queries[${i}]`, () => {
+          const index = indexes[i]!;
+          checkSearchAgainstIndex(index, query);
+          return { index, request: query, weight: query.federationOptions?.weight ?? 1 };
+        }),
+      );
+      const facetIndexes = new Map(
+        Object.keys(federation.facetsByIndex ?? {}).map((uid) => [
+          uid,
+          within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(request, uid, 400)),
+        ]),
+      );
+      return cors(reply).send(await federatedSearch(federated, federation, facetIndexes, base, nextTurn));
+    },
+  );
+
+  app.post(
+    '/meili/indexes/:uid/search',
+    { ...searchKey, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: searchResultSchema, ...refusals } } },
+    async (request, reply) => {
+      const base = await baseFilterOf(request);
+      const index = indexToSearch(request, request.params.uid, 404);
+      const query = readSearchBody(request.body);
+      checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
+      return cors(reply).send(runSearch(index, query, base));
+    },
+  );
+
+  app.get(
+    '/meili/indexes/:uid/search',
+    { ...searchKey, schema: { params: indexParams, querystring: meiliQuery, response: { 200: searchResultSchema, ...refusals } } },
+    async (request, reply) => {
+      const base = await baseFilterOf(request);
+      const index = indexToSearch(request, request.params.uid, 404);
+      const query = readSearchQuery(request.query);
+      checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
+      return cors(reply).send(runSearch(index, query, base));
+    },
+  );
+
+  app.post(
+    '/meili/indexes/:uid/facet-search',
+    { ...searchKey, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: facetSearchSchema, ...refusals } } },
+    async (request, reply) => {
+      const started = performance.now();
+      const base = await baseFilterOf(request);
+      const index = indexToSearch(request, request.params.uid, 404);
+      const facetSearch = readFacetSearch(request.body);
+      checkPublicRequest(request, reply, [{ ...facetSearch, index }], undefined, false);
+      if (index.allSettings().facetSearch === false)
+        throw new MeiliError('facet_search_disabled', 'The facet search is disabled for this index', 400);
+      const { filterableAttributes } = index.settings;
+      if (!isFilterableBy(facetSearch.facetName, filterableAttributes)) {
+        const available = filterableAttributes.length
+          ? `Available facet-searchable attributes patterns are: \`${[...filterableAttributes].sort().join(', ')}\`.`
+          : 'This index does not have configured facet-searchable attributes.';
+        throw new MeiliError(
+          'invalid_facet_search_facet_name',
+          `Attribute \`${facetSearch.facetName}\` is not facet-searchable. ${available} To make it facet-searchable add it to the \`filterableAttributes\` index settings.`,
+          400,
+        );
+      }
+      let facetHits: { value: string; count: number }[];
+      try {
+        checkSearchAgainstIndex(index, facetSearch);
+        facetHits = index.facetSearch(facetSearch.facetName, facetSearch.facetQuery ?? '', facetSearch.params, base);
+      } catch (error) {
+        throw namingIndex(index.uid, error);
+      }
+      return cors(reply).send({ facetHits, facetQuery: facetSearch.facetQuery, processingTimeMs: Math.round(performance.now() - started) });
+    },
+  );
 }

@@ -15,8 +15,10 @@ const settingWrite = { ...adminKey, schema: { params: settingParams, response: {
 export function meiliSettingRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/meili/indexes/:uid/settings', { ...adminKey, schema: { params: indexParams, response: { 200: z.record(z.string(), z.unknown()), ...refusals } } }, async (request) =>
-    ctx.search.existingIndex(request.params.uid).allSettings(),
+  app.get(
+    '/meili/indexes/:uid/settings',
+    { ...adminKey, schema: { params: indexParams, response: { 200: z.record(z.string(), z.unknown()), ...refusals } } },
+    async (request) => ctx.search.existingIndex(request.params.uid).allSettings(),
   );
 
   app.patch('/meili/indexes/:uid/settings', { ...indexWrite, schema: { ...indexWrite.schema, body: objectBody } }, async (request, reply) =>
@@ -28,8 +30,13 @@ export function meiliSettingRoutes(scope: FastifyInstance, ctx: PlatformContext)
   );
 
   // 200 is the setting's value as JSON text, serialised by the route: Fastify would send a bare string (`byWord`) as text/plain, and null as nothing.
-  app.get('/meili/indexes/:uid/settings/:setting', { ...adminKey, schema: { params: settingParams, response: { 200: z.string(), ...refusals } } }, async (request, reply) =>
-    reply.type('application/json').send(JSON.stringify(ctx.search.existingIndex(request.params.uid).allSettings()[request.params.setting])),
+  app.get(
+    '/meili/indexes/:uid/settings/:setting',
+    { ...adminKey, schema: { params: settingParams, response: { 200: z.string(), ...refusals } } },
+    async (request, reply) =>
+      reply
+        .type('application/json')
+        .send(JSON.stringify(ctx.search.existingIndex(request.params.uid).allSettings()[request.params.setting])),
   );
 
   app.route({

@@ -10,7 +10,12 @@ import { counts, enqueuedTaskSchema, meiliErrorSchema, meiliQuery, readingAs, re
 
 /** A task's or batch's uid in a path: digits only. */
 const uidIn = (kind: 'task' | 'batch') => (text: string) => {
-  if (!/^\d+$/.test(text)) throw new MeiliError(`invalid_${kind}_uids`, `${kind === 'task' ? 'Task' : 'Batch'} uid \`${text}\` is invalid. It should only contain numeric characters.`, 400);
+  if (!/^\d+$/.test(text))
+    throw new MeiliError(
+      `invalid_${kind}_uids`,
+      `${kind === 'task' ? 'Task' : 'Batch'} uid \`${text}\` is invalid. It should only contain numeric characters.`,
+      400,
+    );
   return Number(text);
 };
 const taskParams = z.object({ taskUid: z.string().transform(readingAs(uidIn('task'))) });
@@ -41,7 +46,8 @@ const batchSchema = z.object({
   batchStrategy: z.string(),
 });
 /** A page of tasks or batches, newest first. */
-const pageByUid = <T extends z.ZodType>(item: T) => z.object({ results: z.array(item), total: z.number(), limit: z.number(), from: z.number().nullable(), next: z.number().nullable() });
+const pageByUid = <T extends z.ZodType>(item: T) =>
+  z.object({ results: z.array(item), total: z.number(), limit: z.number(), from: z.number().nullable(), next: z.number().nullable() });
 
 /** A cancelation or deletion: the tasks it is about named in the query string, answered with its task summary. */
 const tasksWrite = { ...adminKey, schema: { querystring: meiliQuery, response: { 200: enqueuedTaskSchema, ...refusals } } };
@@ -53,19 +59,35 @@ const originalFilter = (request: FastifyRequest) => `?${request.url.split('?')[1
 export function meiliTaskRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/meili/tasks', { ...adminKey, schema: { querystring: meiliQuery, response: { 200: pageByUid(taskSchema), ...refusals } } }, async (request) =>
-    ctx.search.listTasks(readTaskQuery(request.query)),
+  app.get(
+    '/meili/tasks',
+    { ...adminKey, schema: { querystring: meiliQuery, response: { 200: pageByUid(taskSchema), ...refusals } } },
+    async (request) => ctx.search.listTasks(readTaskQuery(request.query)),
   );
 
-  app.get('/meili/tasks/:taskUid', { ...adminKey, schema: { params: taskParams, response: { 200: taskSchema, ...refusals } } }, async (request) => ctx.search.task(request.params.taskUid));
-
-  app.post('/meili/tasks/cancel', tasksWrite, async (request) => ctx.search.cancelTasks(readTaskFilter(request.query, 'cancel'), originalFilter(request)));
-
-  app.delete('/meili/tasks', tasksWrite, async (request) => ctx.search.deleteTasks(readTaskFilter(request.query, 'delete'), originalFilter(request)));
-
-  app.get('/meili/batches', { ...adminKey, schema: { querystring: meiliQuery, response: { 200: pageByUid(batchSchema), ...refusals } } }, async (request) =>
-    ctx.search.listBatches(readTaskQuery(request.query)),
+  app.get(
+    '/meili/tasks/:taskUid',
+    { ...adminKey, schema: { params: taskParams, response: { 200: taskSchema, ...refusals } } },
+    async (request) => ctx.search.task(request.params.taskUid),
   );
 
-  app.get('/meili/batches/:batchUid', { ...adminKey, schema: { params: batchParams, response: { 200: batchSchema, ...refusals } } }, async (request) => ctx.search.batch(request.params.batchUid));
+  app.post('/meili/tasks/cancel', tasksWrite, async (request) =>
+    ctx.search.cancelTasks(readTaskFilter(request.query, 'cancel'), originalFilter(request)),
+  );
+
+  app.delete('/meili/tasks', tasksWrite, async (request) =>
+    ctx.search.deleteTasks(readTaskFilter(request.query, 'delete'), originalFilter(request)),
+  );
+
+  app.get(
+    '/meili/batches',
+    { ...adminKey, schema: { querystring: meiliQuery, response: { 200: pageByUid(batchSchema), ...refusals } } },
+    async (request) => ctx.search.listBatches(readTaskQuery(request.query)),
+  );
+
+  app.get(
+    '/meili/batches/:batchUid',
+    { ...adminKey, schema: { params: batchParams, response: { 200: batchSchema, ...refusals } } },
+    async (request) => ctx.search.batch(request.params.batchUid),
+  );
 }
