@@ -87,15 +87,13 @@ try {
     console.log(`server response ${Math.round(audit('server-response-time')?.numericValue ?? 0)} ms`);
     const requests = audit('network-requests')?.details?.items ?? [];
     console.table(
-      requests
-        .slice(0, 14)
-        .map((r) => ({
-          request: name(r.url).slice(0, 40),
-          priority: r.priority,
-          'start (ms)': Math.round(r.networkRequestTime ?? r.startTime),
-          'end (ms)': Math.round(r.networkEndTime ?? r.endTime),
-          KB: Math.round((r.transferSize ?? 0) / 1024),
-        })),
+      requests.slice(0, 14).map((r) => ({
+        request: name(r.url).slice(0, 40),
+        priority: r.priority,
+        'start (ms)': Math.round(r.networkRequestTime ?? r.startTime),
+        'end (ms)': Math.round(r.networkEndTime ?? r.endTime),
+        KB: Math.round((r.transferSize ?? 0) / 1024),
+      })),
     );
     const element = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;
     if (element) console.log(`LCP element: ${element.nodeLabel ?? ''} ${element.snippet ?? ''}`.slice(0, 300));

@@ -1,6 +1,6 @@
 // The two set-up commands of the README, and `npm run build`:
 //   npm start  → install, build what is stale, migrate and seed on first run, serve
-//   npm test   → install, build, type check, lint, unit + integration (SQLite and PostgreSQL), e2e
+//   npm test   → install, build, type check, format check, lint, unit + integration (SQLite and PostgreSQL), e2e
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pnpm, root } from './pnpm.mjs';
@@ -58,6 +58,7 @@ switch (command) {
     install();
     buildAll();
     for (const project of typeProjects) step(`type check (${project})`, bin('tsc'), ['-p', project]);
+    step('format check (Prettier)', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
     step('lint', bin('eslint'), ['.', '--max-warnings=0']);
     step('unit and integration tests (SQLite and PostgreSQL)', bin('vitest'), ['run']);
     const chromium = ensureChromium();

@@ -3,17 +3,8 @@ import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { migrateToLatest } from '@dealer/db/database';
 import { skipPostgres } from '@dealer/testing/postgres';
 import { openTestStore, type TestStore } from '@dealer/testing/test-store';
-import {
-  carsChangedSince,
-  deleteCodesMadeBefore,
-  deleteSessionsEndedBy,
-  insertSession,
-  insertSignInCode,
-  lockConflictRetries,
-  retryingLockConflicts,
-  signInShopper,
-  type ChangedCar,
-} from './account-store';
+import { carsChangedSince, deleteSessionsEndedBy, insertSession, signInShopper, type ChangedCar } from './account-store';
+import { deleteCodesMadeBefore, insertSignInCode, lockConflictRetries, retryingLockConflicts } from './sign-in-code-store';
 import { deleteFinishedMailBefore, enqueueShopperMail } from '@dealer/db/mail-outbox-store';
 
 describe.each(['sqlite', 'postgres'] as const)(

@@ -25,12 +25,12 @@ import {
   anyoneWatching,
   carsChangedSince,
   carsWithSites,
-  deleteCodesMadeBefore,
   deleteSessionsEndedBy,
   recordAlerts,
   saversOfCars,
   setAlertsScannedUntil,
 } from './account-store';
+import { deleteCodesMadeBefore } from './sign-in-code-store';
 import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SearchWatcher, type SiteRules } from './garage-alerts';
 import { deleteFinishedMailBefore, enqueueShopperMail } from '@dealer/db/mail-outbox-store';
 import type { MailOutbox } from './mail-outbox';

@@ -21,21 +21,16 @@ import type { DatabaseEngine } from '@dealer/db/database-engine';
 import type { PlatformDb } from '@dealer/db/database';
 import type { PlatformDatabase } from '@dealer/db/schema';
 import {
-  codesAskedSince,
   deleteSession,
   deleteShopper,
   insertSession,
-  insertSignInCode,
-  redeemCode,
-  redeemToken,
-  retryingLockConflicts,
   saveCars,
   shopperOfSession,
   signInShopper,
-  takeCodeTries,
   watchlistOf,
   type Shopper,
 } from './account-store';
+import { codesAskedSince, insertSignInCode, redeemCode, redeemToken, retryingLockConflicts, takeCodeTries } from './sign-in-code-store';
 import { signInMail } from './account-mail';
 import { enqueueShopperMail } from '@dealer/db/mail-outbox-store';
 import type { MailOutbox } from './mail-outbox';

@@ -70,11 +70,9 @@ export async function bookingRoutes(scope: FastifyInstance, ctx: PlatformContext
         }
       }
       if (!location)
-        return reply
-          .code(404)
-          .send({
-            message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.`,
-          });
+        return reply.code(404).send({
+          message: `Dealership ${dealershipId} takes no ${kind === 'service' ? 'service bookings' : 'test drive bookings'} online.`,
+        });
       // A test drive of one car: times it is already out on another test drive are left out.
       const askedCar = request.query.car_id;
       const carId = askedCar !== undefined && askedCar !== '' ? await siteCarId(ctx.db, site, askedCar) : undefined;

@@ -359,12 +359,10 @@ export async function leadRoutes(scope: FastifyInstance, ctx: PlatformContext) {
         const lead = formFieldsToLead(fields);
         if (lead === null) {
           await discardReceived(files);
-          return reply
-            .code(400)
-            .send({
-              message: checkFieldsMessage,
-              fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' },
-            });
+          return reply.code(400).send({
+            message: checkFieldsMessage,
+            fields: { lead: 'The "lead" field must be sent once, holding the enquiry as a JSON object.' },
+          });
         }
         const sent = await create(request, reply, mock, lead, files);
         if (reply.statusCode === 201) allowance.stored(files.reduce((sum, file) => sum + file.size, 0));

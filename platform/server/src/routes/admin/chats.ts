@@ -102,11 +102,9 @@ export function adminChatRoutes(scope: FastifyInstance, chat: ChatService, { acc
         case 'not-found':
           return reply.code(404).send(noChat(id));
         case 'full':
-          return reply
-            .code(409)
-            .send({
-              message: `Conversation ${id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.`,
-            });
+          return reply.code(409).send({
+            message: `Conversation ${id} has reached its ${chatLimits.messagesPerThread} messages: please call or e-mail the shopper to carry on.`,
+          });
         case 'sent':
           return reply.code(201).header('Cache-Control', 'no-store').send({ message: result.message });
       }
