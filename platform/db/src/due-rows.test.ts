@@ -43,6 +43,17 @@ const outboxes: Record<OutboxTable, { over: string[]; insert(db: PlatformDb, fie
       return Number(row.id);
     },
   },
+  console_mail: {
+    over: ['sent', 'dead', 'expired'],
+    insert: async (db, fields) => {
+      const row = await db
+        .insertInto('console_mail')
+        .values({ email: 'sam@example.com', subject: 'Your code', body: '123456', created_at: 0, updated_at: 0, ...fields } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+  },
   ad_events: {
     over: ['sent', 'dead', 'expired'],
     insert: async (db, fields) => {
@@ -64,8 +75,8 @@ const outboxes: Record<OutboxTable, { over: string[]; insert(db: PlatformDb, fie
   },
 };
 
-it('knows the three outbox tables, and no other', () => {
-  expectTypeOf<OutboxTable>().toEqualTypeOf<'lead_delivery_jobs' | 'shopper_mail' | 'ad_events'>();
+it('knows the four outbox tables, and no other', () => {
+  expectTypeOf<OutboxTable>().toEqualTypeOf<'lead_delivery_jobs' | 'shopper_mail' | 'console_mail' | 'ad_events'>();
 });
 
 describe.each(['sqlite', 'postgres'] as const)('claiming due outbox rows on %s', (engine) => {

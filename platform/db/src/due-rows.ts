@@ -11,7 +11,7 @@ type ClaimColumns = {
   claimed_until: number | null;
 };
 
-/** The outbox tables (those with the claim columns): lead_delivery_jobs, shopper_mail, ad_events. */
+/** The outbox tables (those with the claim columns): lead_delivery_jobs, shopper_mail, console_mail, ad_events. */
 export type OutboxTable = { [K in keyof PlatformDatabase]: PlatformDatabase[K] extends ClaimColumns ? K : never }[keyof PlatformDatabase];
 
 /** A column of an outbox table, as read back. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { consoleMigration } from './console-migration';
 import type { DatabaseEngine } from './database-engine';
 
 /** One set of migrations for both engines; only the auto-increment key differs. */
@@ -496,6 +497,7 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         }
       },
     },
+    '0016_dealer_console': consoleMigration(engine),
   };
   return { getMigrations: async () => migrations };
 }

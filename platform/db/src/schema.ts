@@ -64,7 +64,14 @@ export interface LeadsTable {
   has_files: ColumnType<number, number | undefined, number>;
   /** Saved through /mock: answered like a real lead, never delivered. */
   mock: ColumnType<number, number | undefined, number>;
+  /** The dealer's workflow (console): new → contacted → appointment → sold / lost. */
+  dealer_status: ColumnType<LeadDealerStatus, LeadDealerStatus | undefined, LeadDealerStatus>;
+  /** The console user the lead is assigned to. */
+  assignee_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
+
+export const leadDealerStatuses = ['new', 'contacted', 'appointment', 'sold', 'lost'] as const;
+export type LeadDealerStatus = (typeof leadDealerStatuses)[number];
 
 export type DeliveryJobStatus = 'pending' | 'failed' | 'delivered' | 'dead';
 
@@ -381,6 +388,93 @@ export interface EventDailyCountsTable {
   count: number;
 }
 
+/* ---------------------------------------------------------- the dealer console (issue 23) */
+
+export interface ConsoleUsersTable {
+  id: Generated<number>;
+  /** Lower case. */
+  email: string;
+  name: string | null;
+  created_at: number;
+  updated_at: number;
+  signed_in_at: number | null;
+}
+
+export const consoleRoleNames = ['operator', 'group_admin', 'site_admin', 'staff'] as const;
+export type ConsoleRoleName = (typeof consoleRoleNames)[number];
+
+/** operator: site_id and dealer_group null; group_admin: dealer_group set; site_admin, staff: site_id set. */
+export interface ConsoleRolesTable {
+  id: Generated<number>;
+  user_id: number;
+  role: ConsoleRoleName;
+  site_id: number | null;
+  dealer_group: string | null;
+  created_at: number;
+}
+
+export interface ConsoleSignInCodesTable {
+  id: Generated<number>;
+  email: string;
+  salt: string;
+  code_hash: string;
+  token_hash: string;
+  tries: ColumnType<number, number | undefined, number>;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface ConsoleSessionsTable {
+  /** sha256 of the cookie's value. */
+  id_hash: string;
+  user_id: number;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+export interface ConsoleMailTable {
+  id: Generated<number>;
+  email: string;
+  subject: string;
+  body: string;
+  status: ShopperMailStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: number;
+  expires_at: number | null;
+  claim_token: string | null;
+  claimed_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+}
+
+export interface ConsoleAuditTable {
+  id: Generated<number>;
+  site_id: number | null;
+  user_id: number | null;
+  user_email: string;
+  action: string;
+  /** What was changed ('lead 42', 'remote mf-search', 'user 7'). */
+  target: string;
+  /** JSON of the values before and after. */
+  before: string | null;
+  after: string | null;
+  created_at: number;
+}
+
+export interface LeadNotesTable {
+  id: Generated<number>;
+  lead_id: number;
+  user_id: number | null;
+  author: string;
+  body: string;
+  created_at: number;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   site_remotes: SiteRemotesTable;
@@ -407,4 +501,11 @@ export interface PlatformDatabase {
   chat_messages: ChatMessagesTable;
   events: EventsTable;
   event_daily_counts: EventDailyCountsTable;
+  console_users: ConsoleUsersTable;
+  console_roles: ConsoleRolesTable;
+  console_sign_in_codes: ConsoleSignInCodesTable;
+  console_sessions: ConsoleSessionsTable;
+  console_mail: ConsoleMailTable;
+  console_audit: ConsoleAuditTable;
+  lead_notes: LeadNotesTable;
 }

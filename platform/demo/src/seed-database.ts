@@ -2,8 +2,9 @@ import type { PlatformDb } from '@dealer/db/database';
 import { insertCars } from '@dealer/db/car-store';
 import { insertSite, siteCount } from '@dealer/db/site-store';
 import { generateDemoData } from './demo-data';
+import { insertDemoConsoleUsers } from './demo-console-users';
 
-/** First start only: an empty store gets the generated demo sites and their stock. */
+/** First start only: an empty store gets the generated demo sites, their stock and the console's demo users. */
 export async function seedDemoDataIfEmpty(db: PlatformDb, nowSeconds = Math.floor(Date.now() / 1000)): Promise<boolean> {
   if ((await siteCount(db)) > 0) return false;
   const { sites, cars } = generateDemoData(nowSeconds);
@@ -19,5 +20,7 @@ export async function seedDemoDataIfEmpty(db: PlatformDb, nowSeconds = Math.floo
     await insertSite(db, site);
     await insertCars(db, site.id, bySite.get(site.id) ?? []);
   }
+  // The dealer console's demo users (their codes go to DATA_DIR/outbox/console-mail).
+  await insertDemoConsoleUsers(db, sites);
   return true;
 }

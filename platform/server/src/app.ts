@@ -17,6 +17,7 @@ import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin/plugin';
 import { chatRoutes } from './routes/chat';
+import { consoleRoutes } from './routes/console/plugin';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { adEventRoutes } from './routes/ad-events';
@@ -167,6 +168,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => eventRoutes(scope, ctx));
   await app.register(async (scope) => adEventRoutes(scope, ctx));
   await app.register(async (scope) => adminRoutes(scope, ctx));
+  await app.register(async (scope) => consoleRoutes(scope, ctx));
   await app.register(async (scope) => leadFileRoutes(scope, ctx));
   await app.register(async (scope) => meiliRoutes(scope, ctx));
   await app.register(async (scope) => seoRoutes(scope, ctx));

@@ -281,6 +281,12 @@ const baseEnvSchema = z.object({
     .int('SIGN_IN_CODES_PER_ADDRESS must be a whole number')
     .min(2, 'SIGN_IN_CODES_PER_ADDRESS must be at least 2')
     .default(10),
+  // Dealer console sign-in codes sent to one address in an hour, from everyone together (issue 23).
+  CONSOLE_SIGN_IN_CODES_PER_ADDRESS: z.coerce
+    .number({ error: 'CONSOLE_SIGN_IN_CODES_PER_ADDRESS must be a whole number' })
+    .int('CONSOLE_SIGN_IN_CODES_PER_ADDRESS must be a whole number')
+    .min(1, 'CONSOLE_SIGN_IN_CODES_PER_ADDRESS must be at least 1')
+    .default(10),
   // Server-side ad events (issue 11): forwarded to the Meta Conversions API on this Graph API host (a test double or a proxy in tests).
   FACEBOOK_GRAPH_URL: z
     .string()
@@ -394,6 +400,8 @@ export type AccountsConfig = {
   alertIntervalMs: number;
   /** Sign-in codes sent to one address on a site in an hour. */
   signInCodes: CodeLimits;
+  /** Dealer console sign-in codes sent to one address in an hour. */
+  consoleCodesPerHour: number;
 };
 
 /** Card deposits (issue 10). */
@@ -514,6 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       emailFrom: e.ACCOUNT_EMAIL_FROM,
       alertIntervalMs: e.GARAGE_ALERT_INTERVAL_MS,
       signInCodes: { perAddressAndClient: e.SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT, perAddress: e.SIGN_IN_CODES_PER_ADDRESS },
+      consoleCodesPerHour: e.CONSOLE_SIGN_IN_CODES_PER_ADDRESS,
     },
     adEvents: {
       ratePerMinute: e.AD_EVENTS_RATE_LIMIT,

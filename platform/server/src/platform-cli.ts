@@ -19,6 +19,7 @@ import { RemoteRegistry, isRemoteName } from './remotes/remote-registry';
 import { StockIndexer } from './search/indexer';
 import { loopbackSearchHost, meiliClient } from './search/meili-client';
 import { remoteNames } from '@dealer/contracts/remote-modules';
+import { consoleUserCommand, consoleUserUsage } from './console/console-user-command';
 
 const usage = `Usage:
   platform sites                                       list the sites and their remotes
@@ -40,6 +41,7 @@ const usage = `Usage:
   platform car <site> <slug> key=value ...             change a car and push it to search, e.g.
                                                        price=28990 status=sold reserved=true tag=null
                                                        (${carChangeFields.join(', ')}; sold_date_timestamp=now)
+${consoleUserUsage}
 Remotes: ${remoteNames.join(', ')}`;
 
 export class UsageError extends Error {}
@@ -343,6 +345,12 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
         const [id, ...extra] = words;
         if (action !== 'release' || !id || extra.length || !/^[1-9]\d{0,14}$/.test(id)) throw new UsageError(usage);
         await releaseSiteBooking(db, { id: siteId!, slug: site }, Number(id), out);
+        return;
+      }
+      case 'console-user': {
+        await consoleUserCommand(db, rest, out, (message) => {
+          throw new UsageError(message);
+        });
         return;
       }
       case 'car': {

@@ -4,6 +4,7 @@ import type { PlatformDb } from '@dealer/db/database';
 import type { LeadPipeline } from '@dealer/leads/lead-pipeline';
 import type { AccountServices } from './accounts/account-services';
 import type { AdEventOutbox } from './ads/ad-event-outbox';
+import type { ConsoleServices } from './console/console-services';
 import type { ChatService } from './chat/chat-service';
 import type { EventRetention } from './events/event-retention';
 import type { ReservationService } from './payments/reservation-service';
@@ -47,6 +48,8 @@ export type PlatformContext = {
   adEvents: AdEventOutbox;
   /** Deletes events and ad events past their retention, hourly. */
   eventRetention: EventRetention;
+  /** The dealer console: its users' sign-in and mail outbox, and the live feed of new leads. */
+  console: ConsoleServices;
 };
 
 export const siteDeps = (ctx: PlatformContext) => ({

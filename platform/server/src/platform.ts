@@ -6,6 +6,7 @@ import { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import { createAccountServices } from './accounts/account-services';
 import { AdEventOutbox } from './ads/ad-event-outbox';
 import { ChatService } from './chat/chat-service';
+import { createConsoleServices } from './console/console-services';
 import type { PlatformConfig } from './config';
 import { EventRetention } from './events/event-retention';
 import { PaymentProviders } from './payments/payment-providers';
@@ -86,6 +87,7 @@ export function createPlatform(
       leaseMs: delivery.leaseMs,
       log,
     }),
+    console: createConsoleServices({ db, dialect, config, log }),
     eventRetention: new EventRetention({
       db,
       dataDir: config.dataDir,

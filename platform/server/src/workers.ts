@@ -15,6 +15,7 @@ export function startWorkers(platform: PlatformContext, opts: { leadOutbox: bool
   // left undelivered by a previous run.
   if (opts.leadOutbox) platform.leads.worker.start();
   platform.accounts.mail.start();
+  platform.console.mail.start();
   platform.accounts.alerts.start(config.accounts.alertIntervalMs);
   platform.adEvents.start();
   platform.eventRetention.start();
@@ -28,6 +29,7 @@ export async function stopWorkers(platform: PlatformContext) {
     // The alert sweep writes mail: stopped before the mail outbox.
     platform.accounts.alerts.stop().then(() => platform.accounts.mail.stop()),
     platform.adEvents.stop(),
+    platform.console.mail.stop(),
     platform.eventRetention.stop(),
   ]);
 }

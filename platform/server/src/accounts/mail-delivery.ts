@@ -29,6 +29,8 @@ export type MailTransportSettings = {
   /** The sender's address; the site's name is shown with it. */
   from: string;
   timeoutMs?: number;
+  /** Whose mail this is: the shoppers' (DATA_DIR/outbox/mail) or the dealer console's (DATA_DIR/outbox/console-mail), whose ids are their own. */
+  sender?: 'shopper' | 'console';
 };
 
 /** A send's result (a transport never finds a mail too old: the outbox does). */
@@ -38,6 +40,14 @@ export type MailDeliveryResult = SendResult & { outcome: 'sent' | 'rejected' | '
 export const mailOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'mail');
 
 export const mailFilePath = (dataDir: string, mailId: number) => path.join(mailOutboxDir(dataDir), `${mailId}.eml`);
+
+/** Where the dealer console's local e-mail goes (sign-in codes of console users). */
+export const consoleMailOutboxDir = (dataDir: string) => path.join(outboxDir(dataDir), 'console-mail');
+
+const localMailFile = (settings: MailTransportSettings, mailId: number) =>
+  settings.sender === 'console'
+    ? path.join(consoleMailOutboxDir(settings.dataDir), `${mailId}.eml`)
+    : mailFilePath(settings.dataDir, mailId);
 
 /** Deletes the local files of these e-mails (those never written to a file, sent by SMTP or not yet sent, have none). */
 export async function removeMailFiles(dataDir: string, mailIds: readonly number[]) {
@@ -52,7 +62,7 @@ function envelope(message: ShopperMailMessage, settings: MailTransportSettings) 
     subject: message.subject,
     text: message.text,
     // One id per stored mail: a retried send is recognisably the same message.
-    messageId: `<shopper-mail-${message.id}@${domain}>`,
+    messageId: `<${settings.sender ?? 'shopper'}-mail-${message.id}@${domain}>`,
     headers: { 'X-Dealer-Site': message.site.slug, 'Auto-Submitted': 'auto-generated' },
   };
 }
@@ -62,7 +72,7 @@ export async function deliverShopperMail(message: ShopperMailMessage, settings: 
 }
 
 async function writeMailFile(message: ShopperMailMessage, settings: MailTransportSettings): Promise<MailDeliveryResult> {
-  const file = mailFilePath(settings.dataDir, message.id);
+  const file = localMailFile(settings, message.id);
   try {
     const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
     const info = await composer.sendMail(envelope(message, settings));

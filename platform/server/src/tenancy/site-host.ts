@@ -23,6 +23,14 @@ export function parseHost(hostHeader: string | undefined, publicOriginSuffix: st
   return { kind: 'domain', domain: hostname.replace(/\.$/, '') };
 }
 
+/** The dealer console's host name under the sites' suffix: `console.localhost`, `console.{PUBLIC_ORIGIN_SUFFIX}`. No site may take it. */
+export const consoleSubdomain = 'console';
+
+export const isConsoleHost = (hostHeader: string | undefined, publicOriginSuffix: string | null) => {
+  const target = parseHost(hostHeader, publicOriginSuffix);
+  return target.kind === 'slug' && target.slug === consoleSubdomain;
+};
+
 /**
  * The one place a Host header becomes a site: 'invalid' for a malformed Host, 'index' for the
  * platform's own index, the site's id, or null when no site is served there.
@@ -34,5 +42,6 @@ export async function siteIdForHost(
 ): Promise<number | 'invalid' | 'index' | null> {
   const target = parseHost(hostHeader, publicOriginSuffix);
   if (target.kind === 'index' || target.kind === 'invalid') return target.kind;
+  if (target.kind === 'slug' && target.slug === consoleSubdomain) return null;
   return findSiteIdByHost(db, target.kind === 'slug' ? { slug: target.slug } : { domain: target.domain });
 }

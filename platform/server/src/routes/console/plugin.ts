@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformContext } from '../../platform-context';
+import { consoleAuditRoutes } from './audit';
+import { consoleAuthRoutes } from './auth';
+import { guardConsoleRoutes } from './console-access';
+import { consoleLeadRoutes } from './leads';
+
+/**
+ * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
+ * says in `config.console` who may call it; console-access.ts checks that against the policy table
+ * (console/console-policy.ts) before the route runs.
+ */
+export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext) {
+  const requests = guardConsoleRoutes(scope, ctx);
+  consoleAuthRoutes(scope, ctx, requests);
+  consoleLeadRoutes(scope, ctx, requests);
+  consoleAuditRoutes(scope, ctx, requests);
+}
