@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLead } from '@dealer/db/lead-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
+import { skipPostgres } from '@dealer/testing/postgres';
+import { consoleRequest, consoleSignIn } from '../../testing/console-requests';
+import { createTestPlatform, type TestPlatform } from '../../testing/test-platform';
+
+const slug = 'harbour-used-cars';
+type Listed = {
+  leads: { id: number; dealer_status: string; category: string; payload: Record<string, unknown> }[];
+  next_cursor: string | null;
+};
+
+describe.each(['sqlite', 'postgres'] as const)('the dealer console’s leads inbox on %s', (engine) => {
+  if (engine === 'postgres' && skipPostgres) {
+    it.skip('needs PostgreSQL (skipped: SKIP_POSTGRES=1)', () => {});
+    return;
+  }
+  let platform: TestPlatform;
+  let staff: string;
+  let admin: string;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    platform = await createTestPlatform({ engine });
+    const siteId = (await findSiteIdBySlug(platform.ctx.db, slug))!;
+    const other = (await findSiteIdBySlug(platform.ctx.db, 'ridgeline-trucks'))!;
+    const add = async (name: string, category: string, payload: Record<string, unknown>, at: number, site = siteId) =>
+      (
+        await createLead(
+          platform.ctx.db,
+          { siteId: site, category, leadStatus: 'New', payload: { name, ...payload }, idempotencyKey: null },
+          at,
+        )
+      ).lead.id;
+    const day = Date.parse('2026-11-20T10:00:00Z');
+    ids.jane = await add(
+      'Jane Citizen',
+      'General Enquiry',
+      { email: 'jane@example.com', comments: 'Is the Corolla still here?', location_id: 11 },
+      day,
+    );
+    ids.raj = await add('Raj Patel', 'Test Drive', { email: 'raj@example.com', location_id: 12 }, day + 86_400_000);
+    ids.ana = await add('Ana 100%_sure', 'Finance', { email: 'ana@example.com' }, day + 2 * 86_400_000);
+    ids.elsewhere = await add('Other Site', 'General Enquiry', { email: 'x@example.com' }, day, other);
+    staff = await consoleSignIn(platform.app, platform.ctx.db, `staff@${slug}.localhost`);
+    admin = await consoleSignIn(platform.app, platform.ctx.db, `site-admin@${slug}.localhost`);
+  }, 60_000);
+  afterAll(async () => platform?.close());
+
+  const list = async (query = '') => {
+    const res = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads${query}`, { cookie: staff });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<Listed>();
+  };
+
+  it('lists the site’s leads newest first, and only the site’s', async () => {
+    const page = await list();
+    expect(page.leads.map((lead) => lead.id)).toEqual([ids.ana, ids.raj, ids.jane]);
+    expect(page.leads.every((lead) => lead.dealer_status === 'new')).toBe(true);
+  });
+
+  it('filters by form, location, dates and words the shopper wrote, and pages with a cursor', async () => {
+    expect((await list('?form=Test%20Drive')).leads.map((l) => l.id)).toEqual([ids.raj]);
+    expect((await list('?location=11')).leads.map((l) => l.id)).toEqual([ids.jane]);
+    expect((await list('?from=2026-11-21&to=2026-11-21')).leads.map((l) => l.id)).toEqual([ids.raj]);
+    expect((await list('?q=corolla')).leads.map((l) => l.id)).toEqual([ids.jane]);
+    // % and _ are matched as typed, not as wildcards.
+    expect((await list('?q=100%25_')).leads.map((l) => l.id)).toEqual([ids.ana]);
+    expect((await list('?q=1%25')).leads.map((l) => l.id)).toEqual([]);
+    const first = await list('?limit=2');
+    expect(first.leads).toHaveLength(2);
+    const second = await list(`?limit=2&cursor=${first.next_cursor}`);
+    expect(second.leads.map((l) => l.id)).toEqual([ids.jane]);
+    expect(second.next_cursor).toBeNull();
+  });
+
+  it('refuses a bad filter beside its field', async () => {
+    const res = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads?status=maybe&from=yesterday`, {
+      cookie: staff,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(Object.keys(res.json<{ fields: Record<string, string> }>().fields).sort()).toEqual(['from', 'status']);
+  });
+
+  it('moves a lead to contacted with a note, assigns it, and the site admin reads who did it in the audit log', async () => {
+    const users = (await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads/${ids.jane}`, { cookie: staff })).json<{
+      assignees: { id: number; email: string }[];
+    }>().assignees;
+    const stacey = users.find((user) => user.email === `staff@${slug}.localhost`)!;
+    const res = await consoleRequest(platform.app, 'POST', `/api/console/sites/${slug}/leads/${ids.jane}/workflow`, {
+      cookie: staff,
+      payload: { status: 'contacted', note: 'Called, coming Saturday', assignee_id: stacey.id },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'contacted',
+      assignee_id: stacey.id,
+      notes: [{ author: `staff@${slug}.localhost`, body: 'Called, coming Saturday' }],
+    });
+    expect((await list('?status=contacted')).leads.map((l) => l.id)).toEqual([ids.jane]);
+    expect((await list(`?assignee=${stacey.id}`)).leads.map((l) => l.id)).toEqual([ids.jane]);
+
+    const audit = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/audit`, { cookie: admin });
+    expect(audit.statusCode).toBe(200);
+    expect(audit.json<{ entries: unknown[] }>().entries[0]).toMatchObject({
+      user_email: `staff@${slug}.localhost`,
+      action: 'leads.update',
+      target: `lead ${ids.jane}`,
+      before: { status: 'new', assignee_id: null },
+      after: { status: 'contacted', assignee_id: stacey.id, note: 'Called, coming Saturday' },
+    });
+    // Staff do not read the audit log.
+    expect((await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/audit`, { cookie: staff })).statusCode).toBe(403);
+  });
+
+  it('refuses an assignee who does not work on the site, and another site’s lead, and keeps the lead as it was', async () => {
+    const res = await consoleRequest(platform.app, 'POST', `/api/console/sites/${slug}/leads/${ids.raj}/workflow`, {
+      cookie: staff,
+      payload: { status: 'sold', assignee_id: 999_999 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ fields: { assignee_id: 'Assign the lead to someone who works on this site.' } });
+    expect((await list('?status=sold')).leads).toEqual([]);
+    const foreign = await consoleRequest(platform.app, 'POST', `/api/console/sites/${slug}/leads/${ids.elsewhere}/workflow`, {
+      cookie: staff,
+      payload: { status: 'sold' },
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('exports the filtered leads as CSV', async () => {
+    const res = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads.csv?form=Finance`, { cookie: staff });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const lines = res.body.trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('Ana 100%_sure');
+  });
+});
