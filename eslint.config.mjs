@@ -131,6 +131,19 @@ export default tseslint.config(
     ),
   },
   {
+    files: ['console/**/*.{ts,tsx}'],
+    rules: boundary(
+      'The dealer console, like the shell, loads each dealer screen at run time from the remote that owns it and talks to the platform over HTTP; it never imports their source or the shell.',
+      [
+        ...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`]),
+        '@dealer/shell',
+        '@dealer/shell/*',
+        '**/shell/**',
+        ...platformImports,
+      ],
+    ),
+  },
+  {
     files: ['platform/**/*.{ts,tsx}'],
     rules: boundary(
       'The platform serves browser code but never imports it: share through @dealer/contracts and @dealer/rules.',

@@ -50,6 +50,7 @@ export default defineConfig({
       PLATFORM_ADMIN_KEY: adminKey,
       REMOTES_DIR: join(here, '..', 'dist', 'remotes'),
       SHELL_CLIENT_DIR: join(here, '..', 'shell', 'dist', 'client'),
+      CONSOLE_CLIENT_DIR: join(here, '..', 'console', 'dist', 'client'),
       LOG_LEVEL: 'warn',
       // Playwright fills a form in well under the spam time trap and sends many leads from one address.
       LEADS_MIN_FILL_MS: '0',

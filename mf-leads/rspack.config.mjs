@@ -13,6 +13,8 @@ export default remoteConfig({
     './EnquireButton': './src/enquire-button.tsx',
     './TestDriveButton': './src/test-drive-button.tsx',
     './RequestPhotosButton': './src/request-photos-button.tsx',
+    // The dealer console's screen (shared/contracts dealerScreens).
+    './LeadsInbox': './src/dealer/leads-inbox.tsx',
   },
   server: './src/server.ts',
 });

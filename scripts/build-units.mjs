@@ -136,6 +136,22 @@ export function buildShell({ force = false } = {}) {
   );
 }
 
+/** Builds the dealer console's browser bundle unless its inputs are unchanged. */
+export function buildConsole({ force = false } = {}) {
+  const dir = join(root, 'console');
+  return buildUnit(
+    'console',
+    dir,
+    [...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), ...buildInputs()],
+    {
+      force,
+      outDir: join(dir, 'dist'),
+      expect: join(dir, 'dist', 'client', 'assets.json'),
+      configs: [['console (browser)', 'rspack.config.mjs']],
+    },
+  );
+}
+
 /** Builds the platform's Node server (platform/server/dist) unless its inputs are unchanged. */
 export function buildServer({ force = false } = {}) {
   const dir = join(root, 'platform', 'server');

@@ -4,7 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pnpm, root } from './pnpm.mjs';
-import { buildServer, buildShell, publishRemote, remotes } from './build-units.mjs';
+import { buildConsole, buildServer, buildShell, publishRemote, remotes } from './build-units.mjs';
 import { ensureChromium } from './chromium.mjs';
 
 const command = process.argv[2];
@@ -18,6 +18,7 @@ function install() {
 
 function buildAll() {
   buildShell();
+  buildConsole();
   buildServer();
   for (const remote of remotes) publishRemote(remote);
 }

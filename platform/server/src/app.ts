@@ -18,6 +18,7 @@ import { openImageCache } from './images/image-cache';
 import { adminRoutes } from './routes/admin/plugin';
 import { chatRoutes } from './routes/chat';
 import { consoleRoutes } from './routes/console/plugin';
+import { consoleDocumentRoutes } from './console/console-document';
 import { documentRoutes } from './routes/documents';
 import { eventRoutes } from './routes/events';
 import { adEventRoutes } from './routes/ad-events';
@@ -139,6 +140,8 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   });
 
   // Logos are drawn from the site's name and colour, looked up synchronously by the image route.
+  await consoleDocumentRoutes(app, ctx);
+
   const siteLogos = new Map<string, { name: string; colour: string }>();
   for (const card of await listSiteCards(ctx.db)) siteLogos.set(card.slug, { name: card.name, colour: card.colour });
   const { images } = ctx.config;

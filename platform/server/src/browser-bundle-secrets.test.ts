@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateDemoData } from '@dealer/demo/demo-data';
 
 const root = resolve(__dirname, '..', '..', '..');
-const browserDirs = [join(root, 'shell', 'dist', 'client'), join(root, 'dist', 'remotes')];
+const browserDirs = [join(root, 'shell', 'dist', 'client'), join(root, 'console', 'dist', 'client'), join(root, 'dist', 'remotes')];
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];

@@ -29,6 +29,7 @@ describe('platform configuration', () => {
       remotesDir: '/srv/platform/dist/remotes',
       remotesBaseUrl: null,
       shellClientDir: '/srv/platform/shell/dist/client',
+      consoleClientDir: '/srv/platform/console/dist/client',
       logLevel: 'info',
       searchAdminKeyGenerated: true,
       searchKeySecretGenerated: true,
@@ -70,6 +71,7 @@ describe('platform configuration', () => {
         emailFrom: 'no-reply@dealer-platform.localhost',
         alertIntervalMs: 60_000,
         signInCodes: { perAddressAndClient: 5, perAddress: 10 },
+        consoleCodesPerHour: 10,
       },
     });
     expect(config.adminKey.length).toBeGreaterThanOrEqual(16);
@@ -98,6 +100,7 @@ describe('platform configuration', () => {
         REMOTES_DIR: '/opt/remotes',
         REMOTES_BASE_URL: 'https://cdn.example.com/mf/',
         SHELL_CLIENT_DIR: 'client',
+        CONSOLE_CLIENT_DIR: 'console-client',
         SEARCH_KEY_SECRET: 'a-search-secret-of-enough-length',
         SEARCH_ADMIN_KEY: 'a-search-admin-key-of-enough-length',
         MEILISEARCH_URL: 'https://search.example.com/',
@@ -126,6 +129,7 @@ describe('platform configuration', () => {
         GARAGE_ALERT_INTERVAL_MS: '5000',
         SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT: '3',
         SIGN_IN_CODES_PER_ADDRESS: '8',
+        CONSOLE_SIGN_IN_CODES_PER_ADDRESS: '4',
         FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9999',
         AD_EVENTS_RATE_LIMIT: '10',
         HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
@@ -145,6 +149,7 @@ describe('platform configuration', () => {
       remotesDir: '/opt/remotes',
       remotesBaseUrl: 'https://cdn.example.com/mf',
       shellClientDir: '/srv/platform/client',
+      consoleClientDir: '/srv/platform/console-client',
       searchKeySecret: 'a-search-secret-of-enough-length',
       searchKeySecretGenerated: false,
       searchAdminKey: 'a-search-admin-key-of-enough-length',
@@ -203,7 +208,12 @@ describe('platform configuration', () => {
       payments: { mode: 'live', stripeApi: { host: '127.0.0.1', port: 12111, protocol: 'http' } },
       reservations: { holdsPerPerson: 2 },
       regoLookup: null,
-      accounts: { emailFrom: 'garage@dealer.example', alertIntervalMs: 5000, signInCodes: { perAddressAndClient: 3, perAddress: 8 } },
+      accounts: {
+        emailFrom: 'garage@dealer.example',
+        alertIntervalMs: 5000,
+        signInCodes: { perAddressAndClient: 3, perAddress: 8 },
+        consoleCodesPerHour: 4,
+      },
       adEvents: { ratePerMinute: 10, graphUrl: 'http://127.0.0.1:9999', retentionDays: 30 },
     });
   });
@@ -302,6 +312,7 @@ describe('platform configuration', () => {
     ['SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT', { SIGN_IN_CODES_PER_ADDRESS_AND_CLIENT: '0' }],
     ['SIGN_IN_CODES_PER_ADDRESS', { SIGN_IN_CODES_PER_ADDRESS: 'many' }],
     ['SIGN_IN_CODES_PER_ADDRESS', { SIGN_IN_CODES_PER_ADDRESS: '5' }],
+    ['CONSOLE_SIGN_IN_CODES_PER_ADDRESS', { CONSOLE_SIGN_IN_CODES_PER_ADDRESS: '0' }],
     ['FACEBOOK_GRAPH_URL', { FACEBOOK_GRAPH_URL: 'ftp://graph.facebook.com' }],
     ['AD_EVENTS_RATE_LIMIT', { AD_EVENTS_RATE_LIMIT: 'lots' }],
   ])('refuses to start with a bad %s (%j), naming it', (variable, env) => {

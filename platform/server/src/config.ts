@@ -68,6 +68,7 @@ const baseEnvSchema = z.object({
   REMOTES_DIR: z.string().min(1).default('./dist/remotes'),
   REMOTES_BASE_URL: z.string().url('REMOTES_BASE_URL must be an absolute URL').optional(),
   SHELL_CLIENT_DIR: z.string().min(1).default('./shell/dist/client'),
+  CONSOLE_CLIENT_DIR: z.string().min(1).default('./console/dist/client'),
   SEARCH_KEY_SECRET: z.string().min(16).optional(),
   SEARCH_ADMIN_KEY: z.string().min(16, 'SEARCH_ADMIN_KEY must be at least 16 characters').optional(),
   MEILISEARCH_URL: z
@@ -350,6 +351,8 @@ export type PlatformConfig = {
   remotesDir: string;
   remotesBaseUrl: string | null;
   shellClientDir: string;
+  /** The dealer console's browser build (served at /console-assets/ on the console's host). */
+  consoleClientDir: string;
   searchKeySecret: string;
   searchKeySecretGenerated: boolean;
   /** The key the indexer uses on the embedded engine's /meili API. Never handed to a browser. */
@@ -474,6 +477,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     remotesDir: resolve(cwd, e.REMOTES_DIR),
     remotesBaseUrl: e.REMOTES_BASE_URL?.replace(/\/$/, '') ?? null,
     shellClientDir: resolve(cwd, e.SHELL_CLIENT_DIR),
+    consoleClientDir: resolve(cwd, e.CONSOLE_CLIENT_DIR),
     searchKeySecret: e.SEARCH_KEY_SECRET ?? randomBytes(24).toString('base64url'),
     searchKeySecretGenerated: !e.SEARCH_KEY_SECRET,
     searchAdminKey: e.SEARCH_ADMIN_KEY ?? randomBytes(24).toString('base64url'),

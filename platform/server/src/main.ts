@@ -58,6 +58,7 @@ async function main() {
     '',
     `Dealer platform on http://localhost:${config.port} (${engine}${seeded ? ', demo data seeded' : ''})`,
     ...sites.map((site) => `  http://${site.slug}.localhost:${config.port}/`),
+    `Dealer console: http://console.localhost:${config.port}/ (demo sign-in: operator@dealer-platform.localhost, or staff@<site>.localhost and site-admin@<site>.localhost; the code is e-mailed${config.leads.delivery.smtpUrl ? '' : ` into ${join(outboxDir(config.dataDir), 'console-mail')}`})`,
     // Behind a proxy that is not listed, every shopper shares the proxy's address and its per-IP limits.
     config.http.trustedProxies.length > 0
       ? `Client addresses: X-Forwarded-For and X-Forwarded-Proto believed from ${config.http.trustedProxies.join(', ')} (TRUSTED_PROXIES)`

@@ -124,3 +124,21 @@ export const slotsCoverEverySlotProps: Exactly<SlotName, keyof SlotProps> = true
 
 /** The exposed modules whose props accept a slot's props: the only modules allowed to fill it. */
 export type SlotFiller<S extends SlotName> = { [M in ExposedModule]: SlotProps[S] extends ExposedProps[M] ? M : never }[ExposedModule];
+
+/**
+ * The dealer console's screens (issue 23), each exposed by the remote that owns its domain, so a
+ * team ships its shopper feature and its dealer screen together. The console host loads them with
+ * the same runtime and the same per-site versions as the shop.
+ */
+export const dealerScreens = {
+  LeadsInbox: 'mf-leads/LeadsInbox',
+} as const;
+export type DealerScreen = (typeof dealerScreens)[keyof typeof dealerScreens];
+
+/** The leads inbox of one site: the console API of that site, and what the user's role allows there. */
+export type LeadsInboxProps = { apiBase: string; canUpdate: boolean; canExport: boolean };
+
+export interface DealerScreenProps {
+  'mf-leads/LeadsInbox': LeadsInboxProps;
+}
+export const dealerScreenPropsCoverEveryScreen: Exactly<DealerScreen, keyof DealerScreenProps> = true;

@@ -4,6 +4,7 @@ import { consoleAuditRoutes } from './audit';
 import { consoleAuthRoutes } from './auth';
 import { guardConsoleRoutes } from './console-access';
 import { consoleLeadRoutes } from './leads';
+import { consoleRemoteRoutes } from './remotes';
 
 /**
  * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
@@ -15,4 +16,5 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleAuthRoutes(scope, ctx, requests);
   consoleLeadRoutes(scope, ctx, requests);
   consoleAuditRoutes(scope, ctx, requests);
+  consoleRemoteRoutes(scope, ctx, requests);
 }

@@ -1,0 +1,33 @@
+/** The console's own calls: sign-in and who the user is (`/api/console/auth/*`, `/api/console/me`). */
+export type ConsoleSite = { id: number; slug: string; name: string; group: string | null; actions: string[] };
+export type Me = { user: { id: number; email: string; name: string | null; roles: { role: string }[] }; sites: ConsoleSite[] };
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(url: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(url, {
+    credentials: 'same-origin',
+    ...init,
+    headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}) },
+  });
+  const body = (await res.json().catch(() => ({}))) as { message?: string; fields?: Record<string, string> };
+  if (!res.ok) throw new ApiError(body.message ?? `The console answered ${res.status}.`, res.status, body.fields ?? {});
+  return body as T;
+}
+
+export const consoleApi = {
+  me: () => call<Me>('/api/console/me'),
+  askCode: (email: string) => call<{ message: string }>('/api/console/auth/code', { method: 'POST', body: JSON.stringify({ email }) }),
+  verify: (body: { email: string; code: string } | { token: string }) =>
+    call<Me>('/api/console/auth/verify', { method: 'POST', body: JSON.stringify(body) }),
+  signOut: () => fetch('/api/console/auth/sign-out', { method: 'POST', credentials: 'same-origin' }),
+  remotes: (site: string) => call<{ remotes: { name: string; entry: string }[] }>(`/api/console/sites/${encodeURIComponent(site)}/remotes`),
+};

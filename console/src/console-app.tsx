@@ -1,0 +1,102 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button } from '@dealer/ui/button';
+import { consoleApi, type Me } from './console-api';
+import { SignInPage } from './sign-in-page';
+import { LeadsScreen } from './site-screen';
+
+/** `/sites/:slug/leads` → the slug. */
+const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
+
+/**
+ * The console: signed out, the sign-in page; signed in, the sites the user may open (their roles
+ * decide) and the chosen site's screens. Each screen of a domain comes from the remote that owns it.
+ */
+export function ConsoleApp() {
+  const [me, setMe] = useState<Me | null | 'loading'>('loading');
+  const [slug, setSlug] = useState<string | null>(siteInPath);
+
+  useEffect(() => {
+    consoleApi.me().then(setMe, () => setMe(null));
+    const onPop = () => setSlug(siteInPath());
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  const signedIn = useCallback((who: Me) => setMe(who), []);
+
+  if (me === 'loading') return <p role="status">Loading…</p>;
+  if (me === null) return <SignInPage onSignedIn={signedIn} />;
+
+  const open = (to: string | null) => {
+    history.pushState(null, '', to ? `/sites/${to}/leads` : '/');
+    setSlug(to);
+  };
+  const site = me.sites.find((one) => one.slug === slug) ?? (me.sites.length === 1 ? me.sites[0]! : null);
+  return (
+    <div className="dc-app">
+      <header className="dc-app__header">
+        <a
+          href="/"
+          className="dc-app__brand"
+          onClick={(event) => {
+            event.preventDefault();
+            open(null);
+          }}
+        >
+          Dealer console
+        </a>
+        {me.sites.length > 1 ? (
+          <label className="dc-app__site">
+            <span>Site</span>
+            <select value={site?.slug ?? ''} onChange={(event) => open(event.target.value || null)}>
+              <option value="">Choose a site</option>
+              {me.sites.map((one) => (
+                <option key={one.slug} value={one.slug}>
+                  {one.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <span className="dc-app__user">{me.user.email}</span>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            void consoleApi.signOut().then(() => setMe(null));
+          }}
+        >
+          Sign out
+        </Button>
+      </header>
+      <main className="dc-app__main">
+        {site ? (
+          site.actions.includes('leads.read') ? (
+            <LeadsScreen key={site.slug} site={site} />
+          ) : (
+            <p>Your role shows no leads on {site.name}.</p>
+          )
+        ) : me.sites.length === 0 ? (
+          <p>Your account has no site yet. Ask your site admin to add you.</p>
+        ) : (
+          <section aria-labelledby="dc-sites-title">
+            <h1 id="dc-sites-title">Your sites</h1>
+            <ul className="dc-sites">
+              {me.sites.map((one) => (
+                <li key={one.slug}>
+                  <a
+                    href={`/sites/${one.slug}/leads`}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      open(one.slug);
+                    }}
+                  >
+                    {one.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}

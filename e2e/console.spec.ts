@@ -1,0 +1,117 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { e2ePort } from './playwright.config';
+import { siteUrl } from './support/platform';
+
+const consoleUrl = (path = '/') => `http://console.localhost:${e2ePort}${path}`;
+const usedCodes = new Set<string>();
+
+/** The newest unused code e-mailed to a console user (written to DATA_DIR/outbox/console-mail without SMTP). */
+async function consoleCodeFor(email: string): Promise<string> {
+  const dir = join(process.env.E2E_DATA_DIR!, 'outbox', 'console-mail');
+  let code: string | null = null;
+  await expect
+    .poll(async () => {
+      const names = (await readdir(dir).catch(() => [] as string[])).sort((a, b) => parseInt(b, 10) - parseInt(a, 10));
+      for (const name of names) {
+        const text = await readFile(join(dir, name), 'utf8');
+        const found = text.includes(email) ? /^\s{4}(\d{6})\s*$/m.exec(text)?.[1] : undefined;
+        if (found && !usedCodes.has(found)) return (code = found);
+      }
+      return null;
+    })
+    .not.toBeNull();
+  usedCodes.add(code!);
+  return code!;
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto(consoleUrl('/'));
+  await page.getByLabel('Work e-mail').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a code' }).click();
+  await page.getByLabel('6-digit code').fill(await consoleCodeFor(email));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(email)).toBeVisible();
+}
+
+async function expectNoSeriousAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+test('staff sign in with an e-mailed code, move a shopper’s enquiry to contacted with a note, and export the leads as CSV', async ({
+  page,
+}) => {
+  const slug = 'harbour-used-cars';
+  const email = `jane.${Date.now()}@example.com`;
+  // A shopper enquires on the dealer's site.
+  await page.goto(siteUrl(slug, '/'));
+  const status = await page.evaluate(async (shopper) => {
+    const res = await fetch('/api/leads', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        lead: {
+          category: 'General Enquiry',
+          name: 'Jane',
+          last_name: 'Console',
+          email: shopper,
+          phone: '0412345678',
+          comments: 'Is the ute still here?',
+        },
+      }),
+    });
+    return res.status;
+  }, email);
+  expect(status).toBe(201);
+
+  await signIn(page, `staff@${slug}.localhost`);
+  await expectNoSeriousAxeViolations(page);
+  // The leads inbox comes from mf-leads, at the version the site runs.
+  await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible();
+  await page.getByLabel('Search').fill(email);
+  await page.getByRole('button', { name: 'Show leads' }).click();
+  await page.getByRole('button', { name: 'Jane Console' }).click();
+  await expect(page.getByRole('heading', { name: 'Jane Console · General Enquiry' })).toBeVisible();
+  await expect(page.getByText('Is the ute still here?')).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  await page.getByLabel('Status', { exact: true }).last().selectOption('contacted');
+  await page.getByLabel('Note').fill('Called her back: coming in on Saturday');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved: Contacted.' })).toBeVisible();
+  await expect(page.getByText('Called her back: coming in on Saturday')).toBeVisible();
+  await expect(page.getByRole('row', { name: /Jane Console/ }).getByText('Contacted')).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const csv = await readFile((await (await download).path())!, 'utf8');
+  expect(csv.split('\r\n')[0]).toContain('id,');
+  expect(csv).toContain(email);
+
+  // After a reload the change is still there: it was saved, not just shown.
+  await page.reload();
+  await page.getByLabel('Status', { exact: true }).first().selectOption('contacted');
+  await page.getByRole('button', { name: 'Show leads' }).click();
+  await expect(page.getByRole('button', { name: 'Jane Console' })).toBeVisible();
+});
+
+test('a dealer sees only their own sites, and staff cannot read another site’s leads', async ({ page }) => {
+  await signIn(page, 'staff@ridgeline-trucks.localhost');
+  const other = await page.evaluate(() => fetch('/api/console/sites/harbour-used-cars/leads').then((res) => res.status));
+  expect(other).toBe(403);
+  const me = await page.evaluate(() => fetch('/api/console/me').then((res) => res.json() as Promise<{ sites: { slug: string }[] }>));
+  expect(me.sites.map((site) => site.slug)).toEqual(['ridgeline-trucks']);
+});
+
+test('the operator chooses any site', async ({ page }) => {
+  await signIn(page, 'operator@dealer-platform.localhost');
+  await expect(page.getByRole('heading', { name: 'Your sites' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByRole('link', { name: 'Kiwi Motors' }).click();
+  await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible();
+  expect(new URL(page.url()).pathname).toBe('/sites/kiwi-motors/leads');
+});

@@ -1,0 +1,179 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { LeadsInboxProps } from '@dealer/contracts/remote-modules';
+import { Button } from '@dealer/ui/button';
+import { ConsoleApiError, leadStatuses, leadsApi, shopperName, type InboxFilter, type InboxLead } from './leads-inbox-api';
+import { LeadPanel } from './lead-panel';
+import './leads-inbox.css';
+
+const statusLabel: Record<string, string> = { new: 'New', contacted: 'Contacted', appointment: 'Appointment', sold: 'Sold', lost: 'Lost' };
+export const statusText = (status: string) => statusLabel[status] ?? status;
+const when = (ms: number) => new Date(ms).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * The dealer's leads inbox (console screen of mf-leads): the site's leads filtered by status,
+ * form, dates and text, a page at a time; a lead's page beside the list; CSV of the filtered set.
+ */
+export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInboxProps) {
+  const api = leadsApi(apiBase);
+  const [draft, setDraft] = useState<InboxFilter>({});
+  const [filter, setFilter] = useState<InboxFilter>({});
+  const [leads, setLeads] = useState<InboxLead[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<ConsoleApiError | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [open, setOpen] = useState<number | null>(null);
+
+  const failed = (caught: unknown) =>
+    setError(caught instanceof ConsoleApiError ? caught : new ConsoleApiError('The leads could not be loaded. Try again.'));
+
+  // The first page whenever the filter changes (a page that comes back after a newer filter is dropped).
+  useEffect(() => {
+    let current = true;
+    leadsApi(apiBase)
+      .list(filter, null)
+      .then(
+        (page) => {
+          if (!current) return;
+          setLeads(page.leads);
+          setNext(page.next_cursor);
+          setError(null);
+        },
+        (caught: unknown) => current && failed(caught),
+      )
+      .finally(() => current && setLoading(false));
+    return () => {
+      current = false;
+    };
+  }, [apiBase, filter]);
+
+  const more = async (cursor: string) => {
+    setLoading(true);
+    try {
+      const page = await api.list(filter, cursor);
+      setLeads((shown) => [...shown, ...page.leads]);
+      setNext(page.next_cursor);
+    } catch (caught) {
+      failed(caught);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    setLoading(true);
+    setFilter({ ...draft });
+  };
+  const field = (name: keyof InboxFilter) => ({
+    id: `inbox-${name}`,
+    value: draft[name] ?? '',
+    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+    'aria-invalid': error?.fields[name] ? true : undefined,
+    'aria-describedby': error?.fields[name] ? `inbox-${name}-error` : undefined,
+  });
+  const fieldError = (name: keyof InboxFilter) =>
+    error?.fields[name] ? (
+      <p className="dp-field__error" id={`inbox-${name}-error`}>
+        {error.fields[name]}
+      </p>
+    ) : null;
+
+  return (
+    <section className="dc-inbox" aria-labelledby="dc-inbox-title">
+      <h1 id="dc-inbox-title">Leads</h1>
+      <form className="dc-inbox__filters" onSubmit={search} role="search" aria-label="Filter leads">
+        <div className="dp-field">
+          <label htmlFor="inbox-status">Status</label>
+          <select {...field('status')}>
+            <option value="">Any status</option>
+            {leadStatuses.map((status) => (
+              <option key={status} value={status}>
+                {statusText(status)}
+              </option>
+            ))}
+          </select>
+          {fieldError('status')}
+        </div>
+        <div className="dp-field">
+          <label htmlFor="inbox-form">Form</label>
+          <input {...field('form')} placeholder="e.g. Test Drive" />
+        </div>
+        <div className="dp-field">
+          <label htmlFor="inbox-from">From</label>
+          <input type="date" {...field('from')} />
+          {fieldError('from')}
+        </div>
+        <div className="dp-field">
+          <label htmlFor="inbox-to">To</label>
+          <input type="date" {...field('to')} />
+          {fieldError('to')}
+        </div>
+        <div className="dp-field">
+          <label htmlFor="inbox-q">Search</label>
+          <input type="search" {...field('q')} placeholder="Name, e-mail, words" />
+          {fieldError('q')}
+        </div>
+        <div className="dc-inbox__filter-actions">
+          <Button type="submit">Show leads</Button>
+          {canExport ? (
+            <a className="dp-button dp-button--secondary" href={api.csvUrl(filter)} download>
+              Export CSV
+            </a>
+          ) : null}
+        </div>
+      </form>
+      {error && Object.keys(error.fields).length === 0 ? (
+        <div className="dp-alert dp-alert--destructive" role="alert">
+          {error.message}
+        </div>
+      ) : null}
+      <div className="dc-inbox__body">
+        <table className="dc-inbox__table">
+          <caption className="dp-visually-hidden">Leads, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Shopper</th>
+              <th scope="col">Form</th>
+              <th scope="col">Status</th>
+              <th scope="col">Delivery</th>
+            </tr>
+          </thead>
+          <tbody>
+            {leads.map((lead) => (
+              <tr key={lead.id} aria-selected={open === lead.id} className={open === lead.id ? 'dc-inbox__row--open' : undefined}>
+                <td>{when(lead.created_at)}</td>
+                <td>
+                  <button type="button" className="dp-button dp-button--link" onClick={() => setOpen(lead.id)}>
+                    {shopperName(lead.payload)}
+                  </button>
+                </td>
+                <td>{lead.category}</td>
+                <td>
+                  <span className={`dc-status dc-status--${lead.dealer_status}`}>{statusText(lead.dealer_status)}</span>
+                </td>
+                <td>{lead.delivery.state.replace(/_/g, ' ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {!loading && leads.length === 0 ? <p className="dc-inbox__empty">No leads match.</p> : null}
+        {next ? (
+          <Button variant="secondary" loading={loading} onClick={() => void more(next)}>
+            Show more
+          </Button>
+        ) : null}
+        {open !== null ? (
+          <LeadPanel
+            key={open}
+            api={api}
+            leadId={open}
+            canUpdate={canUpdate}
+            onChanged={(changed) => setLeads((shown) => shown.map((lead) => (lead.id === changed.id ? { ...lead, ...changed } : lead)))}
+            onClose={() => setOpen(null)}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}
