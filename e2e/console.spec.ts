@@ -72,6 +72,24 @@ test('staff sign in with an e-mailed code, move a shopper’s enquiry to contact
   await expectNoSeriousAxeViolations(page);
   // The leads inbox comes from mf-leads, at the version the site runs.
   await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Jane Console' })).toBeVisible();
+  // Another shopper enquires while the inbox is open: the lead appears without a reload.
+  const shopper = await page.context().newPage();
+  await shopper.goto(siteUrl(slug, '/'));
+  const later = await shopper.evaluate(async (address) => {
+    const res = await fetch('/api/leads', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        lead: { category: 'General Enquiry', name: 'Live', last_name: 'Arrival', email: address, phone: '0412345679' },
+      }),
+    });
+    return res.status;
+  }, `live.${Date.now()}@example.com`);
+  await shopper.close();
+  expect(later).toBe(201);
+  await expect(page.getByRole('button', { name: 'Live Arrival' })).toBeVisible();
+  await expect(page.getByText('1 new lead since you opened the inbox.')).toBeVisible();
   await page.getByLabel('Search').fill(email);
   await page.getByRole('button', { name: 'Show leads' }).click();
   await page.getByRole('button', { name: 'Jane Console' }).click();

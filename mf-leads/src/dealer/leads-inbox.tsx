@@ -22,6 +22,16 @@ export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInbox
   const [error, setError] = useState<ConsoleApiError | null>(null);
   const [loading, setLoading] = useState(true);
   const [open, setOpen] = useState<number | null>(null);
+  /** New leads heard of while the inbox is open: each reloads the first page. */
+  const [arrived, setArrived] = useState(0);
+
+  // New leads arrive live (server-sent events); the browser reconnects by itself after a drop.
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const events = new EventSource(`${apiBase}/leads/events`);
+    events.addEventListener('lead', () => setArrived((count) => count + 1));
+    return () => events.close();
+  }, [apiBase]);
 
   const failed = (caught: unknown) =>
     setError(caught instanceof ConsoleApiError ? caught : new ConsoleApiError('The leads could not be loaded. Try again.'));
@@ -44,7 +54,7 @@ export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInbox
     return () => {
       current = false;
     };
-  }, [apiBase, filter]);
+  }, [apiBase, filter, arrived]);
 
   const more = async (cursor: string) => {
     setLoading(true);
@@ -122,6 +132,9 @@ export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInbox
           ) : null}
         </div>
       </form>
+      <p role="status" className="dc-inbox__live">
+        {arrived > 0 ? `${arrived} new lead${arrived === 1 ? '' : 's'} since you opened the inbox.` : ''}
+      </p>
       {error && Object.keys(error.fields).length === 0 ? (
         <div className="dp-alert dp-alert--destructive" role="alert">
           {error.message}

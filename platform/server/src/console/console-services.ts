@@ -4,6 +4,7 @@ import type { Log } from '@dealer/db/worker-log';
 import type { PlatformConfig } from '../config';
 import { ConsoleMailOutbox } from './console-mail-outbox';
 import { ConsoleSignIn } from './console-sign-in';
+import { LeadFeed } from './lead-feed';
 
 /** A console route as registered: its method, URL and what `config.console` says it needs. */
 export type ConsoleRoute = { method: string; url: string; access: string | undefined };
@@ -13,7 +14,7 @@ export type ConsoleRoute = { method: string; url: string; access: string | undef
  * outbox is), and the list of console routes as the server registered them (the authorization
  * matrix test walks it, so a route without a policy entry fails).
  */
-export type ConsoleServices = { signIn: ConsoleSignIn; mail: ConsoleMailOutbox; routes: ConsoleRoute[] };
+export type ConsoleServices = { signIn: ConsoleSignIn; mail: ConsoleMailOutbox; leadFeed: LeadFeed; routes: ConsoleRoute[] };
 
 export function createConsoleServices(deps: {
   db: PlatformDb;
@@ -40,5 +41,5 @@ export function createConsoleServices(deps: {
     codesPerHour: config.accounts.consoleCodesPerHour,
     log,
   });
-  return { signIn, mail, routes: [] };
+  return { signIn, mail, leadFeed: new LeadFeed(db, 500, log), routes: [] };
 }

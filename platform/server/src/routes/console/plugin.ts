@@ -3,6 +3,7 @@ import type { PlatformContext } from '../../platform-context';
 import { consoleAuditRoutes } from './audit';
 import { consoleAuthRoutes } from './auth';
 import { guardConsoleRoutes } from './console-access';
+import { consoleLeadEventRoutes } from './lead-events';
 import { consoleLeadRoutes } from './leads';
 import { consoleRemoteRoutes } from './remotes';
 
@@ -15,6 +16,7 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   const requests = guardConsoleRoutes(scope, ctx);
   consoleAuthRoutes(scope, ctx, requests);
   consoleLeadRoutes(scope, ctx, requests);
+  consoleLeadEventRoutes(scope, ctx, requests);
   consoleAuditRoutes(scope, ctx, requests);
   consoleRemoteRoutes(scope, ctx, requests);
 }
