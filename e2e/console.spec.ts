@@ -133,3 +133,52 @@ test('the operator chooses any site', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/sites/kiwi-motors/leads');
 });
+
+test('the operator switches a remote off for a site, pins a version, rolls back, and the shop follows each step', async ({
+  page,
+  browser,
+}) => {
+  const slug = 'coastal-motorcycles';
+  const shopper = await (await browser.newContext()).newPage();
+  await shopper.goto(siteUrl(slug, '/'));
+  const shopRemotes = () =>
+    shopper.evaluate(() =>
+      fetch('/api/site')
+        .then((res) => res.json() as Promise<{ remotes: { name: string; version: string }[] }>)
+        .then((site) => Object.fromEntries(site.remotes.map((remote) => [remote.name, remote.version]))),
+    );
+  const before = await shopRemotes();
+  expect(before['mf-chat']).toBeTruthy();
+
+  await signIn(page, 'operator@dealer-platform.localhost');
+  await page.goto(consoleUrl(`/sites/${slug}/remotes`));
+  await expect(page.getByRole('heading', { name: 'Remotes of Coastal Motorcycles' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  await page.getByRole('button', { name: 'Switch mf-chat off' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'mf-chat switched off.' })).toBeVisible();
+  await expect.poll(async () => (await shopRemotes())['mf-chat']).toBeUndefined();
+
+  const running = before['mf-search']!;
+  await page.getByLabel('Version of mf-search').selectOption(running);
+  await page.getByRole('button', { name: 'Apply version of mf-search' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `mf-search: ${running}.` })).toBeVisible();
+  await expect(page.getByText(/changed mf-search from latest to/)).toBeVisible();
+
+  // Roll both back from the history: the shop is as it was.
+  await page.getByRole('button', { name: 'Roll back mf-search to latest' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'mf-search rolled back to latest.' })).toBeVisible();
+  await page
+    .getByRole('button', { name: /Roll back mf-chat to/ })
+    .first()
+    .click();
+  await expect.poll(async () => (await shopRemotes())['mf-chat']).toBe(before['mf-chat']);
+  expect(await shopRemotes()).toEqual(before);
+});
+
+test('staff cannot open a site’s remotes', async ({ page }) => {
+  await signIn(page, 'staff@harbour-used-cars.localhost');
+  await expect(page.getByRole('link', { name: 'Remotes' })).toHaveCount(0);
+  const status = await page.evaluate(() => fetch('/api/console/sites/harbour-used-cars/remote-settings').then((res) => res.status));
+  expect(status).toBe(403);
+});

@@ -3,7 +3,7 @@
 // so the same sources give the same immutable version and a change gives a new one.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { root } from './pnpm.mjs';
 
@@ -201,6 +201,8 @@ export function publishRemote(remote, { promote = true, buildId = '' } = {}) {
       REMOTE_VERSION: version,
       REMOTE_BUILD_ID: buildId,
     });
+    // The CHANGELOG goes with the build: the dealer console shows each version's notes.
+    if (existsSync(join(dir, 'CHANGELOG.md'))) copyFileSync(join(dir, 'CHANGELOG.md'), join(staging, 'CHANGELOG.md'));
     rmSync(target, { recursive: true, force: true });
     renameSync(staging, target);
     built = true;

@@ -3,9 +3,12 @@ import { Button } from '@dealer/ui/button';
 import { consoleApi, type Me } from './console-api';
 import { SignInPage } from './sign-in-page';
 import { LeadsScreen } from './site-screen';
+import { RemotesScreen } from './remotes-screen';
 
-/** `/sites/:slug/leads` → the slug. */
+/** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
+const screenInPath = (): Screen => (/^\/sites\/[a-z0-9-]+\/remotes/.test(window.location.pathname) ? 'remotes' : 'leads');
+type Screen = 'leads' | 'remotes';
 
 /**
  * The console: signed out, the sign-in page; signed in, the sites the user may open (their roles
@@ -14,10 +17,14 @@ const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)
 export function ConsoleApp() {
   const [me, setMe] = useState<Me | null | 'loading'>('loading');
   const [slug, setSlug] = useState<string | null>(siteInPath);
+  const [screen, setScreen] = useState<Screen>(screenInPath);
 
   useEffect(() => {
     consoleApi.me().then(setMe, () => setMe(null));
-    const onPop = () => setSlug(siteInPath());
+    const onPop = () => {
+      setSlug(siteInPath());
+      setScreen(screenInPath());
+    };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
@@ -26,9 +33,10 @@ export function ConsoleApp() {
   if (me === 'loading') return <p role="status">Loading…</p>;
   if (me === null) return <SignInPage onSignedIn={signedIn} />;
 
-  const open = (to: string | null) => {
-    history.pushState(null, '', to ? `/sites/${to}/leads` : '/');
+  const open = (to: string | null, view: Screen = 'leads') => {
+    history.pushState(null, '', to ? `/sites/${to}/${view}` : '/');
     setSlug(to);
+    setScreen(view);
   };
   const site = me.sites.find((one) => one.slug === slug) ?? (me.sites.length === 1 ? me.sites[0]! : null);
   return (
@@ -69,11 +77,41 @@ export function ConsoleApp() {
       </header>
       <main className="dc-app__main">
         {site ? (
-          site.actions.includes('leads.read') ? (
-            <LeadsScreen key={site.slug} site={site} />
-          ) : (
-            <p>Your role shows no leads on {site.name}.</p>
-          )
+          <>
+            <nav className="dc-tabs" aria-label={`${site.name} screens`}>
+              {site.actions.includes('leads.read') ? (
+                <a
+                  href={`/sites/${site.slug}/leads`}
+                  aria-current={screen === 'leads' ? 'page' : undefined}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    open(site.slug, 'leads');
+                  }}
+                >
+                  Leads
+                </a>
+              ) : null}
+              {site.actions.includes('remotes.read') ? (
+                <a
+                  href={`/sites/${site.slug}/remotes`}
+                  aria-current={screen === 'remotes' ? 'page' : undefined}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    open(site.slug, 'remotes');
+                  }}
+                >
+                  Remotes
+                </a>
+              ) : null}
+            </nav>
+            {screen === 'remotes' && site.actions.includes('remotes.read') ? (
+              <RemotesScreen key={site.slug} site={site} />
+            ) : site.actions.includes('leads.read') ? (
+              <LeadsScreen key={site.slug} site={site} />
+            ) : (
+              <p>Your role shows nothing on {site.name} yet.</p>
+            )}
+          </>
         ) : me.sites.length === 0 ? (
           <p>Your account has no site yet. Ask your site admin to add you.</p>
         ) : (

@@ -24,6 +24,24 @@ export class RemoteRegistry {
       .sort();
   }
 
+  /**
+   * The published versions of a remote, newest first, each with when it was published and its
+   * CHANGELOG section (published with the build; the part of the version before the build hash).
+   */
+  published(remote: RemoteName): PublishedVersion[] {
+    return this.versions(remote)
+      .map((version) => {
+        const dir = join(this.remotesDir, remote, version);
+        const changelog = join(dir, 'CHANGELOG.md');
+        return {
+          version,
+          publishedAt: statSync(join(dir, 'mf-manifest.json')).mtimeMs,
+          notes: existsSync(changelog) ? changelogSection(readFileSync(changelog, 'utf8'), version.split('-')[0]!) : null,
+        };
+      })
+      .sort((a, b) => b.publishedAt - a.publishedAt);
+  }
+
   latest(remote: RemoteName): string | null {
     const file = join(this.remotesDir, remote, 'latest');
     if (!existsSync(file)) return null;
@@ -138,3 +156,18 @@ export type RemoteManifest = {
   metaData: { remoteEntry: { name: string; path?: string; type?: string } };
   exposes: { name: string; path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[]; async: string[] } } }[];
 };
+
+export type PublishedVersion = { version: string; publishedAt: number; notes: string | null };
+
+/** The text under `## <release>` in a CHANGELOG, up to the next heading (at most 1,200 characters); null when there is none. */
+export function changelogSection(changelog: string, release: string): string | null {
+  const lines = changelog.split('\n');
+  const start = lines.findIndex((line) => line.trim() === `## ${release}`);
+  if (start < 0) return null;
+  const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+  const text = lines
+    .slice(start + 1, end < 0 ? undefined : end)
+    .join('\n')
+    .trim();
+  return text.length > 1200 ? `${text.slice(0, 1199)}…` : text || null;
+}

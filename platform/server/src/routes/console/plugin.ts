@@ -6,6 +6,7 @@ import { guardConsoleRoutes } from './console-access';
 import { consoleLeadEventRoutes } from './lead-events';
 import { consoleLeadRoutes } from './leads';
 import { consoleRemoteRoutes } from './remotes';
+import { consoleSiteRemoteRoutes } from './site-remotes';
 
 /**
  * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
@@ -19,4 +20,5 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleLeadEventRoutes(scope, ctx, requests);
   consoleAuditRoutes(scope, ctx, requests);
   consoleRemoteRoutes(scope, ctx, requests);
+  consoleSiteRemoteRoutes(scope, ctx, requests);
 }
