@@ -14,7 +14,9 @@ async function consoleCodeFor(email: string): Promise<string> {
   let code: string | null = null;
   await expect
     .poll(async () => {
-      const names = (await readdir(dir).catch(() => [] as string[])).sort((a, b) => parseInt(b, 10) - parseInt(a, 10));
+      const names = (await readdir(dir).catch(() => [] as string[]))
+        .filter((name) => /^\d+\.eml$/.test(name))
+        .sort((a, b) => parseInt(b, 10) - parseInt(a, 10));
       for (const name of names) {
         const text = await readFile(join(dir, name), 'utf8');
         const found = text.includes(email) ? /^\s{4}(\d{6})\s*$/m.exec(text)?.[1] : undefined;
@@ -33,7 +35,8 @@ async function signIn(page: Page, email: string) {
   await page.getByRole('button', { name: 'E-mail me a code' }).click();
   await page.getByLabel('6-digit code').fill(await consoleCodeFor(email));
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.locator('.dc-app__user')).toHaveText(email);
 }
 
 async function expectNoSeriousAxeViolations(page: Page) {
@@ -179,6 +182,39 @@ test('the operator switches a remote off for a site, pins a version, rolls back,
 test('staff cannot open a site’s remotes', async ({ page }) => {
   await signIn(page, 'staff@harbour-used-cars.localhost');
   await expect(page.getByRole('link', { name: 'Remotes' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  expect(await page.evaluate(() => fetch('/api/console/sites/harbour-used-cars/users').then((res) => res.status))).toBe(403);
   const status = await page.evaluate(() => fetch('/api/console/sites/harbour-used-cars/remote-settings').then((res) => res.status));
   expect(status).toBe(403);
+});
+
+test('a site admin invites a salesperson, who signs in to the site; then makes them an admin and removes them', async ({
+  page,
+  browser,
+}) => {
+  const slug = 'outback-campers';
+  const newcomer = `sales.${Date.now()}@example.com`;
+  await signIn(page, `site-admin@${slug}.localhost`);
+  await page.getByRole('link', { name: 'Users' }).click();
+  await expect(page.getByRole('heading', { name: 'Users of Outback Campers' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByLabel('E-mail').fill('not-an-address@');
+  await page.getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(page.getByText('Please enter a valid e-mail address.')).toBeVisible();
+  await expect(page.getByLabel('E-mail')).toHaveValue('not-an-address@');
+  await page.getByLabel('E-mail').fill(newcomer);
+  await page.getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${newcomer} is invited as staff.` })).toBeVisible();
+
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, newcomer);
+  await expect(other.getByRole('heading', { name: 'Leads' })).toBeVisible();
+  await expect(other.getByRole('link', { name: 'Users' })).toHaveCount(0);
+
+  await page.getByLabel(`Role of ${newcomer}`).selectOption('site_admin');
+  await expect(page.getByRole('status').filter({ hasText: `${newcomer} is now site admin.` })).toBeVisible();
+  await page.getByRole('button', { name: `Remove ${newcomer}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${newcomer} no longer works on Outback Campers.` })).toBeVisible();
+  await other.reload();
+  await expect(other.getByText('Your account has no site yet.')).toBeVisible();
 });

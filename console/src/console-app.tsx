@@ -4,11 +4,13 @@ import { consoleApi, type Me } from './console-api';
 import { SignInPage } from './sign-in-page';
 import { LeadsScreen } from './site-screen';
 import { RemotesScreen } from './remotes-screen';
+import { UsersScreen } from './users-screen';
 
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
-const screenInPath = (): Screen => (/^\/sites\/[a-z0-9-]+\/remotes/.test(window.location.pathname) ? 'remotes' : 'leads');
-type Screen = 'leads' | 'remotes';
+const screenInPath = (): Screen =>
+  (/^\/sites\/[a-z0-9-]+\/(remotes|users)/.exec(window.location.pathname)?.[1] as Screen | undefined) ?? 'leads';
+type Screen = 'leads' | 'remotes' | 'users';
 
 /**
  * The console: signed out, the sign-in page; signed in, the sites the user may open (their roles
@@ -103,8 +105,22 @@ export function ConsoleApp() {
                   Remotes
                 </a>
               ) : null}
+              {site.actions.includes('users.read') ? (
+                <a
+                  href={`/sites/${site.slug}/users`}
+                  aria-current={screen === 'users' ? 'page' : undefined}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    open(site.slug, 'users');
+                  }}
+                >
+                  Users
+                </a>
+              ) : null}
             </nav>
-            {screen === 'remotes' && site.actions.includes('remotes.read') ? (
+            {screen === 'users' && site.actions.includes('users.read') ? (
+              <UsersScreen key={site.slug} site={site} me={me.user.email} />
+            ) : screen === 'remotes' && site.actions.includes('remotes.read') ? (
               <RemotesScreen key={site.slug} site={site} />
             ) : site.actions.includes('leads.read') ? (
               <LeadsScreen key={site.slug} site={site} />

@@ -45,7 +45,11 @@ describe('the dealer console’s authorization matrix', () => {
 
   const routes = () => platform.ctx.console.routes;
   const urlFor = (url: string, slug: string) =>
-    url.replace(':site', slug).replace(':id', url.includes('/sessions/') ? 'a'.repeat(64) : String(leadOf[slug]));
+    url
+      .replace(':site', slug)
+      .replace(':remote', 'mf-chat')
+      // Nobody's user id (the matrix must not remove the roles it tests), no session, the site's lead.
+      .replace(':id', url.includes('/sessions/') ? 'a'.repeat(64) : url.includes('/users/') ? '999999' : String(leadOf[slug]));
   const call = (route: { method: string; url: string }, slug: string, cookie: string | null) =>
     consoleRequest(platform.app, route.method as 'GET', urlFor(route.url, slug), {
       cookie,

@@ -7,6 +7,7 @@ import { consoleLeadEventRoutes } from './lead-events';
 import { consoleLeadRoutes } from './leads';
 import { consoleRemoteRoutes } from './remotes';
 import { consoleSiteRemoteRoutes } from './site-remotes';
+import { consoleUserRoutes } from './users';
 
 /**
  * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
@@ -21,4 +22,5 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleAuditRoutes(scope, ctx, requests);
   consoleRemoteRoutes(scope, ctx, requests);
   consoleSiteRemoteRoutes(scope, ctx, requests);
+  consoleUserRoutes(scope, ctx, requests);
 }

@@ -1,0 +1,497 @@
+/**
+ * Dealer console bench: the leads inbox API (`/api/console/*` on console.localhost) of one site
+ * holding many leads, against the real server process, on SQLite and on PostgreSQL. Per engine:
+ *   1. the store is migrated and seeded with the demo, then N leads are batch-inserted straight into
+ *      `leads` (many rows a statement) before the server starts, in the store the server then opens;
+ *   2. a staff user of the site signs in over HTTP (code by mail, read from `console_mail`);
+ *   3. sequential keep-alive requests after a warm-up: the first page, a filtered page, a text
+ *      search and a deep page (21st, reached by following next_cursor): p50/p90/p99/max;
+ *   4. the CSV export of every lead, streamed: time, bytes, rows, and the server's RSS meanwhile;
+ *   5. live leads: a lead sent through the public API until its `event: lead` reaches an open
+ *      `leads/events` stream.
+ * Then the console's first-load JS (gzip) when it is built. Prints markdown tables.
+ *
+ *   tsx bench/console-bench.ts [--leads=100000] [--requests=300] [--live=20] [--site=harbour-used-cars]
+ *                              [--engines=sqlite,postgres] [--quick] [--built]
+ *
+ * The server runs from source through tsx, or `--built` from platform/server/dist/main.cjs.
+ * PostgreSQL: TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test, in a throwaway schema.
+ * Targets: every inbox page p99 ≤ 50 ms; a new lead in an open inbox ≤ 1,000 ms; first-load JS ≤ 200 KB gzip.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { PlatformDb } from '@dealer/db/database';
+import { createRng } from '@dealer/demo/prng';
+import { createTestSchema, testDatabaseUrl } from '@dealer/testing/postgres';
+import { freePort } from '@dealer/testing/free-port';
+import { openStore, prepareStore, searchWord, type StoreAddress } from './console-data';
+
+type Engine = 'sqlite' | 'postgres';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key!, value ?? 'true'] as const;
+  }),
+);
+const quick = args.has('quick');
+const leadCount = Number(args.get('leads') ?? (quick ? 5000 : 100_000));
+const requests = Number(args.get('requests') ?? (quick ? 50 : 300));
+const warmup = Math.min(20, Math.max(5, Math.round(requests / 10)));
+const liveCount = Number(args.get('live') ?? (quick ? 5 : 20));
+const slug = args.get('site') ?? 'harbour-used-cars';
+const engines = (args.get('engines') ?? 'sqlite,postgres').split(',') as Engine[];
+const useBuilt = args.has('built');
+const deepPages = 20;
+const targets = { pageP99Ms: 50, liveMs: 1000, firstLoadKb: 200 };
+const engineNames: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const log = (message: string) => process.stderr.write(`[console-bench] ${message}\n`);
+
+/* ------------------------------------------------------------------ the server */
+
+type Server = { port: number; pid: number; output: () => string; stop(): Promise<void> };
+
+async function startServer(work: string, store: StoreAddress): Promise<Server> {
+  const port = await freePort();
+  const clientDir = join(work, 'client');
+  mkdirSync(clientDir, { recursive: true });
+  writeFileSync(join(clientDir, 'assets.json'), JSON.stringify({ js: [], css: [] }));
+  mkdirSync(join(work, 'remotes'), { recursive: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: store.dataDir,
+    REMOTES_DIR: join(work, 'remotes'),
+    SHELL_CLIENT_DIR: clientDir,
+    PLATFORM_ADMIN_KEY: 'bench-admin-key-0123456789',
+    LOG_LEVEL: 'warn',
+    // One client address sends every create and sign-in: the per-IP limits would stop it.
+    LEADS_RATE_LIMIT: '0',
+    HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+  };
+  delete env.DATABASE_URL;
+  delete env.MEILISEARCH_URL;
+  delete env.SMTP_URL;
+  if (store.searchPath) {
+    const url = new URL(testDatabaseUrl);
+    url.searchParams.set('options', `-c search_path=${store.searchPath}`);
+    env.DATABASE_URL = url.toString();
+  }
+  const argv = useBuilt
+    ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')]
+    : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
+  const child: ChildProcess = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const server: Server = {
+    port,
+    pid: child.pid!,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(5000)]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+  const agent = new Agent({ keepAlive: false });
+  const deadline = Date.now() + 120_000;
+  try {
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`the server exited while starting:\n${output}`);
+      const health = await call(agent, port, 'GET', '/api/health', { host: `${slug}.localhost:${port}` }).catch(() => null);
+      if (health?.status === 200) return server;
+      await sleep(100);
+    }
+    throw new Error(`the server did not start in 120 s:\n${output}`);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  } finally {
+    agent.destroy();
+  }
+}
+
+type Answer = { status: number; body: string; headers: IncomingMessage['headers'] };
+
+function call(agent: Agent, port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  return new Promise((done, fail) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+      res.on('error', fail);
+    });
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/* ------------------------------------------------------------------ the console client */
+
+type Console = { port: number; agent: Agent; headers: Record<string, string>; base: string };
+
+/** The newest sign-in code mailed to the address: from the mail's body, or its subject once the outbox worker sent it (which erases the body). */
+async function mailedCode(db: PlatformDb, email: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const row = await db
+      .selectFrom('console_mail')
+      .select(['body', 'subject'])
+      .where('email', '=', email)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    const code = row?.body.match(/^\s{4}(\d{6})$/m)?.[1] ?? row?.subject.match(/(\d{6})\s*$/)?.[1];
+    if (code) return code;
+    await sleep(50);
+  }
+  throw new Error(`no sign-in code mailed to ${email}`);
+}
+
+async function signIn(port: number, store: StoreAddress): Promise<Console> {
+  const host = `console.localhost:${port}`;
+  const email = `staff@${slug}.localhost`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (path: string, body: object) =>
+    call(agent, port, 'POST', path, { host, origin: `http://${host}`, 'content-type': 'application/json' }, JSON.stringify(body));
+  const asked = await post('/api/console/auth/code', { email });
+  if (asked.status !== 202) throw new Error(`asking a code for ${email}: ${asked.status} ${asked.body}`);
+  const { db } = openStore(store);
+  let code: string;
+  try {
+    code = await mailedCode(db, email);
+  } finally {
+    await db.destroy();
+  }
+  const verified = await post('/api/console/auth/verify', { email, code });
+  if (verified.status !== 200) throw new Error(`verifying ${email}: ${verified.status} ${verified.body}`);
+  const cookie = [verified.headers['set-cookie']]
+    .flat()
+    .find((c) => c?.startsWith('dc_session='))
+    ?.split(';')[0];
+  if (!cookie) throw new Error('the verify answer set no dc_session cookie');
+  return { port, agent, headers: { host, cookie }, base: `/api/console/sites/${slug}` };
+}
+
+/* ------------------------------------------------------------------ measures */
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+type Timing = { name: string; count: number; p50: number; p90: number; p99: number; max: number; errors: number; met: boolean };
+
+async function timePage(client: Console, name: string, path: string): Promise<Timing> {
+  const latencies: number[] = [];
+  let errors = 0;
+  for (let i = 0; i < warmup + requests; i++) {
+    const t0 = performance.now();
+    const answer = await call(client.agent, client.port, 'GET', `${client.base}${path}`, client.headers).catch(() => null);
+    const ms = performance.now() - t0;
+    if (i < warmup) continue;
+    if (answer?.status === 200) latencies.push(ms);
+    else errors += 1;
+  }
+  const sorted = latencies.sort((a, b) => a - b);
+  const p99 = percentile(sorted, 99);
+  const timing = { name, count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99, max: sorted.at(-1) ?? NaN };
+  return { ...timing, errors, met: errors === 0 && p99 <= targets.pageP99Ms };
+}
+
+async function getPage(client: Console, path: string): Promise<{ leads: unknown[]; next_cursor: string | null }> {
+  const answer = await call(client.agent, client.port, 'GET', `${client.base}${path}`, client.headers);
+  if (answer.status !== 200) throw new Error(`GET ${path}: ${answer.status} ${answer.body.slice(0, 300)}`);
+  return JSON.parse(answer.body) as { leads: unknown[]; next_cursor: string | null };
+}
+
+async function timePages(client: Console): Promise<Timing[]> {
+  const first = await getPage(client, '/leads?limit=50');
+  if (first.leads.length !== Math.min(50, leadCount)) throw new Error(`the first page has ${first.leads.length} leads`);
+  // Following next_cursor from the first page: the 1st follow gives page 2, the 20th page 21.
+  let cursor = first.next_cursor;
+  let page = 2;
+  while (cursor && page < deepPages + 1) {
+    const next = await getPage(client, `/leads?limit=50&cursor=${encodeURIComponent(cursor)}`);
+    if (!next.next_cursor) break;
+    cursor = next.next_cursor;
+    page += 1;
+  }
+  const results = [
+    await timePage(client, 'first page', '/leads?limit=50'),
+    await timePage(client, 'filtered: contacted, Test Drive', '/leads?status=contacted&form=Test%20Drive&limit=50'),
+    await timePage(client, `text search: q=${searchWord}`, `/leads?q=${searchWord}&limit=50`),
+  ];
+  if (cursor)
+    results.push(
+      await timePage(
+        client,
+        `deep page: page ${page} (next_cursor followed ${page - 1}×)`,
+        `/leads?limit=50&cursor=${encodeURIComponent(cursor)}`,
+      ),
+    );
+  return results;
+}
+
+/** The server's resident memory now and at its highest so far (kB), from /proc; null elsewhere. */
+function memoryOf(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+type Export = { rows: number; bytes: number; seconds: number; before: ReturnType<typeof memoryOf>; peakRss: number; hwmAfter: number };
+
+/** Streams the CSV of every lead, counting bytes and lines as they come; the server's RSS sampled every 50 ms meanwhile. */
+async function exportCsv(client: Console, pid: number): Promise<Export> {
+  const before = memoryOf(pid);
+  let peakRss = before?.rss ?? NaN;
+  const sampler = setInterval(() => {
+    const now = memoryOf(pid);
+    if (now) peakRss = Math.max(peakRss, now.rss);
+  }, 50);
+  const t0 = performance.now();
+  try {
+    const { bytes, lines } = await new Promise<{ bytes: number; lines: number }>((done, fail) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port: client.port, path: `${client.base}/leads.csv`, headers: client.headers, agent: client.agent },
+        (res) => {
+          if (res.statusCode !== 200) fail(new Error(`GET leads.csv: ${res.statusCode}`));
+          let bytes = 0;
+          let lines = 0;
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
+          });
+          res.on('end', () => done({ bytes, lines }));
+          res.on('error', fail);
+        },
+      );
+      req.on('error', fail);
+      req.end();
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const after = memoryOf(pid);
+    // Every line ends CRLF and no cell of these leads holds a line break: lines less the header are rows.
+    return { rows: lines - 1, bytes, seconds, before, peakRss: Math.max(peakRss, after?.rss ?? NaN), hwmAfter: after?.hwm ?? NaN };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+type Live = { count: number; p50: number; max: number; missed: number; met: boolean };
+
+/** Leads sent through the public API while an inbox listens: ms from sending each until its `event: lead` arrives. */
+async function liveLeads(client: Console): Promise<Live> {
+  const arrived = new Map<number, number>();
+  let listening: () => void = () => undefined;
+  const ready = new Promise<void>((done) => (listening = done));
+  const stream = httpRequest({
+    host: '127.0.0.1',
+    port: client.port,
+    path: `${client.base}/leads/events`,
+    headers: { ...client.headers, accept: 'text/event-stream' },
+    agent: false,
+  });
+  stream.on('response', (res) => {
+    if (res.statusCode !== 200) stream.destroy(new Error(`GET leads/events: ${res.statusCode}`));
+    let buffered = '';
+    res.setEncoding('utf8');
+    res.on('data', (text: string) => {
+      const now = performance.now();
+      buffered += text;
+      const blocks = buffered.split('\n\n');
+      buffered = blocks.pop()!;
+      for (const block of blocks) {
+        if (block.includes(': listening')) listening();
+        const data = /^event: lead\ndata: (.*)$/m.exec(block)?.[1];
+        if (data) arrived.set((JSON.parse(data) as { id: number }).id, now);
+      }
+    });
+  });
+  let failure: Error | null = null;
+  stream.on('error', (error) => (failure = error));
+  stream.end();
+  const rng = createRng(7);
+  const shop = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  let missed = 0;
+  try {
+    await Promise.race([ready, sleep(10_000)]);
+    if (failure) throw failure;
+    // The feed's first look at the store only notes where it stands: let it happen before the first lead.
+    await sleep(1000);
+    for (let i = 0; i < liveCount; i++) {
+      const body = JSON.stringify({
+        lead: {
+          category: 'General Enquiry',
+          name: 'Live',
+          last_name: 'Arrival',
+          email: `live${i}.${Date.now()}@example.com`,
+          phone: '0412345679',
+        },
+      });
+      const headers = {
+        host: `${slug}.localhost:${client.port}`,
+        'content-type': 'application/json',
+        'idempotency-key': `console-bench-${process.pid}-${Date.now()}-${i}`,
+      };
+      const t0 = performance.now();
+      const created = await call(shop, client.port, 'POST', '/api/leads', headers, body);
+      if (created.status !== 201) throw new Error(`POST /api/leads: ${created.status} ${created.body.slice(0, 300)}`);
+      const id = (JSON.parse(created.body) as { id: number }).id;
+      const deadline = performance.now() + 5000;
+      while (!arrived.has(id) && performance.now() < deadline && !failure) await sleep(5);
+      if (arrived.has(id)) latencies.push(arrived.get(id)! - t0);
+      else missed += 1;
+      // A random pause, so the sends fall anywhere in the feed's poll interval.
+      await sleep(rng.int(100, 700));
+    }
+  } finally {
+    stream.destroy();
+    shop.destroy();
+  }
+  const sorted = latencies.sort((a, b) => a - b);
+  const max = sorted.at(-1) ?? NaN;
+  return { count: sorted.length, p50: percentile(sorted, 50), max, missed, met: missed === 0 && max <= targets.liveMs };
+}
+
+/** gzip bytes of the JS the console's document loads (console/dist/client/assets.json), or null when not built. */
+function consoleFirstLoadJs(): { files: number; bytes: number } | null {
+  const dir = join(root, 'console/dist/client');
+  if (!existsSync(join(dir, 'assets.json'))) return null;
+  const assets = JSON.parse(readFileSync(join(dir, 'assets.json'), 'utf8')) as { js: string[] };
+  const bytes = assets.js.reduce((sum, file) => sum + gzipSync(readFileSync(join(dir, file)), { level: 9 }).length, 0);
+  return { files: assets.js.length, bytes };
+}
+
+/* ------------------------------------------------------------------ run */
+
+type EngineResult = {
+  engine: Engine;
+  seeded: { seconds: number; matching: number };
+  pages: Timing[];
+  csv: Export;
+  live: Live;
+};
+
+const cleanups: (() => Promise<void>)[] = [];
+async function cleanUp() {
+  while (cleanups.length) await cleanups.pop()!().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+}
+
+async function runEngine(engine: Engine): Promise<EngineResult> {
+  const work = mkdtempSync(join(tmpdir(), `console-bench-${engine}-`));
+  cleanups.push(async () => rmSync(work, { recursive: true, force: true }));
+  const store: StoreAddress = { dataDir: join(work, 'data') };
+  if (engine === 'postgres') {
+    const schema = await createTestSchema();
+    cleanups.push(() => schema.drop());
+    store.searchPath = schema.schema;
+  }
+  log(`${engine}: migrating, seeding the demo and ${leadCount.toLocaleString('en-AU')} leads of ${slug}...`);
+  const { seconds, matching } = await prepareStore(engine, store, slug, leadCount);
+  log(`${engine}: ${leadCount} leads in ${seconds.toFixed(1)} s; starting the server...`);
+  const server = await startServer(work, store);
+  cleanups.push(() => server.stop());
+  try {
+    const client = await signIn(server.port, store);
+    cleanups.push(async () => client.agent.destroy());
+    log(`${engine}: signed in; ${warmup} warm-up and ${requests} timed requests per page...`);
+    const pages = await timePages(client);
+    log(`${engine}: exporting the CSV...`);
+    const csv = await exportCsv(client, server.pid);
+    log(`${engine}: ${liveCount} live leads...`);
+    const live = await liveLeads(client);
+    await cleanUp();
+    return { engine, seeded: { seconds, matching }, pages, csv, live };
+  } catch (error) {
+    log(`${engine}: failed; the server's last output:\n${server.output()}`);
+    throw error;
+  }
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+const mb = (kb: number | undefined) => (kb !== undefined && Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '-');
+const yes = (met: boolean) => (met ? 'yes' : 'NO');
+const n = (value: number) => Math.round(value).toLocaleString('en-AU');
+
+function report(results: EngineResult[]) {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  const bundle = consoleFirstLoadJs();
+  const lines = [
+    '',
+    `Machine: ${cpu}, ${availableParallelism()} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}. Server ${useBuilt ? 'built' : 'from source (tsx)'} in its own process; one client over loopback.`,
+    '',
+    `Leads inbox of ${slug} with ${n(leadCount)} leads: ${warmup} warm-up then ${requests} sequential keep-alive requests per row, 50 leads a page` +
+      ` (PostgreSQL analysed after the bulk load; SQLite as the server keeps it, no ANALYZE).`,
+    '',
+    '| engine | page | requests | p50 ms | p90 ms | p99 ms | max ms | errors | target | met |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|---|',
+    ...results.flatMap((r) =>
+      r.pages.map(
+        (t) =>
+          `| ${engineNames[r.engine]} | ${t.name} | ${t.count} | ${ms(t.p50)} | ${ms(t.p90)} | ${ms(t.p99)} | ${ms(t.max)} | ${t.errors} | p99 ≤ ${targets.pageP99Ms} ms | ${yes(t.met)} |`,
+      ),
+    ),
+    '',
+    `Seeding and CSV export of every lead (GET leads.csv, streamed; the server's RSS sampled every 50 ms).`,
+    '',
+    '| engine | leads seeded | seed s | rows exported | CSV MB | export s | rows/s | RSS before MB | peak RSS during MB | VmHWM before → after MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...results.map(
+      ({ engine, seeded, csv }) =>
+        `| ${engineNames[engine]} | ${n(leadCount)} (${n(seeded.matching)} with "${searchWord}") | ${seeded.seconds.toFixed(1)} | ${n(csv.rows)}${csv.rows === leadCount ? '' : ` (expected ${n(leadCount)})`} | ${(csv.bytes / 1024 ** 2).toFixed(1)} | ${csv.seconds.toFixed(1)} | ${n(csv.rows / csv.seconds)} | ${mb(csv.before?.rss)} | ${mb(csv.peakRss)} | ${mb(csv.before?.hwm)} → ${mb(csv.hwmAfter)} |`,
+    ),
+    '',
+    `Live leads: POST /api/leads on ${slug}.localhost until its \`event: lead\` arrives on an open leads/events stream.`,
+    '',
+    '| engine | leads | p50 ms | max ms | missed (5 s) | target | met |',
+    '|---|---:|---:|---:|---:|---|---|',
+    ...results.map(
+      ({ engine, live }) =>
+        `| ${engineNames[engine]} | ${live.count} | ${ms(live.p50)} | ${ms(live.max)} | ${live.missed} | ≤ ${n(targets.liveMs)} ms | ${yes(live.met)} |`,
+    ),
+    '',
+    '| console first-load JS | files | gzip KB | target | met |',
+    '|---|---:|---:|---|---|',
+    bundle
+      ? `| console/dist/client/assets.json | ${bundle.files} | ${(bundle.bytes / 1024).toFixed(1)} | ≤ ${targets.firstLoadKb} KB | ${yes(bundle.bytes <= targets.firstLoadKb * 1024)} |`
+      : `| not built (pnpm --filter @dealer/console build) | - | - | ≤ ${targets.firstLoadKb} KB | - |`,
+    '',
+  ];
+  console.log(lines.join('\n'));
+}
+
+async function main() {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      log(`${signal}: cleaning up`);
+      void cleanUp().finally(() => process.exit(130));
+    });
+  const results: EngineResult[] = [];
+  try {
+    for (const engine of engines) results.push(await runEngine(engine));
+  } finally {
+    await cleanUp();
+  }
+  report(results);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
