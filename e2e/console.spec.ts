@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { e2ePort } from './playwright.config';
+import { demoStock } from './support/demo-stock';
 import { siteUrl } from './support/platform';
 
 const consoleUrl = (path = '/') => `http://console.localhost:${e2ePort}${path}`;
@@ -217,4 +218,79 @@ test('a site admin invites a salesperson, who signs in to the site; then makes t
   await expect(page.getByRole('status').filter({ hasText: `${newcomer} no longer works on Outback Campers.` })).toBeVisible();
   await other.reload();
   await expect(other.getByText('Your account has no site yet.')).toBeVisible();
+});
+
+test('staff answer a shopper’s chat, which the shopper’s open chat shows, and see the shopper’s answer without a reload', async ({
+  page,
+  browser,
+}) => {
+  const shopper = await (await browser.newContext()).newPage();
+  await shopper.goto(siteUrl('ridgeline-trucks', '/'));
+  await shopper.mouse.wheel(0, 200);
+  await shopper.getByRole('button', { name: 'Text us' }).click();
+  const form = shopper.getByRole('form', { name: 'Start a chat' });
+  // Names are letters only: a different one each run, as the e2e store is kept between walks of one run.
+  const name = `Casey ${[...String(Date.now() % 100000)].map((digit) => 'abcdefghij'[Number(digit)]).join('')}`;
+  await form.getByLabel('Your name').fill(name);
+  await form.getByLabel('Mobile Number').fill('0411 222 444');
+  await form.getByLabel('Email Address').fill('casey@example.com');
+  await form.getByLabel('Message').fill('Does the tray ute have a towbar?');
+  await form.getByRole('button', { name: 'Start chat' }).click();
+  const conversation = shopper.getByRole('list', { name: 'Conversation' });
+  await expect(conversation.getByText('Does the tray ute have a towbar?')).toBeVisible();
+
+  await signIn(page, 'staff@ridgeline-trucks.localhost');
+  await page.getByRole('link', { name: 'Chats' }).click();
+  await page.getByRole('button', { name }).click();
+  await expect(page.getByRole('heading', { name: new RegExp(`Conversation with ${name}`) })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByLabel('Your reply').fill('Yes, a 3.5 t towbar. Want to see it on Saturday?');
+  await page.getByRole('button', { name: 'Send reply' }).click();
+  await expect(conversation.getByText('Yes, a 3.5 t towbar. Want to see it on Saturday?')).toBeVisible();
+
+  await shopper.getByLabel('Your message').fill('Saturday at 10, thanks');
+  await shopper.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('list', { name: 'Messages' }).getByText('Saturday at 10, thanks')).toBeVisible();
+});
+
+test('staff release a paid reservation: the deposit is refunded and the car is free again', async ({ page }) => {
+  const slug = 'metro-motor-group';
+  await page.goto(siteUrl(slug, '/'));
+  const cars = demoStock().cars.filter((car) => car.site === slug && car.show_on_dealer_website && car.status === 'in_stock');
+  const reservation = await page.evaluate(
+    async (slugs) => {
+      for (const car of slugs) {
+        const held = await fetch(`/api/cars/${car}/reservations`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            first_name: 'Rae',
+            last_name: 'Buyer',
+            email: `rae.${Date.now()}@example.com`,
+            phone: '0411 555 666',
+            terms_accepted: true,
+          }),
+        });
+        if (held.status !== 201) continue;
+        const { reservation, token } = (await held.json()) as { reservation: { id: number }; token: string };
+        const paid = await fetch(`/api/reservations/${reservation.id}/test-payment`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'x-reservation-token': token },
+          body: JSON.stringify({ card_number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }),
+        });
+        if (paid.status === 200) return { id: reservation.id, car };
+      }
+      return null;
+    },
+    cars.map((car) => car.slug).slice(-40),
+  );
+  expect(reservation).not.toBeNull();
+
+  await signIn(page, `staff@${slug}.localhost`);
+  await page.getByRole('link', { name: 'Reservations' }).click();
+  await expect(page.getByRole('heading', { name: 'Reservations' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+  await page.getByRole('button', { name: `Release reservation ${reservation!.id} and refund` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Reservation ${reservation!.id} released` })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Rae Buyer/ }).getByText('Released, refunded')).toBeVisible();
 });

@@ -6,5 +6,6 @@ export default remoteConfig({
   dir: dirname(fileURLToPath(import.meta.url)),
   name: 'mf-chat',
   port: 3106,
-  exposes: { './ChatWidget': './src/chat-widget.tsx' },
+  // ChatInbox: the dealer console's screen (shared/contracts dealerScreens).
+  exposes: { './ChatWidget': './src/chat-widget.tsx', './ChatInbox': './src/dealer/chat-inbox.tsx' },
 });

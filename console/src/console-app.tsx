@@ -2,15 +2,22 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button } from '@dealer/ui/button';
 import { consoleApi, type Me } from './console-api';
 import { SignInPage } from './sign-in-page';
-import { LeadsScreen } from './site-screen';
+import { ChatsScreen, LeadsScreen, ReservationsScreen } from './site-screen';
 import { RemotesScreen } from './remotes-screen';
 import { UsersScreen } from './users-screen';
 
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
+const screens = [
+  { screen: 'leads', label: 'Leads', action: 'leads.read' },
+  { screen: 'chats', label: 'Chats', action: 'chats.read' },
+  { screen: 'reservations', label: 'Reservations', action: 'reservations.read' },
+  { screen: 'remotes', label: 'Remotes', action: 'remotes.read' },
+  { screen: 'users', label: 'Users', action: 'users.read' },
+] as const;
+type Screen = (typeof screens)[number]['screen'];
 const screenInPath = (): Screen =>
-  (/^\/sites\/[a-z0-9-]+\/(remotes|users)/.exec(window.location.pathname)?.[1] as Screen | undefined) ?? 'leads';
-type Screen = 'leads' | 'remotes' | 'users';
+  screens.find((one) => new RegExp(`^/sites/[a-z0-9-]+/${one.screen}`).test(window.location.pathname))?.screen ?? 'leads';
 
 /**
  * The console: signed out, the sign-in page; signed in, the sites the user may open (their roles
@@ -81,44 +88,27 @@ export function ConsoleApp() {
         {site ? (
           <>
             <nav className="dc-tabs" aria-label={`${site.name} screens`}>
-              {site.actions.includes('leads.read') ? (
-                <a
-                  href={`/sites/${site.slug}/leads`}
-                  aria-current={screen === 'leads' ? 'page' : undefined}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    open(site.slug, 'leads');
-                  }}
-                >
-                  Leads
-                </a>
-              ) : null}
-              {site.actions.includes('remotes.read') ? (
-                <a
-                  href={`/sites/${site.slug}/remotes`}
-                  aria-current={screen === 'remotes' ? 'page' : undefined}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    open(site.slug, 'remotes');
-                  }}
-                >
-                  Remotes
-                </a>
-              ) : null}
-              {site.actions.includes('users.read') ? (
-                <a
-                  href={`/sites/${site.slug}/users`}
-                  aria-current={screen === 'users' ? 'page' : undefined}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    open(site.slug, 'users');
-                  }}
-                >
-                  Users
-                </a>
-              ) : null}
+              {screens
+                .filter((one) => site.actions.includes(one.action))
+                .map((one) => (
+                  <a
+                    key={one.screen}
+                    href={`/sites/${site.slug}/${one.screen}`}
+                    aria-current={screen === one.screen ? 'page' : undefined}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      open(site.slug, one.screen);
+                    }}
+                  >
+                    {one.label}
+                  </a>
+                ))}
             </nav>
-            {screen === 'users' && site.actions.includes('users.read') ? (
+            {screen === 'chats' && site.actions.includes('chats.read') ? (
+              <ChatsScreen key={site.slug} site={site} />
+            ) : screen === 'reservations' && site.actions.includes('reservations.read') ? (
+              <ReservationsScreen key={site.slug} site={site} />
+            ) : screen === 'users' && site.actions.includes('users.read') ? (
               <UsersScreen key={site.slug} site={site} me={me.user.email} />
             ) : screen === 'remotes' && site.actions.includes('remotes.read') ? (
               <RemotesScreen key={site.slug} site={site} />

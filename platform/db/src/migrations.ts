@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { consoleMigration } from './console-migration';
+import { leadSearchMigration } from './lead-search-migration';
 import type { DatabaseEngine } from './database-engine';
 
 /** One set of migrations for both engines; only the auto-increment key differs. */
@@ -498,6 +499,7 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
       },
     },
     '0016_dealer_console': consoleMigration(engine),
+    '0017_lead_text_search': leadSearchMigration(engine),
   };
   return { getMigrations: async () => migrations };
 }

@@ -132,13 +132,22 @@ export type SlotFiller<S extends SlotName> = { [M in ExposedModule]: SlotProps[S
  */
 export const dealerScreens = {
   LeadsInbox: 'mf-leads/LeadsInbox',
+  ChatInbox: 'mf-chat/ChatInbox',
+  ReservationsList: 'mf-checkout/ReservationsList',
 } as const;
 export type DealerScreen = (typeof dealerScreens)[keyof typeof dealerScreens];
 
 /** The leads inbox of one site: the console API of that site, and what the user's role allows there. */
 export type LeadsInboxProps = { apiBase: string; canUpdate: boolean; canExport: boolean };
 
+/** The chat inbox of one site. */
+export type ChatInboxProps = { apiBase: string; canReply: boolean };
+/** The reservations of one site. */
+export type ReservationsListProps = { apiBase: string; canRelease: boolean };
+
 export interface DealerScreenProps {
   'mf-leads/LeadsInbox': LeadsInboxProps;
+  'mf-chat/ChatInbox': ChatInboxProps;
+  'mf-checkout/ReservationsList': ReservationsListProps;
 }
 export const dealerScreenPropsCoverEveryScreen: Exactly<DealerScreen, keyof DealerScreenProps> = true;

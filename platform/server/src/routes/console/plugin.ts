@@ -8,6 +8,8 @@ import { consoleLeadRoutes } from './leads';
 import { consoleRemoteRoutes } from './remotes';
 import { consoleSiteRemoteRoutes } from './site-remotes';
 import { consoleUserRoutes } from './users';
+import { consoleChatRoutes } from './chats';
+import { consoleReservationRoutes } from './reservations';
 
 /**
  * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
@@ -23,4 +25,6 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleRemoteRoutes(scope, ctx, requests);
   consoleSiteRemoteRoutes(scope, ctx, requests);
   consoleUserRoutes(scope, ctx, requests);
+  consoleChatRoutes(scope, ctx, requests);
+  consoleReservationRoutes(scope, ctx, requests);
 }
