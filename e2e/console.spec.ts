@@ -136,6 +136,11 @@ test('the operator chooses any site', async ({ page }) => {
   await page.getByRole('link', { name: 'Kiwi Motors' }).click();
   await expect(page.getByRole('heading', { name: 'Leads' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe('/sites/kiwi-motors/leads');
+  // The dashboard: the funnel from the site's own event log and the leads per day, charted.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page.getByRole('heading', { name: 'Kiwi Motors at a glance' })).toBeVisible();
+  await expect(page.getByRole('definition').first()).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
 });
 
 test('the operator switches a remote off for a site, pins a version, rolls back, and the shop follows each step', async ({
@@ -293,4 +298,59 @@ test('staff release a paid reservation: the deposit is refunded and the car is f
   await page.getByRole('button', { name: `Release reservation ${reservation!.id} and refund` }).click();
   await expect(page.getByRole('status').filter({ hasText: `Reservation ${reservation!.id} released` })).toBeVisible();
   await expect(page.getByRole('row', { name: /Rae Buyer/ }).getByText('Released, refunded')).toBeVisible();
+});
+
+test('a site admin changes opening hours and a switch and sees them on the site, adds a webhook and sends a test lead; staff only read the settings', async ({
+  page,
+  browser,
+}) => {
+  const slug = 'kiwi-motors';
+  await signIn(page, `site-admin@${slug}.localhost`);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings of Kiwi Motors' })).toBeVisible();
+  await expectNoSeriousAxeViolations(page);
+
+  const hours = page.locator('table.dc-hours').first();
+  const location = (await hours.locator('caption').textContent())!.trim();
+  await page.getByLabel(`${location} Sunday open`).selectOption('Open');
+  await page.getByLabel(`${location} Sunday opens at`).fill('10:00');
+  await page.getByLabel(`${location} Sunday closes at`).fill('14:00');
+  const postcode = page.getByLabel('Ask for the postcode on forms');
+  const hadPostcode = await postcode.isChecked();
+  await postcode.setChecked(!hadPostcode);
+  // A wrong address is refused beside its field, and what was typed stays.
+  await page.getByRole('button', { name: 'Add a target' }).click();
+  const url = page.getByLabel('Address (https://…)');
+  await url.fill('crm.example.com/hook');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(
+    page
+      .locator('.dp-field__error')
+      .filter({ hasText: /url|URL|address/i })
+      .first(),
+  ).toBeVisible();
+  await expect(url).toHaveValue('crm.example.com/hook');
+  await url.fill('https://crm.example.com/hooks/leads');
+  await page.getByLabel('Lead webhook signing secret (not set)').fill('whsec_kiwi_0123456789');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await expect(page.getByLabel('Lead webhook signing secret (set)')).toHaveValue('');
+
+  const shopper = await (await browser.newContext()).newPage();
+  await shopper.goto(siteUrl(slug, '/dealerships'));
+  const shown = shopper.getByRole('table', { name: `Opening hours of ${location}` });
+  await expect(shown.getByRole('row', { name: /Sunday/ })).toContainText('10:00 AM - 2:00 PM');
+  await shopper.goto(siteUrl(slug, '/contact'));
+  await expect(shopper.getByLabel('Your name').first()).toBeVisible();
+  await expect(shopper.getByLabel('Postcode')).toHaveCount(hadPostcode ? 0 : 1);
+
+  await page.getByRole('button', { name: 'Send a test lead' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /Test lead \d+ sent to (adf-file, )?webhook/ })).toBeVisible();
+
+  const staff = await (await browser.newContext()).newPage();
+  await signIn(staff, `staff@${slug}.localhost`);
+  await staff.getByRole('link', { name: 'Settings' }).click();
+  await expect(staff.getByText('Your role can read these settings; a site admin changes them.')).toBeVisible();
+  await expect(staff.getByRole('button', { name: 'Save settings' })).toHaveCount(0);
+  await expect(staff.getByLabel('Name')).toBeDisabled();
 });

@@ -5,13 +5,17 @@ import { SignInPage } from './sign-in-page';
 import { ChatsScreen, LeadsScreen, ReservationsScreen } from './site-screen';
 import { RemotesScreen } from './remotes-screen';
 import { UsersScreen } from './users-screen';
+import { SettingsScreen } from './settings-screen';
+import { DashboardScreen } from './dashboard-screen';
 
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
 const screens = [
+  { screen: 'dashboard', label: 'Dashboard', action: 'dashboard.read' },
   { screen: 'leads', label: 'Leads', action: 'leads.read' },
   { screen: 'chats', label: 'Chats', action: 'chats.read' },
   { screen: 'reservations', label: 'Reservations', action: 'reservations.read' },
+  { screen: 'settings', label: 'Settings', action: 'settings.read' },
   { screen: 'remotes', label: 'Remotes', action: 'remotes.read' },
   { screen: 'users', label: 'Users', action: 'users.read' },
 ] as const;
@@ -104,7 +108,11 @@ export function ConsoleApp() {
                   </a>
                 ))}
             </nav>
-            {screen === 'chats' && site.actions.includes('chats.read') ? (
+            {screen === 'dashboard' && site.actions.includes('dashboard.read') ? (
+              <DashboardScreen key={site.slug} site={site} />
+            ) : screen === 'settings' && site.actions.includes('settings.read') ? (
+              <SettingsScreen key={site.slug} site={site} />
+            ) : screen === 'chats' && site.actions.includes('chats.read') ? (
               <ChatsScreen key={site.slug} site={site} />
             ) : screen === 'reservations' && site.actions.includes('reservations.read') ? (
               <ReservationsScreen key={site.slug} site={site} />

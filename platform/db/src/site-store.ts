@@ -160,3 +160,26 @@ export async function setSiteRemote(db: PlatformDb, siteId: number, remote: Remo
     .onConflict((oc) => oc.columns(['site_id', 'remote']).doUpdateSet({ enabled: next.enabled, version: next.version, updated_at: now }))
     .execute();
 }
+
+/**
+ * Saves a site's settings as the dealer changed them: the config (less locations and remotes) and
+ * the locations given, by id. The site's `updated_at` moves on, so every server's page cache and
+ * site lookups see the change (siteContentStamp).
+ */
+export async function updateSiteSettings(db: PlatformDb, site: SiteConfig, now = Date.now()) {
+  const { locations, remotes: _remotes, ...stored } = site;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('sites')
+      .set({ config: JSON.stringify(stored), updated_at: now })
+      .where('id', '=', site.id)
+      .execute();
+    for (const location of locations)
+      await trx
+        .updateTable('locations')
+        .set({ data: JSON.stringify(location) })
+        .where('site_id', '=', site.id)
+        .where('id', '=', location.id)
+        .execute();
+  });
+}

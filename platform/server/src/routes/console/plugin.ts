@@ -10,6 +10,8 @@ import { consoleSiteRemoteRoutes } from './site-remotes';
 import { consoleUserRoutes } from './users';
 import { consoleChatRoutes } from './chats';
 import { consoleReservationRoutes } from './reservations';
+import { consoleSettingsRoutes } from './settings';
+import { consoleDashboardRoutes } from './dashboard';
 
 /**
  * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
@@ -27,4 +29,6 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleUserRoutes(scope, ctx, requests);
   consoleChatRoutes(scope, ctx, requests);
   consoleReservationRoutes(scope, ctx, requests);
+  consoleSettingsRoutes(scope, ctx, requests);
+  consoleDashboardRoutes(scope, ctx, requests);
 }

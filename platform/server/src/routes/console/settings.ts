@@ -1,0 +1,186 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { openingHoursEntrySchema } from '@dealer/contracts/location';
+import {
+  brandingSchema,
+  leadDeliveryTargetSchema,
+  siteConfigSchema,
+  siteFeaturesSchema,
+  thirdPartyIdsSchema,
+  type SiteConfig,
+} from '@dealer/contracts/site';
+import { insertAudit } from '@dealer/db/console-lead-store';
+import { loadSiteConfig, updateSiteSettings } from '@dealer/db/site-store';
+import type { PlatformContext } from '../../platform-context';
+import { checkFields, refusals } from '../admin/admin-schemas';
+import { fieldErrors } from '../auth';
+import type { ConsoleRequests } from './console-access';
+
+/** The secrets a dealer may set from the console: written, never read back (the console sees only whether each is set). */
+export const writableSecrets = [
+  'stripe_secret_key',
+  'stripe_webhook_secret',
+  'lead_webhook_secret',
+  'podium_api_token',
+  'facebook_capi_token',
+] as const;
+type WritableSecret = (typeof writableSecrets)[number];
+
+const settingsBody = z.strictObject({
+  name: z.string().trim().min(1, 'The site needs a name.').max(120).optional(),
+  phone: z.string().trim().min(6, 'Enter the phone number shoppers call.').max(40).optional(),
+  branding: brandingSchema.partial().optional(),
+  features: siteFeaturesSchema.partial().optional(),
+  third_party: thirdPartyIdsSchema.partial().optional(),
+  consent_banner: z.boolean().optional(),
+  lead_delivery: z.array(leadDeliveryTargetSchema).max(10, 'At most 10 delivery targets.').optional(),
+  /** A value sets the secret, null clears it; a secret not named stays as it is. */
+  secrets: z
+    .partialRecord(z.enum(writableSecrets), z.string().trim().min(8, 'A key has at least 8 characters.').max(500).nullable())
+    .optional(),
+  locations: z
+    .array(z.object({ id: z.number().int(), opening_hours: z.array(openingHoursEntrySchema).length(7, 'Give all seven days.') }))
+    .optional(),
+});
+type SettingsChange = z.infer<typeof settingsBody>;
+
+/** What the console shows of a site's settings: everything editable, and of each secret only whether it is set. */
+function settingsView(site: SiteConfig) {
+  return {
+    name: site.name,
+    phone: site.phone,
+    branding: site.branding,
+    features: site.features,
+    third_party: site.third_party,
+    consent_banner: site.consent_banner ?? false,
+    lead_delivery: site.secrets.lead_delivery ?? [{ kind: 'adf-file' as const }],
+    secrets_set: Object.fromEntries(writableSecrets.map((key) => [key, Boolean(site.secrets[key])])) as Record<WritableSecret, boolean>,
+    locations: site.locations.map((location) => ({
+      id: location.id,
+      name: location.name,
+      opening_hours: location.contact_detail.opening_hours,
+    })),
+  };
+}
+
+/** The site with the dealer's change applied (not yet checked). */
+function applied(site: SiteConfig, change: SettingsChange): SiteConfig {
+  const secrets = { ...site.secrets };
+  for (const [key, value] of Object.entries(change.secrets ?? {})) secrets[key as WritableSecret] = value ?? null;
+  if (change.lead_delivery) secrets.lead_delivery = change.lead_delivery;
+  const hours = new Map((change.locations ?? []).map((location) => [location.id, location.opening_hours]));
+  return {
+    ...site,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    ...(change.phone !== undefined ? { phone: change.phone } : {}),
+    ...(change.consent_banner !== undefined ? { consent_banner: change.consent_banner } : {}),
+    branding: { ...site.branding, ...change.branding },
+    features: { ...site.features, ...change.features },
+    third_party: { ...site.third_party, ...change.third_party },
+    secrets,
+    locations: site.locations.map((location) =>
+      hours.has(location.id)
+        ? { ...location, contact_detail: { ...location.contact_detail, opening_hours: hours.get(location.id)! } }
+        : location,
+    ),
+  };
+}
+
+/** The audit's view of a change: the fields changed, before and after, with secrets never written out. */
+function audited(before: ReturnType<typeof settingsView>, after: ReturnType<typeof settingsView>) {
+  const changed = (Object.keys(after) as (keyof typeof after)[]).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  return {
+    before: Object.fromEntries(changed.map((key) => [key, before[key]])),
+    after: Object.fromEntries(changed.map((key) => [key, after[key]])),
+  };
+}
+
+const phoneFor: Record<SiteConfig['locale'], string> = { 'en-AU': '0412 345 678', 'en-NZ': '021 123 4567', 'en-US': '(415) 555-0134' };
+
+/**
+ * A site's settings (`settings.read`, `settings.write`): name, phone, colours, the per-site switches,
+ * third-party ids, the consent banner, opening hours of each location, lead delivery targets and the
+ * payment and webhook keys (write-only). A change is checked with the site's own contract
+ * (siteConfigSchema, as the server reads it), saved whole or not at all, audited (secrets never written
+ * out), and shoppers' next page shows it. `POST …/settings/test-lead` sends a test lead through the
+ * site's delivery targets.
+ */
+export function consoleSettingsRoutes(scope: FastifyInstance, ctx: PlatformContext, { userOf, siteOf }: ConsoleRequests) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const schemaError = (error: z.ZodError) => ({ status: 400, body: { message: checkFields, fields: fieldErrors(error) } });
+  const params = z.object({ site: z.string() });
+
+  app.get(
+    '/api/console/sites/:site/settings',
+    { config: { console: 'settings.read' }, schema: { params, response: { 200: z.looseObject({}), ...refusals } } },
+    async (request, reply) => {
+      const site = await loadSiteConfig(ctx.db, siteOf(request).id);
+      return site ? reply.send(settingsView(site)) : reply.code(404).send({ message: 'There is no such site.' });
+    },
+  );
+
+  app.post(
+    '/api/console/sites/:site/settings',
+    {
+      bodyLimit: 64 * 1024,
+      config: { console: 'settings.write', schemaError },
+      schema: { params, body: settingsBody, response: { 200: z.looseObject({}), ...refusals } },
+    },
+    async (request, reply) => {
+      const user = userOf(request);
+      const current = await loadSiteConfig(ctx.db, siteOf(request).id);
+      if (!current) return reply.code(404).send({ message: 'There is no such site.' });
+      const next = applied(current, request.body);
+      const checked = siteConfigSchema.safeParse(next);
+      if (!checked.success) return reply.code(400).send({ message: checkFields, fields: fieldErrors(checked.error) });
+      const now = Date.now();
+      await updateSiteSettings(ctx.db, next, now);
+      const change = audited(settingsView(current), settingsView(next));
+      if (Object.keys(change.after).length > 0)
+        await insertAudit(
+          ctx.db,
+          { siteId: current.id, userId: user.id, userEmail: user.email, action: 'settings.write', target: 'settings', ...change },
+          now,
+        );
+      ctx.sites.clear();
+      return reply.send(settingsView(next));
+    },
+  );
+
+  app.post(
+    '/api/console/sites/:site/settings/test-lead',
+    { bodyLimit: 1024, config: { console: 'settings.write' }, schema: { params, response: { 200: z.looseObject({}), ...refusals } } },
+    async (request, reply) => {
+      const user = userOf(request);
+      ctx.sites.clear();
+      const site = await ctx.sites.forId(siteOf(request).id);
+      if (!site) return reply.code(404).send({ message: 'There is no such site.' });
+      const answer = await ctx.leads.service.create({
+        site,
+        lead: {
+          category: 'General Enquiry',
+          name: 'Test',
+          last_name: 'Lead',
+          email: user.email,
+          phone: phoneFor[site.locale],
+          comments: `A test lead sent from the dealer console by ${user.email} to check where this site's leads arrive.`,
+        },
+        idempotencyKey: null,
+        userAgent: 'dealer console (test lead)',
+        ip: 'console',
+        mock: false,
+        trusted: true,
+      });
+      if (answer.status !== 200 && answer.status !== 201) return reply.code(answer.status >= 500 ? 502 : 400).send(answer.body);
+      ctx.leads.worker.nudge();
+      const leadId = (answer.body as { lead_id: number }).lead_id;
+      return reply.send({
+        lead_id: leadId,
+        message: `Test lead ${leadId} sent to ${(site.secrets.lead_delivery ?? [{ kind: 'adf-file' }]).map((t) => t.kind).join(', ')}.`,
+      });
+    },
+  );
+}
