@@ -38,6 +38,7 @@ export function RemotesScreen({ site }: { site: ConsoleSite }) {
   const [done, setDone] = useState<string | null>(null);
   const [choice, setChoice] = useState<Record<string, string>>({});
   const [version, setVersion] = useState(0);
+  const [previewUrl, setPreviewUrl] = useState<string | null>(null);
 
   useEffect(() => {
     let current = true;
@@ -59,6 +60,23 @@ export function RemotesScreen({ site }: { site: ConsoleSite }) {
       setVersion((n) => n + 1);
     } catch (caught) {
       setError({ remote, error: caught instanceof ApiError ? caught : new ApiError('The change could not be applied.', 0) });
+    }
+  };
+
+  const preview = async () => {
+    if (!settings) return;
+    try {
+      const remotes = settings.remotes.map((remote) => ({
+        name: remote.name,
+        enabled: remote.enabled,
+        version: (choice[remote.name] ?? remote.pinned ?? '') || null,
+      }));
+      const { url } = await call<{ url: string }>(`${base}/preview`, { remotes });
+      setPreviewUrl(url);
+      setError(null);
+      window.open(url, '_blank', 'noopener');
+    } catch (caught) {
+      setError({ remote: '', error: caught instanceof ApiError ? caught : new ApiError('The preview could not be made.', 0) });
     }
   };
 
@@ -137,6 +155,28 @@ export function RemotesScreen({ site }: { site: ConsoleSite }) {
           })}
         </tbody>
       </table>
+      {canWrite ? (
+        <p className="dc-remotes__preview">
+          <Button variant="secondary" onClick={() => void preview()}>
+            Preview the site at these versions
+          </Button>{' '}
+          Only the browser that opens the link sees them, for an hour; shoppers keep the applied versions.
+          {previewUrl ? (
+            <>
+              {' '}
+              <a href={previewUrl} target="_blank" rel="noopener">
+                Open the preview again
+              </a>{' '}
+              (<a href={previewUrl.replace(/\?dp_preview=.*$/, '?dp_preview=off')}>end it</a>)
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      {error && error.remote === '' && settings ? (
+        <div className="dp-alert dp-alert--destructive" role="alert">
+          {error.error.message}
+        </div>
+      ) : null}
       <h2>History</h2>
       {settings.history.length === 0 ? <p>No changes yet.</p> : null}
       <ul className="dc-history">

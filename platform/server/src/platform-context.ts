@@ -60,4 +60,5 @@ export const siteDeps = (ctx: PlatformContext) => ({
   meilisearch: ctx.config.meilisearch,
   remotesBaseUrl: ctx.config.remotesBaseUrl,
   leadsMockMode: ctx.config.leads.mockMode,
+  previewSecret: ctx.config.leads.tokenSecret,
 });

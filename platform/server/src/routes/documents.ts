@@ -18,6 +18,7 @@ import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { contentPageTitle } from '@dealer/rules/content-pages';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
+import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
 import { PageCache, pageEncodingFor } from '../document/page-cache';
 import { PageStream } from '../document/page-stream';
 import { inlinableStylesheet } from '../document/inline-stylesheet';
@@ -102,6 +103,22 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
 
   app.get('/*', { schema }, async (request, reply) => {
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
+    // A preview link of the console (remotes/remote-preview.ts): the token becomes this browser's cookie, and the address loses it.
+    const url0 = new URL(request.url, 'http://site');
+    const asked = url0.searchParams.get(previewParam);
+    if (asked !== null) {
+      url0.searchParams.delete(previewParam);
+      const secure = requestOrigin(request).startsWith('https:');
+      return reply
+        .code(302)
+        .header('Cache-Control', 'no-store')
+        .header('Set-Cookie', asked === 'off' ? clearedPreviewCookie(secure) : previewCookie(asked.slice(0, 4000), secure))
+        .header('Location', `${url0.pathname}${url0.search}`)
+        .send('');
+    }
+    // A browser previewing remote versions is served fresh pages that nobody else gets.
+    const previewing = previewFromCookies(request.headers.cookie) !== null;
+    if (previewing) reply.header('Cache-Control', 'private, no-store');
     // A page already rendered for this address, while nothing it is made of has changed: two indexed reads.
     const siteId = await siteIdForHost(ctx.db, request.headers.host, ctx.config.publicOriginSuffix);
     const stamp = typeof siteId === 'number' ? await siteContentStamp(ctx.db, siteId) : null;
@@ -114,7 +131,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       if (encoding) reply.header('Content-Encoding', encoding);
       return reply;
     };
-    const cached = cacheStamp === null ? null : pageCache.getBody(cacheKey, cacheStamp, encoding);
+    const cached = cacheStamp === null || previewing ? null : pageCache.getBody(cacheKey, cacheStamp, encoding);
     if (cached) return encoded().code(cached.status).header('X-Page-Cache', 'hit').send(cached.body);
 
     const resolved = await request.siteContext();
@@ -236,7 +253,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     page.end(app);
     // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
     // cannot fill the cache), and so is a page whose remote was left to the browser this time.
-    if (cacheStamp !== null && status === 200 && rendered && !rendered.degraded)
+    if (cacheStamp !== null && !previewing && !resolved.preview && status === 200 && rendered && !rendered.degraded)
       pageCache.set(cacheKey, cacheStamp, { status, html: head + app });
     return reply;
   });

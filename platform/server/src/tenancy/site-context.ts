@@ -10,8 +10,10 @@ import { carsIndexUid, searchKeyForSite } from '../search/site-search';
 import { tenantTokenForSite } from '../search/tenant-token';
 import { siteIdForHost } from './site-host';
 import { toPublicSiteConfig } from './public-config';
+import { previewFromCookies, verifyPreview } from '../remotes/remote-preview';
 
-export type SiteContext = { site: SiteConfig; publicConfig: PublicSiteConfig; origin: string };
+/** `preview`: this browser is previewing candidate remote versions (remotes/remote-preview.ts): never cache what it is served. */
+export type SiteContext = { site: SiteConfig; publicConfig: PublicSiteConfig; origin: string; preview?: boolean };
 
 export type SiteDeps = {
   db: PlatformDb;
@@ -22,6 +24,8 @@ export type SiteDeps = {
   remotesBaseUrl: string | null;
   /** The platform serves /mock (SPEC §7); a site in mock mode (a staging or demo site) is told to use it. */
   leadsMockMode?: boolean;
+  /** Signs and checks the console's preview links of remote versions; absent: no previews. */
+  previewSecret?: string;
 };
 
 /**
@@ -55,8 +59,11 @@ export function requestOrigin(request: FastifyRequest): string {
 export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Promise<SiteContext | 'index' | 'invalid' | null> {
   const siteId = await siteIdForHost(deps.db, request.headers.host, deps.publicOriginSuffix);
   if (siteId === 'index' || siteId === 'invalid' || siteId === null) return siteId;
-  const site = await loadSiteConfig(deps.db, siteId);
-  if (!site) return null;
+  const stored = await loadSiteConfig(deps.db, siteId);
+  if (!stored) return null;
+  const token = deps.previewSecret ? previewFromCookies(request.headers.cookie) : null;
+  const previewRemotes = token ? verifyPreview(deps.previewSecret!, token, siteId) : null;
+  const site = previewRemotes ? { ...stored, remotes: previewRemotes } : stored;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
   const publicConfig = toPublicSiteConfig(
@@ -65,5 +72,5 @@ export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Prom
     await searchAccess(site, origin, deps),
     deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api',
   );
-  return { site, publicConfig, origin };
+  return { site, publicConfig, origin, ...(previewRemotes ? { preview: true } : {}) };
 }

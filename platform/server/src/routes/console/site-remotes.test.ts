@@ -74,4 +74,31 @@ describe('switching a site’s remotes from the dealer console', () => {
     expect(res.json()).toMatchObject({ fields: { version: expect.stringContaining('has no published version 9.9.9') } });
     expect((await shopRemotes()).find((remote) => remote.name === 'mf-leads')!.version).toBe('1.1.0-test');
   });
+
+  it('previews candidate versions in one browser only: a signed link sets a cookie on the site, others keep the live versions', async () => {
+    const res = await consoleRequest(platform.app, 'POST', `/api/console/sites/${slug}/remote-settings/preview`, {
+      cookie: operator,
+      payload: { remotes: [{ name: 'mf-leads', enabled: true, version: testRemoteVersion }] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const link = new URL(res.json<{ url: string }>().url);
+    expect(link.host).toBe(`${slug}.localhost:3000`);
+    const opened = await siteRequest(platform.app, slug, 'GET', `${link.pathname}${link.search}`);
+    expect(opened.statusCode).toBe(302);
+    expect(opened.headers.location).toBe('/');
+    const cookie = String(opened.headers['set-cookie']).split(';')[0]!;
+    expect(cookie).toMatch(/^dp_preview=/);
+    const leadsVersion = async (headers: Record<string, string> = {}, site = slug) =>
+      (await siteRequest(platform.app, site, 'GET', '/api/site', { headers }))
+        .json<{ remotes: { name: string; version: string }[] }>()
+        .remotes.find((remote) => remote.name === 'mf-leads')?.version;
+    expect(await leadsVersion({ cookie })).toBe(testRemoteVersion);
+    expect(await leadsVersion()).toBe('1.1.0-test');
+    // A made-up token, or this site's token on another site, previews nothing.
+    const forged = cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    expect(await leadsVersion({ cookie: forged })).toBe('1.1.0-test');
+    expect(await leadsVersion({ cookie }, 'ridgeline-trucks')).toBe('1.1.0-test');
+    const off = await siteRequest(platform.app, slug, 'GET', '/?dp_preview=off', { headers: { cookie } });
+    expect(String(off.headers['set-cookie'])).toContain('dp_preview=; Path=/; Max-Age=0');
+  });
 });

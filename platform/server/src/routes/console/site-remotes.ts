@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
 import { insertAudit } from '@dealer/db/console-lead-store';
 import { loadSiteConfig, setSiteRemote } from '@dealer/db/site-store';
+import { signPreview } from '../../remotes/remote-preview';
 import type { PlatformContext } from '../../platform-context';
 import { checkFields, refusals } from '../admin/admin-schemas';
 import { fieldErrors } from '../auth';
@@ -124,6 +125,38 @@ export function consoleSiteRemoteRoutes(scope: FastifyInstance, ctx: PlatformCon
       ctx.sites.clear();
       const after = (await stateOf(site.id)).get(remote) ?? { enabled: false, version: null };
       return reply.send({ remote, ...after });
+    },
+  );
+
+  app.post(
+    '/api/console/sites/:site/remote-settings/preview',
+    {
+      bodyLimit: 4096,
+      config: { console: 'remotes.write', schemaError },
+      schema: {
+        params: z.object({ site: z.string() }),
+        body: z.object({
+          remotes: z
+            .array(z.object({ name: z.enum(remoteNames), enabled: z.boolean(), version: z.string().max(80).nullable() }))
+            .max(remoteNames.length),
+        }),
+        response: { 200: z.object({ url: z.string(), expires_in_minutes: z.number() }), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const site = siteOf(request);
+      const state = await stateOf(site.id);
+      const chosen = new Map(request.body.remotes.map((remote) => [remote.name, remote]));
+      for (const remote of request.body.remotes)
+        if (remote.version !== null && !ctx.registry.hasVersion(remote.name, remote.version))
+          return reply
+            .code(400)
+            .send({ message: checkFields, fields: { version: `${remote.name} has no published version ${remote.version}.` } });
+      const remotes = remoteNames.map((name) => chosen.get(name) ?? { name, ...(state.get(name) ?? { enabled: false, version: null }) });
+      const token = signPreview(ctx.config.leads.tokenSecret, site.id, remotes);
+      // The site on the same suffix as the console's own host (console.localhost:3000 → <slug>.localhost:3000).
+      const host = (request.headers.host ?? '').toLowerCase().replace(/^console\./, `${site.slug}.`);
+      return reply.send({ url: `${request.protocol}://${host}/?dp_preview=${token}`, expires_in_minutes: 60 });
     },
   );
 }

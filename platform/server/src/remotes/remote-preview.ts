@@ -1,0 +1,56 @@
+/**
+ * Previewing a site at candidate remote versions (issue 23, the console's Remotes screen): the
+ * console makes a signed link to the site, `?dp_preview=<token>`; opening it sets the `dp_preview`
+ * cookie on the site's own host, and that browser alone is served the site with those remotes
+ * (its pages are neither taken from nor put in the page cache) until the token runs out (an hour)
+ * or `?dp_preview=off`. The token names the site, so it previews nothing elsewhere, and is signed
+ * with the server's secret, so nobody can make one up.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { siteRemoteSettingSchema, type SiteRemoteSetting } from '@dealer/contracts/site';
+
+export const previewCookieName = 'dp_preview';
+export const previewParam = 'dp_preview';
+export const previewTtlMs = 60 * 60_000;
+
+const claimsSchema = z.object({ s: z.number().int(), e: z.number().int(), r: z.array(siteRemoteSettingSchema) });
+
+const mac = (secret: string, body: string) =>
+  createHmac('sha256', createHmac('sha256', secret).update('remote preview').digest()).update(body).digest('base64url');
+
+export function signPreview(secret: string, siteId: number, remotes: SiteRemoteSetting[], now = Date.now()): string {
+  const body = Buffer.from(JSON.stringify({ s: siteId, e: now + previewTtlMs, r: remotes })).toString('base64url');
+  return `${body}.${mac(secret, body)}`;
+}
+
+/** The remotes a preview token sets for the site, or null (not a token, not this site's, run out, forged). */
+export function verifyPreview(secret: string, token: string, siteId: number, now = Date.now()): SiteRemoteSetting[] | null {
+  if (token.length > 4000) return null;
+  const [body = '', given = '', ...rest] = token.split('.');
+  if (rest.length > 0) return null;
+  const expected = Buffer.from(mac(secret, body));
+  const presented = Buffer.from(given);
+  if (expected.length !== presented.length || !timingSafeEqual(expected, presented)) return null;
+  try {
+    const claims = claimsSchema.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+    return claims.s === siteId && claims.e > now ? claims.r : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `dp_preview` value a Cookie header carries, or null. */
+export function previewFromCookies(header: string | string[] | undefined): string | null {
+  const text = Array.isArray(header) ? header.join('; ') : header;
+  for (const pair of (text ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === previewCookieName) return pair.slice(at + 1).trim() || null;
+  }
+  return null;
+}
+
+export const previewCookie = (token: string, secure: boolean) =>
+  `${previewCookieName}=${token}; Path=/; Max-Age=${previewTtlMs / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+export const clearedPreviewCookie = (secure: boolean) =>
+  `${previewCookieName}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
