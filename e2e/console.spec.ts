@@ -241,6 +241,11 @@ test('a site admin invites a salesperson, who signs in to the site; then makes t
   await expect(page.getByRole('status').filter({ hasText: `${newcomer} is now site admin.` })).toBeVisible();
   await page.getByRole('button', { name: `Remove ${newcomer}` }).click();
   await expect(page.getByRole('status').filter({ hasText: `${newcomer} no longer works on Outback Campers.` })).toBeVisible();
+  // The audit log says who did each of it.
+  await page.getByRole('link', { name: 'Audit log' }).click();
+  await expect(page.getByRole('heading', { name: 'Audit log of Outback Campers' })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(`users.write · user ${newcomer.replace(/[.]/g, '\\.')}`) })).toHaveCount(3);
+  await expectNoSeriousAxeViolations(page);
   await other.reload();
   await expect(other.getByText('Your account has no site yet.')).toBeVisible();
 });

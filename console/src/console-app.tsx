@@ -7,6 +7,7 @@ import { RemotesScreen } from './remotes-screen';
 import { UsersScreen } from './users-screen';
 import { SettingsScreen } from './settings-screen';
 import { DashboardScreen } from './dashboard-screen';
+import { AuditScreen } from './audit-screen';
 
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
@@ -18,6 +19,7 @@ const screens = [
   { screen: 'settings', label: 'Settings', action: 'settings.read' },
   { screen: 'remotes', label: 'Remotes', action: 'remotes.read' },
   { screen: 'users', label: 'Users', action: 'users.read' },
+  { screen: 'audit', label: 'Audit log', action: 'audit.read' },
 ] as const;
 type Screen = (typeof screens)[number]['screen'];
 const screenInPath = (): Screen =>
@@ -108,7 +110,9 @@ export function ConsoleApp() {
                   </a>
                 ))}
             </nav>
-            {screen === 'dashboard' && site.actions.includes('dashboard.read') ? (
+            {screen === 'audit' && site.actions.includes('audit.read') ? (
+              <AuditScreen key={site.slug} site={site} />
+            ) : screen === 'dashboard' && site.actions.includes('dashboard.read') ? (
               <DashboardScreen key={site.slug} site={site} />
             ) : screen === 'settings' && site.actions.includes('settings.read') ? (
               <SettingsScreen key={site.slug} site={site} />

@@ -113,7 +113,10 @@ export function LeadPanel({ api, leadId, canUpdate, onChanged, onClose }: Props)
           <ul>
             {detail.files.map((file) => (
               <li key={file.id}>
-                {file.name} ({Math.ceil(file.size / 1024)} KB)
+                <a href={`${api.base}/leads/${leadId}/files/${file.id}`} download>
+                  {file.name}
+                </a>{' '}
+                ({Math.ceil(file.size / 1024)} KB)
               </li>
             ))}
           </ul>

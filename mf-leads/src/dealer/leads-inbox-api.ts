@@ -50,6 +50,7 @@ export const filterQuery = (filter: InboxFilter) => {
 };
 
 export const leadsApi = (apiBase: string) => ({
+  base: apiBase,
   list: (filter: InboxFilter, cursor: string | null) =>
     call<{ leads: InboxLead[]; next_cursor: string | null }>(
       `${apiBase}/leads?${filterQuery(filter)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,

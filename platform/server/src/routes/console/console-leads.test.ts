@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLead } from '@dealer/db/lead-store';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createLead, insertLeadFiles } from '@dealer/db/lead-store';
+import { uploadsRoot } from '@dealer/leads/uploads';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { skipPostgres } from '@dealer/testing/postgres';
 import { consoleRequest, consoleSignIn } from '../../testing/console-requests';
@@ -136,5 +139,36 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer console’s leads inb
     const lines = res.body.trim().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('Ana 100%_sure');
+  });
+
+  it('downloads a file the shopper sent, as an attachment that is never shown inline; another lead’s file is not found', async () => {
+    const siteId = (await findSiteIdBySlug(platform.ctx.db, slug))!;
+    const relative = `${siteId}/test/licence.pdf`;
+    const absolute = join(uploadsRoot(platform.ctx.config.dataDir), relative);
+    await mkdir(dirname(absolute), { recursive: true });
+    await writeFile(absolute, '%PDF-1.4 test %%EOF');
+    await platform.ctx.db
+      .transaction()
+      .execute((trx) =>
+        insertLeadFiles(trx, [
+          { leadId: ids.jane!, siteId, path: relative, contentType: 'application/pdf', size: 19, originalName: 'licence.pdf' },
+        ]),
+      );
+    const detail = (await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads/${ids.jane}`, { cookie: staff })).json<{
+      files: { id: number; name: string }[];
+    }>();
+    const file = detail.files[0]!;
+    expect(file.name).toBe('licence.pdf');
+    const res = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads/${ids.jane}/files/${file.id}`, {
+      cookie: staff,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toBe('%PDF-1.4 test %%EOF');
+    const wrongLead = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads/${ids.raj}/files/${file.id}`, {
+      cookie: staff,
+    });
+    expect(wrongLead.statusCode).toBe(404);
   });
 });

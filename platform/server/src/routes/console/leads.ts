@@ -1,3 +1,5 @@
+import { createReadStream, ReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,6 +11,9 @@ import { listLeadFiles } from '@dealer/db/lead-store';
 import { leadDealerStatuses } from '@dealer/db/schema';
 import { pageSizes, type PagePosition } from '@dealer/db/page-cursor';
 import { leadsCsvPages } from '@dealer/leads/lead-csv';
+import { leadFileName } from '@dealer/leads/lead-file-links';
+import { storedFilePath } from '@dealer/leads/lead-file-store';
+import { attachmentHeader } from '../lead-files';
 import type { PlatformContext } from '../../platform-context';
 import { checkFields, nextCursor, page, pageParams, refusals } from '../admin/admin-schemas';
 import { fieldErrors } from '../auth';
@@ -190,6 +195,35 @@ export function consoleLeadRoutes(scope: FastifyInstance, ctx: PlatformContext, 
       const retried = await retryDeadJobs(ctx.db, lead.id);
       if (retried > 0) ctx.leads.worker.nudge();
       return reply.send({ retried });
+    },
+  );
+
+  /** A file the shopper sent: always a download (never shown inline, never sniffed), never cached. */
+  app.get(
+    '/api/console/sites/:site/leads/:id/files/:fileId',
+    {
+      config: { console: 'leads.read', schemaError },
+      schema: { params: leadParams.extend({ fileId: z.string().max(20) }), response: { 200: z.instanceof(ReadStream), ...refusals } },
+    },
+    async (request, reply) => {
+      const site = siteOf(request);
+      const lead = await consoleLead(ctx.db, site.id, request.params.id);
+      const file = lead ? (await listLeadFiles(ctx.db, lead.id)).find((entry) => String(entry.id) === request.params.fileId) : undefined;
+      const path = file ? storedFilePath(ctx.config.dataDir, file.path) : null;
+      const size = path
+        ? await stat(path).then(
+            (info) => (info.isFile() ? info.size : null),
+            () => null,
+          )
+        : null;
+      if (!file || !path || size === null) return reply.code(404).send({ message: 'This lead has no such file.' });
+      return reply
+        .header('Content-Type', file.content_type)
+        .header('Content-Length', size)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Content-Disposition', attachmentHeader(leadFileName(file.original_name, path)))
+        .send(createReadStream(path));
     },
   );
 }
