@@ -127,8 +127,19 @@ test('staff sign in with an e-mailed code, move a shopper’s enquiry to contact
   await expect(page.getByRole('button', { name: 'Jane Console' })).toBeVisible();
 });
 
-test('a dealer sees only their own sites, and staff cannot read another site’s leads', async ({ page }) => {
+test('a dealer sees only their own sites, and staff cannot read another site’s leads; a session on another device can be ended', async ({
+  page,
+  browser,
+}) => {
+  const laptop = await (await browser.newContext()).newPage();
+  await signIn(laptop, 'staff@ridgeline-trucks.localhost');
   await signIn(page, 'staff@ridgeline-trucks.localhost');
+  await page.getByRole('link', { name: 'Sessions' }).click();
+  await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible();
+  await page.getByRole('button', { name: 'End this session' }).first().click();
+  await expect(page.getByRole('status').filter({ hasText: 'That session is ended' })).toBeVisible();
+  await laptop.reload();
+  await expect(laptop.getByLabel('Work e-mail')).toBeVisible();
   const other = await page.evaluate(() => fetch('/api/console/sites/harbour-used-cars/leads').then((res) => res.status));
   expect(other).toBe(403);
   const me = await page.evaluate(() => fetch('/api/console/me').then((res) => res.json() as Promise<{ sites: { slug: string }[] }>));

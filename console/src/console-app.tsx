@@ -8,6 +8,7 @@ import { UsersScreen } from './users-screen';
 import { SettingsScreen } from './settings-screen';
 import { DashboardScreen } from './dashboard-screen';
 import { AuditScreen } from './audit-screen';
+import { SessionsScreen } from './sessions-screen';
 
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
@@ -33,12 +34,14 @@ export function ConsoleApp() {
   const [me, setMe] = useState<Me | null | 'loading'>('loading');
   const [slug, setSlug] = useState<string | null>(siteInPath);
   const [screen, setScreen] = useState<Screen>(screenInPath);
+  const [sessionsOpen, setSessionsOpen] = useState(() => window.location.pathname === '/sessions');
 
   useEffect(() => {
     consoleApi.me().then(setMe, () => setMe(null));
     const onPop = () => {
       setSlug(siteInPath());
       setScreen(screenInPath());
+      setSessionsOpen(window.location.pathname === '/sessions');
     };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
@@ -50,6 +53,7 @@ export function ConsoleApp() {
 
   const open = (to: string | null, view: Screen = 'leads') => {
     history.pushState(null, '', to ? `/sites/${to}/${view}` : '/');
+    setSessionsOpen(false);
     setSlug(to);
     setScreen(view);
   };
@@ -81,6 +85,18 @@ export function ConsoleApp() {
           </label>
         ) : null}
         <span className="dc-app__user">{me.user.email}</span>
+        <a
+          href="/sessions"
+          className="dc-app__sessions"
+          onClick={(event) => {
+            event.preventDefault();
+            history.pushState(null, '', '/sessions');
+            setSlug(null);
+            setSessionsOpen(true);
+          }}
+        >
+          Sessions
+        </a>
         <Button
           variant="secondary"
           onClick={() => {
@@ -91,7 +107,9 @@ export function ConsoleApp() {
         </Button>
       </header>
       <main className="dc-app__main">
-        {site ? (
+        {sessionsOpen ? (
+          <SessionsScreen />
+        ) : site ? (
           <>
             <nav className="dc-tabs" aria-label={`${site.name} screens`}>
               {screens
