@@ -71,6 +71,11 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer console’s leads inb
     // % and _ are matched as typed, not as wildcards.
     expect((await list('?q=100%25_')).leads.map((l) => l.id)).toEqual([ids.ana]);
     expect((await list('?q=1%25')).leads.map((l) => l.id)).toEqual([]);
+    // Words and other filters together, a page at a time.
+    expect((await list('?q=example.com&form=Test%20Drive')).leads.map((l) => l.id)).toEqual([ids.raj]);
+    const words = await list('?q=example.com&limit=2');
+    expect(words.leads.map((l) => l.id)).toEqual([ids.ana, ids.raj]);
+    expect((await list(`?q=example.com&limit=2&cursor=${words.next_cursor}`)).leads.map((l) => l.id)).toEqual([ids.jane]);
     const first = await list('?limit=2');
     expect(first.leads).toHaveLength(2);
     const second = await list(`?limit=2&cursor=${first.next_cursor}`);
