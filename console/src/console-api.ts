@@ -12,6 +12,7 @@ export class ApiError extends Error {
   }
 }
 
+/** A call to the console's API with the user's cookie: its JSON, or an ApiError with the message and the fields it names. */
 async function call<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, {
     credentials: 'same-origin',
@@ -22,6 +23,10 @@ async function call<T>(url: string, init?: RequestInit): Promise<T> {
   if (!res.ok) throw new ApiError(body.message ?? `The console answered ${res.status}.`, res.status, body.fields ?? {});
   return body as T;
 }
+
+/** The same for the screens: `GET` without a body, any method with one (sent as JSON). */
+export const consoleCall = <T>(method: string, url: string, body?: object) =>
+  call<T>(url, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
 
 export const consoleApi = {
   me: () => call<Me>('/api/console/me'),

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@dealer/ui/button';
-import { ApiError, type ConsoleSite } from './console-api';
+import { ApiError, consoleCall, type ConsoleSite } from './console-api';
 
 type Version = { version: string; published_at: number; notes: string | null };
 type Remote = { name: string; enabled: boolean; pinned: string | null; latest: string | null; running: string | null; versions: Version[] };
@@ -17,18 +17,6 @@ type Settings = { remotes: Remote[]; history: Change[] };
 const when = (ms: number) => new Date(ms).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
 const describe = (state: { enabled: boolean; version: string | null }) => (state.enabled ? (state.version ?? 'latest') : 'off');
 
-async function call<T>(url: string, body?: object): Promise<T> {
-  const res = await fetch(url, {
-    method: body ? 'POST' : 'GET',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = (await res.json().catch(() => ({}))) as { message?: string; fields?: Record<string, string> };
-  if (!res.ok) throw new ApiError(answer.message ?? `The console answered ${res.status}.`, res.status, answer.fields ?? {});
-  return answer as T;
-}
-
 /** The remotes a site runs: on or off, following the latest or pinned, with each version's notes; every change can be rolled back. */
 export function RemotesScreen({ site }: { site: ConsoleSite }) {
   const base = `/api/console/sites/${encodeURIComponent(site.slug)}/remote-settings`;
@@ -42,7 +30,7 @@ export function RemotesScreen({ site }: { site: ConsoleSite }) {
 
   useEffect(() => {
     let current = true;
-    call<Settings>(base).then(
+    consoleCall<Settings>('GET', base).then(
       (loaded) => current && setSettings(loaded),
       (caught: unknown) =>
         current && setError({ remote: '', error: caught instanceof ApiError ? caught : new ApiError('Could not load the remotes.', 0) }),
@@ -54,7 +42,7 @@ export function RemotesScreen({ site }: { site: ConsoleSite }) {
 
   const apply = async (remote: string, change: { enabled?: boolean; version?: string | null }, said: string) => {
     try {
-      await call(`${base}/${remote}`, change);
+      await consoleCall('POST', `${base}/${remote}`, change);
       setError(null);
       setDone(said);
       setVersion((n) => n + 1);
@@ -71,7 +59,7 @@ export function RemotesScreen({ site }: { site: ConsoleSite }) {
         enabled: remote.enabled,
         version: (choice[remote.name] ?? remote.pinned ?? '') || null,
       }));
-      const { url } = await call<{ url: string }>(`${base}/preview`, { remotes });
+      const { url } = await consoleCall<{ url: string }>('POST', `${base}/preview`, { remotes });
       setPreviewUrl(url);
       setError(null);
       window.open(url, '_blank', 'noopener');

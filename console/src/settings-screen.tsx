@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@dealer/ui/button';
-import { ApiError, type ConsoleSite } from './console-api';
+import { ApiError, consoleCall, type ConsoleSite } from './console-api';
 
 type Hours = { weekday: number; status: 'Open' | 'Closed'; formated_hours: string; open: string | null; close: string | null };
 type Target =
@@ -45,18 +45,6 @@ function formatted(open: string, close: string) {
   return `${twelve(open)} - ${twelve(close)}`;
 }
 
-async function call<T>(url: string, body?: object): Promise<T> {
-  const res = await fetch(url, {
-    method: body ? 'POST' : 'GET',
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = (await res.json().catch(() => ({}))) as { message?: string; fields?: Record<string, string> };
-  if (!res.ok) throw new ApiError(answer.message ?? `The console answered ${res.status}.`, res.status, answer.fields ?? {});
-  return answer as T;
-}
-
 /**
  * A site's settings: name and phone, opening hours, switches, third-party ids, lead delivery targets
  * with "Send a test lead", and keys that are written but never shown. Checked by the server with the
@@ -73,7 +61,7 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
 
   useEffect(() => {
     let current = true;
-    call<Settings>(base).then(
+    consoleCall<Settings>('GET', base).then(
       (loaded) => current && setForm(loaded),
       (caught: unknown) => current && setError(caught instanceof ApiError ? caught : new ApiError('Could not load the settings.', 0)),
     );
@@ -125,7 +113,7 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
         ),
       }));
       const written = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value.trim() !== ''));
-      const saved = await call<Settings>(base, {
+      const saved = await consoleCall<Settings>('POST', base, {
         name: form.name,
         phone: form.phone,
         branding: form.branding,
@@ -148,7 +136,7 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
   };
   const testLead = async () => {
     try {
-      setSaid((await call<{ message: string }>(`${base}/test-lead`, {})).message);
+      setSaid((await consoleCall<{ message: string }>('POST', `${base}/test-lead`, {})).message);
       setError(null);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError('The test lead could not be sent.', 0));

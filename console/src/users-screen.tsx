@@ -1,21 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@dealer/ui/button';
-import { ApiError, type ConsoleSite } from './console-api';
+import { ApiError, consoleCall, type ConsoleSite } from './console-api';
 
 type User = { id: number; email: string; name: string | null; role: 'site_admin' | 'staff' | string };
 const roleText: Record<string, string> = { site_admin: 'Site admin', staff: 'Staff' };
-
-async function call<T>(method: string, url: string, body?: object): Promise<T> {
-  const res = await fetch(url, {
-    method,
-    credentials: 'same-origin',
-    headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const answer = (await res.json().catch(() => ({}))) as { message?: string; fields?: Record<string, string> };
-  if (!res.ok) throw new ApiError(answer.message ?? `The console answered ${res.status}.`, res.status, answer.fields ?? {});
-  return answer as T;
-}
 
 /** The people of a site: invite by e-mail, change a role, remove. */
 export function UsersScreen({ site, me }: { site: ConsoleSite; me: string }) {
@@ -28,7 +16,7 @@ export function UsersScreen({ site, me }: { site: ConsoleSite; me: string }) {
 
   useEffect(() => {
     let current = true;
-    call<{ users: User[] }>('GET', base).then(
+    consoleCall<{ users: User[] }>('GET', base).then(
       (loaded) => current && setUsers(loaded.users),
       (caught: unknown) => current && setError(caught instanceof ApiError ? caught : new ApiError('Could not load the users.', 0)),
     );
@@ -50,7 +38,7 @@ export function UsersScreen({ site, me }: { site: ConsoleSite; me: string }) {
   };
   const invite = async (event: FormEvent) => {
     event.preventDefault();
-    if (await act(() => call('POST', base, { email, role }), `${email.trim()} is invited as ${roleText[role]?.toLowerCase()}.`))
+    if (await act(() => consoleCall('POST', base, { email, role }), `${email.trim()} is invited as ${roleText[role]?.toLowerCase()}.`))
       setEmail('');
   };
 
@@ -78,7 +66,7 @@ export function UsersScreen({ site, me }: { site: ConsoleSite; me: string }) {
                     value={user.role}
                     onChange={(event) =>
                       void act(
-                        () => call('POST', `${base}/${user.id}/role`, { role: event.target.value }),
+                        () => consoleCall('POST', `${base}/${user.id}/role`, { role: event.target.value }),
                         `${user.email} is now ${roleText[event.target.value]?.toLowerCase()}.`,
                       )
                     }
@@ -89,7 +77,9 @@ export function UsersScreen({ site, me }: { site: ConsoleSite; me: string }) {
                 </label>
                 <Button
                   variant="link"
-                  onClick={() => void act(() => call('DELETE', `${base}/${user.id}`), `${user.email} no longer works on ${site.name}.`)}
+                  onClick={() =>
+                    void act(() => consoleCall('DELETE', `${base}/${user.id}`), `${user.email} no longer works on ${site.name}.`)
+                  }
                 >
                   Remove {user.email}
                 </Button>

@@ -9,6 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { siteRemoteSettingSchema, type SiteRemoteSetting } from '@dealer/contracts/site';
+import { cookieFromHeader } from '../http/cookie-value';
 
 export const previewCookieName = 'dp_preview';
 export const previewParam = 'dp_preview';
@@ -40,15 +41,8 @@ export function verifyPreview(secret: string, token: string, siteId: number, now
   }
 }
 
-/** The `dp_preview` value a Cookie header carries, or null. */
-export function previewFromCookies(header: string | string[] | undefined): string | null {
-  const text = Array.isArray(header) ? header.join('; ') : header;
-  for (const pair of (text ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === previewCookieName) return pair.slice(at + 1).trim() || null;
-  }
-  return null;
-}
+/** The `dp_preview` value a Cookie header carries, or null (a token is longer than a session id). */
+export const previewFromCookies = (header: string | string[] | undefined) => cookieFromHeader(header, previewCookieName, 4000);
 
 export const previewCookie = (token: string, secure: boolean) =>
   `${previewCookieName}=${token}; Path=/; Max-Age=${previewTtlMs / 1000}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;

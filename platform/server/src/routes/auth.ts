@@ -38,18 +38,19 @@ export function codeRefusalMessage(refusal: Pick<CodeRefusal, 'limit' | 'max'>, 
     : `This address has been sent ${refusal.max} codes within the hour, the most we send. You can ask for a new code in ${wait}, or now on a device where you have signed in to your garage before.`;
 }
 
-const email = z
+/** An e-mail address as the sign-in forms take it (trimmed, lower case). */
+export const emailField = z
   .string({ error: 'Please enter your e-mail address.' })
   .trim()
   .toLowerCase()
   .max(254, 'An e-mail address is at most 254 characters.')
   .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
 
-const codeBodySchema = z.object({ email });
+const codeBodySchema = z.object({ email: emailField });
 
 const verifyBodySchema = z
   .object({
-    email: email.optional(),
+    email: emailField.optional(),
     code: z
       .string({ error: 'The code is the 6 digits from the e-mail.' })
       .max(20, 'The code is the 6 digits from the e-mail.')

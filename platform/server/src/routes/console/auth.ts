@@ -10,15 +10,8 @@ import { clientAddressKey } from '../../http/client-address';
 import { tooManyRequests } from '../../http/too-many-requests';
 import { messageSchema, noContentSchema, refusalSchema } from '../../http/zod-schemas';
 import type { PlatformContext } from '../../platform-context';
-import { checkFieldsMessage, fieldErrors } from '../auth';
+import { checkFieldsMessage, emailField as email, fieldErrors } from '../auth';
 import type { ConsoleRequests } from './console-access';
-
-const email = z
-  .string({ error: 'Please enter your e-mail address.' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'An e-mail address is at most 254 characters.')
-  .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
 
 const verifyBodySchema = z
   .object({

@@ -11,18 +11,12 @@ import {
 import { insertAudit } from '@dealer/db/console-lead-store';
 import type { PlatformContext } from '../../platform-context';
 import { checkFields, refusals } from '../admin/admin-schemas';
-import { fieldErrors } from '../auth';
+import { emailField as email, fieldErrors } from '../auth';
 import type { ConsoleRequests } from './console-access';
 
 /** The roles a site's own people hold (operators and group admins are given by the platform: `platform console-user`). */
 const siteRoles = ['site_admin', 'staff'] as const;
 const roleField = z.enum(siteRoles, { error: 'The role is site admin or staff.' });
-const email = z
-  .string({ error: 'Please enter an e-mail address.' })
-  .trim()
-  .toLowerCase()
-  .max(254, 'An e-mail address is at most 254 characters.')
-  .pipe(z.email({ error: 'Please enter a valid e-mail address.' }));
 const userParams = z.object({ site: z.string(), id: z.coerce.number().int().positive() });
 const roleName = { site_admin: 'site admin', staff: 'staff' } as const;
 
