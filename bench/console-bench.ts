@@ -6,7 +6,9 @@
  *   2. a staff user of the site signs in over HTTP (code by mail, read from `console_mail`);
  *   3. sequential keep-alive requests after a warm-up: the first page, a filtered page, a text
  *      search and a deep page (21st, reached by following next_cursor): p50/p90/p99/max;
- *   4. the CSV export of every lead, streamed: time, bytes, rows, and the server's RSS meanwhile;
+ *   4. the CSV export of a tenth and of every lead, streamed: time, bytes, rows, and the server's RSS
+ *      meanwhile; then every lead again (with the live leads below) from a server restarted with its V8 heap capped (--heap-cap=96 MB),
+ *      which completes only if the export streams in constant memory;
  *   5. live leads: a lead sent through the public API until its `event: lead` reaches an open
  *      `leads/events` stream.
  * Then the console's first-load JS (gzip) when it is built. Prints markdown tables.
@@ -49,6 +51,7 @@ const slug = args.get('site') ?? 'harbour-used-cars';
 const engines = (args.get('engines') ?? 'sqlite,postgres').split(',') as Engine[];
 const useBuilt = args.has('built');
 const deepPages = 20;
+const heapCapMb = Number(args.get('heap-cap') ?? 96);
 const targets = { pageP99Ms: 50, liveMs: 1000, firstLoadKb: 200 };
 const engineNames: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -58,7 +61,7 @@ const log = (message: string) => process.stderr.write(`[console-bench] ${message
 
 type Server = { port: number; pid: number; output: () => string; stop(): Promise<void> };
 
-async function startServer(work: string, store: StoreAddress): Promise<Server> {
+async function startServer(work: string, store: StoreAddress, nodeFlags: string[] = []): Promise<Server> {
   const port = await freePort();
   const clientDir = join(work, 'client');
   mkdirSync(clientDir, { recursive: true });
@@ -87,8 +90,8 @@ async function startServer(work: string, store: StoreAddress): Promise<Server> {
     env.DATABASE_URL = url.toString();
   }
   const argv = useBuilt
-    ? ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')]
-    : ['--import', 'tsx', join(root, 'platform/server/src/main.ts')];
+    ? [...nodeFlags, '--enable-source-maps', join(root, 'platform/server/dist/main.cjs')]
+    : [...nodeFlags, '--import', 'tsx', join(root, 'platform/server/src/main.ts')];
   const child: ChildProcess = spawn(process.execPath, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
@@ -256,7 +259,7 @@ function memoryOf(pid: number): { rss: number; hwm: number } | null {
 type Export = { rows: number; bytes: number; seconds: number; before: ReturnType<typeof memoryOf>; peakRss: number; hwmAfter: number };
 
 /** Streams the CSV of every lead, counting bytes and lines as they come; the server's RSS sampled every 50 ms meanwhile. */
-async function exportCsv(client: Console, pid: number): Promise<Export> {
+async function exportCsv(client: Console, pid: number, query = ''): Promise<Export> {
   const before = memoryOf(pid);
   let peakRss = before?.rss ?? NaN;
   const sampler = setInterval(() => {
@@ -267,7 +270,7 @@ async function exportCsv(client: Console, pid: number): Promise<Export> {
   try {
     const { bytes, lines } = await new Promise<{ bytes: number; lines: number }>((done, fail) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port: client.port, path: `${client.base}/leads.csv`, headers: client.headers, agent: client.agent },
+        { host: '127.0.0.1', port: client.port, path: `${client.base}/leads.csv${query}`, headers: client.headers, agent: client.agent },
         (res) => {
           if (res.statusCode !== 200) fail(new Error(`GET leads.csv: ${res.statusCode}`));
           let bytes = 0;
@@ -384,6 +387,8 @@ type EngineResult = {
   engine: Engine;
   seeded: { seconds: number; matching: number };
   pages: Timing[];
+  slice: Export;
+  capped: Export | { error: string };
   csv: Export;
   live: Live;
 };
@@ -391,6 +396,33 @@ type EngineResult = {
 const cleanups: (() => Promise<void>)[] = [];
 async function cleanUp() {
   while (cleanups.length) await cleanups.pop()!().catch((error: unknown) => log(`clean-up failed: ${String(error)}`));
+}
+
+/**
+ * Every lead exported again by a server whose V8 heap is capped at `heapCapMb`: far less than the
+ * rows would take if the export held them (100,000 leads are 33 MB of CSV and several times that
+ * as objects), so it completes only if it streams. The error, if it does not.
+ */
+async function cappedExport(work: string, store: StoreAddress): Promise<Export | { error: string }> {
+  log(`exporting every lead from a server whose heap is capped at ${heapCapMb} MB...`);
+  let server: Server;
+  try {
+    server = await startServer(work, store, [`--max-old-space-size=${heapCapMb}`]);
+  } catch (error) {
+    return { error: `the server did not start: ${(error as Error).message.slice(0, 200)}` };
+  }
+  try {
+    const client = await signIn(server.port, store);
+    try {
+      return await exportCsv(client, server.pid);
+    } finally {
+      client.agent.destroy();
+    }
+  } catch (error) {
+    return { error: `${(error as Error).message}; the server's last output: ${server.output().slice(-300)}` };
+  } finally {
+    await server.stop();
+  }
 }
 
 async function runEngine(engine: Engine): Promise<EngineResult> {
@@ -412,12 +444,17 @@ async function runEngine(engine: Engine): Promise<EngineResult> {
     cleanups.push(async () => client.agent.destroy());
     log(`${engine}: signed in; ${warmup} warm-up and ${requests} timed requests per page...`);
     const pages = await timePages(client);
-    log(`${engine}: exporting the CSV...`);
+    // The leads of the last 36 days (about a tenth), then every lead.
+    const sliceFrom = new Date(Date.now() - 36 * 86_400_000).toISOString().slice(0, 10);
+    log(`${engine}: exporting the CSV of the leads since ${sliceFrom}, then of every lead...`);
+    const slice = await exportCsv(client, server.pid, `?from=${sliceFrom}`);
     const csv = await exportCsv(client, server.pid);
     log(`${engine}: ${liveCount} live leads...`);
     const live = await liveLeads(client);
+    await server.stop();
+    const capped = await cappedExport(work, store);
     await cleanUp();
-    return { engine, seeded: { seconds, matching }, pages, csv, live };
+    return { engine, seeded: { seconds, matching }, pages, slice, csv, capped, live };
   } catch (error) {
     log(`${engine}: failed; the server's last output:\n${server.output()}`);
     throw error;
@@ -448,14 +485,25 @@ function report(results: EngineResult[]) {
       ),
     ),
     '',
-    `Seeding and CSV export of every lead (GET leads.csv, streamed; the server's RSS sampled every 50 ms).`,
+    `Seeding, then the CSV export (GET leads.csv, streamed; the server's RSS sampled every 50 ms): the leads of the last 36 days, every lead,` +
+      ` then every lead again (with the live leads below) from a server restarted with its V8 heap capped at ${heapCapMb} MB (\`--max-old-space-size\`).` +
+      ` Constant memory: the capped server streams every row. Uncapped, V8 lets garbage build up before collecting it, so RSS grows meanwhile.`,
     '',
-    '| engine | leads seeded | seed s | rows exported | CSV MB | export s | rows/s | RSS before MB | peak RSS during MB | VmHWM before → after MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    ...results.map(
-      ({ engine, seeded, csv }) =>
-        `| ${engineNames[engine]} | ${n(leadCount)} (${n(seeded.matching)} with "${searchWord}") | ${seeded.seconds.toFixed(1)} | ${n(csv.rows)}${csv.rows === leadCount ? '' : ` (expected ${n(leadCount)})`} | ${(csv.bytes / 1024 ** 2).toFixed(1)} | ${csv.seconds.toFixed(1)} | ${n(csv.rows / csv.seconds)} | ${mb(csv.before?.rss)} | ${mb(csv.peakRss)} | ${mb(csv.before?.hwm)} → ${mb(csv.hwmAfter)} |`,
-    ),
+    '| engine | leads seeded | seed s | export | rows | CSV MB | export s | rows/s | RSS before MB | peak RSS during MB | VmHWM after MB | constant memory |',
+    '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...results.flatMap(({ engine, seeded, slice, csv, capped, live }) => {
+      const seed = `| ${engineNames[engine]} | ${n(leadCount)} (${n(seeded.matching)} with "${searchWord}") | ${seeded.seconds.toFixed(1)}`;
+      const row = (name: string, run: Export, expected: number | null, verdict: string) =>
+        `${seed} | ${name} | ${n(run.rows)}${expected === null || run.rows === expected ? '' : ` (expected ${n(expected)})`} | ${(run.bytes / 1024 ** 2).toFixed(1)} | ${run.seconds.toFixed(1)} | ${n(run.rows / run.seconds)} | ${mb(run.before?.rss)} | ${mb(run.peakRss)} | ${mb(run.hwmAfter)} | ${verdict} |`;
+      const cappedName = `every lead, heap ≤ ${heapCapMb} MB`;
+      return [
+        row('last 36 days', slice, null, ''),
+        row('every lead', csv, leadCount, ''),
+        'error' in capped
+          ? `${seed} | ${cappedName} | failed: ${capped.error.replace(/[|\n]/g, ' ')} | | | | | | | NO |`
+          : row(cappedName, capped, leadCount + live.count + live.missed, yes(capped.rows === leadCount + live.count + live.missed)),
+      ];
+    }),
     '',
     `Live leads: POST /api/leads on ${slug}.localhost until its \`event: lead\` arrives on an open leads/events stream.`,
     '',
