@@ -5,6 +5,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { e2ePort } from './playwright.config';
 import { demoStock } from './support/demo-stock';
 import { siteUrl } from './support/platform';
+import { solidPng } from './support/solid-png';
 
 const consoleUrl = (path = '/') => `http://console.localhost:${e2ePort}${path}`;
 const usedCodes = new Set<string>();
@@ -346,8 +347,7 @@ test('a site admin changes opening hours and a switch and sees them on the site,
   await expect(page.getByRole('heading', { name: 'Settings of Kiwi Motors' })).toBeVisible();
   await expectNoSeriousAxeViolations(page);
 
-  const hours = page.locator('table.dc-hours').first();
-  const location = (await hours.locator('caption').textContent())!.trim();
+  const location = (await page.locator('.dc-location h3').first().textContent())!.trim();
   await page.getByRole('combobox', { name: `${location} Sunday open`, exact: true }).selectOption('Open');
   await page.getByLabel(`${location} Sunday opens at`).fill('10:00');
   await page.getByLabel(`${location} Sunday closes at`).fill('14:00');
@@ -372,6 +372,18 @@ test('a site admin changes opening hours and a switch and sees them on the site,
   await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
   await expect(page.getByLabel('Lead webhook signing secret (set)')).toHaveValue('');
 
+  // The header's first link renamed, and a logo uploaded in place of the drawn wordmark.
+  const firstLink = page.locator('#header-0-label');
+  const oldLabel = await firstLink.inputValue();
+  await firstLink.fill('Find your next car');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await page.getByLabel(/^New logo/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: solidPng(480, 120) });
+  await page.getByRole('button', { name: 'Upload the logo' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Logo uploaded.' })).toBeVisible();
+  const logo = await page.getByRole('img', { name: 'The site’s logo now' }).getAttribute('src');
+  expect(logo).toMatch(/^\/img\/site\/[0-9a-f]{32}\.png$/);
+
   const shopper = await (await browser.newContext()).newPage();
   await shopper.goto(siteUrl(slug, '/dealerships'));
   const shown = shopper.getByRole('table', { name: `Opening hours of ${location}` });
@@ -379,6 +391,10 @@ test('a site admin changes opening hours and a switch and sees them on the site,
   await shopper.goto(siteUrl(slug, '/contact'));
   await expect(shopper.getByRole('textbox', { name: 'Email' })).toBeVisible();
   await expect(shopper.getByLabel('Postcode')).toHaveCount(hadPostcode ? 0 : 1);
+  const header = shopper.locator('header').first();
+  await expect(header.getByRole('link', { name: 'Find your next car' })).toBeVisible();
+  await expect(header.getByRole('link', { name: oldLabel, exact: true })).toHaveCount(0);
+  await expect(header.locator(`img[src="${logo}"]`)).toHaveJSProperty('naturalWidth', 480);
 
   await page.getByRole('button', { name: 'Send a test lead' }).click();
   await expect(page.getByRole('status').filter({ hasText: /Test lead \d+ sent to (adf-file, )?webhook/ })).toBeVisible();
@@ -388,5 +404,6 @@ test('a site admin changes opening hours and a switch and sees them on the site,
   await staff.getByRole('link', { name: 'Settings' }).click();
   await expect(staff.getByText('Your role can read these settings; a site admin changes them.')).toBeVisible();
   await expect(staff.getByRole('button', { name: 'Save settings' })).toHaveCount(0);
-  await expect(staff.getByLabel('Name')).toBeDisabled();
+  await expect(staff.locator('#settings-name')).toBeDisabled();
+  await expect(staff.getByRole('button', { name: 'Upload the logo' })).toHaveCount(0);
 });

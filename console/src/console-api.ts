@@ -17,7 +17,11 @@ async function call<T>(url: string, init?: RequestInit): Promise<T> {
   const res = await fetch(url, {
     credentials: 'same-origin',
     ...init,
-    headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      accept: 'application/json',
+      ...(init?.body ? { 'content-type': 'application/json' } : {}),
+      ...(init?.headers as Record<string, string> | undefined),
+    },
   });
   const body = (await res.json().catch(() => ({}))) as { message?: string; fields?: Record<string, string> };
   if (!res.ok) throw new ApiError(body.message ?? `The console answered ${res.status}.`, res.status, body.fields ?? {});
@@ -27,6 +31,10 @@ async function call<T>(url: string, init?: RequestInit): Promise<T> {
 /** The same for the screens: `GET` without a body, any method with one (sent as JSON). */
 export const consoleCall = <T>(method: string, url: string, body?: object) =>
   call<T>(url, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+
+/** A file sent as the body of a `PUT`, with its own content type (a picture to upload). */
+export const consoleUpload = <T>(url: string, file: File) =>
+  call<T>(url, { method: 'PUT', body: file, headers: { 'content-type': file.type || 'application/octet-stream' } });
 
 export const consoleApi = {
   me: () => call<Me>('/api/console/me'),

@@ -1,8 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@dealer/ui/button';
 import { ApiError, consoleCall, type ConsoleSite } from './console-api';
+import { FieldError } from './field-error';
+import { fieldHelpers, type LocationSettings, type Menus } from './settings-fields';
+import { LocationsFieldset } from './settings-locations';
+import { LogoField } from './settings-logo';
+import { MenusFieldset } from './settings-menus';
 
-type Hours = { weekday: number; status: 'Open' | 'Closed'; formated_hours: string; open: string | null; close: string | null };
 type Target =
   { kind: 'adf-file' } | { kind: 'webhook'; url: string } | { kind: 'adf-http'; url: string } | { kind: 'adf-email'; to: string };
 type Settings = {
@@ -12,12 +16,13 @@ type Settings = {
   features: Record<string, boolean | string | undefined>;
   third_party: Record<string, string | null | undefined>;
   consent_banner: boolean;
+  logo: string;
+  navigation: Menus;
   lead_delivery: Target[];
   secrets_set: Record<string, boolean>;
-  locations: { id: number; name: string; opening_hours: Hours[] }[];
+  locations: LocationSettings[];
 };
 
-const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const secretLabels: Record<string, string> = {
   stripe_secret_key: 'Stripe secret key',
   stripe_webhook_secret: 'Stripe webhook signing secret',
@@ -51,7 +56,8 @@ function formatted(open: string, close: string) {
  * site's own contract; an error shows beside its field and nothing typed is lost. Read-only for staff.
  */
 export function SettingsScreen({ site }: { site: ConsoleSite }) {
-  const base = `/api/console/sites/${encodeURIComponent(site.slug)}/settings`;
+  const siteBase = `/api/console/sites/${encodeURIComponent(site.slug)}`;
+  const base = `${siteBase}/settings`;
   const canWrite = site.actions.includes('settings.write');
   const [form, setForm] = useState<Settings | null>(null);
   const [secrets, setSecrets] = useState<Record<string, string>>({});
@@ -79,23 +85,9 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
       <p role="status">Loading the settings…</p>
     );
 
-  const fieldError = (path: string) =>
-    error?.fields[path] ? (
-      <p className="dp-field__error" id={`${path.replace(/\W/g, '-')}-error`}>
-        {error.fields[path]}
-      </p>
-    ) : null;
-  const invalid = (path: string) =>
-    error?.fields[path] ? { 'aria-invalid': true, 'aria-describedby': `${path.replace(/\W/g, '-')}-error` } : {};
-  const setHours = (locationId: number, weekday: number, change: Partial<Hours>) =>
-    setForm({
-      ...form,
-      locations: form.locations.map((location) =>
-        location.id !== locationId
-          ? location
-          : { ...location, opening_hours: location.opening_hours.map((day) => (day.weekday === weekday ? { ...day, ...change } : day)) },
-      ),
-    });
+  const fields = fieldHelpers(error);
+  const fieldError = (path: string) => <FieldError path={path} fields={fields} />;
+  const invalid = fields.invalid;
   const setTarget = (index: number, target: Target) =>
     setForm({ ...form, lead_delivery: form.lead_delivery.map((one, i) => (i === index ? target : one)) });
 
@@ -105,7 +97,7 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
     setSaid('');
     try {
       const locations = form.locations.map((location) => ({
-        id: location.id,
+        ...location,
         opening_hours: location.opening_hours.map((day) =>
           day.status === 'Open' && day.open && day.close
             ? { ...day, formated_hours: formatted(day.open, day.close) }
@@ -121,6 +113,7 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
         third_party: form.third_party,
         consent_banner: form.consent_banner,
         lead_delivery: form.lead_delivery,
+        navigation: form.navigation,
         locations,
         ...(Object.keys(written).length ? { secrets: written } : {}),
       });
@@ -179,72 +172,22 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
           />
           {fieldError('branding.primary')}
         </div>
+        <LogoField base={siteBase} logo={form.logo} canWrite={canWrite} onChange={(logo) => setForm({ ...form, logo })} />
       </fieldset>
 
-      <fieldset disabled={!canWrite}>
-        <legend>Opening hours</legend>
-        {form.locations.map((location) => (
-          <table key={location.id} className="dc-hours">
-            <caption>{location.name}</caption>
-            <tbody>
-              {[...location.opening_hours]
-                .sort((a, b) => ((a.weekday + 6) % 7) - ((b.weekday + 6) % 7))
-                .map((day) => (
-                  <tr key={day.weekday}>
-                    <th scope="row">{days[day.weekday]}</th>
-                    <td>
-                      <label>
-                        <span className="dp-visually-hidden">
-                          {location.name} {days[day.weekday]} open
-                        </span>
-                        <select
-                          value={day.status}
-                          onChange={(event) =>
-                            setHours(location.id, day.weekday, {
-                              status: event.target.value as Hours['status'],
-                              open: day.open ?? '09:00',
-                              close: day.close ?? '17:00',
-                            })
-                          }
-                        >
-                          <option value="Open">Open</option>
-                          <option value="Closed">Closed</option>
-                        </select>
-                      </label>
-                    </td>
-                    <td>
-                      {day.status === 'Open' ? (
-                        <>
-                          <label>
-                            <span className="dp-visually-hidden">
-                              {location.name} {days[day.weekday]} opens at
-                            </span>
-                            <input
-                              type="time"
-                              value={day.open ?? ''}
-                              onChange={(event) => setHours(location.id, day.weekday, { open: event.target.value })}
-                            />
-                          </label>{' '}
-                          to{' '}
-                          <label>
-                            <span className="dp-visually-hidden">
-                              {location.name} {days[day.weekday]} closes at
-                            </span>
-                            <input
-                              type="time"
-                              value={day.close ?? ''}
-                              onChange={(event) => setHours(location.id, day.weekday, { close: event.target.value })}
-                            />
-                          </label>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        ))}
-      </fieldset>
+      <LocationsFieldset
+        locations={form.locations}
+        onChange={(locations) => setForm({ ...form, locations })}
+        fields={fields}
+        disabled={!canWrite}
+      />
+
+      <MenusFieldset
+        menus={form.navigation}
+        onChange={(navigation) => setForm({ ...form, navigation })}
+        fields={fields}
+        disabled={!canWrite}
+      />
 
       <fieldset disabled={!canWrite}>
         <legend>Switches</legend>

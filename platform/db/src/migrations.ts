@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { consoleMigration } from './console-migration';
 import { leadSearchMigration } from './lead-search-migration';
+import { siteImageMigration } from './site-image-migration';
 import type { DatabaseEngine } from './database-engine';
 
 /** One set of migrations for both engines; only the auto-increment key differs. */
@@ -500,6 +501,7 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
     },
     '0016_dealer_console': consoleMigration(engine),
     '0017_lead_text_search': leadSearchMigration(engine),
+    '0018_site_images': siteImageMigration(engine),
   };
   return { getMigrations: async () => migrations };
 }

@@ -475,6 +475,19 @@ export interface LeadNotesTable {
   created_at: number;
 }
 
+/** A picture a dealer uploaded, processed and named by the hash of its bytes (migration 0018). */
+export interface SiteImagesTable {
+  hash: string;
+  site_id: number;
+  /** What it is for: 'logo' (issue 24 adds car photos). */
+  kind: string;
+  content_type: string;
+  width: number;
+  height: number;
+  bytes: Buffer;
+  created_at: number;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   site_remotes: SiteRemotesTable;
@@ -506,6 +519,7 @@ export interface PlatformDatabase {
   console_sign_in_codes: ConsoleSignInCodesTable;
   console_sessions: ConsoleSessionsTable;
   console_mail: ConsoleMailTable;
+  site_images: SiteImagesTable;
   console_audit: ConsoleAuditTable;
   lead_notes: LeadNotesTable;
 }

@@ -5,7 +5,7 @@ import helmet from '@fastify/helmet';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { PlatformContext } from './platform-context';
-import { listSiteCards } from '@dealer/db/site-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { tagOrigins } from '@dealer/rules/analytics';
 import { chatOrigins } from '@dealer/rules/chat';
 import { limitJsonDepth } from './http/limit-json-depth';
@@ -15,6 +15,7 @@ import { strictTransportOverHttps } from './http/strict-transport';
 import { apiNotFound } from './http/api-not-found';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
+import { siteImageRoutes } from './images/site-images';
 import { adminRoutes } from './routes/admin/plugin';
 import { chatRoutes } from './routes/chat';
 import { consoleRoutes } from './routes/console/plugin';
@@ -139,17 +140,19 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     },
   });
 
-  // Logos are drawn from the site's name and colour, looked up synchronously by the image route.
   await consoleDocumentRoutes(app, ctx);
 
-  const siteLogos = new Map<string, { name: string; colour: string }>();
-  for (const card of await listSiteCards(ctx.db)) siteLogos.set(card.slug, { name: card.name, colour: card.colour });
   const { images } = ctx.config;
   const imageCache = await openImageCache(join(ctx.config.dataDir, 'image-cache'), images.cacheMaxBytes, app.log);
   await app.register(async (scope) =>
     imageRoutes(scope, {
       cache: imageCache,
-      siteLogo: (slug) => siteLogos.get(slug) ?? null,
+      // A drawn logo follows the site's name and colour as the console changes them.
+      siteLogo: async (slug) => {
+        const id = await findSiteIdBySlug(ctx.db, slug);
+        const site = id === null ? null : await ctx.sites.forId(id);
+        return site ? { name: site.name, colour: site.branding.primary } : null;
+      },
       renderConcurrency: images.renderConcurrency,
       renderQueue: images.renderQueue,
       smallRenderConcurrency: images.smallRenderConcurrency,
@@ -157,6 +160,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       renderRatePerMinute: images.renderRatePerMinute,
     }),
   );
+  await app.register(async (scope) => siteImageRoutes(scope, ctx.db));
 
   app.addHook('onListen', async () => startWorkers(ctx, { leadOutbox: options.leadOutbox ?? false }));
   app.addHook('onClose', async () => stopWorkers(ctx));

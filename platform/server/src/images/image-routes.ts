@@ -47,7 +47,7 @@ type VehiclePhoto = { category: string; body: string; colour: string; variant: n
 
 export interface ImageRoutesOptions {
   cache: ImageCache;
-  siteLogo: (slug: string) => { name: string; colour: string } | null;
+  siteLogo: (slug: string) => Promise<{ name: string; colour: string } | null> | { name: string; colour: string } | null;
   /** Called once per actual render (not for cache hits); for tests and metrics. */
   onRender?: (info: { key: string; format: ImageFormat; width: number; quality: number; ms: number }) => void;
   /** Called when a render has to wait for a slot; for tests and metrics. */
@@ -504,7 +504,7 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
     schema: { params: logoParams, response: { 200: z.string(), '4xx': messageSchema } },
   };
   app.get('/img/logo/:slug.svg', logoOptions, async (request, reply) => {
-    const site = opts.siteLogo(request.params.slug);
+    const site = await opts.siteLogo(request.params.slug);
     if (!site) return reply.code(404).send(unknownSite);
     const svg = logoSvg(site.name, site.colour);
     return reply

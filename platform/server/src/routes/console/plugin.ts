@@ -11,6 +11,7 @@ import { consoleUserRoutes } from './users';
 import { consoleChatRoutes } from './chats';
 import { consoleReservationRoutes } from './reservations';
 import { consoleSettingsRoutes } from './settings';
+import { consoleSiteLogoRoutes } from './site-logo';
 import { consoleDashboardRoutes } from './dashboard';
 
 /**
@@ -30,5 +31,6 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleChatRoutes(scope, ctx, requests);
   consoleReservationRoutes(scope, ctx, requests);
   consoleSettingsRoutes(scope, ctx, requests);
+  consoleSiteLogoRoutes(scope, ctx, requests);
   consoleDashboardRoutes(scope, ctx, requests);
 }

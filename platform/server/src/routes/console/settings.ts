@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { openingHoursEntrySchema } from '@dealer/contracts/location';
+import { openingHoursEntrySchema, type Location } from '@dealer/contracts/location';
 import {
   brandingSchema,
   leadDeliveryTargetSchema,
@@ -27,6 +27,41 @@ export const writableSecrets = [
 ] as const;
 type WritableSecret = (typeof writableSecrets)[number];
 
+/** Where a menu link may go: a page of the site (/about) or a web address; never script (javascript:, data:). */
+const linkTarget = z
+  .string()
+  .trim()
+  .max(500, 'At most 500 characters.')
+  .refine(
+    (to) => /^\/(?!\/)/.test(to) || (/^https?:\/\/[^\s]+$/i.test(to) && URL.canParse(to)),
+    'A link goes to a page of the site (/about) or a web address (https://…).',
+  );
+const menuLink = z.object({
+  label: z.string().trim().min(1, 'Give the link a label.').max(60, 'At most 60 characters.'),
+  to: z.union([z.literal(true), linkTarget]),
+  dynamic: z.enum(['stock', 'brands']).optional(),
+});
+const menu = z
+  .array(menuLink.extend({ children: z.array(menuLink).max(30, 'At most 30 links in a menu.').optional() }))
+  .max(40, 'At most 40 links.');
+
+/** A location's details the dealer keeps up to date (its map pin stays where it is). */
+const locationChange = z.object({
+  id: z.number().int(),
+  name: z.string().trim().min(1, 'The location needs a name.').max(120).optional(),
+  phone: z.string().trim().min(6, 'Enter the phone number shoppers call.').max(40).optional(),
+  email: z.email('Enter an e-mail address like name@example.com.').max(200).nullable().optional(),
+  address: z
+    .object({
+      street: z.string().trim().min(1, 'Enter the street address.').max(200),
+      city: z.string().trim().min(1, 'Enter the suburb or city.').max(100),
+      state: z.string().trim().max(60),
+      postcode: z.string().trim().min(3, 'Enter the postcode.').max(12),
+    })
+    .optional(),
+  opening_hours: z.array(openingHoursEntrySchema).length(7, 'Give all seven days.').optional(),
+});
+
 const settingsBody = z.strictObject({
   name: z.string().trim().min(1, 'The site needs a name.').max(120).optional(),
   phone: z.string().trim().min(6, 'Enter the phone number shoppers call.').max(40).optional(),
@@ -39,9 +74,8 @@ const settingsBody = z.strictObject({
   secrets: z
     .partialRecord(z.enum(writableSecrets), z.string().trim().min(8, 'A key has at least 8 characters.').max(500).nullable())
     .optional(),
-  locations: z
-    .array(z.object({ id: z.number().int(), opening_hours: z.array(openingHoursEntrySchema).length(7, 'Give all seven days.') }))
-    .optional(),
+  navigation: z.object({ header: menu, footer: menu }).optional(),
+  locations: z.array(locationChange).max(50).optional(),
 });
 type SettingsChange = z.infer<typeof settingsBody>;
 
@@ -54,11 +88,21 @@ function settingsView(site: SiteConfig) {
     features: site.features,
     third_party: site.third_party,
     consent_banner: site.consent_banner ?? false,
+    logo: site.logo.url,
+    navigation: site.navigation,
     lead_delivery: site.secrets.lead_delivery ?? [{ kind: 'adf-file' as const }],
     secrets_set: Object.fromEntries(writableSecrets.map((key) => [key, Boolean(site.secrets[key])])) as Record<WritableSecret, boolean>,
     locations: site.locations.map((location) => ({
       id: location.id,
       name: location.name,
+      phone: location.contact_detail.phone,
+      email: location.contact_detail.email,
+      address: {
+        street: location.address.street,
+        city: location.address.city,
+        state: location.address.state,
+        postcode: location.address.postcode,
+      },
       opening_hours: location.contact_detail.opening_hours,
     })),
   };
@@ -69,7 +113,7 @@ function applied(site: SiteConfig, change: SettingsChange): SiteConfig {
   const secrets = { ...site.secrets };
   for (const [key, value] of Object.entries(change.secrets ?? {})) secrets[key as WritableSecret] = value ?? null;
   if (change.lead_delivery) secrets.lead_delivery = change.lead_delivery;
-  const hours = new Map((change.locations ?? []).map((location) => [location.id, location.opening_hours]));
+  const changes = new Map((change.locations ?? []).map((location) => [location.id, location]));
   return {
     ...site,
     ...(change.name !== undefined ? { name: change.name } : {}),
@@ -78,12 +122,34 @@ function applied(site: SiteConfig, change: SettingsChange): SiteConfig {
     branding: { ...site.branding, ...change.branding },
     features: { ...site.features, ...change.features },
     third_party: { ...site.third_party, ...change.third_party },
+    ...(change.navigation ? { navigation: change.navigation } : {}),
     secrets,
-    locations: site.locations.map((location) =>
-      hours.has(location.id)
-        ? { ...location, contact_detail: { ...location.contact_detail, opening_hours: hours.get(location.id)! } }
-        : location,
-    ),
+    locations: site.locations.map((location) => {
+      const one = changes.get(location.id);
+      return one ? changedLocation(location, one, site.locale) : location;
+    }),
+  };
+}
+
+/** The full address line as the site shows it, in the country's order (as the demo writes it). */
+function fullAddress(locale: SiteConfig['locale'], { street, city, state, postcode }: Location['address']) {
+  if (locale === 'en-US') return `${street}, ${city}, ${state} ${postcode}`;
+  if (locale === 'en-NZ') return `${street}, ${city} ${postcode}`;
+  return `${street}, ${city} ${state} ${postcode}`;
+}
+
+function changedLocation(location: Location, change: z.infer<typeof locationChange>, locale: SiteConfig['locale']): Location {
+  const address = change.address ? { ...location.address, ...change.address } : location.address;
+  return {
+    ...location,
+    ...(change.name !== undefined ? { name: change.name } : {}),
+    contact_detail: {
+      ...location.contact_detail,
+      ...(change.phone !== undefined ? { phone: change.phone } : {}),
+      ...(change.email !== undefined ? { email: change.email } : {}),
+      ...(change.opening_hours ? { opening_hours: change.opening_hours } : {}),
+    },
+    address: change.address ? { ...address, full: fullAddress(locale, address) } : address,
   };
 }
 
