@@ -124,8 +124,15 @@ test('staff sign in with an e-mailed code, move a shopper’s enquiry to contact
   // After a reload the change is still there: it was saved, not just shown.
   await page.reload();
   await page.getByLabel('Status', { exact: true }).first().selectOption('contacted');
+  await page.getByLabel('Form', { exact: true }).selectOption('General Enquiry');
   await page.getByRole('button', { name: 'Show leads' }).click();
   await expect(page.getByRole('button', { name: 'Jane Console' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Live Arrival' })).toHaveCount(0);
+  // Leads of one location (the site has two): Jane named none, so she is not among them.
+  await page.getByLabel('Location', { exact: true }).selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Show leads' }).click();
+  await expect(page.getByText('No leads match.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Jane Console' })).toHaveCount(0);
 });
 
 test('a dealer sees only their own sites, and staff cannot read another site’s leads; a session on another device can be ended', async ({

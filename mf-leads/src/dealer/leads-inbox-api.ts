@@ -21,7 +21,14 @@ export type LeadDetail = {
   assignees: { id: number; email: string; name: string | null }[];
 };
 
-export type InboxFilter = { status?: string; form?: string; from?: string; to?: string; q?: string };
+export type InboxFilter = { status?: string; form?: string; location?: string; assignee?: string; from?: string; to?: string; q?: string };
+
+/** What the filters offer: the forms the site's leads came from, its locations, the people leads are assigned to. */
+export type InboxChoices = {
+  forms: string[];
+  locations: { id: number; name: string }[];
+  assignees: { id: number; email: string; name: string | null }[];
+};
 
 export class ConsoleApiError extends Error {
   constructor(
@@ -55,6 +62,7 @@ export const leadsApi = (apiBase: string) => ({
     call<{ leads: InboxLead[]; next_cursor: string | null }>(
       `${apiBase}/leads?${filterQuery(filter)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
     ),
+  choices: () => call<InboxChoices>(`${apiBase}/leads/choices`),
   detail: (id: number) => call<LeadDetail>(`${apiBase}/leads/${id}`),
   change: (id: number, change: { status?: LeadStatus; assignee_id?: number | null; note?: string }) =>
     call<{ status: LeadStatus; assignee_id: number | null }>(`${apiBase}/leads/${id}/workflow`, {

@@ -1,7 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { LeadsInboxProps } from '@dealer/contracts/remote-modules';
 import { Button } from '@dealer/ui/button';
-import { ConsoleApiError, leadStatuses, leadsApi, shopperName, type InboxFilter, type InboxLead } from './leads-inbox-api';
+import {
+  ConsoleApiError,
+  leadStatuses,
+  leadsApi,
+  shopperName,
+  type InboxChoices,
+  type InboxFilter,
+  type InboxLead,
+} from './leads-inbox-api';
 import { LeadPanel } from './lead-panel';
 import './leads-inbox.css';
 
@@ -11,7 +19,7 @@ const when = (ms: number) => new Date(ms).toLocaleString('en-AU', { dateStyle: '
 
 /**
  * The dealer's leads inbox (console screen of mf-leads): the site's leads filtered by status,
- * form, dates and text, a page at a time; a lead's page beside the list; CSV of the filtered set.
+ * form, location, assignee, dates and text, a page at a time; a lead's page beside the list; CSV of the filtered set.
  */
 export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInboxProps) {
   const api = leadsApi(apiBase);
@@ -22,6 +30,7 @@ export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInbox
   const [error, setError] = useState<ConsoleApiError | null>(null);
   const [loading, setLoading] = useState(true);
   const [open, setOpen] = useState<number | null>(null);
+  const [choices, setChoices] = useState<InboxChoices>({ forms: [], locations: [], assignees: [] });
   /** New leads heard of while the inbox is open: each reloads the first page. */
   const [arrived, setArrived] = useState(0);
 
@@ -31,6 +40,20 @@ export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInbox
     const events = new EventSource(`${apiBase}/leads/events`);
     events.addEventListener('lead', () => setArrived((count) => count + 1));
     return () => events.close();
+  }, [apiBase]);
+
+  // What the filters offer; the inbox works without them (the lists just stay empty).
+  useEffect(() => {
+    let current = true;
+    leadsApi(apiBase)
+      .choices()
+      .then(
+        (loaded) => current && setChoices(loaded),
+        () => undefined,
+      );
+    return () => {
+      current = false;
+    };
   }, [apiBase]);
 
   const failed = (caught: unknown) =>
@@ -106,7 +129,39 @@ export default function LeadsInbox({ apiBase, canUpdate, canExport }: LeadsInbox
         </div>
         <div className="dp-field">
           <label htmlFor="inbox-form">Form</label>
-          <input {...field('form')} placeholder="e.g. Test Drive" />
+          <select {...field('form')}>
+            <option value="">Any form</option>
+            {choices.forms.map((form) => (
+              <option key={form} value={form}>
+                {form}
+              </option>
+            ))}
+          </select>
+        </div>
+        {choices.locations.length > 1 ? (
+          <div className="dp-field">
+            <label htmlFor="inbox-location">Location</label>
+            <select {...field('location')}>
+              <option value="">Any location</option>
+              {choices.locations.map((location) => (
+                <option key={location.id} value={String(location.id)}>
+                  {location.name}
+                </option>
+              ))}
+            </select>
+            {fieldError('location')}
+          </div>
+        ) : null}
+        <div className="dp-field">
+          <label htmlFor="inbox-assignee">Assigned to</label>
+          <select {...field('assignee')}>
+            <option value="">Anyone</option>
+            {choices.assignees.map((person) => (
+              <option key={person.id} value={String(person.id)}>
+                {person.name ?? person.email}
+              </option>
+            ))}
+          </select>
         </div>
         <div className="dp-field">
           <label htmlFor="inbox-from">From</label>

@@ -40,6 +40,8 @@ export async function consoleLeadPage(
   siteId: number,
   filter: ConsoleLeadFilter,
   page: Page,
+  /** Tests lower it to walk a common word's path with few leads. */
+  fewMatches = rareWordMatches,
 ): Promise<{ leads: ConsoleLead[]; next: PagePosition | null }> {
   let query = db
     .selectFrom('leads')
@@ -73,9 +75,9 @@ export async function consoleLeadPage(
         .clearSelect()
         .select(['id', 'created_at'])
         .where(matching)
-        .limit(rareWordMatches + 1)
+        .limit(fewMatches + 1)
         .execute();
-      if (few.length <= rareWordMatches) {
+      if (few.length <= fewMatches) {
         // The page is chosen here, newest first past the cursor: only its rows are read whole.
         const after = page.after;
         const ids = few
@@ -241,4 +243,17 @@ export async function auditPage(
   }));
   const { rows: listed, next } = pageOf(entries, page.limit, (entry) => ({ key: entry.created_at, id: entry.id }));
   return { entries: listed, next };
+}
+
+/** The forms (lead categories) a site's real leads came from, for the inbox's form filter: read from the (site_id, category) index. */
+export async function leadFormsOfSite(db: PlatformDb, siteId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('leads')
+    .select('category')
+    .distinct()
+    .where('site_id', '=', siteId)
+    .orderBy('category')
+    .limit(200)
+    .execute();
+  return rows.map((row) => row.category);
 }

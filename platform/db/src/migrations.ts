@@ -502,6 +502,12 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
     '0016_dealer_console': consoleMigration(engine),
     '0017_lead_text_search': leadSearchMigration(engine),
     '0018_site_images': siteImageMigration(engine),
+    // The forms a site's leads came from, for the console inbox's form filter, read from the index alone.
+    '0019_lead_forms_of_a_site': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createIndex('leads_site_category').on('leads').columns(['site_id', 'category']).execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

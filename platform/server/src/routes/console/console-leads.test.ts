@@ -4,6 +4,8 @@ import { dirname, join } from 'node:path';
 import { createLead, insertLeadFiles } from '@dealer/db/lead-store';
 import { uploadsRoot } from '@dealer/leads/uploads';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
+import { consoleLeadPage, type ConsoleLeadFilter } from '@dealer/db/console-lead-store';
+import type { PagePosition } from '@dealer/db/page-cursor';
 import { skipPostgres } from '@dealer/testing/postgres';
 import { consoleRequest, consoleSignIn } from '../../testing/console-requests';
 import { createTestPlatform, type TestPlatform } from '../../testing/test-platform';
@@ -81,6 +83,32 @@ describe.each(['sqlite', 'postgres'] as const)('the dealer console’s leads inb
     const second = await list(`?limit=2&cursor=${first.next_cursor}`);
     expect(second.leads.map((l) => l.id)).toEqual([ids.jane]);
     expect(second.next_cursor).toBeNull();
+  });
+
+  it('finds a word many leads hold by walking the newest first, with the same answer as a rare word', async () => {
+    // More leads than `fewMatches` hold the word: the store walks the site's leads newest first instead of the index.
+    const siteId = (await findSiteIdBySlug(platform.ctx.db, slug))!;
+    const walk = (filter: ConsoleLeadFilter, after: PagePosition | null) =>
+      consoleLeadPage(platform.ctx.db, platform.ctx.dialect, siteId, filter, { after, limit: 1 }, 1);
+    // 'an' is in Ana's and Jane's leads, not Raj's.
+    const first = await walk({ text: 'AN' }, null);
+    expect(first.leads.map((l) => l.id)).toEqual([ids.ana]);
+    const second = await walk({ text: 'AN' }, first.next);
+    expect(second.leads.map((l) => l.id)).toEqual([ids.jane]);
+    expect(second.next).toBeNull();
+    expect((await walk({ text: 'example.com', category: 'Test Drive' }, null)).leads.map((l) => l.id)).toEqual([ids.raj]);
+  });
+
+  it('offers the forms the site’s leads came from, its locations and who leads can be assigned to', async () => {
+    const res = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/leads/choices`, { cookie: staff });
+    expect(res.statusCode, res.body).toBe(200);
+    const choices = res.json<{ forms: string[]; locations: { id: number; name: string }[]; assignees: { email: string }[] }>();
+    expect(choices.forms).toEqual(['Finance', 'General Enquiry', 'Test Drive']);
+    const site = await platform.ctx.sites.forId((await findSiteIdBySlug(platform.ctx.db, slug))!);
+    expect(choices.locations).toEqual(site!.locations.map((location) => ({ id: location.id, name: location.name })));
+    expect(choices.assignees.map((person) => person.email)).toEqual(
+      expect.arrayContaining([`staff@${slug}.localhost`, `site-admin@${slug}.localhost`]),
+    );
   });
 
   it('refuses a bad filter beside its field', async () => {

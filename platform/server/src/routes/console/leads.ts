@@ -4,7 +4,14 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { consoleLead, consoleLeadPage, notesOfLead, changeLeadWorkflow, type ConsoleLeadFilter } from '@dealer/db/console-lead-store';
+import {
+  consoleLead,
+  consoleLeadPage,
+  notesOfLead,
+  changeLeadWorkflow,
+  leadFormsOfSite,
+  type ConsoleLeadFilter,
+} from '@dealer/db/console-lead-store';
 import { consoleUsersOfSite } from '@dealer/db/console-account-store';
 import { jobsOfLeads, listDeliveryLog, listJobs, retryDeadJobs, summariseDelivery } from '@dealer/db/lead-job-store';
 import { listLeadFiles } from '@dealer/db/lead-store';
@@ -68,6 +75,8 @@ const filterOf = (query: z.infer<typeof leadFilterSchema>): ConsoleLeadFilter =>
 /**
  * The leads inbox of a site (`leads.read`, `leads.update`, `leads.export`):
  * - `GET /api/console/sites/:site/leads`: a page, filtered by workflow status, form, location, dates, text and assignee;
+ * - `GET /api/console/sites/:site/leads/choices`: what the filters offer (the forms the site's leads came from,
+ *   its locations, the people a lead can be assigned to);
  * - `GET /api/console/sites/:site/leads.csv`: the filtered set as CSV, streamed a page at a time;
  * - `GET /api/console/sites/:site/leads/:id`: every field sent, files, notes, the delivery log per target;
  * - `POST /api/console/sites/:site/leads/:id/workflow`: status, assignee and a note (audited);
@@ -125,6 +134,37 @@ export function consoleLeadRoutes(scope: FastifyInstance, ctx: PlatformContext, 
         .header('Content-Type', 'text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="leads-${site.slug}-${today}.csv"`)
         .send(Readable.from(leadsCsvPages(pages())));
+    },
+  );
+
+  app.get(
+    '/api/console/sites/:site/leads/choices',
+    {
+      config: { console: 'leads.read' },
+      schema: {
+        params: siteParams,
+        response: {
+          200: z.object({
+            forms: z.array(z.string()),
+            locations: z.array(z.object({ id: z.number(), name: z.string() })),
+            assignees: z.array(z.object({ id: z.number(), email: z.string(), name: z.string().nullable() })),
+          }),
+          ...refusals,
+        },
+      },
+    },
+    async (request, reply) => {
+      const site = siteOf(request);
+      const [forms, config, users] = await Promise.all([
+        leadFormsOfSite(ctx.db, site.id),
+        ctx.sites.forId(site.id),
+        consoleUsersOfSite(ctx.db, site.id),
+      ]);
+      return reply.send({
+        forms,
+        locations: (config?.locations ?? []).map((location) => ({ id: location.id, name: location.name })),
+        assignees: users.map((user) => ({ id: user.id, email: user.email, name: user.name })),
+      });
     },
   );
 
