@@ -207,6 +207,15 @@ test('the operator switches a remote off for a site, pins a version, rolls back,
   );
   expect(previewed.remotes.find((remote) => remote.name === 'mf-search')!.version).toBe(running);
   expect(previewed.remotes.map((remote) => remote.name)).not.toContain('mf-chat');
+  // The preview says so on the page, and ends at a click: the tab is back on what shoppers see.
+  const banner = previewTab.getByRole('region', { name: 'Preview of remote versions' });
+  await expect(banner).toContainText(`mf-search ${running}`);
+  await banner.getByRole('link', { name: 'End the preview' }).click();
+  await expect(previewTab.getByRole('region', { name: 'Preview of remote versions' })).toHaveCount(0);
+  const ended = await previewTab.evaluate(() =>
+    fetch('/api/site').then((res) => res.json() as Promise<{ preview?: boolean; remotes: { name: string }[] }>),
+  );
+  expect(ended.preview).toBeUndefined();
   await previewTab.close();
 
   await page.getByRole('button', { name: 'Apply version of mf-search' }).click();

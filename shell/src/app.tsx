@@ -5,6 +5,7 @@ import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { resolveRoute } from '@dealer/rules/routes';
 import { SiteHeader } from './layout/site-header';
+import { PreviewBanner } from './layout/preview-banner';
 import { SiteFooter } from './layout/site-footer';
 import { DeferredChat } from './layout/deferred-chat';
 import { RouteView } from './route-view';
@@ -48,6 +49,7 @@ export function App() {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        <PreviewBanner site={site} />
         <SiteHeader />
         <main id="main" className="site-main">
           <RouteView match={match} />

@@ -247,5 +247,7 @@ export const publicSiteConfigSchema = siteConfigSchema.omit({ secrets: true, rem
   search: z.object({ host: z.string(), apiKey: z.string(), indexUid: z.string() }),
   /** SPEC §7: where the browser's lead calls go: `/api`, or `/mock` when the platform runs in mock mode. */
   api_prefix: z.enum(['/api', '/mock']),
+  /** This browser previews the site at remote versions chosen in the dealer console (the `dp_preview` cookie); absent otherwise. */
+  preview: z.literal(true).optional(),
 });
 export type PublicSiteConfig = z.infer<typeof publicSiteConfigSchema>;

@@ -72,5 +72,6 @@ export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Prom
     await searchAccess(site, origin, deps),
     deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api',
   );
-  return { site, publicConfig, origin, ...(previewRemotes ? { preview: true } : {}) };
+  if (previewRemotes) return { site, publicConfig: { ...publicConfig, preview: true }, origin, preview: true };
+  return { site, publicConfig, origin };
 }
