@@ -6,16 +6,16 @@ import { fieldHelpers, type LocationSettings, type Menus } from './settings-fiel
 import { LocationsFieldset } from './settings-locations';
 import { LogoField } from './settings-logo';
 import { MenusFieldset } from './settings-menus';
+import { SwitchesFieldset, type SwitchSettings } from './settings-switches';
 
 type Target =
   { kind: 'adf-file' } | { kind: 'webhook'; url: string } | { kind: 'adf-http'; url: string } | { kind: 'adf-email'; to: string };
-type Settings = {
+type Settings = SwitchSettings & {
   name: string;
   phone: string;
   branding: Record<string, string>;
-  features: Record<string, boolean | string | undefined>;
   third_party: Record<string, string | null | undefined>;
-  consent_banner: boolean;
+  seo: { title: string; description: string };
   logo: string;
   navigation: Menus;
   lead_delivery: Target[];
@@ -30,15 +30,12 @@ const secretLabels: Record<string, string> = {
   podium_api_token: 'Podium API token',
   facebook_capi_token: 'Meta Conversions API token',
 };
-const switchLabels: Record<string, string> = {
-  stock_on_homepage: 'Stock on the home page',
-  show_postcode: 'Ask for the postcode on forms',
-  mobile_only_phone: 'Mobile numbers only on forms',
-  fuel_tags: 'Fuel tags on cars',
-  authentication: 'Shopper sign-in',
-  bot_protection: 'Bot protection',
-  hide_chat_on_stock_pages: 'Hide the chat on car pages',
-  reserve_coming_soon: 'Deposits on coming-soon cars',
+const colourLabels: Record<string, string> = {
+  primary: 'Main colour',
+  primaryContrast: 'Text on the main colour',
+  accent: 'Accent colour',
+  surface: 'Background colour',
+  text: 'Text colour',
 };
 
 /** "9:00" and "17:30" → "9:00 AM - 5:30 PM", as the site shows hours. */
@@ -112,6 +109,10 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
         features: form.features,
         third_party: form.third_party,
         consent_banner: form.consent_banner,
+        garage_enabled: form.garage_enabled,
+        include_sold_cars_days: form.include_sold_cars_days,
+        just_arrived_days: form.just_arrived_days,
+        seo: form.seo,
         lead_delivery: form.lead_delivery,
         navigation: form.navigation,
         locations,
@@ -162,16 +163,20 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
           />
           {fieldError('phone')}
         </div>
-        <div className="dp-field">
-          <label htmlFor="settings-primary">Main colour</label>
-          <input
-            id="settings-primary"
-            value={form.branding.primary ?? ''}
-            onChange={(event) => setForm({ ...form, branding: { ...form.branding, primary: event.target.value } })}
-            {...invalid('branding.primary')}
-          />
-          {fieldError('branding.primary')}
-        </div>
+        {Object.entries(colourLabels).map(([key, label]) => (
+          <div className="dp-field dc-settings__colour" key={key}>
+            <label htmlFor={`settings-${key}`}>{label}</label>
+            <input
+              id={`settings-${key}`}
+              value={form.branding[key] ?? ''}
+              placeholder="#0b3d91"
+              onChange={(event) => setForm({ ...form, branding: { ...form.branding, [key]: event.target.value } })}
+              {...invalid(`branding.${key}`)}
+            />
+            <span className="dc-settings__swatch" style={{ background: form.branding[key] }} aria-hidden="true" />
+            {fieldError(`branding.${key}`)}
+          </div>
+        ))}
         <LogoField base={siteBase} logo={form.logo} canWrite={canWrite} onChange={(logo) => setForm({ ...form, logo })} />
       </fieldset>
 
@@ -189,26 +194,31 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
         disabled={!canWrite}
       />
 
+      <SwitchesFieldset value={form} onChange={(switches) => setForm({ ...form, ...switches })} fields={fields} disabled={!canWrite} />
+
       <fieldset disabled={!canWrite}>
-        <legend>Switches</legend>
-        {Object.entries(switchLabels).map(([key, label]) => (
-          <label key={key} className="dc-settings__switch">
-            <input
-              type="checkbox"
-              checked={Boolean(form.features[key])}
-              onChange={(event) => setForm({ ...form, features: { ...form.features, [key]: event.target.checked } })}
-            />{' '}
-            {label}
-          </label>
-        ))}
-        <label className="dc-settings__switch">
+        <legend>Search engines</legend>
+        <div className="dp-field">
+          <label htmlFor="settings-seo-title">Title</label>
           <input
-            type="checkbox"
-            checked={form.consent_banner}
-            onChange={(event) => setForm({ ...form, consent_banner: event.target.checked })}
-          />{' '}
-          Ask for consent before tracking tags load
-        </label>
+            id="settings-seo-title"
+            value={form.seo.title}
+            onChange={(event) => setForm({ ...form, seo: { ...form.seo, title: event.target.value } })}
+            {...invalid('seo.title')}
+          />
+          {fieldError('seo.title')}
+        </div>
+        <div className="dp-field">
+          <label htmlFor="settings-seo-description">Description</label>
+          <textarea
+            id="settings-seo-description"
+            rows={2}
+            value={form.seo.description}
+            onChange={(event) => setForm({ ...form, seo: { ...form.seo, description: event.target.value } })}
+            {...invalid('seo.description')}
+          />
+          {fieldError('seo.description')}
+        </div>
       </fieldset>
 
       <fieldset disabled={!canWrite}>

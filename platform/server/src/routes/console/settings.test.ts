@@ -80,6 +80,44 @@ describe('a site’s settings in the dealer console', () => {
     expect((await read()).name).toBe(before.name);
   });
 
+  it('changes every kind of switch, the days sold and new cars are marked, the search engines’ title and the colours', async () => {
+    const res = await save({
+      features: { split_testing: true, au_nz_phone: true, chat_provider: 'built_in' },
+      garage_enabled: false,
+      include_sold_cars_days: 14,
+      just_arrived_days: 3,
+      seo: { title: 'Kiwi Motors | Used cars in Auckland', description: 'Quality used cars, finance and service.' },
+      branding: { primary: '#123456', accent: '#abc' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const site = (await shopSite()) as {
+      features: Record<string, unknown>;
+      garage_enabled: boolean;
+      include_sold_cars_days: number;
+      specifications: { just_arrived_days: number };
+      seo: { title: string };
+      branding: Record<string, string>;
+    };
+    expect(site.features).toMatchObject({ split_testing: true, au_nz_phone: true, chat_provider: 'built_in' });
+    expect([site.garage_enabled, site.include_sold_cars_days, site.specifications.just_arrived_days]).toEqual([false, 14, 3]);
+    expect(site.seo.title).toBe('Kiwi Motors | Used cars in Auckland');
+    expect(site.branding).toMatchObject({ primary: '#123456', accent: '#abc' });
+    const page = await siteRequest(platform.app, slug, 'GET', '/');
+    expect(page.body).toContain('--dp-primary:#123456');
+    expect(page.body).toContain('<title>Kiwi Motors | Used cars in Auckland</title>');
+  });
+
+  it('refuses a colour that is not one, and days out of range, each beside its field', async () => {
+    const res = await save({ branding: { primary: 'red;}body{display:none' }, include_sold_cars_days: 400, just_arrived_days: null });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({
+      'branding.primary': 'A colour like #0b3d91.',
+      include_sold_cars_days: 'At most 365 days.',
+      just_arrived_days: 'Enter a number of days.',
+    });
+    expect(((await shopSite()) as { branding: { primary: string } }).branding.primary).toBe('#123456');
+  });
+
   it('sends a test lead through the site’s delivery targets', async () => {
     const res = await consoleRequest(platform.app, 'POST', `/api/console/sites/${slug}/settings/test-lead`, { cookie: admin, payload: {} });
     expect(res.statusCode, res.body).toBe(200);

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openingHoursEntrySchema, type Location } from '@dealer/contracts/location';
 import {
-  brandingSchema,
   leadDeliveryTargetSchema,
   siteConfigSchema,
   siteFeaturesSchema,
@@ -45,6 +44,9 @@ const menu = z
   .array(menuLink.extend({ children: z.array(menuLink).max(30, 'At most 30 links in a menu.').optional() }))
   .max(40, 'At most 40 links.');
 
+/** A colour as the site's style sheet takes it: #rgb or #rrggbb. */
+const colour = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'A colour like #0b3d91.');
+
 /** A location's details the dealer keeps up to date (its map pin stays where it is). */
 const locationChange = z.object({
   id: z.number().int(),
@@ -65,10 +67,34 @@ const locationChange = z.object({
 const settingsBody = z.strictObject({
   name: z.string().trim().min(1, 'The site needs a name.').max(120).optional(),
   phone: z.string().trim().min(6, 'Enter the phone number shoppers call.').max(40).optional(),
-  branding: brandingSchema.partial().optional(),
+  branding: z
+    .object({
+      primary: colour,
+      primaryContrast: colour,
+      accent: colour,
+      surface: colour,
+      text: colour,
+      radius: z.string().regex(/^\d{1,2}px$/, 'A corner radius in pixels, like 8px.'),
+    })
+    .partial()
+    .optional(),
   features: siteFeaturesSchema.partial().optional(),
   third_party: thirdPartyIdsSchema.partial().optional(),
   consent_banner: z.boolean().optional(),
+  garage_enabled: z.boolean().optional(),
+  include_sold_cars_days: z
+    .number({ error: 'Enter a number of days.' })
+    .int()
+    .min(0, 'At least 0 days.')
+    .max(365, 'At most 365 days.')
+    .optional(),
+  just_arrived_days: z.number({ error: 'Enter a number of days.' }).int().min(0, 'At least 0 days.').max(90, 'At most 90 days.').optional(),
+  seo: z
+    .object({
+      title: z.string().trim().min(1, 'Give the site a title for search engines.').max(70, 'At most 70 characters.'),
+      description: z.string().trim().max(160, 'At most 160 characters.'),
+    })
+    .optional(),
   lead_delivery: z.array(leadDeliveryTargetSchema).max(10, 'At most 10 delivery targets.').optional(),
   /** A value sets the secret, null clears it; a secret not named stays as it is. */
   secrets: z
@@ -88,6 +114,10 @@ function settingsView(site: SiteConfig) {
     features: site.features,
     third_party: site.third_party,
     consent_banner: site.consent_banner ?? false,
+    garage_enabled: site.garage_enabled,
+    include_sold_cars_days: site.include_sold_cars_days,
+    just_arrived_days: site.specifications.just_arrived_days,
+    seo: site.seo,
     logo: site.logo.url,
     navigation: site.navigation,
     lead_delivery: site.secrets.lead_delivery ?? [{ kind: 'adf-file' as const }],
@@ -119,6 +149,12 @@ function applied(site: SiteConfig, change: SettingsChange): SiteConfig {
     ...(change.name !== undefined ? { name: change.name } : {}),
     ...(change.phone !== undefined ? { phone: change.phone } : {}),
     ...(change.consent_banner !== undefined ? { consent_banner: change.consent_banner } : {}),
+    ...(change.garage_enabled !== undefined ? { garage_enabled: change.garage_enabled } : {}),
+    ...(change.include_sold_cars_days !== undefined ? { include_sold_cars_days: change.include_sold_cars_days } : {}),
+    ...(change.just_arrived_days !== undefined
+      ? { specifications: { ...site.specifications, just_arrived_days: change.just_arrived_days } }
+      : {}),
+    ...(change.seo ? { seo: change.seo } : {}),
     branding: { ...site.branding, ...change.branding },
     features: { ...site.features, ...change.features },
     third_party: { ...site.third_party, ...change.third_party },
@@ -167,8 +203,10 @@ function audited(before: ReturnType<typeof settingsView>, after: ReturnType<type
 const phoneFor: Record<SiteConfig['locale'], string> = { 'en-AU': '0412 345 678', 'en-NZ': '021 123 4567', 'en-US': '(415) 555-0134' };
 
 /**
- * A site's settings (`settings.read`, `settings.write`): name, phone, colours, the per-site switches,
- * third-party ids, the consent banner, opening hours of each location, lead delivery targets and the
+ * A site's settings (`settings.read`, `settings.write`): name, phone, colours, the per-site switches
+ * and features (the shoppers' garage, how long sold cars stay listed, how long a car is "just arrived",
+ * the chat provider), the search engines' title and description, third-party ids, the consent banner,
+ * the menus, opening hours of each location, lead delivery targets and the
  * payment and webhook keys (write-only). A change is checked with the site's own contract
  * (siteConfigSchema, as the server reads it), saved whole or not at all, audited (secrets never written
  * out), and shoppers' next page shows it. `POST …/settings/test-lead` sends a test lead through the
