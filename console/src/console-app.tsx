@@ -9,6 +9,7 @@ import { SettingsScreen } from './settings-screen';
 import { DashboardScreen } from './dashboard-screen';
 import { AuditScreen } from './audit-screen';
 import { SessionsScreen } from './sessions-screen';
+import { NewSiteScreen } from './new-site-screen';
 
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
@@ -35,6 +36,7 @@ export function ConsoleApp() {
   const [slug, setSlug] = useState<string | null>(siteInPath);
   const [screen, setScreen] = useState<Screen>(screenInPath);
   const [sessionsOpen, setSessionsOpen] = useState(() => window.location.pathname === '/sessions');
+  const [newSiteOpen, setNewSiteOpen] = useState(() => window.location.pathname === '/new-site');
 
   useEffect(() => {
     consoleApi.me().then(setMe, () => setMe(null));
@@ -42,6 +44,7 @@ export function ConsoleApp() {
       setSlug(siteInPath());
       setScreen(screenInPath());
       setSessionsOpen(window.location.pathname === '/sessions');
+      setNewSiteOpen(window.location.pathname === '/new-site');
     };
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
@@ -54,10 +57,18 @@ export function ConsoleApp() {
   const open = (to: string | null, view: Screen = 'leads') => {
     history.pushState(null, '', to ? `/sites/${to}/${view}` : '/');
     setSessionsOpen(false);
+    setNewSiteOpen(false);
     setSlug(to);
     setScreen(view);
   };
   const site = me.sites.find((one) => one.slug === slug) ?? (me.sites.length === 1 ? me.sites[0]! : null);
+  const operator = me.user.roles.some((role) => role.role === 'operator');
+  // A new site: the user's sites again (it is among them now), then its settings to finish.
+  const opened = (made: string) =>
+    void consoleApi.me().then((who) => {
+      setMe(who);
+      open(made, 'settings');
+    });
   return (
     <div className="dc-app">
       <header className="dc-app__header">
@@ -109,6 +120,8 @@ export function ConsoleApp() {
       <main className="dc-app__main">
         {sessionsOpen ? (
           <SessionsScreen />
+        ) : newSiteOpen && operator ? (
+          <NewSiteScreen onOpened={opened} />
         ) : site ? (
           <>
             <nav className="dc-tabs" aria-label={`${site.name} screens`}>
@@ -153,6 +166,22 @@ export function ConsoleApp() {
         ) : (
           <section aria-labelledby="dc-sites-title">
             <h1 id="dc-sites-title">Your sites</h1>
+            {operator ? (
+              <p>
+                <a
+                  href="/new-site"
+                  className="dp-button dp-button--secondary"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    history.pushState(null, '', '/new-site');
+                    setSlug(null);
+                    setNewSiteOpen(true);
+                  }}
+                >
+                  Open a new site
+                </a>
+              </p>
+            ) : null}
             <ul className="dc-sites">
               {me.sites.map((one) => (
                 <li key={one.slug}>

@@ -183,3 +183,12 @@ export async function updateSiteSettings(db: PlatformDb, site: SiteConfig, now =
         .execute();
   });
 }
+
+/** The id a new site takes: one past the highest (sites are few and made one at a time; the key catches a race). */
+export async function nextSiteId(db: PlatformDb): Promise<number> {
+  const row = await db
+    .selectFrom('sites')
+    .select((eb) => eb.fn.max('id').as('top'))
+    .executeTakeFirst();
+  return Number(row?.top ?? 0) + 1;
+}

@@ -1,4 +1,5 @@
 import type { Location, OpeningHoursEntry } from '@dealer/contracts/location';
+import { closedDay, openDay } from '@dealer/rules/opening-hours';
 import { createRng, seedFrom, type Rng } from './prng';
 import type { Dealership } from './dealership';
 import type { DemoSiteSlug, SiteIdentity } from './demo-sites';
@@ -249,22 +250,8 @@ export const kebab = (text: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 
-/** '08:30' → '8:30am', '16:00' → '4pm': the way the SPEC writes hours. */
-function displayTime(hhmm: string): string {
-  const [h = 0, m = 0] = hhmm.split(':').map(Number);
-  const suffix = h >= 12 ? 'pm' : 'am';
-  const hour = h % 12 === 0 ? 12 : h % 12;
-  return m === 0 ? `${hour}${suffix}` : `${hour}:${String(m).padStart(2, '0')}${suffix}`;
-}
-
-const open = (weekday: number, from: string, to: string): OpeningHoursEntry => ({
-  weekday,
-  status: 'Open',
-  formated_hours: `${displayTime(from)} - ${displayTime(to)}`,
-  open: from,
-  close: to,
-});
-const closed = (weekday: number): OpeningHoursEntry => ({ weekday, status: 'Closed', formated_hours: 'Closed', open: null, close: null });
+const open = openDay;
+const closed = closedDay;
 
 /** SPEC §9 typical hours; weekday 0 is Sunday. */
 function openingHours(plan: LocationPlan): OpeningHoursEntry[] {

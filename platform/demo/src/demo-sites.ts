@@ -1,7 +1,10 @@
 import type { Car, VehicleCategory } from '@dealer/contracts/car';
 import type { Location } from '@dealer/contracts/location';
 import { remoteNames } from '@dealer/contracts/remotes';
+import type { NewSite } from '@dealer/contracts/new-site';
 import type { Branding, LeadSettings, NavLink, SiteConfig, SiteFeatures, SiteLocale, SiteTemplate } from '@dealer/contracts/site';
+import { newSiteConfig } from '@dealer/rules/new-site-config';
+import { bodySearchCategories, carFacets, defaultFeatures } from '@dealer/rules/site-templates';
 import type { Dealership } from './dealership';
 
 export const demoSiteSlugs = [
@@ -70,29 +73,6 @@ type Blueprint = Omit<SiteIdentity, 'online_payments' | 'reserve_coming_soon'> &
   chat_ids?: Partial<Pick<SiteConfig['third_party'], 'zendesk_key' | 'impel_chatbot_key'>>;
   disabledRemotes: RemoteName[];
 };
-
-const carFacets: SiteConfig['search_facets'] = [
-  'make',
-  'model',
-  'car_type',
-  'price',
-  'km',
-  'year',
-  'body',
-  'fuel',
-  'transmission',
-  'drive',
-  'colour',
-  'location_name',
-];
-
-const bodySearchCategories: SiteConfig['search_categories'] = [
-  { label: 'Ute', path: '/search/ute' },
-  { label: 'Sedan', path: '/search/sedan' },
-  { label: 'SUV', path: '/search/suv' },
-  { label: 'Hatch', path: '/search/hatch' },
-  { label: '4x4', path: '/search/4x4' },
-];
 
 const blueprints: readonly Blueprint[] = [
   {
@@ -547,23 +527,6 @@ const blueprintOf = (slug: DemoSiteSlug): Blueprint => {
   return found;
 };
 
-const defaultFeatures: SiteFeatures = {
-  redbook: false,
-  dealerstudio: false,
-  split_testing: false,
-  authentication: false,
-  stock_on_homepage: false,
-  pre_owned_redirect: false,
-  bot_protection: false,
-  mobile_only_phone: false,
-  fuel_tags: false,
-  plain_spinner: false,
-  show_postcode: true,
-};
-
-/** A configured path without a leading slash is a search slug; the app prefixes it the same way. */
-const searchHref = (path: string): string => (path.startsWith('/') ? path : `/search/${path}`);
-
 /** SPEC §2 "Embedded header navigation", in the SPEC's order. */
 function groupHeader(blueprint: Blueprint): NavLink[] {
   return [
@@ -596,32 +559,6 @@ function groupFooter(blueprint: Blueprint): NavLink[] {
     { label: 'Privacy Policy', to: '/privacy-policy/' },
     { label: 'Unsubscribe', to: '/unsubscribe' },
     ...blueprint.search_categories.map((category) => ({ label: category.label, to: category.path })),
-  ];
-}
-
-/** SPEC §2 default links: Search Vehicles, Test Drive, Service, Finance, Trade In, Parts, Contact. */
-function defaultHeader(blueprint: Blueprint): NavLink[] {
-  return [
-    { label: 'Search Vehicles', to: searchHref(blueprint.default_search_path) },
-    { label: 'Test Drive', to: '/book-test-drive/' },
-    // A site serving its CMS pages under /pages/ links the service booking there (SPEC §2 /pages/book-a-service).
-    { label: 'Service', to: blueprint.features.uses_pages_path ? '/pages/book-a-service' : '/service' },
-    { label: 'Finance', to: blueprint.finance_path },
-    { label: 'Trade In', to: '/trade-in' },
-    { label: 'Parts', to: '/vehicle-parts-and-accessories' },
-    { label: 'Contact', to: '/contact' },
-    // A manufacturer's dealer site carries the brand's news.
-    ...(blueprint.manufacturer ? [{ label: 'Latest News', to: '/blog' }] : []),
-  ];
-}
-
-function defaultFooter(blueprint: Blueprint): NavLink[] {
-  return [
-    { label: 'Search Vehicles', to: searchHref(blueprint.default_search_path) },
-    { label: 'Privacy Policy', to: '/privacy-policy/' },
-    { label: 'Terms & Conditions', to: '/terms-and-conditions/' },
-    // The CMS's own address for the about page: the link rule strips /pages/ from it (SPEC §2).
-    ...(blueprint.features.uses_pages_path ? [{ label: 'About Us', to: '/pages/about-us' }] : []),
   ];
 }
 
@@ -679,6 +616,11 @@ function stockSummary(cars: readonly Car[]): SiteConfig['stock'] {
   };
 }
 
+/**
+ * A demo site, made the way every site is made (`newSiteConfig`, issue 24 onboarding): the form's
+ * fields from the blueprint, with the demo's fuller data (generated locations, a group's
+ * dealerships, the blueprint's own choices where they differ from its template) as additions.
+ */
 export function buildSiteConfig(
   identity: SiteIdentity,
   locations: Location[],
@@ -686,65 +628,63 @@ export function buildSiteConfig(
   cars: readonly Car[],
 ): SiteConfig {
   const blueprint = blueprintOf(identity.slug);
-  const primary = locations.find((location) => location.primary) ?? locations[0];
-  if (!primary) throw new Error(`${identity.slug} has no locations`);
-  const primaryDealership = dealerships.find((dealership) => dealership.id === primary.dealership_id) ?? dealerships[0];
-  if (!primaryDealership) throw new Error(`${identity.slug} has no dealerships`);
   const isGroup = blueprint.slug === 'metro-motor-group';
-
-  return {
-    id: blueprint.id,
+  const { radius: _radius, ...colours } = blueprint.branding;
+  const request: NewSite = {
     template: blueprint.template,
     name: blueprint.name,
     slug: blueprint.slug,
-    url: blueprint.domain_name ? `https://${blueprint.domain_name}` : `http://${blueprint.slug}.localhost:3000`,
-    domain_name: blueprint.domain_name,
     locale: blueprint.locale,
-    vehicle_category: blueprint.vehicle_category,
-    dealership_id: primaryDealership.id,
+    domain_name: blueprint.domain_name,
     dealership_group: blueprint.dealership_group,
-    manufacturer_id: blueprint.manufacturer_id,
     manufacturer: blueprint.manufacturer,
-    city: primary.address.city,
-    state: primary.address.state,
-    override_city: blueprint.override_city,
-    address: { city: primary.address.city, state: primary.address.state },
-    phone: primary.contact_detail.phone,
-    locations,
-    dealerships,
-    payment_provider: blueprint.payment_provider,
-    finance_provider: blueprint.finance_provider,
-    logo: { url: `/img/logo/${blueprint.slug}.svg`, thumb: `/img/logo/${blueprint.slug}.svg`, banner: null },
-    branding: blueprint.branding,
-    garage_enabled: blueprint.garage_enabled,
-    garage_path: blueprint.garage_path,
-    offers_subscription: blueprint.offers_subscription,
-    include_sold_cars_days: 3,
-    specifications: { just_arrived_days: 8, just_arrived_tag_name: 'Just Arrived', sold_tag_name: blueprint.sold_tag_name },
-    search_categories: blueprint.search_categories,
-    default_search_path: blueprint.default_search_path,
-    detail_path: blueprint.detail_path,
-    finance_path: blueprint.finance_path,
-    search_filters: blueprint.search_filters,
-    ...(blueprint.stock_filter_code !== undefined ? { stock_filter_code: blueprint.stock_filter_code } : {}),
-    search_facets: blueprint.search_facets,
-    default_sort: blueprint.default_sort,
-    promo_positions: blueprint.promo_positions,
-    dealership_websites: isGroup
-      ? dealerships.map((dealership) => ({ name: dealership.name, url: `https://${dealership.slug}.metromotorgroup.com.au` }))
-      : [],
-    stock: stockSummary(cars),
-    blogs: blueprint.blogs,
-    offers: blueprint.offers,
-    navigation: isGroup
-      ? { header: groupHeader(blueprint), footer: groupFooter(blueprint) }
-      : { header: defaultHeader(blueprint), footer: defaultFooter(blueprint) },
-    features: { ...defaultFeatures, ...blueprint.features },
-    ...(blueprint.lead_settings ? { lead_settings: blueprint.lead_settings } : {}),
-    third_party: thirdParty(blueprint),
-    ...(blueprint.consent_banner ? { consent_banner: true } : {}),
-    secrets: secrets(blueprint, identity.online_payments),
-    remotes: remoteNames.map((name) => ({ name, enabled: remoteEnabled(blueprint, name), version: null })),
-    seo: blueprint.seo,
+    branding: colours,
+    locations: locations.map((location) => ({
+      name: location.name,
+      type: location.location_type,
+      phone: location.contact_detail.phone,
+      email: location.contact_detail.email,
+      address: location.address,
+      opening_hours: location.contact_detail.opening_hours,
+    })),
   };
+  return newSiteConfig(blueprint.id, request, (slug) => `http://${slug}.localhost:3000`, {
+    dealerships,
+    locationDetails: locations,
+    settings: {
+      vehicle_category: blueprint.vehicle_category,
+      manufacturer_id: blueprint.manufacturer_id,
+      override_city: blueprint.override_city,
+      payment_provider: blueprint.payment_provider,
+      finance_provider: blueprint.finance_provider,
+      branding: blueprint.branding,
+      garage_enabled: blueprint.garage_enabled,
+      garage_path: blueprint.garage_path,
+      offers_subscription: blueprint.offers_subscription,
+      specifications: { just_arrived_days: 8, just_arrived_tag_name: 'Just Arrived', sold_tag_name: blueprint.sold_tag_name },
+      search_categories: blueprint.search_categories,
+      default_search_path: blueprint.default_search_path,
+      detail_path: blueprint.detail_path,
+      finance_path: blueprint.finance_path,
+      search_filters: blueprint.search_filters,
+      stock_filter_code: blueprint.stock_filter_code,
+      search_facets: blueprint.search_facets,
+      default_sort: blueprint.default_sort,
+      promo_positions: blueprint.promo_positions,
+      dealership_websites: isGroup
+        ? dealerships.map((dealership) => ({ name: dealership.name, url: `https://${dealership.slug}.metromotorgroup.com.au` }))
+        : [],
+      stock: stockSummary(cars),
+      blogs: blueprint.blogs,
+      offers: blueprint.offers,
+      ...(isGroup ? { navigation: { header: groupHeader(blueprint), footer: groupFooter(blueprint) } } : {}),
+      features: { ...defaultFeatures, ...blueprint.features },
+      ...(blueprint.lead_settings ? { lead_settings: blueprint.lead_settings } : {}),
+      third_party: thirdParty(blueprint),
+      ...(blueprint.consent_banner ? { consent_banner: true } : {}),
+      secrets: secrets(blueprint, identity.online_payments),
+      remotes: remoteNames.map((name) => ({ name, enabled: remoteEnabled(blueprint, name), version: null })),
+      seo: blueprint.seo,
+    },
+  });
 }

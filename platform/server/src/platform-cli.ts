@@ -20,6 +20,8 @@ import { StockIndexer } from './search/indexer';
 import { loopbackSearchHost, meiliClient } from './search/meili-client';
 import { remoteNames } from '@dealer/contracts/remote-modules';
 import { consoleUserCommand, consoleUserUsage } from './console/console-user-command';
+import { siteCommand, siteCommandUsage } from './sites/site-command';
+import { slugOrigin } from './sites/create-site';
 
 const usage = `Usage:
   platform sites                                       list the sites and their remotes
@@ -42,6 +44,7 @@ const usage = `Usage:
                                                        price=28990 status=sold reserved=true tag=null
                                                        (${carChangeFields.join(', ')}; sold_date_timestamp=now)
 ${consoleUserUsage}
+${siteCommandUsage}
 Remotes: ${remoteNames.join(', ')}`;
 
 export class UsageError extends Error {}
@@ -349,6 +352,15 @@ export async function runPlatformCli(args: string[], out: (line: string) => void
       }
       case 'console-user': {
         await consoleUserCommand(db, rest, out, (message) => {
+          throw new UsageError(message);
+        });
+        return;
+      }
+      case 'site': {
+        const consoleUrl = config.publicOriginSuffix
+          ? `https://console.${config.publicOriginSuffix}`
+          : `http://console.localhost:${config.port}`;
+        await siteCommand(db, rest, slugOrigin(config.publicOriginSuffix, config.port), consoleUrl, out, (message) => {
           throw new UsageError(message);
         });
         return;

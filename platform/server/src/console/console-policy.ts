@@ -24,6 +24,8 @@ export const consoleActions = [
   'users.read',
   'users.write',
   'audit.read',
+  /** Opening a new dealer site (issue 24): asked of the platform, not of a site. */
+  'sites.create',
 ] as const;
 export type ConsoleAction = (typeof consoleActions)[number];
 
@@ -47,10 +49,14 @@ const staff: Record<ConsoleAction, Grant> = {
 
 export const consolePolicy: Record<ConsoleRoleName, Record<ConsoleAction, Grant>> = {
   operator: everything('any'),
-  group_admin: everything('own'),
-  site_admin: everything('own'),
+  group_admin: { ...everything('own'), 'sites.create': 'none' },
+  site_admin: { ...everything('own'), 'sites.create': 'none' },
   staff,
 };
+
+/** Whether the user may take an action asked of the platform rather than one site (opening a site): only a role granting it on every site. */
+export const mayActOnPlatform = (user: Pick<ConsoleUser, 'roles'>, action: ConsoleAction) =>
+  user.roles.some((role) => consolePolicy[role.role][action] === 'any');
 
 /** The site an action is asked on: its id and its dealer group. */
 export type PolicySite = { id: number; group: string | null };

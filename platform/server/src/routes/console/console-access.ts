@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { consoleSiteBySlug, type ConsoleSite, type ConsoleUser } from '@dealer/db/console-account-store';
 import { consoleSessionFromCookies } from '../../console/console-cookie';
-import { mayAct, type ConsoleAction } from '../../console/console-policy';
+import { mayAct, mayActOnPlatform, type ConsoleAction } from '../../console/console-policy';
 import type { PlatformContext } from '../../platform-context';
 import { isConsoleHost } from '../../tenancy/site-host';
 
@@ -64,6 +64,11 @@ export function guardConsoleRoutes(app: FastifyInstance, ctx: PlatformContext): 
     users.set(request, user);
     if (need === 'signed-in') return;
     const slug = (request.params as { site?: unknown }).site;
+    // A route that names no site asks the platform: only a role that may act on every site may call it.
+    if (!request.routeOptions.url?.includes(':site')) {
+      if (!mayActOnPlatform(user, need)) return reply.code(403).send({ message: consoleRefusals.role });
+      return;
+    }
     const site = typeof slug === 'string' ? await consoleSiteBySlug(ctx.db, slug) : null;
     if (!site) return reply.code(404).send({ message: consoleRefusals.unknownSite });
     if (!mayAct(user, need, site)) return reply.code(403).send({ message: consoleRefusals.role });

@@ -12,6 +12,7 @@ import { consoleChatRoutes } from './chats';
 import { consoleReservationRoutes } from './reservations';
 import { consoleSettingsRoutes } from './settings';
 import { consoleSiteLogoRoutes } from './site-logo';
+import { consoleSiteRoutes } from './sites';
 import { consoleDashboardRoutes } from './dashboard';
 
 /**
@@ -32,5 +33,6 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleReservationRoutes(scope, ctx, requests);
   consoleSettingsRoutes(scope, ctx, requests);
   consoleSiteLogoRoutes(scope, ctx, requests);
+  consoleSiteRoutes(scope, ctx, requests);
   consoleDashboardRoutes(scope, ctx, requests);
 }

@@ -1,0 +1,55 @@
+import type { OpeningHoursEntry } from '@dealer/contracts/location';
+
+/** '08:30' → '8:30am', '16:00' → '4pm': the way the SPEC writes hours. */
+export function displayTime(hhmm: string): string {
+  const [h = 0, m = 0] = hhmm.split(':').map(Number);
+  const suffix = h >= 12 ? 'pm' : 'am';
+  const hour = h % 12 === 0 ? 12 : h % 12;
+  return m === 0 ? `${hour}${suffix}` : `${hour}:${String(m).padStart(2, '0')}${suffix}`;
+}
+
+/** A time of day as the hours are stored: 'HH:MM', 24-hour. */
+export const isTimeOfDay = (value: string | null): value is string => value !== null && /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
+
+export const openDay = (weekday: number, from: string, to: string): OpeningHoursEntry => ({
+  weekday,
+  status: 'Open',
+  formated_hours: `${displayTime(from)} - ${displayTime(to)}`,
+  open: from,
+  close: to,
+});
+
+export const closedDay = (weekday: number): OpeningHoursEntry => ({
+  weekday,
+  status: 'Closed',
+  formated_hours: 'Closed',
+  open: null,
+  close: null,
+});
+
+/**
+ * A week of hours as the dealer set them, each day's text written from its times (never taken as
+ * sent). Null when a day is open without two valid times or closes before it opens: `weekday` is the
+ * first such day.
+ */
+export function normaliseWeek(days: readonly OpeningHoursEntry[]): { week: OpeningHoursEntry[] } | { badDay: number } {
+  const week: OpeningHoursEntry[] = [];
+  for (const day of [...days].sort((a, b) => a.weekday - b.weekday)) {
+    if (day.status === 'Closed') {
+      week.push(closedDay(day.weekday));
+      continue;
+    }
+    if (!isTimeOfDay(day.open) || !isTimeOfDay(day.close) || day.close <= day.open) return { badDay: day.weekday };
+    week.push(openDay(day.weekday, day.open, day.close));
+  }
+  return { week };
+}
+
+/** A new location's hours until the dealer sets them: sales 8:30 to 5:30 weekdays and 9 to 4 Saturday; service and parts 7:30 to 5 weekdays; Sunday closed. */
+export function defaultOpeningHours(type: 'sales' | 'service' | 'parts'): OpeningHoursEntry[] {
+  return [0, 1, 2, 3, 4, 5, 6].map((weekday) => {
+    if (weekday === 0) return closedDay(0);
+    if (weekday === 6) return type === 'sales' ? openDay(6, '09:00', '16:00') : closedDay(6);
+    return type === 'sales' ? openDay(weekday, '08:30', '17:30') : openDay(weekday, '07:30', '17:00');
+  });
+}
