@@ -355,7 +355,7 @@ test('a site admin changes opening hours and a switch and sees them on the site,
   const shopper = await (await browser.newContext()).newPage();
   await shopper.goto(siteUrl(slug, '/dealerships'));
   const shown = shopper.getByRole('table', { name: `Opening hours of ${location}` });
-  await expect(shown.getByRole('row', { name: /Sunday/ })).toContainText('10:00 AM - 2:00 PM');
+  await expect(shown.getByRole('row', { name: /Sunday/ })).toContainText('10am - 2pm');
   await shopper.goto(siteUrl(slug, '/contact'));
   await expect(shopper.getByRole('textbox', { name: 'Email' })).toBeVisible();
   await expect(shopper.getByLabel('Postcode')).toHaveCount(hadPostcode ? 0 : 1);

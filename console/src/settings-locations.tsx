@@ -115,6 +115,7 @@ export function LocationsFieldset({ locations, onChange, fields, disabled }: Pro
                   ))}
               </tbody>
             </table>
+            <FieldError path={path('opening_hours')} fields={fields} />
           </section>
         );
       })}

@@ -38,15 +38,6 @@ const colourLabels: Record<string, string> = {
   text: 'Text colour',
 };
 
-/** "9:00" and "17:30" → "9:00 AM - 5:30 PM", as the site shows hours. */
-function formatted(open: string, close: string) {
-  const twelve = (time: string) => {
-    const [h = 0, m = 0] = time.split(':').map(Number);
-    return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
-  };
-  return `${twelve(open)} - ${twelve(close)}`;
-}
-
 /**
  * A site's settings: name and phone, opening hours, switches, third-party ids, lead delivery targets
  * with "Send a test lead", and keys that are written but never shown. Checked by the server with the
@@ -93,14 +84,8 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
     setSaving(true);
     setSaid('');
     try {
-      const locations = form.locations.map((location) => ({
-        ...location,
-        opening_hours: location.opening_hours.map((day) =>
-          day.status === 'Open' && day.open && day.close
-            ? { ...day, formated_hours: formatted(day.open, day.close) }
-            : { ...day, status: 'Closed' as const, open: null, close: null, formated_hours: 'Closed' },
-        ),
-      }));
+      // The server writes each day's text from its times, and names a day that cannot be.
+      const locations = form.locations;
       const written = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value.trim() !== ''));
       const saved = await consoleCall<Settings>('POST', base, {
         name: form.name,

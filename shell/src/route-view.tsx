@@ -6,6 +6,7 @@ import { isModuleEnabled } from './federation/remote-runtime';
 import { HomePage } from './pages/home-page';
 import { ContentPage } from './pages/content-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { UnsubscribePage } from './pages/unsubscribe-page';
 
 export function RouteView({ match }: { match: RouteMatch }) {
   const owned = routeOwner(match);
@@ -19,6 +20,8 @@ export function RouteView({ match }: { match: RouteMatch }) {
       return <HomePage />;
     case 'content':
       return <ContentPage page={match.page} />;
+    case 'unsubscribe':
+      return <UnsubscribePage />;
     case 'redirect':
       return <Navigate to={match.to} replace />;
     default:

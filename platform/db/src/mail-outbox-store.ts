@@ -12,6 +12,8 @@ export type NewShopperMail = {
   body: string;
   /** Not sent after this (a sign-in e-mail whose code has expired). */
   expiresAt?: number | null;
+  /** A garage alert's one-click unsubscribe address, sent as its List-Unsubscribe header. */
+  listUnsubscribe?: string | null;
 };
 
 /** Stores a mail, due now, inside the caller's transaction. Returns its id. */
@@ -32,6 +34,7 @@ export async function enqueueShopperMail(
       attempts: 0,
       next_attempt_at: now,
       expires_at: mail.expiresAt ?? null,
+      list_unsubscribe: mail.listUnsubscribe ?? null,
       created_at: now,
       updated_at: now,
     })
@@ -51,6 +54,25 @@ export async function sentMailIdsOf(db: PlatformDb, siteId: number, email: strin
     .orderBy('id')
     .execute();
   return rows.map((row) => Number(row.id));
+}
+
+/** How many e-mails of a kind the site has made for the address since `since` (sent or not): the garage alerts' daily cap counts them. */
+export async function mailCountSince(
+  db: Transaction<PlatformDatabase> | PlatformDb,
+  siteId: number,
+  email: string,
+  kind: ShopperMailTable['kind'],
+  since: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom('shopper_mail')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('site_id', '=', siteId)
+    .where('email', '=', email)
+    .where('kind', '=', kind)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /**
@@ -77,13 +99,14 @@ export type ClaimedMail = {
   body: string;
   attempts: number;
   expires_at: number | null;
+  list_unsubscribe: string | null;
 };
 
 /** Claims due mail for one worker (claimDueRows). */
 export async function claimDueMail(db: PlatformDb, claim: Claim): Promise<ClaimedMail[]> {
   const rows = await claimDueRows(db, {
     table: 'shopper_mail',
-    columns: ['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at'],
+    columns: ['id', 'site_id', 'email', 'subject', 'body', 'attempts', 'expires_at', 'list_unsubscribe'],
     ...claim,
   });
   return rows.map((row) => ({

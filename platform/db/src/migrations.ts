@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { consoleMigration } from './console-migration';
 import { leadSearchMigration } from './lead-search-migration';
+import { mailOptOutMigration } from './mail-opt-out-migration';
 import { siteImageMigration } from './site-image-migration';
 import type { DatabaseEngine } from './database-engine';
 
@@ -508,6 +509,7 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
         await db.schema.createIndex('leads_site_category').on('leads').columns(['site_id', 'category']).execute();
       },
     },
+    '0020_mail_opt_outs': mailOptOutMigration(),
   };
   return { getMigrations: async () => migrations };
 }

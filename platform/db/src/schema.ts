@@ -299,6 +299,22 @@ export interface ShopperMailTable {
   created_at: number;
   updated_at: number;
   sent_at: number | null;
+  /** A garage alert's one-click unsubscribe address (its List-Unsubscribe header); null for a sign-in e-mail (migration 0020). */
+  list_unsubscribe: string | null;
+}
+
+/** Where an opt-out was made: the `/unsubscribe` page's form, a mail program's one-click, or the e-mail's link. */
+export type MailOptOutSource = 'page' | 'one-click' | 'link';
+
+/**
+ * An address that wants no more offers or alert e-mails from a site (migration 0020). The address
+ * is trimmed and lower case, as sign-in stores it. Sign-in codes the address asks for still go.
+ */
+export interface MailOptOutsTable {
+  site_id: number;
+  email: string;
+  source: MailOptOutSource;
+  created_at: number;
 }
 
 export type AdEventStatus = 'pending' | 'failed' | 'sent' | 'dead' | 'expired';
@@ -509,6 +525,7 @@ export interface PlatformDatabase {
   garage_alerts: GarageAlertsTable;
   garage_alert_progress: GarageAlertProgressTable;
   shopper_mail: ShopperMailTable;
+  mail_opt_outs: MailOptOutsTable;
   ad_events: AdEventsTable;
   chat_threads: ChatThreadsTable;
   chat_messages: ChatMessagesTable;

@@ -26,6 +26,7 @@ import { adEventRoutes } from './routes/ad-events';
 import { bookingRoutes } from './routes/bookings';
 import { checkoutRoutes } from './routes/checkout';
 import { accountRoutes } from './routes/accounts';
+import { unsubscribeRoutes } from './routes/unsubscribe';
 import { leadRoutes } from './routes/leads';
 import { vehicleLookupRoutes } from './routes/vehicle-lookup';
 import { leadFileRoutes } from './routes/lead-files';
@@ -168,6 +169,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   await app.register(async (scope) => siteRoutes(scope, ctx));
   await app.register(async (scope) => checkoutRoutes(scope, ctx));
   await app.register(async (scope) => accountRoutes(scope, ctx));
+  await app.register(async (scope) => unsubscribeRoutes(scope, ctx));
   await app.register(async (scope) => leadRoutes(scope, ctx));
   await app.register(async (scope) => chatRoutes(scope, ctx));
   await app.register(async (scope) => bookingRoutes(scope, ctx));

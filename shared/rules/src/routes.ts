@@ -16,6 +16,7 @@ export type RouteMatch =
   | { kind: 'success'; category: string | null }
   | { kind: 'lead-form'; form: LeadFormName; page?: string }
   | { kind: 'garage'; tab: 'saved-cars' | null }
+  | { kind: 'unsubscribe' }
   | { kind: 'redirect'; to: string }
   | { kind: 'content'; page: string }
   | { kind: 'not-found' };
@@ -106,6 +107,8 @@ const fixedRoutes: Record<string, RouteMatch> = {
   '/contact-us': leadForm('contact'),
   '/careers': leadForm('careers'),
   '/current-positions': leadForm('careers'),
+  // The shell's own page: opting out of the site's offers and alert e-mails (issue 24).
+  '/unsubscribe': { kind: 'unsubscribe' },
 };
 
 /**
@@ -128,7 +131,6 @@ const contentPages = new Set([
   '/about',
   '/about-us',
   '/teams',
-  '/unsubscribe',
   '/our-locations',
 ]);
 

@@ -41,9 +41,24 @@ function itemLines(site: Pick<SiteConfig, 'url' | 'detail_path' | 'locale'>, ite
   return [line, `  ${link}`, ''];
 }
 
+/**
+ * Where an alert e-mail's shopper stops them (issue 24): the `/unsubscribe` page, which asks
+ * before it records anything (mail scanners open links), and the one-click address a mail program
+ * posts to (RFC 8058), at the site's origin: the API is served from the root of its host.
+ */
+export function unsubscribeLinks(site: Pick<SiteConfig, 'url'>, token: string): { page: string; oneClick: string } {
+  const query = `?t=${encodeURIComponent(token)}`;
+  return {
+    page: `${site.url.replace(/\/$/, '')}/unsubscribe${query}`,
+    oneClick: `${new URL(site.url).origin}/api/unsubscribe/one-click${query}`,
+  };
+}
+
+/** An alert e-mail; `unsubscribePage` is the address of the site's `/unsubscribe` page with the shopper's token. */
 export function alertMail(
   site: Pick<SiteConfig, 'name' | 'url' | 'detail_path' | 'garage_path' | 'locale'>,
   items: readonly AlertMailItem[],
+  unsubscribePage: string,
 ): MailText {
   const first = items[0]!;
   const subject =
@@ -62,6 +77,7 @@ export function alertMail(
       `You get these e-mails for the cars and searches you saved in your garage at ${site.name}:`,
       garage,
       'Remove a saved car or search there, or delete your account, and its e-mails stop.',
+      `Stop these e-mails: ${unsubscribePage}`,
       '',
     ].join('\n'),
   };

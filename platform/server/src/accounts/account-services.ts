@@ -40,6 +40,6 @@ export function createAccountServices(deps: {
       log,
       limits: config.accounts.signInCodes,
     }),
-    alerts: new GarageAlertSweep({ db, siteOf, mail, log }),
+    alerts: new GarageAlertSweep({ db, siteOf, mail, serverSecret: config.leads.tokenSecret, log }),
   };
 }

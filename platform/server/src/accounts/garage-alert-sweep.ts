@@ -10,6 +10,10 @@
  * servers looking at once, never send one twice. Each look starts a little before where the last
  * one ended (`overlapMs`), so a car written by a transaction that committed late is still seen.
  *
+ * An address that opted out of the site's e-mail (`/unsubscribe`) is skipped, and an address is
+ * sent at most `alertMailsPerDay` alert e-mails a day (see mailShopper). Each e-mail carries the
+ * shopper's unsubscribe link and one-click address (List-Unsubscribe).
+ *
  * Also the accounts' housekeeping: spent sign-in codes, ended sessions and old sent e-mail (with
  * its file in DATA_DIR/outbox/mail) go.
  */
@@ -17,7 +21,7 @@ import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import { siteBaseFilter } from '../search/site-search';
-import { alertMail, type AlertMailItem } from './account-mail';
+import { alertMail, unsubscribeLinks, type AlertMailItem } from './account-mail';
 import {
   addressOfShopper,
   alertingSearchesOf,
@@ -32,8 +36,10 @@ import {
 } from './account-store';
 import { deleteCodesMadeBefore } from './sign-in-code-store';
 import { alertsForCar, parseSavedSearchFilter, queryWords, type GarageAlert, type SearchWatcher, type SiteRules } from './garage-alerts';
-import { deleteFinishedMailBefore, enqueueShopperMail } from '@dealer/db/mail-outbox-store';
+import { deleteFinishedMailBefore, enqueueShopperMail, mailCountSince } from '@dealer/db/mail-outbox-store';
+import { isOptedOut } from '@dealer/db/mail-opt-out-store';
 import type { MailOutbox } from './mail-outbox';
+import { unsubscribeToken } from './unsubscribe-token';
 
 const progressName = 'cars';
 /** Spent sign-in codes are kept a day (the per-address limit counts the last hour's). */
@@ -41,10 +47,21 @@ const codeRetentionMs = 24 * 60 * 60_000;
 /** Sent or given-up e-mail (its body already erased) is kept a month, to answer "did it go out?". */
 const mailRetentionMs = 30 * 24 * 60 * 60_000;
 
+/**
+ * Garage alert e-mails one address is sent by one site in any 24 hours (a rolling day, counted
+ * from the stored e-mails, sent or still to send). Each look at the changed cars makes at most one
+ * e-mail per shopper, so a dealer repricing the yard through the day would otherwise send one
+ * every few minutes; three a day keeps the news coming without filling an inbox.
+ */
+export const alertMailsPerDay = 3;
+const dayMs = 24 * 60 * 60_000;
+
 export type GarageAlertSweepOptions = {
   db: PlatformDb;
   siteOf: (siteId: number) => Promise<SiteConfig | null>;
   mail: MailOutbox;
+  /** The server's secret (LEAD_TOKEN_SECRET or DATA_DIR's): the e-mails' unsubscribe tokens are signed with a key made from it. */
+  serverSecret: string;
   /** How far before the last look's end each look starts. */
   overlapMs?: number;
   /** Changed cars read at once. */
@@ -89,10 +106,13 @@ export class GarageAlertSweep {
     let mails = 0;
     let failed = false;
     for (const [shopperId, found] of pending) {
-      const sent = await this.mailShopper(shopperId, found, now);
-      if (sent === null) failed = true;
-      alerts += sent ?? 0;
-      if (sent) mails += 1;
+      const outcome = await this.mailShopper(shopperId, found, now);
+      if (outcome === null) {
+        failed = true;
+        continue;
+      }
+      alerts += outcome.alerts;
+      if (outcome.mailed) mails += 1;
     }
     // After a failure the same cars are looked at again next time (what was sent is not sent twice).
     if (!failed) await setAlertsScannedUntil(db, progressName, now);
@@ -178,15 +198,23 @@ export class GarageAlertSweep {
 
   /**
    * Records the shopper's alerts and stores one e-mail with those not sent before, in one
-   * transaction. Returns how many were new (0: nothing to say, no e-mail), null when that failed.
+   * transaction. Returns how many alerts were new and whether an e-mail was stored, null when that
+   * failed.
+   *
+   * A shopper whose address opted out of the site's e-mail gets nothing: no alert is recorded and
+   * no e-mail stored. Over the daily cap (`alertMailsPerDay`) the alerts are recorded, so the
+   * shopper still finds them in the garage, but no e-mail is stored; nor are they e-mailed later:
+   * the next e-mail, a day on, tells only what is new then.
    */
-  private async mailShopper(shopperId: number, found: Pending, now: number): Promise<number | null> {
+  private async mailShopper(shopperId: number, found: Pending, now: number): Promise<{ alerts: number; mailed: boolean } | null> {
+    const nothing = { alerts: 0, mailed: false };
     const site = await this.opts.siteOf(found.siteId);
-    if (!site) return 0;
+    if (!site) return nothing;
     try {
       return await this.opts.db.transaction().execute(async (trx) => {
         const shopper = await addressOfShopper(trx, shopperId);
-        if (!shopper || shopper.siteId !== site.id) return 0;
+        if (!shopper || shopper.siteId !== site.id) return nothing;
+        if (await isOptedOut(trx, site.id, shopper.email)) return nothing;
         const inserted = await recordAlerts(
           trx,
           shopperId,
@@ -205,9 +233,22 @@ export class GarageAlertSweep {
               ? { kind: alert.kind, car: alert.car, savedPrice: alert.savedPrice }
               : { kind: alert.kind, car: alert.car, searchName: alert.searchName },
           );
-        if (items.length === 0) return 0;
-        await enqueueShopperMail(trx, { siteId: site.id, email: shopper.email, kind: 'garage-alert', ...alertMail(site, items) }, now);
-        return items.length;
+        if (items.length === 0) return nothing;
+        if ((await mailCountSince(trx, site.id, shopper.email, 'garage-alert', now - dayMs)) >= alertMailsPerDay)
+          return { alerts: items.length, mailed: false };
+        const links = unsubscribeLinks(site, unsubscribeToken(this.opts.serverSecret, site.id, shopper.email));
+        await enqueueShopperMail(
+          trx,
+          {
+            siteId: site.id,
+            email: shopper.email,
+            kind: 'garage-alert',
+            ...alertMail(site, items, links.page),
+            listUnsubscribe: links.oneClick,
+          },
+          now,
+        );
+        return { alerts: items.length, mailed: true };
       });
     } catch (error) {
       // One shopper's trouble must not hold up the others' alerts.

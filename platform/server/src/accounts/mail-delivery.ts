@@ -20,6 +20,12 @@ export type ShopperMailMessage = {
   subject: string;
   text: string;
   site: { slug: string; name: string };
+  /**
+   * A garage alert's one-click unsubscribe address: sent as `List-Unsubscribe` with
+   * `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058), so a mail program can offer
+   * "Unsubscribe" itself. Sign-in codes have none.
+   */
+  listUnsubscribe?: string;
 };
 
 export type MailTransportSettings = {
@@ -63,7 +69,13 @@ function envelope(message: ShopperMailMessage, settings: MailTransportSettings) 
     text: message.text,
     // One id per stored mail: a retried send is recognisably the same message.
     messageId: `<${settings.sender ?? 'shopper'}-mail-${message.id}@${domain}>`,
-    headers: { 'X-Dealer-Site': message.site.slug, 'Auto-Submitted': 'auto-generated' },
+    headers: {
+      'X-Dealer-Site': message.site.slug,
+      'Auto-Submitted': 'auto-generated',
+      ...(message.listUnsubscribe ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+    },
+    // nodemailer writes it as `List-Unsubscribe: <url>`.
+    ...(message.listUnsubscribe ? { list: { unsubscribe: message.listUnsubscribe } } : {}),
   };
 }
 

@@ -56,7 +56,14 @@ export class MailOutbox extends Outbox<ClaimedMail> {
           const site = await opts.siteOf(mail.site_id);
           if (!site) return { outcome: 'rejected', detail: `site ${mail.site_id} no longer exists` };
           return deliver(
-            { id: mail.id, to: mail.email, subject: mail.subject, text: mail.body, site: { slug: site.slug, name: site.name } },
+            {
+              id: mail.id,
+              to: mail.email,
+              subject: mail.subject,
+              text: mail.body,
+              site: { slug: site.slug, name: site.name },
+              ...(mail.list_unsubscribe ? { listUnsubscribe: mail.list_unsubscribe } : {}),
+            },
             transport,
           );
         },

@@ -13,6 +13,8 @@ export function isPublicWrite(method: string, url: string): boolean {
   if (!unsafeMethods.has(method)) return false;
   const path = url.split('?', 1)[0]!;
   if (path.startsWith('/api/admin/')) return false;
+  // RFC 8058 one-click unsubscribe: a mail provider posts it, from wherever it runs; the signed token is its proof.
+  if (path === '/api/unsubscribe/one-click') return false;
   return path.startsWith('/api/') || path.startsWith('/mock/');
 }
 

@@ -62,6 +62,7 @@ const pageTitles: Record<string, string> = {
   checkout: 'Reserve your car',
   success: 'Thank you',
   garage: 'My garage',
+  unsubscribe: 'Unsubscribe',
   'not-found': 'Page not found',
 };
 const formTitles: Record<string, string> = {
@@ -117,7 +118,9 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
         .send('');
     }
     // A browser previewing remote versions is served fresh pages that nobody else gets.
-    const previewing = previewFromCookies(request.headers.cookie) !== null;
+    // So is a page whose address is one person's (an unsubscribe link carries the shopper's token).
+    const previewing =
+      previewFromCookies(request.headers.cookie) !== null || (url0.pathname === '/unsubscribe' && url0.searchParams.has('t'));
     if (previewing) reply.header('Cache-Control', 'private, no-store');
     // A page already rendered for this address, while nothing it is made of has changed: two indexed reads.
     const siteId = await siteIdForHost(ctx.db, request.headers.host, ctx.config.publicOriginSuffix);

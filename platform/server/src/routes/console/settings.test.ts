@@ -35,8 +35,9 @@ describe('a site’s settings in the dealer console', () => {
   it('changes opening hours and a switch; the shop shows them on the next request, and the audit log says who', async () => {
     const before = await read();
     const location = before.locations[0]!;
-    const sunday: Hours = { weekday: 0, status: 'Open', formated_hours: '10:00 AM - 2:00 PM', open: '10:00', close: '14:00' };
-    const hours = location.opening_hours.map((day) => (day.weekday === 0 ? sunday : day));
+    const sunday: Hours = { weekday: 0, status: 'Open', formated_hours: '10am - 2pm', open: '10:00', close: '14:00' };
+    // The day's text is the server's to write: whatever the screen sent, the site shows '10am - 2pm'.
+    const hours = location.opening_hours.map((day) => (day.weekday === 0 ? { ...sunday, formated_hours: 'anything' } : day));
     const res = await save({
       locations: [{ id: location.id, opening_hours: hours }],
       features: { show_postcode: !before.features.show_postcode },
@@ -70,6 +71,18 @@ describe('a site’s settings in the dealer console', () => {
     expect(JSON.stringify(await shopSite())).not.toContain('whsec_');
     const audit = await consoleRequest(platform.app, 'GET', `/api/console/sites/${slug}/audit`, { cookie: admin });
     expect(audit.body).not.toContain('whsec_');
+  });
+
+  it('refuses a day that closes before it opens, naming the day beside the hours', async () => {
+    const location = (await read()).locations[0]!;
+    const hours = location.opening_hours.map((day) =>
+      day.weekday === 2 ? { ...day, status: 'Open' as const, open: '17:00', close: '09:00' } : day,
+    );
+    const res = await save({ locations: [{ id: location.id, opening_hours: hours }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ fields: Record<string, string> }>().fields).toEqual({
+      'locations.0.opening_hours': 'Tuesday: give an opening and a later closing time, or mark it closed.',
+    });
   });
 
   it('refuses a bad value beside its field and saves nothing of that change', async () => {

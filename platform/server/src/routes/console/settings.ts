@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { openingHoursEntrySchema, type Location } from '@dealer/contracts/location';
+import { normaliseWeek } from '@dealer/rules/opening-hours';
 import {
   leadDeliveryTargetSchema,
   siteConfigSchema,
@@ -44,6 +45,8 @@ const menu = z
   .array(menuLink.extend({ children: z.array(menuLink).max(30, 'At most 30 links in a menu.').optional() }))
   .max(40, 'At most 40 links.');
 
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
 /** A colour as the site's style sheet takes it: #rgb or #rrggbb. */
 const colour = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'A colour like #0b3d91.');
 
@@ -61,7 +64,20 @@ const locationChange = z.object({
       postcode: z.string().trim().min(3, 'Enter the postcode.').max(12),
     })
     .optional(),
-  opening_hours: z.array(openingHoursEntrySchema).length(7, 'Give all seven days.').optional(),
+  // Each day's text is written here from its times (never taken as sent), as the SPEC writes hours: '8:30am - 5:30pm'.
+  opening_hours: z
+    .array(openingHoursEntrySchema)
+    .length(7, 'Give all seven days.')
+    .transform((days, context) => {
+      const checked = normaliseWeek(days);
+      if ('week' in checked) return checked.week;
+      context.addIssue({
+        code: 'custom',
+        message: `${weekdays[checked.badDay]}: give an opening and a later closing time, or mark it closed.`,
+      });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 const settingsBody = z.strictObject({
