@@ -38,7 +38,7 @@ test('an operator opens a new dealer site in the console; it serves its home and
   await shopper.goto(siteUrl(slug, '/search/used-cars'));
   await expect(shopper.getByRole('heading', { level: 1 })).toBeVisible();
   await shopper.goto(siteUrl(slug, '/dealerships'));
-  await expect(shopper.getByText('3 The Corso, Manly NSW 2095')).toBeVisible();
+  await expect(shopper.locator('main').getByText('3 The Corso, Manly NSW 2095')).toBeVisible();
   await shopper.close();
   await page.goto(consoleUrl(`/sites/${slug}/audit`));
   await expect(page.getByText('sites.create')).toBeVisible();
