@@ -6,6 +6,10 @@ export default remoteConfig({
   dir: dirname(fileURLToPath(import.meta.url)),
   name: 'mf-vehicle',
   port: 3102,
-  exposes: { './VehicleDetailPage': './src/vehicle-detail-page.tsx' },
+  exposes: {
+    './VehicleDetailPage': './src/vehicle-detail-page.tsx',
+    // The dealer console's screen (shared/contracts dealerScreens).
+    './StockList': './src/dealer/stock-list.tsx',
+  },
   server: './src/server.ts',
 });

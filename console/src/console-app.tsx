@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button } from '@dealer/ui/button';
 import { consoleApi, type Me } from './console-api';
 import { SignInPage } from './sign-in-page';
-import { ChatsScreen, LeadsScreen, ReservationsScreen } from './site-screen';
+import { ChatsScreen, LeadsScreen, ReservationsScreen, StockScreen } from './site-screen';
 import { RemotesScreen } from './remotes-screen';
 import { UsersScreen } from './users-screen';
 import { SettingsScreen } from './settings-screen';
@@ -18,6 +18,7 @@ const screens = [
   { screen: 'leads', label: 'Leads', action: 'leads.read' },
   { screen: 'chats', label: 'Chats', action: 'chats.read' },
   { screen: 'reservations', label: 'Reservations', action: 'reservations.read' },
+  { screen: 'stock', label: 'Stock', action: 'stock.read' },
   { screen: 'settings', label: 'Settings', action: 'settings.read' },
   { screen: 'remotes', label: 'Remotes', action: 'remotes.read' },
   { screen: 'users', label: 'Users', action: 'users.read' },
@@ -149,6 +150,8 @@ export function ConsoleApp() {
               <SettingsScreen key={site.slug} site={site} />
             ) : screen === 'chats' && site.actions.includes('chats.read') ? (
               <ChatsScreen key={site.slug} site={site} />
+            ) : screen === 'stock' && site.actions.includes('stock.read') ? (
+              <StockScreen key={site.slug} site={site} />
             ) : screen === 'reservations' && site.actions.includes('reservations.read') ? (
               <ReservationsScreen key={site.slug} site={site} />
             ) : screen === 'users' && site.actions.includes('users.read') ? (

@@ -70,3 +70,12 @@ export const ReservationsScreen = ({ site }: { site: ConsoleSite }) => (
     props={{ apiBase: apiBase(site), canRelease: site.actions.includes('reservations.release') }}
   />
 );
+
+export const StockScreen = ({ site }: { site: ConsoleSite }) => (
+  <RemoteScreen
+    site={site}
+    screen={dealerScreens.StockList}
+    what="stock"
+    props={{ apiBase: apiBase(site), canWrite: site.actions.includes('stock.write') }}
+  />
+);

@@ -24,6 +24,8 @@ export async function insertCars(db: PlatformDb, siteId: number, cars: Car[], no
           sold_date_timestamp: car.sold_date_timestamp,
           updated_at: now,
           data: JSON.stringify(car),
+          stocknum: car.stocknum || null,
+          vin: car.vin || null,
         })),
       )
       .execute();

@@ -3,6 +3,7 @@ import { consoleMigration } from './console-migration';
 import { leadSearchMigration } from './lead-search-migration';
 import { mailOptOutMigration } from './mail-opt-out-migration';
 import { siteImageMigration } from './site-image-migration';
+import { stockNumberMigration } from './stock-number-migration';
 import type { DatabaseEngine } from './database-engine';
 
 /** One set of migrations for both engines; only the auto-increment key differs. */
@@ -510,6 +511,7 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
       },
     },
     '0020_mail_opt_outs': mailOptOutMigration(),
+    '0021_car_stock_numbers': stockNumberMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -41,6 +41,9 @@ export interface CarsTable {
   sold_date_timestamp: number | null;
   updated_at: number;
   data: string;
+  /** The car's stock number and VIN (migration 0021), for feeds and the console to find it by. */
+  stocknum: ColumnType<string | null, string | null | undefined, string | null>;
+  vin: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface LeadsTable {

@@ -15,6 +15,7 @@ import { strictTransportOverHttps } from './http/strict-transport';
 import { apiNotFound } from './http/api-not-found';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
+import { storedCarPhoto } from './images/car-photos';
 import { siteImageRoutes } from './images/site-images';
 import { adminRoutes } from './routes/admin/plugin';
 import { chatRoutes } from './routes/chat';
@@ -159,6 +160,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       smallRenderConcurrency: images.smallRenderConcurrency,
       rendersPerAddress: images.rendersPerAddress,
       renderRatePerMinute: images.renderRatePerMinute,
+      loadUploadedPhoto: (hash) => storedCarPhoto(ctx.db, hash),
     }),
   );
   await app.register(async (scope) => siteImageRoutes(scope, ctx.db));

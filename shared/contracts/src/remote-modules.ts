@@ -134,6 +134,7 @@ export const dealerScreens = {
   LeadsInbox: 'mf-leads/LeadsInbox',
   ChatInbox: 'mf-chat/ChatInbox',
   ReservationsList: 'mf-checkout/ReservationsList',
+  StockList: 'mf-vehicle/StockList',
 } as const;
 export type DealerScreen = (typeof dealerScreens)[keyof typeof dealerScreens];
 
@@ -145,9 +146,13 @@ export type ChatInboxProps = { apiBase: string; canReply: boolean };
 /** The reservations of one site. */
 export type ReservationsListProps = { apiBase: string; canRelease: boolean };
 
+/** The stock of one site: its cars listed, edited and added. */
+export type StockListProps = { apiBase: string; canWrite: boolean };
+
 export interface DealerScreenProps {
   'mf-leads/LeadsInbox': LeadsInboxProps;
   'mf-chat/ChatInbox': ChatInboxProps;
   'mf-checkout/ReservationsList': ReservationsListProps;
+  'mf-vehicle/StockList': StockListProps;
 }
 export const dealerScreenPropsCoverEveryScreen: Exactly<DealerScreen, keyof DealerScreenProps> = true;

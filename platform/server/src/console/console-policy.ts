@@ -24,6 +24,9 @@ export const consoleActions = [
   'users.read',
   'users.write',
   'audit.read',
+  /** The site's cars (issue 24): staff read them, site admins change them. */
+  'stock.read',
+  'stock.write',
   /** Opening a new dealer site (issue 24): asked of the platform, not of a site. */
   'sites.create',
 ] as const;
@@ -45,6 +48,7 @@ const staff: Record<ConsoleAction, Grant> = {
   'reservations.read': 'own',
   'reservations.release': 'own',
   'settings.read': 'own',
+  'stock.read': 'own',
 };
 
 export const consolePolicy: Record<ConsoleRoleName, Record<ConsoleAction, Grant>> = {

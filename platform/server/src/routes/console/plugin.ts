@@ -13,6 +13,9 @@ import { consoleReservationRoutes } from './reservations';
 import { consoleSettingsRoutes } from './settings';
 import { consoleSiteLogoRoutes } from './site-logo';
 import { consoleSiteRoutes } from './sites';
+import { consoleStockRoutes } from './stock';
+import { carPhotoMaxBytes } from '../../images/car-photos';
+import { uploadTypes } from '../../images/site-images';
 import { consoleDashboardRoutes } from './dashboard';
 
 /**
@@ -22,6 +25,10 @@ import { consoleDashboardRoutes } from './dashboard';
  */
 export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const requests = guardConsoleRoutes(scope, ctx);
+  // Pictures are sent as they are (a logo, a car's photo); each route sets how large it takes.
+  scope.addContentTypeParser([...uploadTypes], { parseAs: 'buffer', bodyLimit: carPhotoMaxBytes }, (_request, body, done) =>
+    done(null, body),
+  );
   consoleAuthRoutes(scope, ctx, requests);
   consoleLeadRoutes(scope, ctx, requests);
   consoleLeadEventRoutes(scope, ctx, requests);
@@ -34,5 +41,6 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleSettingsRoutes(scope, ctx, requests);
   consoleSiteLogoRoutes(scope, ctx, requests);
   consoleSiteRoutes(scope, ctx, requests);
+  consoleStockRoutes(scope, ctx, requests);
   consoleDashboardRoutes(scope, ctx, requests);
 }

@@ -5,7 +5,7 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { insertAudit } from '@dealer/db/console-lead-store';
 import { saveSiteImage } from '@dealer/db/site-image-store';
 import { loadSiteConfig, updateSiteSettings } from '@dealer/db/site-store';
-import { ImageRefused, processLogo, siteImageUrl, uploadMaxBytes, uploadTypes } from '../../images/site-images';
+import { ImageRefused, processLogo, siteImageUrl, uploadMaxBytes } from '../../images/site-images';
 import type { PlatformContext } from '../../platform-context';
 import { refusals } from '../admin/admin-schemas';
 import type { ConsoleRequests } from './console-access';
@@ -25,9 +25,6 @@ export const drawnLogo = (slug: string): SiteConfig['logo'] => ({
  * Both audited with the logo's address before and after.
  */
 export function consoleSiteLogoRoutes(scope: FastifyInstance, ctx: PlatformContext, { userOf, siteOf }: ConsoleRequests) {
-  scope.addContentTypeParser([...uploadTypes], { parseAs: 'buffer', bodyLimit: uploadMaxBytes }, (_request, body, done) =>
-    done(null, body),
-  );
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const params = z.object({ site: z.string() });
   const logoAnswer = z.object({ logo: z.string(), uploaded: z.boolean() });

@@ -1,0 +1,145 @@
+import { sql } from 'kysely';
+import type { Car } from '@dealer/contracts/car';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { PlatformDb } from './database';
+import type { DatabaseEngine } from './database-engine';
+import { pageOf, type Page, type PagePosition } from './page-cursor';
+
+/**
+ * A site's stock as the dealer console reads and writes it (issue 24): listed newest first,
+ * found by make, model, stock number or VIN, and each car saved whole with the columns its
+ * listing and the feeds look it up by.
+ */
+export type StockFilter = {
+  /** Words of the make, model, stock number or VIN (each word must match one of them). */
+  text?: string;
+  status?: Car['status'];
+  carType?: Car['car_type'];
+  /** true: only cars hidden from the website; false: only shown ones. */
+  hidden?: boolean;
+};
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function stockPage(
+  db: PlatformDb,
+  siteId: number,
+  filter: StockFilter,
+  page: Page,
+): Promise<{ cars: Car[]; next: PagePosition | null }> {
+  let query = db.selectFrom('cars').select(['id', 'data']).where('site_id', '=', siteId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.carType) query = query.where('car_type', '=', filter.carType);
+  if (filter.hidden !== undefined) query = query.where('show_on_dealer_website', '=', filter.hidden ? 0 : 1);
+  for (const word of (filter.text ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 5)) {
+    const pattern = likePattern(word);
+    query = query.where((eb) =>
+      eb.or(['make', 'model', 'stocknum', 'vin'].map((column) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`)),
+    );
+  }
+  if (page.after) query = query.where('id', '<', page.after.id);
+  const rows = await query
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  const cars = rows.map((row) => JSON.parse(row.data) as Car);
+  const { rows: listed, next } = pageOf(cars, page.limit, (car) => ({ key: car.id, id: car.id }));
+  return { cars: listed, next };
+}
+
+/** The site's car with this stock number, else this VIN (what a feed row or a new car must not repeat). */
+export async function carByStockNumberOrVin(db: PlatformDb, siteId: number, stocknum: string, vin: string): Promise<Car | null> {
+  const byNumber = stocknum
+    ? await db.selectFrom('cars').select('data').where('site_id', '=', siteId).where('stocknum', '=', stocknum).executeTakeFirst()
+    : undefined;
+  const byVin =
+    !byNumber && vin
+      ? await db.selectFrom('cars').select('data').where('site_id', '=', siteId).where('vin', '=', vin).executeTakeFirst()
+      : undefined;
+  const row = byNumber ?? byVin;
+  return row ? (JSON.parse(row.data) as Car) : null;
+}
+
+/** The id a new car takes: car ids are the platform's, not a site's. */
+export async function nextCarId(db: PlatformDb): Promise<number> {
+  const row = await db
+    .selectFrom('cars')
+    .select((eb) => eb.fn.max('id').as('top'))
+    .executeTakeFirst();
+  return Math.max(100_000, Number(row?.top ?? 0)) + 1;
+}
+
+/** Whether another car of the site has this slug (a car's page address). */
+export async function slugTaken(db: PlatformDb, siteId: number, slug: string, exceptId: number | null): Promise<boolean> {
+  let query = db.selectFrom('cars').select('id').where('site_id', '=', siteId).where('slug', '=', slug);
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+const columnsOf = (car: Car, now: number) => ({
+  slug: car.slug,
+  dealership_id: car.dealership_id,
+  location_id: car.location_id,
+  status: car.status,
+  car_type: car.car_type,
+  make: car.make,
+  model: car.model,
+  price: car.price,
+  show_on_dealer_website: car.show_on_dealer_website ? 1 : 0,
+  sold_date_timestamp: car.sold_date_timestamp,
+  updated_at: now,
+  data: JSON.stringify(car),
+  stocknum: car.stocknum || null,
+  vin: car.vin || null,
+});
+
+/** Saves a car whole: a new one is added, a known one (same id, same site) replaced. */
+export async function saveCar(db: PlatformDb, siteId: number, car: Car, now = Date.now()): Promise<'added' | 'changed'> {
+  const changed = await db
+    .updateTable('cars')
+    .set(columnsOf(car, now))
+    .where('id', '=', car.id)
+    .where('site_id', '=', siteId)
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) > 0) return 'changed';
+  await db
+    .insertInto('cars')
+    .values({ id: car.id, site_id: siteId, ...columnsOf(car, now) })
+    .execute();
+  return 'added';
+}
+
+/** Listed is what search shows as for sale: in stock or coming soon, and not hidden. */
+const isListed = (car: Pick<Car, 'status' | 'show_on_dealer_website'>) =>
+  car.show_on_dealer_website && (car.status === 'in_stock' || car.status === 'coming_soon');
+
+/** The site's stock summary (count, makes, models, types: the header's stock menu and the home page's) from its cars now. */
+export async function refreshStockSummary(
+  db: PlatformDb,
+  engine: DatabaseEngine,
+  siteId: number,
+  now = Date.now(),
+): Promise<SiteConfig['stock']> {
+  const rows = await db.selectFrom('cars').select('data').where('site_id', '=', siteId).execute();
+  const listed = rows.map((row) => JSON.parse(row.data) as Car).filter(isListed);
+  const makeModels = new Map<string, number>();
+  const carTypes: Record<string, number> = { new: 0, used: 0, demo: 0 };
+  for (const car of listed) {
+    makeModels.set(`${car.make}:${car.model}`, (makeModels.get(`${car.make}:${car.model}`) ?? 0) + 1);
+    carTypes[car.car_type] = (carTypes[car.car_type] ?? 0) + 1;
+  }
+  const stock: SiteConfig['stock'] = {
+    count: listed.length,
+    makes: [...new Set(listed.map((car) => car.make))].sort(),
+    make_models: Object.fromEntries([...makeModels.keys()].sort().map((key) => [key, makeModels.get(key)!])),
+    car_types: carTypes,
+  };
+  // One statement, so a settings change saved meanwhile is neither lost nor overwritten.
+  const value = JSON.stringify(stock);
+  const config =
+    engine === 'postgres'
+      ? sql<string>`jsonb_set(config::jsonb, '{stock}', ${value}::jsonb)::text`
+      : sql<string>`json_set(config, '$.stock', json(${value}))`;
+  await db.updateTable('sites').set({ config, updated_at: now }).where('id', '=', siteId).execute();
+  return stock;
+}
