@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { consoleUrl, expectNoSeriousAxeViolations, signIn } from './support/console';
 import { siteUrl } from './support/platform';
 
-test('an operator opens a new dealer site in the console; it serves its home and search pages at once', async ({ page, browser }) => {
+test('an operator opens a new dealer site in the console; it serves its home, search and car pages at once', async ({ page, browser }) => {
   const slug = `pacific-autos-${Date.now() % 100000}`;
   await signIn(page, 'operator@dealer-platform.localhost');
   await page.getByRole('link', { name: 'Open a new site' }).click();
@@ -31,12 +31,28 @@ test('an operator opens a new dealer site in the console; it serves its home and
   await expect(page.getByRole('heading', { name: 'Settings of Pacific Autos' })).toBeVisible();
   expect(new URL(page.url()).pathname).toBe(`/sites/${slug}/settings`);
 
+  // Its first car, from the Stock tab.
+  await page.getByRole('link', { name: 'Stock' }).click();
+  await page.getByRole('button', { name: 'Add a car' }).click();
+  const car = page.locator('.dc-car');
+  await car.getByLabel('Make').fill('Mazda');
+  await car.getByLabel('Model').fill('CX-5');
+  await car.getByLabel('Year').fill('2020');
+  await car.getByLabel('Price', { exact: true }).fill('31990');
+  await car.getByLabel('Stock number').fill('PA-1');
+  await car.getByRole('button', { name: 'Add the car' }).click();
+  await expect(car.getByRole('status').filter({ hasText: 'Car added.' })).toBeVisible();
+  const carPath = new URL((await car.getByRole('link', { name: 'Open the car’s page' }).getAttribute('href'))!).pathname;
+
   const shopper = await (await browser.newContext()).newPage();
   await shopper.goto(siteUrl(slug, '/'));
   await expect(shopper).toHaveTitle(/Pacific Autos/);
   await expect(shopper.locator('header').first().getByRole('img', { name: 'Pacific Autos' })).toBeVisible();
   await shopper.goto(siteUrl(slug, '/search/used-cars'));
   await expect(shopper.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(shopper.getByText('2020 Mazda CX-5').first()).toBeVisible();
+  await shopper.goto(siteUrl(slug, carPath));
+  await expect(shopper.getByRole('heading', { level: 1 })).toContainText('2020 Mazda CX-5');
   await shopper.goto(siteUrl(slug, '/dealerships'));
   await expect(shopper.locator('main').getByText('3 The Corso, Manly NSW 2095')).toBeVisible();
   await shopper.close();
