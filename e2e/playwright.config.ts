@@ -62,6 +62,8 @@ export default defineConfig({
       IMAGE_RENDER_RATE_LIMIT: '0',
       BOOKINGS_PER_CONTACT_PER_DAY: '0',
       BOOKINGS_PER_CONTACT_UPCOMING: '0',
+      // The feed walk serves its CSV and photos from 127.0.0.1, which feeds may not be fetched from by default.
+      FEEDS_ALLOW_PRIVATE_ADDRESSES: '1',
     },
   },
 });

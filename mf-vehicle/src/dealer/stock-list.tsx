@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { StockListProps } from '@dealer/contracts/remote-modules';
 import { Button } from '@dealer/ui/button';
 import { CarForm } from './car-form';
+import { FeedImport } from './feed-import';
 import { carStatuses, carTypes, stockApi, StockApiError, thumbnail, type CarAnswer, type StockFilter, type StockRow } from './stock-api';
 import './stock-list.css';
 
@@ -24,6 +25,7 @@ export default function StockList({ apiBase, canWrite }: StockListProps) {
   const [error, setError] = useState<StockApiError | null>(null);
   const [loading, setLoading] = useState(true);
   const [open, setOpen] = useState<CarAnswer | 'new' | null>(null);
+  const [feedOpen, setFeedOpen] = useState(false);
   // A form is made afresh when the dealer opens a car or starts a new one, not when the one open is saved.
   const [formKey, setFormKey] = useState(0);
   const price = new Intl.NumberFormat(locale, {
@@ -113,6 +115,21 @@ export default function StockList({ apiBase, canWrite }: StockListProps) {
   return (
     <section className="dc-stock" aria-labelledby="dc-stock-title">
       <h1 id="dc-stock-title">Stock</h1>
+      <p>
+        <Button variant="secondary" onClick={() => setFeedOpen(!feedOpen)} aria-expanded={feedOpen}>
+          {feedOpen ? 'Close the inventory feed' : 'Inventory feed'}
+        </Button>
+      </p>
+      {feedOpen ? (
+        <FeedImport
+          apiBase={apiBase}
+          canWrite={canWrite}
+          onApplied={() => {
+            setLoading(true);
+            setFilter({ ...filter });
+          }}
+        />
+      ) : null}
       <form className="dc-stock__filters" onSubmit={search} role="search" aria-label="Find cars">
         <div className="dp-field">
           <label htmlFor="stock-q">Make, model, stock number or VIN</label>

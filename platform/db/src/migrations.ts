@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { consoleMigration } from './console-migration';
+import { feedMigration } from './feed-migration';
 import { leadSearchMigration } from './lead-search-migration';
 import { mailOptOutMigration } from './mail-opt-out-migration';
 import { siteImageMigration } from './site-image-migration';
@@ -511,7 +512,8 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
       },
     },
     '0020_mail_opt_outs': mailOptOutMigration(),
-    '0021_car_stock_numbers': stockNumberMigration(),
+    '0021_car_stock_numbers': stockNumberMigration(engine),
+    '0022_inventory_feeds': feedMigration(engine),
   };
   return { getMigrations: async () => migrations };
 }

@@ -507,6 +507,46 @@ export interface SiteImagesTable {
   created_at: number;
 }
 
+export type FeedSchedule = 'off' | 'hourly' | 'daily';
+export type FeedImportSource = 'upload' | 'url';
+export type FeedImportStatus = 'previewed' | 'running' | 'done' | 'failed';
+
+/** A site's inventory feed (migration 0022): its column mapping (JSON, field → column), where it is pulled from and when next. */
+export interface FeedSettingsTable {
+  site_id: number;
+  mapping: string | null;
+  url: string | null;
+  schedule: FeedSchedule;
+  next_pull_at: number | null;
+  /** The import running now, and until when its lease holds (renewed while it runs). */
+  import_id: number | null;
+  import_until: number | null;
+  updated_at: number;
+}
+
+/** One import of a feed: the CSV as uploaded or fetched (emptied once applied), its mapping, and its progress and report (JSON). */
+export interface FeedImportsTable {
+  id: Generated<number>;
+  site_id: number;
+  source: FeedImportSource;
+  status: FeedImportStatus;
+  csv: Buffer;
+  mapping: string | null;
+  report: string | null;
+  progress: string | null;
+  error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+/** A photo a feed named, already fetched and stored (site_images) under `hash`. */
+export interface FeedPhotosTable {
+  site_id: number;
+  url: string;
+  hash: string;
+  fetched_at: number;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   site_remotes: SiteRemotesTable;
@@ -542,4 +582,7 @@ export interface PlatformDatabase {
   site_images: SiteImagesTable;
   console_audit: ConsoleAuditTable;
   lead_notes: LeadNotesTable;
+  feed_settings: FeedSettingsTable;
+  feed_imports: FeedImportsTable;
+  feed_photos: FeedPhotosTable;
 }

@@ -2,6 +2,7 @@ import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig, SiteRemoteSetting } from '@dealer/contracts/site';
 import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
 import type { PlatformDb } from './database';
+import type { DatabaseEngine } from './database-engine';
 
 /** Stored site config: everything but locations and remote settings, which have their own tables. */
 type StoredSiteConfig = Omit<SiteConfig, 'locations' | 'remotes'>;
@@ -167,20 +168,46 @@ export async function setSiteRemote(db: PlatformDb, siteId: number, remote: Remo
  * site lookups see the change (siteContentStamp).
  */
 export async function updateSiteSettings(db: PlatformDb, site: SiteConfig, now = Date.now()) {
+  await db.transaction().execute((trx) => writeSiteSettings(trx, site, now));
+}
+
+async function writeSiteSettings(trx: PlatformDb, site: SiteConfig, now: number) {
   const { locations, remotes: _remotes, ...stored } = site;
-  await db.transaction().execute(async (trx) => {
+  await trx
+    .updateTable('sites')
+    .set({ config: JSON.stringify(stored), updated_at: now })
+    .where('id', '=', site.id)
+    .execute();
+  for (const location of locations)
     await trx
-      .updateTable('sites')
-      .set({ config: JSON.stringify(stored), updated_at: now })
-      .where('id', '=', site.id)
+      .updateTable('locations')
+      .set({ data: JSON.stringify(location) })
+      .where('site_id', '=', site.id)
+      .where('id', '=', location.id)
       .execute();
-    for (const location of locations)
-      await trx
-        .updateTable('locations')
-        .set({ data: JSON.stringify(location) })
-        .where('site_id', '=', site.id)
-        .where('id', '=', location.id)
-        .execute();
+}
+
+/**
+ * A change to a site's settings made on the site as it is now: read, changed and written in one
+ * transaction that holds the site's row (PostgreSQL; SQLite runs one writer at a time), so two
+ * changes at once (a settings save, a logo, the stock summary) never undo each other. `change`
+ * answers the site to write, or a refusal that writes nothing.
+ */
+export async function changeSiteConfig<R>(
+  db: PlatformDb,
+  engine: DatabaseEngine,
+  siteId: number,
+  change: (site: SiteConfig) => { site: SiteConfig; result: R } | { refused: R },
+  now = Date.now(),
+): Promise<{ before: SiteConfig; after: SiteConfig | null; result: R } | null> {
+  return db.transaction().execute(async (trx) => {
+    if (engine === 'postgres') await lockSiteRow(trx, siteId);
+    const before = await loadSiteConfig(trx, siteId);
+    if (!before) return null;
+    const outcome = change(before);
+    if ('refused' in outcome) return { before, after: null, result: outcome.refused };
+    await writeSiteSettings(trx, outcome.site, now);
+    return { before, after: outcome.site, result: outcome.result };
   });
 }
 

@@ -47,7 +47,27 @@ export async function stockPage(
   return { cars: listed, next };
 }
 
-/** The site's car with this stock number, else this VIN (what a feed row or a new car must not repeat). */
+/** Other cars of the site with this car's stock number or VIN (each a feed row or a new car must not repeat). */
+export async function clashingCars(
+  db: PlatformDb,
+  siteId: number,
+  car: Pick<Car, 'id' | 'stocknum' | 'vin'>,
+): Promise<{ stocknum: boolean; vin: boolean }> {
+  const other = (column: 'stocknum' | 'vin', value: string) =>
+    value
+      ? db
+          .selectFrom('cars')
+          .select('id')
+          .where('site_id', '=', siteId)
+          .where(column, '=', value)
+          .where('id', '!=', car.id)
+          .executeTakeFirst()
+      : Promise.resolve(undefined);
+  const [byNumber, byVin] = await Promise.all([other('stocknum', car.stocknum), other('vin', car.vin)]);
+  return { stocknum: byNumber !== undefined, vin: byVin !== undefined };
+}
+
+/** The site's car with this stock number, else this VIN (how a feed row finds the car it updates). */
 export async function carByStockNumberOrVin(db: PlatformDb, siteId: number, stocknum: string, vin: string): Promise<Car | null> {
   const byNumber = stocknum
     ? await db.selectFrom('cars').select('data').where('site_id', '=', siteId).where('stocknum', '=', stocknum).executeTakeFirst()
@@ -109,9 +129,51 @@ export async function saveCar(db: PlatformDb, siteId: number, car: Car, now = Da
   return 'added';
 }
 
-/** Listed is what search shows as for sale: in stock or coming soon, and not hidden. */
-const isListed = (car: Pick<Car, 'status' | 'show_on_dealer_website'>) =>
-  car.show_on_dealer_website && (car.status === 'in_stock' || car.status === 'coming_soon');
+/**
+ * Adds a new car under a fresh id: only ever an insert (never replacing a car), and when two cars
+ * are added at once and take the same id, the later one tries the next.
+ */
+export async function addCar(db: PlatformDb, siteId: number, build: (id: number) => Car, now = Date.now()): Promise<Car> {
+  for (let attempt = 0; ; attempt++) {
+    const car = build(await nextCarId(db));
+    try {
+      await db
+        .insertInto('cars')
+        .values({ id: car.id, site_id: siteId, ...columnsOf(car, now) })
+        .execute();
+      return car;
+    } catch (error) {
+      const taken = await db.selectFrom('cars').select('id').where('id', '=', car.id).executeTakeFirst();
+      if (!taken || attempt >= 4) throw error;
+    }
+  }
+}
+
+/**
+ * Changes a car as it is now: read and written in one transaction holding its row (PostgreSQL;
+ * SQLite runs one writer at a time), so a deposit, hold or sale written meanwhile is not undone by a
+ * dealer's edit made from an older copy. Null when the site has no such car.
+ */
+export async function changeCar(
+  db: PlatformDb,
+  engine: DatabaseEngine,
+  siteId: number,
+  carId: number,
+  /** Given the car and the transaction, for any reads it needs (never the outer store: SQLite has one connection). */
+  change: (car: Car, trx: PlatformDb) => Car | Promise<Car>,
+  now = Date.now(),
+): Promise<{ before: Car; after: Car } | null> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('cars').select('data').where('id', '=', carId).where('site_id', '=', siteId);
+    if (engine === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    if (!row) return null;
+    const before = JSON.parse(row.data) as Car;
+    const after = await change(before, trx);
+    await trx.updateTable('cars').set(columnsOf(after, now)).where('id', '=', carId).where('site_id', '=', siteId).execute();
+    return { before, after };
+  });
+}
 
 /** The site's stock summary (count, makes, models, types: the header's stock menu and the home page's) from its cars now. */
 export async function refreshStockSummary(
@@ -120,26 +182,34 @@ export async function refreshStockSummary(
   siteId: number,
   now = Date.now(),
 ): Promise<SiteConfig['stock']> {
-  const rows = await db.selectFrom('cars').select('data').where('site_id', '=', siteId).execute();
-  const listed = rows.map((row) => JSON.parse(row.data) as Car).filter(isListed);
-  const makeModels = new Map<string, number>();
-  const carTypes: Record<string, number> = { new: 0, used: 0, demo: 0 };
-  for (const car of listed) {
-    makeModels.set(`${car.make}:${car.model}`, (makeModels.get(`${car.make}:${car.model}`) ?? 0) + 1);
-    carTypes[car.car_type] = (carTypes[car.car_type] ?? 0) + 1;
-  }
-  const stock: SiteConfig['stock'] = {
-    count: listed.length,
-    makes: [...new Set(listed.map((car) => car.make))].sort(),
-    make_models: Object.fromEntries([...makeModels.keys()].sort().map((key) => [key, makeModels.get(key)!])),
-    car_types: carTypes,
-  };
-  // One statement, so a settings change saved meanwhile is neither lost nor overwritten.
-  const value = JSON.stringify(stock);
-  const config =
-    engine === 'postgres'
-      ? sql<string>`jsonb_set(config::jsonb, '{stock}', ${value}::jsonb)::text`
-      : sql<string>`json_set(config, '$.stock', json(${value}))`;
-  await db.updateTable('sites').set({ config, updated_at: now }).where('id', '=', siteId).execute();
-  return stock;
+  // Counted and written while holding the site (PostgreSQL), so two changes at once leave the later count.
+  return db.transaction().execute(async (trx) => {
+    if (engine === 'postgres') await trx.selectFrom('sites').select('id').where('id', '=', siteId).forNoKeyUpdate().execute();
+    const rows = await trx
+      .selectFrom('cars')
+      .select(['make', 'model', 'car_type', 'status', 'show_on_dealer_website'])
+      .where('site_id', '=', siteId)
+      .execute();
+    const listed = rows.filter((car) => car.show_on_dealer_website === 1 && (car.status === 'in_stock' || car.status === 'coming_soon'));
+    const makeModels = new Map<string, number>();
+    const carTypes: Record<string, number> = { new: 0, used: 0, demo: 0 };
+    for (const car of listed) {
+      makeModels.set(`${car.make}:${car.model}`, (makeModels.get(`${car.make}:${car.model}`) ?? 0) + 1);
+      carTypes[car.car_type] = (carTypes[car.car_type] ?? 0) + 1;
+    }
+    const stock: SiteConfig['stock'] = {
+      count: listed.length,
+      makes: [...new Set(listed.map((car) => car.make))].sort(),
+      make_models: Object.fromEntries([...makeModels.keys()].sort().map((key) => [key, makeModels.get(key)!])),
+      car_types: carTypes,
+    };
+    // One statement, so a settings change saved meanwhile is neither lost nor overwritten.
+    const value = JSON.stringify(stock);
+    const config =
+      engine === 'postgres'
+        ? sql<string>`jsonb_set(config::jsonb, '{stock}', ${value}::jsonb)::text`
+        : sql<string>`json_set(config, '$.stock', json(${value}))`;
+    await trx.updateTable('sites').set({ config, updated_at: now }).where('id', '=', siteId).execute();
+    return stock;
+  });
 }

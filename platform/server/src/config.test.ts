@@ -44,6 +44,8 @@ describe('platform configuration', () => {
         hstsMaxAgeSeconds: 31_536_000,
       },
       chat: { pollsPerMinute: 60 },
+      // Feeds are never fetched from this machine or a private network unless told.
+      feeds: { allowPrivateAddresses: false },
       events: { ratePerMinute: 120, retentionDays: 400 },
       search: {
         ratePerMinute: 3000,
@@ -135,6 +137,7 @@ describe('platform configuration', () => {
         HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
         HSTS_MAX_AGE_SECONDS: '86400',
         CHAT_POLL_RATE_LIMIT: '30',
+        FEEDS_ALLOW_PRIVATE_ADDRESSES: 'yes',
       },
       cwd,
     );
@@ -171,6 +174,7 @@ describe('platform configuration', () => {
         hstsMaxAgeSeconds: 86_400,
       },
       chat: { pollsPerMinute: 30 },
+      feeds: { allowPrivateAddresses: true },
       events: { ratePerMinute: 30, retentionDays: 400 },
       search: { ratePerMinute: 0, publicBudget: { queries: 10, hits: 48, facets: 20, highlightedFields: 0, filterBytes: 16 * 1024 } },
       images: {

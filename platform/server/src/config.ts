@@ -308,6 +308,9 @@ const baseEnvSchema = z.object({
     .int('AD_EVENTS_RETENTION_DAYS must be a whole number of days')
     .min(7, 'AD_EVENTS_RETENTION_DAYS must be at least 7 (an unsent ad event is retried for 7 days)')
     .default(30),
+  // Inventory feeds and their photos are fetched from addresses dealers type: never from this machine or a private
+  // network unless this is on (tests, the e2e server and the bench serve feeds from 127.0.0.1).
+  FEEDS_ALLOW_PRIVATE_ADDRESSES: flag('FEEDS_ALLOW_PRIVATE_ADDRESSES'),
 });
 
 /**
@@ -383,6 +386,8 @@ export type PlatformConfig = {
   adEvents: AdEventsConfig;
   /** Polls for new messages per conversation token per minute before a 429 (0: no limit). An open chat window asks every `chatPollMs` (4 s) and once more per message it gets. */
   chat: { pollsPerMinute: number };
+  /** Inventory feeds (issue 24): whether a feed or its photos may be fetched from a private or loopback address. */
+  feeds: { allowPrivateAddresses: boolean };
 };
 
 /** Server-side ad events (issue 11, `POST /api/fb-events`). */
@@ -534,6 +539,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       retentionDays: e.AD_EVENTS_RETENTION_DAYS,
     },
     chat: { pollsPerMinute: e.CHAT_POLL_RATE_LIMIT },
+    feeds: { allowPrivateAddresses: e.FEEDS_ALLOW_PRIVATE_ADDRESSES },
     leads: {
       mockMode: e.LEADS_MOCK_MODE,
       tokenSecret: e.LEAD_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),

@@ -15,6 +15,7 @@ import type { SiteCache } from './tenancy/site-cache';
 import type { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
 import type { IntervalLoop } from './interval-loop';
 import type { RelayLog } from './relay-log';
+import type { FeedImports } from './stock/feed-import';
 
 /**
  * The platform's services, built once by createPlatform (platform.ts) and given to every route
@@ -50,6 +51,10 @@ export type PlatformContext = {
   eventRetention: EventRetention;
   /** The dealer console: its users' sign-in and mail outbox, and the live feed of new leads. */
   console: ConsoleServices;
+  /** Inventory feed imports (issue 24), applied in the background one per site at a time. */
+  feeds: FeedImports;
+  /** Pulls the feeds whose scheduled time has come, every minute. */
+  feedSchedule: IntervalLoop;
 };
 
 export const siteDeps = (ctx: PlatformContext) => ({

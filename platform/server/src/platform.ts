@@ -18,6 +18,7 @@ import { InProcessMeili, indexerClient } from './search/meili-client';
 import { SiteCache } from './tenancy/site-cache';
 import { IntervalLoop } from './interval-loop';
 import { RelayLog } from './relay-log';
+import { FeedImports, feedScheduleMs } from './stock/feed-import';
 
 /**
  * Every service of one server process, each built once over one store, wired to the others here
@@ -61,6 +62,7 @@ export function createPlatform(
     siteOf,
     log,
   });
+  const feeds = new FeedImports({ db, dialect, indexer, sites, allowPrivateAddresses: config.feeds.allowPrivateAddresses, log });
   return {
     config,
     db,
@@ -95,5 +97,7 @@ export function createPlatform(
       adEventsRetentionDays: config.adEvents.retentionDays,
       log,
     }),
+    feeds,
+    feedSchedule: new IntervalLoop('feed schedule', () => feeds.pullDue(), feedScheduleMs, log),
   };
 }

@@ -19,6 +19,7 @@ export function startWorkers(platform: PlatformContext, opts: { leadOutbox: bool
   platform.accounts.alerts.start(config.accounts.alertIntervalMs);
   platform.adEvents.start();
   platform.eventRetention.start();
+  platform.feedSchedule.start();
 }
 
 /** Stops every loop, also one a test started by hand, each after the batch it has in hand. */
@@ -31,5 +32,7 @@ export async function stopWorkers(platform: PlatformContext) {
     platform.adEvents.stop(),
     platform.console.mail.stop(),
     platform.eventRetention.stop(),
+    // The schedule's pull under way first, then any import still applying (stopped between batches).
+    platform.feedSchedule.stop().then(() => platform.feeds.stop()),
   ]);
 }

@@ -30,6 +30,8 @@ export const defaultBranding: Branding = {
   radius: '6px',
 };
 
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`);
+
 /** 'Harbour Used Cars' → 'harbour-used-cars'. */
 export const kebab = (text: string): string =>
   text
@@ -180,9 +182,10 @@ export function newSiteConfig(id: number, site: NewSite, origin: (slug: string) 
       enabled: !template.remotesOff.includes(name) && !(name === 'mf-garage' && !garage),
       version: null,
     })),
+    // Within the lengths the settings screen takes (and search engines show): 70 and 160 characters.
     seo: {
-      title: `${site.name} | ${template.noun} in ${city}`,
-      description: `${template.noun} from ${site.name} at ${locations.map((location) => location.name).join(', ')}.`,
+      title: clip(`${site.name} | ${template.noun} in ${city}`, 70),
+      description: clip(`${template.noun} from ${site.name} at ${locations.map((location) => location.name).join(', ')}.`, 160),
     },
     ...settings,
   };

@@ -33,6 +33,9 @@ export const closedDay = (weekday: number): OpeningHoursEntry => ({
  * first such day.
  */
 export function normaliseWeek(days: readonly OpeningHoursEntry[]): { week: OpeningHoursEntry[] } | { badDay: number } {
+  // Each of the seven days once: a day given twice (or missing) is named.
+  const missing = [0, 1, 2, 3, 4, 5, 6].find((weekday) => days.filter((day) => day.weekday === weekday).length !== 1);
+  if (missing !== undefined) return { badDay: missing };
   const week: OpeningHoursEntry[] = [];
   for (const day of [...days].sort((a, b) => a.weekday - b.weekday)) {
     if (day.status === 'Closed') {

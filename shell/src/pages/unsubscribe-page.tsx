@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
@@ -44,6 +44,12 @@ export function UnsubscribePage() {
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<{ field: 'email' | null; message: string } | null>(null);
   const [linkBroken, setLinkBroken] = useState(false);
+  // The link's token names the shopper: it leaves the address bar before the page view is counted (the
+  // shell's effect runs after this one) or any analytics tag reads it, and links followed from here do
+  // not pass it on. The page keeps it in memory to confirm with.
+  useEffect(() => {
+    if (token !== null) window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, [token]);
 
   const confirm = async () => {
     setBusy(true);

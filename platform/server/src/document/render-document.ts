@@ -134,7 +134,7 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
     `<meta name="description" content="${escapeHtml(input.description)}">`,
     `<link rel="canonical" href="${escapeHtml(input.canonicalUrl)}">`,
     `<meta name="theme-color" content="${cssColour(site.branding.primary)}">`,
-    `<link rel="icon" href="${escapeHtml(site.logo.thumb)}" type="image/svg+xml">`,
+    `<link rel="icon" href="${escapeHtml(site.logo.thumb)}" type="${site.logo.thumb.endsWith('.png') ? 'image/png' : 'image/svg+xml'}">`,
   ];
   if (input.robots) head.push(`<meta name="robots" content="${escapeHtml(input.robots)}">`);
   if (site.third_party.google_site_verification) {

@@ -17,6 +17,7 @@ import sharp from 'sharp';
 import type { PlatformDb } from '@dealer/db/database';
 import { siteImage, type SiteImage } from '@dealer/db/site-image-store';
 import { encodePicture, type ImageFormat } from './picture-serving';
+import { uploadFormat } from './upload-format';
 import { ImageRefused } from './site-images';
 
 /** The largest upload read (bytes) and decoded (pixels: 48 MP phone photos fit). */
@@ -39,31 +40,6 @@ const refusals = {
   pixels: 'The photo has more than 50 million pixels.',
   unreadable: 'That file is not a photo we can read. Upload a JPEG, PNG or WebP.',
 } as const;
-
-const startsWith = (bytes: Buffer, at: number, text: string) => bytes.subarray(at, at + text.length).equals(Buffer.from(text, 'latin1'));
-
-/**
- * What an upload's first bytes say it is: one of the formats taken, another picture format (GIF,
- * SVG or other XML, HEIC/AVIF, BMP, TIFF), or nothing we know.
- */
-function uploadFormat(bytes: Buffer): 'jpeg' | 'png' | 'webp' | 'other picture' | 'unknown' {
-  if (startsWith(bytes, 0, '\xff\xd8\xff')) return 'jpeg';
-  if (startsWith(bytes, 0, '\x89PNG\r\n\x1a\n')) return 'png';
-  if (startsWith(bytes, 0, 'RIFF') && startsWith(bytes, 8, 'WEBP')) return 'webp';
-  const text = bytes
-    .subarray(0, 256)
-    .toString('latin1')
-    .replace(/^\xef\xbb\xbf/, '')
-    .trimStart();
-  const other =
-    startsWith(bytes, 0, 'GIF8') ||
-    text.startsWith('<') ||
-    startsWith(bytes, 4, 'ftyp') ||
-    startsWith(bytes, 0, 'BM') ||
-    startsWith(bytes, 0, 'II*\0') ||
-    startsWith(bytes, 0, 'MM\0*');
-  return other ? 'other picture' : 'unknown';
-}
 
 /** sharp's refusal in the dealer's words: too many pixels, or not readable. */
 const decodeRefusal = (error: unknown) =>

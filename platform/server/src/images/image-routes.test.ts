@@ -224,7 +224,7 @@ describe('logos', () => {
     const res = await app.inject({ url: '/img/logo/city-motors.svg' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.body).toContain('City Motors &amp; Co &lt;Est&gt;');
     expect(res.body).toContain('#c8102e');
     expect(res.body).not.toContain('<Est>');

@@ -190,11 +190,14 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
     const site = await opts.siteLogo(request.params.slug);
     if (!site) return reply.code(404).send(unknownSite);
     const svg = logoSvg(site.name, site.colour);
-    return reply
-      .header('content-type', 'image/svg+xml; charset=utf-8')
-      .header('cache-control', 'public, max-age=86400')
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .send(svg);
+    return (
+      reply
+        .header('content-type', 'image/svg+xml; charset=utf-8')
+        // Drawn from the site's name and colour, which the dealer may change: kept five minutes, not a day.
+        .header('cache-control', 'public, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(svg)
+    );
   });
 }

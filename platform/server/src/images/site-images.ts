@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { PlatformDb } from '@dealer/db/database';
 import { siteImage, type SiteImage } from '@dealer/db/site-image-store';
 import { messageSchema } from '../http/zod-schemas';
+import { uploadFormat } from './upload-format';
 
 /** The largest upload read (bytes) and decoded (pixels). */
 export const uploadMaxBytes = 2 * 1024 * 1024;
@@ -35,6 +36,10 @@ export const siteImageUrl = (hash: string) => `/img/site/${hash}.png`;
 export async function processLogo(upload: Buffer, siteId: number, now: number): Promise<SiteImage> {
   if (upload.length === 0) throw new ImageRefused('Choose a picture to upload.');
   if (upload.length > uploadMaxBytes) throw new ImageRefused('The logo is larger than 2 MB.');
+  // Only what begins like a PNG, JPEG or WebP reaches the decoder (an SVG or TIFF never reaches its parser).
+  const kind = uploadFormat(upload);
+  if (kind === 'other picture') throw new ImageRefused('Upload a PNG, JPEG or WebP picture.');
+  if (kind === 'unknown') throw new ImageRefused('That file is not a picture we can read. Upload a PNG, JPEG or WebP.');
   const input = () => sharp(upload, { limitInputPixels: uploadMaxPixels, failOn: 'error' });
   let format: string | undefined;
   try {
@@ -81,7 +86,8 @@ export async function siteImageRoutes(scope: FastifyInstance, db: PlatformDb) {
     },
     async (request, reply) => {
       const image = await siteImage(db, request.params.hash);
-      if (!image) return reply.code(404).send(notFound);
+      // Logos only: a car photo's original is served at its widths through the image pipeline (/img/car).
+      if (!image || image.kind !== 'logo') return reply.code(404).send(notFound);
       return reply
         .header('content-type', image.content_type)
         .header('cache-control', 'public, max-age=31536000, immutable')

@@ -125,6 +125,17 @@ export class StockIndexer {
     );
   }
 
+  /** Several cars of a site as they now are in the store (a feed import's batch), in one documents request per batch. */
+  async indexCars(siteId: number, cars: Car[]): Promise<void> {
+    if (cars.length === 0) return;
+    const locations = (await loadSiteConfig(this.db, siteId))?.locations;
+    const docs = cars.map((car) => carSearchDocument(car, siteId, locations));
+    const tasks: EnqueuedTask[] = [];
+    for (let start = 0; start < docs.length; start += this.options.batchSize)
+      tasks.push(await this.cars.addDocuments(docs.slice(start, start + this.options.batchSize), { primaryKey: 'id' }));
+    await this.waitFor(tasks, `Indexing ${cars.length} cars of site ${siteId}`, this.options.bulkTimeoutMs);
+  }
+
   /** Takes one car out of search. */
   async removeCar(carId: number): Promise<void> {
     await this.settle(this.cars.deleteDocument(carId), `Removing car ${carId} from search`, this.options.carTimeoutMs);

@@ -11,6 +11,9 @@ import { siteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import { findSiteIdByHost, insertSite, nextSiteId } from '@dealer/db/site-store';
 import { newSiteConfig } from '@dealer/rules/new-site-config';
+import { normaliseWeek } from '@dealer/rules/opening-hours';
+
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Why a site could not be made, field by field (the console shows each beside its field). */
 export class SiteRefused extends Error {
@@ -35,6 +38,16 @@ export async function createSite(
   const parsed = newSiteSchema.safeParse(input);
   if (!parsed.success) throw new SiteRefused(fieldsOf(parsed.error));
   const request = parsed.data;
+  const badHours: Record<string, string> = {};
+  request.locations.forEach((location, index) => {
+    if (!location.opening_hours) return;
+    const checked = normaliseWeek(location.opening_hours);
+    if ('week' in checked) location.opening_hours = checked.week;
+    else
+      badHours[`locations.${index}.opening_hours`] =
+        `${weekdays[checked.badDay]}: give an opening and a later closing time, or mark it closed.`;
+  });
+  if (Object.keys(badHours).length > 0) throw new SiteRefused(badHours);
   const taken: Record<string, string> = {};
   if ((await findSiteIdByHost(db, { slug: request.slug })) !== null) taken.slug = 'Another site has this address; choose another.';
   if (request.domain_name && (await findSiteIdByHost(db, { domain: request.domain_name })) !== null)

@@ -55,7 +55,9 @@ export function guardConsoleRoutes(app: FastifyInstance, ctx: PlatformContext): 
     void reply.header('Cache-Control', 'no-store');
   });
 
-  app.addHook('preValidation', async (request, reply) => {
+  // Before the body is read: nobody may make the server hold a body it will refuse.
+  app.addHook('onRequest', async (request, reply) => {
+    if (reply.sent) return;
     const need = request.routeOptions.config.console;
     if (need === undefined) return reply.code(500).send({ message: consoleRefusals.noPolicy });
     if (need === 'public') return;

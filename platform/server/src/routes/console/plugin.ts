@@ -14,9 +14,9 @@ import { consoleSettingsRoutes } from './settings';
 import { consoleSiteLogoRoutes } from './site-logo';
 import { consoleSiteRoutes } from './sites';
 import { consoleStockRoutes } from './stock';
-import { carPhotoMaxBytes } from '../../images/car-photos';
 import { uploadTypes } from '../../images/site-images';
 import { consoleDashboardRoutes } from './dashboard';
+import { consoleFeedRoutes, feedUploadTypes } from './feed';
 
 /**
  * The dealer console's API, `/api/console/*`, answered on the console's host only. Every route
@@ -25,10 +25,10 @@ import { consoleDashboardRoutes } from './dashboard';
  */
 export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const requests = guardConsoleRoutes(scope, ctx);
-  // Pictures are sent as they are (a logo, a car's photo); each route sets how large it takes.
-  scope.addContentTypeParser([...uploadTypes], { parseAs: 'buffer', bodyLimit: carPhotoMaxBytes }, (_request, body, done) =>
-    done(null, body),
-  );
+  // Pictures (a logo, a car's photo) and a feed's CSV are sent as they are. Up to 1 MB, like every
+  // other body: the upload routes say how large they take (logo 2 MB, photo 15 MB, feed 20 MB).
+  scope.addContentTypeParser([...uploadTypes], { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body));
+  scope.addContentTypeParser(feedUploadTypes, { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body));
   consoleAuthRoutes(scope, ctx, requests);
   consoleLeadRoutes(scope, ctx, requests);
   consoleLeadEventRoutes(scope, ctx, requests);
@@ -42,5 +42,6 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleSiteLogoRoutes(scope, ctx, requests);
   consoleSiteRoutes(scope, ctx, requests);
   consoleStockRoutes(scope, ctx, requests);
+  consoleFeedRoutes(scope, ctx, requests);
   consoleDashboardRoutes(scope, ctx, requests);
 }

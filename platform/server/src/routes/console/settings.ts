@@ -11,7 +11,7 @@ import {
   type SiteConfig,
 } from '@dealer/contracts/site';
 import { insertAudit } from '@dealer/db/console-lead-store';
-import { loadSiteConfig, updateSiteSettings } from '@dealer/db/site-store';
+import { changeSiteConfig, loadSiteConfig } from '@dealer/db/site-store';
 import type { PlatformContext } from '../../platform-context';
 import { checkFields, refusals } from '../admin/admin-schemas';
 import { fieldErrors } from '../auth';
@@ -117,7 +117,7 @@ const settingsBody = z.strictObject({
     .partialRecord(z.enum(writableSecrets), z.string().trim().min(8, 'A key has at least 8 characters.').max(500).nullable())
     .optional(),
   navigation: z.object({ header: menu, footer: menu }).optional(),
-  locations: z.array(locationChange).max(50).optional(),
+  locations: z.array(locationChange).max(100, 'At most 100 locations.').optional(),
 });
 type SettingsChange = z.infer<typeof settingsBody>;
 
@@ -251,13 +251,22 @@ export function consoleSettingsRoutes(scope: FastifyInstance, ctx: PlatformConte
     },
     async (request, reply) => {
       const user = userOf(request);
-      const current = await loadSiteConfig(ctx.db, siteOf(request).id);
-      if (!current) return reply.code(404).send({ message: 'There is no such site.' });
-      const next = applied(current, request.body);
-      const checked = siteConfigSchema.safeParse(next);
-      if (!checked.success) return reply.code(400).send({ message: checkFields, fields: fieldErrors(checked.error) });
       const now = Date.now();
-      await updateSiteSettings(ctx.db, next, now);
+      // Applied to the site as it is now, so a change saved meanwhile (the stock summary, a logo) stays.
+      const saved = await changeSiteConfig<Record<string, string> | null>(
+        ctx.db,
+        ctx.dialect,
+        siteOf(request).id,
+        (current) => {
+          const next = applied(current, request.body);
+          const checked = siteConfigSchema.safeParse(next);
+          return checked.success ? { site: next, result: null } : { refused: fieldErrors(checked.error) };
+        },
+        now,
+      );
+      if (!saved) return reply.code(404).send({ message: 'There is no such site.' });
+      if (!saved.after) return reply.code(400).send({ message: checkFields, fields: saved.result });
+      const { before: current, after: next } = saved;
       const change = audited(settingsView(current), settingsView(next));
       if (Object.keys(change.after).length > 0)
         await insertAudit(

@@ -91,6 +91,17 @@ describe('a site’s logo uploaded in the dealer console', () => {
     expect(other.statusCode).toBe(403);
   });
 
+  it('refuses a stranger before reading what they send, and takes no large body where no picture is expected', async () => {
+    const anonymous = await upload(Buffer.alloc(3 * 1024 * 1024, 1), 'image/png', '');
+    expect(anonymous.statusCode).toBe(401);
+    const onDelete = await consoleRequest(platform.app, 'DELETE', `/api/console/sites/${slug}/logo`, {
+      cookie: admin,
+      payload: Buffer.alloc(1_100_000, 1),
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(onDelete.statusCode).toBe(413);
+  });
+
   it('answers 404 for a picture it does not hold', async () => {
     expect((await siteRequest(platform.app, slug, 'GET', `/img/site/${'0'.repeat(32)}.png`)).statusCode).toBe(404);
     expect((await siteRequest(platform.app, slug, 'GET', '/img/site/../../etc.png')).statusCode).toBe(404);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { insertAudit } from '@dealer/db/console-lead-store';
 import { saveSiteImage } from '@dealer/db/site-image-store';
-import { loadSiteConfig, updateSiteSettings } from '@dealer/db/site-store';
+import { changeSiteConfig } from '@dealer/db/site-store';
 import { ImageRefused, processLogo, siteImageUrl, uploadMaxBytes } from '../../images/site-images';
 import type { PlatformContext } from '../../platform-context';
 import { refusals } from '../admin/admin-schemas';
@@ -30,10 +30,11 @@ export function consoleSiteLogoRoutes(scope: FastifyInstance, ctx: PlatformConte
   const logoAnswer = z.object({ logo: z.string(), uploaded: z.boolean() });
 
   async function setLogo(siteId: number, logo: SiteConfig['logo'], user: { id: number; email: string }) {
-    const current = await loadSiteConfig(ctx.db, siteId);
-    if (!current) return null;
     const now = Date.now();
-    await updateSiteSettings(ctx.db, { ...current, logo }, now);
+    // On the site as it is now, so a settings save or the stock summary written meanwhile stays.
+    const saved = await changeSiteConfig(ctx.db, ctx.dialect, siteId, (current) => ({ site: { ...current, logo }, result: null }), now);
+    if (!saved) return null;
+    const current = saved.before;
     if (current.logo.url !== logo.url)
       await insertAudit(
         ctx.db,

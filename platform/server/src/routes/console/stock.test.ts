@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Car } from '@dealer/contracts/car';
+import { findCarById, updateCar } from '@dealer/db/car-store';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
 import { carsIndexUid, searchKeyForSite } from '../../search/site-search';
 import { consoleRequest, consoleSignIn } from '../../testing/console-requests';
@@ -122,6 +123,32 @@ describe('a site’s stock in the dealer console', () => {
     expect(stray.json<{ fields: object }>().fields).toEqual({ photos: 'A photo must be one uploaded for this car.' });
     const notPhoto = await call('PUT', `/${added.car.id}/photos`, Buffer.from('<svg/>'), admin, { 'content-type': 'image/png' });
     expect(notPhoto.statusCode).toBe(400);
+  });
+
+  it('keeps a deposit taken while a photo was being processed, and refuses another car’s VIN on an edit', async () => {
+    const big = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: { r: 90, g: 90, b: 90 } } })
+      .jpeg()
+      .toBuffer();
+    const upload = call('PUT', `/${added.car.id}/photos`, big, admin, { 'content-type': 'image/jpeg' });
+    // A shopper's deposit marks the car reserved while the photo is processed.
+    await updateCar(platform.ctx.db, added.car.id, { reserved: true });
+    expect((await upload).statusCode).toBe(200);
+    const stored = (await findCarById(platform.ctx.db, added.car.id))!.car;
+    expect([stored.reserved, stored.images.length]).toEqual([true, 3]);
+    await updateCar(platform.ctx.db, added.car.id, { reserved: false });
+
+    const other = (await call('POST', '', { ...newCar, stocknum: 'HUC-90003', vin: '', location_id: locationId })).json<Answer>();
+    const res = await call('PATCH', `/${other.car.id}`, { vin: newCar.vin });
+    expect(res.json<{ fields: object }>().fields).toEqual({ vin: 'Another car has this VIN.' });
+  });
+
+  it('gives a car whose page address another car has its id on the end', async () => {
+    const first = (await call('POST', '', { ...newCar, stocknum: 'Z-1', vin: '', location_id: locationId })).json<Answer>();
+    const second = await call('POST', '', { ...newCar, stocknum: 'z.1', vin: '', location_id: locationId });
+    expect(second.statusCode, second.body).toBe(201);
+    const { car } = second.json<Answer>();
+    expect(car.slug).toBe(`${first.car.slug}-${car.id}`);
+    expect((await siteRequest(platform.app, slug, 'GET', `/cars/${car.slug}`)).statusCode).toBe(200);
   });
 
   it('lets staff look at the stock but not change it', async () => {

@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { carStatuses, carTypes, type Car } from '@dealer/contracts/car';
+import type { SiteConfig } from '@dealer/contracts/site';
+import type { PlatformDb } from '@dealer/db/database';
 import { findCarById } from '@dealer/db/car-store';
 import { insertAudit } from '@dealer/db/console-lead-store';
 import { decodeCursor, encodeCursor, pageSizes } from '@dealer/db/page-cursor';
 import { saveSiteImage } from '@dealer/db/site-image-store';
-import { carByStockNumberOrVin, nextCarId, refreshStockSummary, saveCar, stockPage } from '@dealer/db/stock-store';
+import { addCar, changeCar, clashingCars, refreshStockSummary, slugTaken, stockPage } from '@dealer/db/stock-store';
 import { vehiclePath } from '@dealer/rules/routes';
 import { carPhotoMaxBytes, carPhotoUrl, processCarPhoto } from '../../images/car-photos';
 import { ImageRefused } from '../../images/site-images';
@@ -17,6 +19,8 @@ import { fieldErrors } from '../auth';
 import type { ConsoleRequests } from './console-access';
 
 const siteParams = z.object({ site: z.string() });
+/** The most photos a car shows (the form's limit too). */
+const maxPhotos = 100;
 const carParams = siteParams.extend({ id: z.coerce.number({ error: 'The car id is a number.' }).int().positive() });
 const listQuery = z.object({
   q: z.string().trim().max(100, 'Search for at most 100 characters.').optional(),
@@ -70,15 +74,19 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
     locations: site.locations.map((location) => ({ id: location.id, name: location.name })),
   });
 
-  /** Saves the car, then tells search and the site's pages, then the audit log. */
-  async function store(request: FastifyRequest, siteId: number, before: Car | null, car: Car) {
-    const duplicate = await carByStockNumberOrVin(ctx.db, siteId, car.stocknum, car.vin);
-    if (duplicate && duplicate.id !== car.id)
-      throw new CarRefused(
-        duplicate.stocknum === car.stocknum ? { stocknum: 'Another car has this stock number.' } : { vin: 'Another car has this VIN.' },
-      );
+  /** A stock number or VIN another car of the site has: refused beside its field. */
+  async function refuseClashes(siteId: number, car: Car, db: PlatformDb = ctx.db) {
+    const clash = await clashingCars(db, siteId, car);
+    if (clash.stocknum || clash.vin)
+      throw new CarRefused({
+        ...(clash.stocknum ? { stocknum: 'Another car has this stock number.' } : {}),
+        ...(clash.vin ? { vin: 'Another car has this VIN.' } : {}),
+      });
+  }
+
+  /** After a car is saved: search, the site's stock summary and pages, then the audit log. */
+  async function published(request: FastifyRequest, siteId: number, before: Car | null, car: Car) {
     const now = Date.now();
-    await saveCar(ctx.db, siteId, car, now);
     try {
       await ctx.indexer.indexCar(siteId, car);
     } catch (error) {
@@ -90,7 +98,8 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
     const user = userOf(request);
     const was = before ? carEditOf(before) : null;
     const is = carEditOf(car);
-    const changed = (Object.keys(is) as (keyof CarEdit)[]).filter((key) => JSON.stringify(was?.[key]) !== JSON.stringify(is[key]));
+    const changedFields = (Object.keys(is) as (keyof CarEdit)[]).filter((key) => JSON.stringify(was?.[key]) !== JSON.stringify(is[key]));
+    if (before && changedFields.length === 0) return;
     await insertAudit(
       ctx.db,
       {
@@ -99,12 +108,25 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
         userEmail: user.email,
         action: 'stock.write',
         target: `car ${car.stocknum} (${car.id})`,
-        before: was ? Object.fromEntries(changed.map((key) => [key, was[key]])) : null,
-        after: Object.fromEntries(changed.map((key) => [key, is[key]])),
+        before: was ? Object.fromEntries(changedFields.map((key) => [key, was[key]])) : null,
+        after: Object.fromEntries(changedFields.map((key) => [key, is[key]])),
       },
       now,
     );
   }
+
+  /** Changes a car as it is in the store now (a deposit taken meanwhile stays), checked before it is written. */
+  async function changed(request: FastifyRequest, site: SiteConfig, carId: number, change: (car: Car) => Partial<CarEdit>) {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const saved = await changeCar(ctx.db, ctx.dialect, site.id, carId, async (before, trx) => {
+      const car = carFromEdit(site, before, change(before), before.id, nowSeconds);
+      await refuseClashes(site.id, car, trx);
+      return car;
+    });
+    if (saved) await published(request, site.id, saved.before, saved.after);
+    return saved?.after ?? null;
+  }
+
   const refused = (error: unknown) => {
     if (error instanceof CarRefused) return { message: checkFields, fields: error.fields };
     throw error;
@@ -157,9 +179,14 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
     },
     async (request, reply) => {
       const site = await siteConfigOf(request);
+      const nowSeconds = Math.floor(Date.now() / 1000);
       try {
-        const car = carFromEdit(site, null, request.body, await nextCarId(ctx.db), Math.floor(Date.now() / 1000));
-        await store(request, site.id, null, car);
+        // Checked before an id is taken; a page address another car has gets the car's id on its end.
+        const draft = carFromEdit(site, null, request.body, 0, nowSeconds);
+        await refuseClashes(site.id, draft);
+        const slugFree = !(await slugTaken(ctx.db, site.id, draft.slug, null));
+        const car = await addCar(ctx.db, site.id, (id) => ({ ...draft, id, slug: slugFree ? draft.slug : `${draft.slug}-${id}` }));
+        await published(request, site.id, null, car);
         return reply.code(201).send(carAnswer(site, car));
       } catch (error) {
         return reply.code(400).send(refused(error));
@@ -176,11 +203,9 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
     },
     async (request, reply) => {
       const site = await siteConfigOf(request);
-      const before = await carOfSite(site.id, request.params.id);
-      if (!before) return reply.code(404).send({ message: `This site has no car ${request.params.id}.` });
       try {
-        const car = carFromEdit(site, before, request.body, before.id, Math.floor(Date.now() / 1000));
-        await store(request, site.id, before, car);
+        const car = await changed(request, site, request.params.id, () => request.body);
+        if (!car) return reply.code(404).send({ message: `This site has no car ${request.params.id}.` });
         return reply.send(carAnswer(site, car));
       } catch (error) {
         return reply.code(400).send(refused(error));
@@ -203,6 +228,8 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
       const site = await siteConfigOf(request);
       const before = await carOfSite(site.id, request.params.id);
       if (!before) return reply.code(404).send({ message: `This site has no car ${request.params.id}.` });
+      if (before.images.length >= maxPhotos)
+        return reply.code(400).send({ message: checkFields, fields: { photos: `A car has at most ${maxPhotos} photos.` } });
       let photo;
       try {
         photo = await processCarPhoto(request.body, site.id, Date.now());
@@ -212,10 +239,12 @@ export function consoleStockRoutes(scope: FastifyInstance, ctx: PlatformContext,
       }
       await saveSiteImage(ctx.db, photo);
       const url = carPhotoUrl(photo.hash);
-      const photosNow = before.images.includes(url) ? before.images : [...before.images, url];
       try {
-        const car = carFromEdit(site, before, { photos: photosNow }, before.id, Math.floor(Date.now() / 1000));
-        await store(request, site.id, before, car);
+        // Added to the car as it is now, after the photo was processed (which takes a while), not as it was before.
+        const car = await changed(request, site, before.id, (now) => ({
+          photos: now.images.includes(url) ? now.images : [...now.images, url],
+        }));
+        if (!car) return reply.code(404).send({ message: `This site has no car ${request.params.id}.` });
         return reply.send(carAnswer(site, car));
       } catch (error) {
         return reply.code(400).send(refused(error));
