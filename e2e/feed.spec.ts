@@ -36,8 +36,8 @@ test('a site admin maps and imports a CSV feed (dry run, then apply); the cars a
     .getByLabel('Or upload a CSV file')
     .setInputFiles({ name: 'feed.csv', mimeType: 'text/csv', buffer: feed([jayco, avan, broken]) });
   // The columns are matched by their names; the dealer checks and runs a dry run first.
-  await expect(page.getByLabel('Stock number (needed)')).toHaveValue('Stock Number');
-  await expect(page.getByLabel('Price', { exact: true })).toHaveValue('Price');
+  await expect(page.getByLabel('Stock number', { exact: true })).toHaveValue('Stock Number');
+  await expect(page.getByLabel('Price (needed)')).toHaveValue('Price');
   await page.getByRole('button', { name: 'Dry run' }).click();
   const plan = page.getByRole('region', { name: 'What the import would do' });
   await expect(plan).toContainText('Nothing has changed yet.');
@@ -63,6 +63,6 @@ test('a site admin maps and imports a CSV feed (dry run, then apply); the cars a
   await page.getByRole('button', { name: 'Apply the import' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Import done' })).toBeVisible({ timeout: 30_000 });
   await shopper.goto(jaycoPage);
-  await expect(shopper.locator('main')).toContainText('Sold');
+  await expect(shopper.locator('main')).toContainText('This car has been sold.');
   await shopper.close();
 });
