@@ -213,3 +213,36 @@ export async function refreshStockSummary(
     return stock;
   });
 }
+
+/**
+ * A location's name and town as its cars carry them (each car keeps a copy for its card and the
+ * search filter): written into every car of the location, each as it is now. The cars changed.
+ */
+export async function relabelLocationCars(
+  db: PlatformDb,
+  engine: DatabaseEngine,
+  siteId: number,
+  location: { id: number; name: string; city: string; state: string },
+  now = Date.now(),
+): Promise<Car[]> {
+  const rows = await db.selectFrom('cars').select('id').where('site_id', '=', siteId).where('location_id', '=', location.id).execute();
+  const changed: Car[] = [];
+  for (const row of rows) {
+    const saved = await changeCar(
+      db,
+      engine,
+      siteId,
+      Number(row.id),
+      (car) => ({
+        ...car,
+        location_name: location.name,
+        location: { ...car.location, name: location.name },
+        city: location.city,
+        state: location.state,
+      }),
+      now,
+    );
+    if (saved) changed.push(saved.after);
+  }
+  return changed;
+}

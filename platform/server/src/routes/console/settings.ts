@@ -12,6 +12,7 @@ import {
 } from '@dealer/contracts/site';
 import { insertAudit } from '@dealer/db/console-lead-store';
 import { changeSiteConfig, loadSiteConfig } from '@dealer/db/site-store';
+import { relabelLocationCars } from '@dealer/db/stock-store';
 import type { PlatformContext } from '../../platform-context';
 import { checkFields, refusals } from '../admin/admin-schemas';
 import { fieldErrors } from '../auth';
@@ -274,6 +275,26 @@ export function consoleSettingsRoutes(scope: FastifyInstance, ctx: PlatformConte
           { siteId: current.id, userId: user.id, userEmail: user.email, action: 'settings.write', target: 'settings', ...change },
           now,
         );
+      // A location renamed or moved: its cars carry its name and town on their cards and in search.
+      for (const location of next.locations) {
+        const was = current.locations.find((one) => one.id === location.id);
+        if (
+          !was ||
+          (was.name === location.name && was.address.city === location.address.city && was.address.state === location.address.state)
+        )
+          continue;
+        const cars = await relabelLocationCars(ctx.db, ctx.dialect, next.id, {
+          id: location.id,
+          name: location.name,
+          city: location.address.city,
+          state: location.address.state,
+        });
+        await ctx.indexer
+          .indexCars(next.id, cars)
+          .catch((error: unknown) =>
+            request.log.error({ err: error, locationId: location.id }, 'cars relabelled but not pushed to search'),
+          );
+      }
       ctx.sites.clear();
       return reply.send(settingsView(next));
     },

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NavLink } from '@dealer/contracts/site';
 import { consoleRequest, consoleSignIn } from '../../testing/console-requests';
-import { createTestPlatform, siteRequest, type TestPlatform } from '../../testing/test-platform';
+import { listSiteCars } from '@dealer/db/car-store';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
+import { carsIndexUid, searchKeyForSite } from '../../search/site-search';
+import { createTestPlatform, siteRequest, testSearchKeySecret, type TestPlatform } from '../../testing/test-platform';
 
 type Address = { street: string; city: string; state: string; postcode: string };
 type Settings = {
@@ -95,6 +98,20 @@ describe('a site’s menus and locations in the dealer console', () => {
         contact_detail: { phone, email: 'sales@branch.example.com' },
       });
       expect(shown.address).toMatchObject({ ...address, full });
+      // Its cars carry the new name and town, in the store and in search.
+      const siteId = (await findSiteIdBySlug(platform.ctx.db, slug))!;
+      const cars = (await listSiteCars(platform.ctx.db, siteId)).filter((car) => car.location_id === location!.id);
+      expect(cars.length).toBeGreaterThan(0);
+      expect(new Set(cars.map((car) => `${car.location_name}|${car.city}`))).toEqual(new Set([`Harbourside Branch|${address.city}`]));
+      const search = await platform.app.inject({
+        method: 'POST',
+        url: `/meili/indexes/${carsIndexUid}/search`,
+        headers: { authorization: `Bearer ${searchKeyForSite(siteId, testSearchKeySecret)}` },
+        payload: { filter: `location_id = ${location!.id}`, limit: 5 },
+      });
+      const hits = search.json<{ hits: { location_name: string }[] }>().hits;
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((hit) => hit.location_name === 'Harbourside Branch')).toBe(true);
     },
   );
 
