@@ -20,6 +20,9 @@ export function RouteView({ match }: { match: RouteMatch }) {
       return <HomePage />;
     case 'content':
       return <ContentPage page={match.page} />;
+    case 'post':
+      // No stored posts yet: the server answers 404 with this page.
+      return <NotFoundPage />;
     case 'unsubscribe':
       return <UnsubscribePage />;
     case 'redirect':

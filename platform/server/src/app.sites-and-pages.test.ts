@@ -288,6 +288,16 @@ describe('the platform server', () => {
       expect(res.body.includes('id="route-data"'), 'carries route data').toBe(false);
     });
 
+    it('answers a blog or news post the site does not have with a 404 page, not a page made from its address', async () => {
+      for (const path of ['/blog/anything-at-all', '/news/made-up-story']) {
+        const res = await siteRequest(platform.app, 'metro-motor-group', 'GET', path);
+        expect(res.statusCode, path).toBe(404);
+        expect(res.body).toContain(`<title>Page not found | ${escapeHtml(metro.name)}</title>`);
+        expect(res.body).toContain('<meta name="robots" content="noindex">');
+        expect(res.body).not.toContain('Anything At All');
+      }
+    });
+
     it('answers a car hidden from the dealer website with 404, on its page and its API', async () => {
       const hidden = (await listSiteCars(platform.ctx.db, metro.id)).find((car) => !car.show_on_dealer_website);
       expect(hidden).toBeDefined();

@@ -19,6 +19,8 @@ export type RouteMatch =
   | { kind: 'unsubscribe' }
   | { kind: 'redirect'; to: string }
   | { kind: 'content'; page: string }
+  /** A blog or news post (`/blog/<slug>`, `/news/<slug>`): a 404 until the site has a post by that slug. */
+  | { kind: 'post'; section: 'blog' | 'news'; slug: string }
   | { kind: 'not-found' };
 
 /**
@@ -134,8 +136,8 @@ const contentPages = new Set([
   '/our-locations',
 ]);
 
-/** Parents whose single-slug children are content too: CMS pages and blog posts. */
-const contentParents = ['/pages', '/blog', '/news'];
+/** Parents whose single-slug children are content too: CMS pages. */
+const contentParents = ['/pages'];
 
 /** CMS and dealer page slugs follow the same character rule as car slugs (SPEC §5). */
 const pageSlugPattern = carSlugPattern;
@@ -216,5 +218,6 @@ export function resolveRoute(site: RouteSite, pathname: string, search: URLSearc
   if (child === undefined || extra.length > 0 || !pageSlugPattern.test(child)) return { kind: 'not-found' };
   if (parent === 'contact-us') return { kind: 'lead-form', form: 'contact', page: child };
   if (contentParents.includes(`/${parent}`)) return { kind: 'content', page: path.slice(1) };
+  if (parent === 'blog' || parent === 'news') return { kind: 'post', section: parent, slug: child };
   return { kind: 'not-found' };
 }

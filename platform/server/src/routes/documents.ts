@@ -154,7 +154,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     shellAssets ??= loadShellAssets(ctx.config.shellClientDir);
     const owner = routeOwner(match);
     const remote = owner ? publicConfig.remotes.find((ref) => ref.name === remoteOfModule(owner.module)) : null;
-    let status = match.kind === 'not-found' || (owner && !remote) ? 404 : 200;
+    // A post is a 404 while the site has no post by that slug (stored posts come with issue 24's content pages).
+    let status = match.kind === 'not-found' || match.kind === 'post' || (owner && !remote) ? 404 : 200;
 
     let car: Car | null = null;
     const carSlug = match.kind === 'vehicle' || match.kind === 'checkout' ? match.slug : null;
