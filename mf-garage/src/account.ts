@@ -4,7 +4,12 @@ import type { Car } from '@dealer/contracts/car';
 /** The signed-in shopper of this site (SPEC §3 user session: user and watchlist), kept once per page. */
 export type Account = { user: { id: number; email: string; name?: string } | null; watchlist: number[] };
 export type SavedSearch = { id: number; name: string; path: string };
-export type Garage = { saved: { car_id: number; saved_price: number | null; car: Car | null }[]; searches: SavedSearch[] };
+export type Garage = {
+  saved: { car_id: number; saved_price: number | null; car: Car | null }[];
+  searches: SavedSearch[];
+  /** The address asked for no more offers or alert e-mails from the site (the unsubscribe link or page). */
+  alerts_stopped?: boolean;
+};
 export type Answer<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields: Record<string, string> };
 
 async function call<T>(url: string, method: string, body?: unknown): Promise<Answer<T>> {
@@ -44,6 +49,7 @@ export const accountApi = {
   save: (carId: number) => call<{ watchlist: number[] }>(`/api/garage/saved/${carId}`, 'PUT'),
   unsave: (carId: number) => call<{ watchlist: number[] }>(`/api/garage/saved/${carId}`, 'DELETE'),
   deleteSearch: (id: number) => call<unknown>(`/api/garage/searches/${id}`, 'DELETE'),
+  resumeAlerts: () => call<{ alerts_stopped: boolean }>('/api/garage/unsubscribe', 'DELETE'),
 };
 
 const signedOut: Account = { user: null, watchlist: [] };

@@ -160,6 +160,17 @@ function AccountTab({ site, account }: { site: PublicSiteConfig; account: Accoun
   return (
     <section aria-label="My account">
       <p>{`Signed in as ${account.user.email}.`}</p>
+      {garage?.alerts_stopped ? (
+        <Alert tone="info" title="Alert e-mails are off">
+          <p>{`You asked ${site.name} to stop e-mailing offers and alerts. Your saved cars and searches are kept here.`}</p>
+          <Button
+            variant="secondary"
+            onClick={() => void accountApi.resumeAlerts().then((answer) => answer.ok && setGarage({ ...garage, alerts_stopped: false }))}
+          >
+            E-mail me alerts again
+          </Button>
+        </Alert>
+      ) : null}
       <h2>Saved searches</h2>
       {garage && garage.searches.length === 0 && <p>No saved searches yet.</p>}
       <ul className="garage-page__searches">

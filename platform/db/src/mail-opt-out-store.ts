@@ -26,3 +26,8 @@ export async function isOptedOut(db: Db, siteId: number, email: string): Promise
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The address wants the site's alert e-mails again (only the signed-in shopper of that address may ask). */
+export async function optIn(db: Db, siteId: number, email: string): Promise<void> {
+  await db.deleteFrom('mail_opt_outs').where('site_id', '=', siteId).where('email', '=', optOutAddress(email)).execute();
+}

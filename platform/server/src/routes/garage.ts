@@ -17,6 +17,8 @@ import {
   type SavedSearch,
 } from '../accounts/account-store';
 import { parseSavedSearchFilter } from '../accounts/garage-alerts';
+import { addressOfShopper } from '../accounts/account-store';
+import { isOptedOut, optIn } from '@dealer/db/mail-opt-out-store';
 import type { PlatformContext } from '../platform-context';
 import type { AccountRequests } from './account-requests';
 import { checkFieldsMessage, fieldErrors } from './auth';
@@ -86,7 +88,8 @@ const refusals = { '4xx': refusalSchema };
  * - `PUT` / `DELETE /api/garage/saved/:carId`: saves or removes one of the site's cars, answering
  *   `{ watchlist }`; another site's car is a 404, a full garage (200 cars) a 409;
  * - `POST /api/garage/searches` `{ name, path, filter?, q? }`: 201 `{ search }`, at most 20;
- * - `DELETE /api/garage/searches/:id`: 204.
+ * - `DELETE /api/garage/searches/:id`: 204;
+ * - `DELETE /api/garage/unsubscribe`: alert e-mails again for the signed-in shopper's address (`alerts_stopped` in the garage says whether they are off).
  */
 export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext, requests: AccountRequests) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -104,6 +107,7 @@ export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext,
           200: z.object({
             saved: z.array(z.looseObject({ car_id: z.number(), car: carSchema.nullable() })),
             searches: z.array(savedSearchSchema),
+            alerts_stopped: z.boolean(),
           }),
           ...refusals,
         },
@@ -111,8 +115,13 @@ export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext,
     },
     async (request, reply) => {
       const shopper = shopperOf(request);
-      const [saved, searches] = await Promise.all([savedCarsOf(db, shopper), searchesOf(db, shopper)]);
-      return reply.send({ saved, searches: searches.map(searchView) });
+      const address = await addressOfShopper(db, shopper.id);
+      const [saved, searches, stopped] = await Promise.all([
+        savedCarsOf(db, shopper),
+        searchesOf(db, shopper),
+        address ? isOptedOut(db, request.site.id, address.email) : false,
+      ]);
+      return reply.send({ saved, searches: searches.map(searchView), alerts_stopped: stopped });
     },
   );
 
@@ -140,6 +149,23 @@ export async function garageRoutes(scope: FastifyInstance, ctx: PlatformContext,
     await unsaveCar(db, shopper, request.params.carId);
     return reply.send({ watchlist: await watchlistOf(db, shopper) });
   });
+
+  // The shopper signed in with a code sent to the address, so they may take back an opt-out of it
+  // (made with the unsubscribe link or by anyone who typed the address on /unsubscribe).
+  app.delete(
+    '/api/garage/unsubscribe',
+    {
+      bodyLimit: emptyBodyLimit,
+      config: site,
+      preHandler: signedIn,
+      schema: { response: { 200: z.object({ alerts_stopped: z.boolean() }), ...refusals } },
+    },
+    async (request, reply) => {
+      const address = await addressOfShopper(db, shopperOf(request).id);
+      if (address) await optIn(db, request.site.id, address.email);
+      return reply.send({ alerts_stopped: false });
+    },
+  );
 
   app.post(
     '/api/garage/searches',

@@ -120,6 +120,23 @@ describe('unsubscribing from a site’s offers and alert e-mails', () => {
     expect(foreign.statusCode).toBe(403);
   });
 
+  it('lets a signed-in shopper take back an opt-out of their own address, and nobody else', async () => {
+    const email = newAddress('changed-mind');
+    await post('/api/unsubscribe', { email });
+    const { cookie } = await signInByCode(platform, slug, site.id, email);
+    const garage = () => siteRequest(platform.app, slug, 'GET', '/api/garage', { headers: { cookie, 'x-forwarded-for': nextClient() } });
+    expect((await garage()).json<{ alerts_stopped: boolean }>().alerts_stopped).toBe(true);
+    const resume = (with_?: string) =>
+      siteRequest(platform.app, slug, 'DELETE', '/api/garage/unsubscribe', {
+        headers: { ...(with_ ? { cookie: with_ } : {}), 'x-forwarded-for': nextClient() },
+      });
+    expect((await resume()).statusCode).toBe(401);
+    expect(await optOutsOf(email)).toEqual([{ siteId: site.id, source: 'page' }]);
+    expect((await resume(cookie)).json()).toEqual({ alerts_stopped: false });
+    expect(await optOutsOf(email)).toEqual([]);
+    expect((await garage()).json<{ alerts_stopped: boolean }>().alerts_stopped).toBe(false);
+  });
+
   it('never keeps or shares the page of one shopper’s unsubscribe link', async () => {
     const link = `/unsubscribe?t=${unsubscribeToken(secret, site.id, newAddress('link'))}`;
     const page = await siteRequest(platform.app, slug, 'GET', link);
