@@ -367,6 +367,23 @@ test('a site admin changes opening hours and a switch and sees them on the site,
   await page.getByRole('button', { name: 'Send a test lead' }).click();
   await expect(page.getByRole('status').filter({ hasText: /Test lead \d+ sent to (adf-file, )?webhook/ })).toBeVisible();
 
+  // Two tabs of the settings: each saves only what it changed, so neither undoes the other.
+  const other = await page.context().newPage();
+  await other.goto(consoleUrl(`/sites/${slug}/settings`));
+  await expect(other.getByRole('heading', { name: 'Settings of Kiwi Motors' })).toBeVisible();
+  await page.locator('#settings-phone').fill('09 300 9999');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  const fuel = other.getByLabel('Fuel tags on cars');
+  const hadFuel = await fuel.isChecked();
+  await fuel.setChecked(!hadFuel);
+  await other.getByRole('button', { name: 'Save settings' }).click();
+  await expect(other.getByRole('status').filter({ hasText: 'Settings saved.' })).toBeVisible();
+  await other.reload();
+  await expect(other.locator('#settings-phone')).toHaveValue('09 300 9999');
+  await expect(other.getByLabel('Fuel tags on cars')).toBeChecked({ checked: !hadFuel });
+  await other.close();
+
   const staff = await (await browser.newContext()).newPage();
   await signIn(staff, `staff@${slug}.localhost`);
   await staff.getByRole('link', { name: 'Settings' }).click();

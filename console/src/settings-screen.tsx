@@ -38,6 +38,53 @@ const colourLabels: Record<string, string> = {
   text: 'Text colour',
 };
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The part of the settings the dealer changed: whole values, the changed keys of the colours, switches and ids, and the changed locations. */
+function changedSettings(before: Settings, after: Settings) {
+  const change: Record<string, unknown> = {};
+  for (const key of [
+    'name',
+    'phone',
+    'consent_banner',
+    'garage_enabled',
+    'include_sold_cars_days',
+    'just_arrived_days',
+    'seo',
+    'lead_delivery',
+    'navigation',
+  ] as const)
+    if (!same(before[key], after[key])) change[key] = after[key];
+  for (const key of ['branding', 'features', 'third_party'] as const) {
+    const was = before[key] as Record<string, unknown>;
+    const is = after[key] as Record<string, unknown>;
+    const keys = Object.keys(is).filter((name) => !same(was[name], is[name]));
+    if (keys.length) change[key] = Object.fromEntries(keys.map((name) => [name, is[name]]));
+  }
+  const sentLocations = after.locations
+    .map((location, index) => ({ location, index }))
+    .filter(
+      ({ location }) =>
+        !same(
+          before.locations.find((one) => one.id === location.id),
+          location,
+        ),
+    );
+  if (sentLocations.length) change.locations = sentLocations.map(({ location }) => location);
+  return { change, sentLocations: sentLocations.map(({ index }) => index) };
+}
+
+/** The server names a location by its place in what was sent; the screen by its place on the screen. */
+function withLocationIndexes(error: ApiError, sent: number[]) {
+  const fields = Object.fromEntries(
+    Object.entries(error.fields).map(([path, message]) => [
+      path.replace(/^locations\.(\d+)\./, (_, n: string) => `locations.${sent[Number(n)] ?? n}.`),
+      message,
+    ]),
+  );
+  return new ApiError(error.message, error.status, fields);
+}
+
 /**
  * A site's settings: name and phone, opening hours, switches, third-party ids, lead delivery targets
  * with "Send a test lead", and keys that are written but never shown. Checked by the server with the
@@ -48,6 +95,8 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
   const base = `${siteBase}/settings`;
   const canWrite = site.actions.includes('settings.write');
   const [form, setForm] = useState<Settings | null>(null);
+  /** The settings as the server last gave them: what a save compares the form with. */
+  const [loaded, setLoaded] = useState<Settings | null>(null);
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [error, setError] = useState<ApiError | null>(null);
   const [said, setSaid] = useState('');
@@ -56,7 +105,11 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
   useEffect(() => {
     let current = true;
     consoleCall<Settings>('GET', base).then(
-      (loaded) => current && setForm(loaded),
+      (settings) => {
+        if (!current) return;
+        setForm(settings);
+        setLoaded(settings);
+      },
       (caught: unknown) => current && setError(caught instanceof ApiError ? caught : new ApiError('Could not load the settings.', 0)),
     );
     return () => {
@@ -84,26 +137,18 @@ export function SettingsScreen({ site }: { site: ConsoleSite }) {
     setSaving(true);
     setSaid('');
     try {
-      // The server writes each day's text from its times, and names a day that cannot be.
-      const locations = form.locations;
       const written = Object.fromEntries(Object.entries(secrets).filter(([, value]) => value.trim() !== ''));
+      // Only what the dealer changed since the settings were loaded, so a colleague's change saved
+      // meanwhile (another field, another location) is not undone by this screen's older copy.
+      const { change, sentLocations } = changedSettings(loaded ?? form, form);
       const saved = await consoleCall<Settings>('POST', base, {
-        name: form.name,
-        phone: form.phone,
-        branding: form.branding,
-        features: form.features,
-        third_party: form.third_party,
-        consent_banner: form.consent_banner,
-        garage_enabled: form.garage_enabled,
-        include_sold_cars_days: form.include_sold_cars_days,
-        just_arrived_days: form.just_arrived_days,
-        seo: form.seo,
-        lead_delivery: form.lead_delivery,
-        navigation: form.navigation,
-        locations,
+        ...change,
         ...(Object.keys(written).length ? { secrets: written } : {}),
+      }).catch((caught: unknown) => {
+        throw caught instanceof ApiError ? withLocationIndexes(caught, sentLocations) : caught;
       });
       setForm(saved);
+      setLoaded(saved);
       setSecrets({});
       setError(null);
       setSaid('Settings saved. Shoppers see them on their next page.');
