@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { linkTarget } from '@dealer/contracts/link-target';
 import { openingHoursEntrySchema, type Location } from '@dealer/contracts/location';
 import { normaliseWeek } from '@dealer/rules/opening-hours';
 import {
@@ -28,15 +29,6 @@ export const writableSecrets = [
 ] as const;
 type WritableSecret = (typeof writableSecrets)[number];
 
-/** Where a menu link may go: a page of the site (/about) or a web address; never script (javascript:, data:). */
-const linkTarget = z
-  .string()
-  .trim()
-  .max(500, 'At most 500 characters.')
-  .refine(
-    (to) => /^\/(?!\/)/.test(to) || (/^https?:\/\/[^\s]+$/i.test(to) && URL.canParse(to)),
-    'A link goes to a page of the site (/about) or a web address (https://…).',
-  );
 const menuLink = z.object({
   label: z.string().trim().min(1, 'Give the link a label.').max(60, 'At most 60 characters.'),
   to: z.union([z.literal(true), linkTarget]),
