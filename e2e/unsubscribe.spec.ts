@@ -6,6 +6,8 @@ test('a shopper follows the footer’s Unsubscribe link and stops the site’s o
   await page.locator('footer').getByRole('link', { name: 'Unsubscribe' }).click();
   await expect(page).toHaveURL(/\/unsubscribe$/);
   await expect(page.getByRole('heading', { name: 'Unsubscribe' })).toBeVisible();
+  // The form answers once the page's code runs (a footer link followed before the home page's code ran is a full page load).
+  await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer$')));
   const email = page.getByLabel('Email');
   await email.fill('not-an-address');
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
