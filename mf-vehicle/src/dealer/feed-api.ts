@@ -1,5 +1,5 @@
 /** The console API of a site's inventory feed (`/api/console/sites/:site/feed…`), same origin, with the console's cookie. */
-import { StockApiError } from './stock-api';
+import { call } from './stock-api';
 
 export type FeedCounts = { new: number; changed: number; unchanged: number; removed: number; rejected: number };
 export type FeedSettings = {
@@ -26,17 +26,6 @@ export type ImportState = {
   report: { counts?: FeedCounts; photos?: { fetched: number; failed: number }; seconds?: number } | null;
   error: string | null;
 };
-
-async function call<T>(url: string, init?: RequestInit & { contentType?: string }): Promise<T> {
-  const res = await fetch(url, {
-    credentials: 'same-origin',
-    ...init,
-    headers: { accept: 'application/json', ...(init?.body ? { 'content-type': init.contentType ?? 'application/json' } : {}) },
-  });
-  const body = (await res.json().catch(() => ({}))) as { message?: string; fields?: Record<string, string> };
-  if (!res.ok) throw new StockApiError(body.message ?? `The console answered ${res.status}.`, body.fields ?? {});
-  return body as T;
-}
 
 export const feedApi = (apiBase: string) => ({
   settings: () => call<FeedSettings>(`${apiBase}/feed`),

@@ -63,7 +63,8 @@ export class StockApiError extends Error {
   }
 }
 
-async function call<T>(url: string, init?: RequestInit & { contentType?: string }): Promise<T> {
+/** A call to the console's API with its cookie: the JSON answer, or a StockApiError naming the fields it refused. */
+export async function call<T>(url: string, init?: RequestInit & { contentType?: string }): Promise<T> {
   const res = await fetch(url, {
     credentials: 'same-origin',
     ...init,

@@ -2,32 +2,31 @@ import { z } from 'zod';
 import { carStatuses, type Car } from '@dealer/contracts/car';
 import type { PlatformDb } from './database';
 
+/** A car's row as the store keeps it: the columns it is listed and found by, and the car whole. */
+export const carColumns = (car: Car, now: number) => ({
+  slug: car.slug,
+  dealership_id: car.dealership_id,
+  location_id: car.location_id,
+  status: car.status,
+  car_type: car.car_type,
+  make: car.make,
+  model: car.model,
+  price: car.price,
+  show_on_dealer_website: car.show_on_dealer_website ? 1 : 0,
+  sold_date_timestamp: car.sold_date_timestamp,
+  updated_at: now,
+  data: JSON.stringify(car),
+  stocknum: car.stocknum || null,
+  vin: car.vin || null,
+});
+
 export async function insertCars(db: PlatformDb, siteId: number, cars: Car[], now = Date.now()) {
   // Batches keep each statement under SQLite's bound-parameter limit.
   for (let start = 0; start < cars.length; start += 200) {
     const batch = cars.slice(start, start + 200);
     await db
       .insertInto('cars')
-      .values(
-        batch.map((car) => ({
-          id: car.id,
-          site_id: siteId,
-          slug: car.slug,
-          dealership_id: car.dealership_id,
-          location_id: car.location_id,
-          status: car.status,
-          car_type: car.car_type,
-          make: car.make,
-          model: car.model,
-          price: car.price,
-          show_on_dealer_website: car.show_on_dealer_website ? 1 : 0,
-          sold_date_timestamp: car.sold_date_timestamp,
-          updated_at: now,
-          data: JSON.stringify(car),
-          stocknum: car.stocknum || null,
-          vin: car.vin || null,
-        })),
-      )
+      .values(batch.map((car) => ({ id: car.id, site_id: siteId, ...carColumns(car, now) })))
       .execute();
   }
 }

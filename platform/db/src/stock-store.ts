@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
+import { carColumns } from './car-store';
 import type { PlatformDb } from './database';
 import type { DatabaseEngine } from './database-engine';
 import { pageOf, type Page, type PagePosition } from './page-cursor';
@@ -67,19 +68,6 @@ export async function clashingCars(
   return { stocknum: byNumber !== undefined, vin: byVin !== undefined };
 }
 
-/** The site's car with this stock number, else this VIN (how a feed row finds the car it updates). */
-export async function carByStockNumberOrVin(db: PlatformDb, siteId: number, stocknum: string, vin: string): Promise<Car | null> {
-  const byNumber = stocknum
-    ? await db.selectFrom('cars').select('data').where('site_id', '=', siteId).where('stocknum', '=', stocknum).executeTakeFirst()
-    : undefined;
-  const byVin =
-    !byNumber && vin
-      ? await db.selectFrom('cars').select('data').where('site_id', '=', siteId).where('vin', '=', vin).executeTakeFirst()
-      : undefined;
-  const row = byNumber ?? byVin;
-  return row ? (JSON.parse(row.data) as Car) : null;
-}
-
 /** The id a new car takes: car ids are the platform's, not a site's. */
 export async function nextCarId(db: PlatformDb): Promise<number> {
   const row = await db
@@ -96,35 +84,18 @@ export async function slugTaken(db: PlatformDb, siteId: number, slug: string, ex
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-const columnsOf = (car: Car, now: number) => ({
-  slug: car.slug,
-  dealership_id: car.dealership_id,
-  location_id: car.location_id,
-  status: car.status,
-  car_type: car.car_type,
-  make: car.make,
-  model: car.model,
-  price: car.price,
-  show_on_dealer_website: car.show_on_dealer_website ? 1 : 0,
-  sold_date_timestamp: car.sold_date_timestamp,
-  updated_at: now,
-  data: JSON.stringify(car),
-  stocknum: car.stocknum || null,
-  vin: car.vin || null,
-});
-
 /** Saves a car whole: a new one is added, a known one (same id, same site) replaced. */
 export async function saveCar(db: PlatformDb, siteId: number, car: Car, now = Date.now()): Promise<'added' | 'changed'> {
   const changed = await db
     .updateTable('cars')
-    .set(columnsOf(car, now))
+    .set(carColumns(car, now))
     .where('id', '=', car.id)
     .where('site_id', '=', siteId)
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) > 0) return 'changed';
   await db
     .insertInto('cars')
-    .values({ id: car.id, site_id: siteId, ...columnsOf(car, now) })
+    .values({ id: car.id, site_id: siteId, ...carColumns(car, now) })
     .execute();
   return 'added';
 }
@@ -139,7 +110,7 @@ export async function addCar(db: PlatformDb, siteId: number, build: (id: number)
     try {
       await db
         .insertInto('cars')
-        .values({ id: car.id, site_id: siteId, ...columnsOf(car, now) })
+        .values({ id: car.id, site_id: siteId, ...carColumns(car, now) })
         .execute();
       return car;
     } catch (error) {
@@ -170,7 +141,7 @@ export async function changeCar(
     if (!row) return null;
     const before = JSON.parse(row.data) as Car;
     const after = await change(before, trx);
-    await trx.updateTable('cars').set(columnsOf(after, now)).where('id', '=', carId).where('site_id', '=', siteId).execute();
+    await trx.updateTable('cars').set(carColumns(after, now)).where('id', '=', carId).where('site_id', '=', siteId).execute();
     return { before, after };
   });
 }

@@ -4,7 +4,7 @@ import { remoteNames } from '@dealer/contracts/remotes';
 import type { NewSite } from '@dealer/contracts/new-site';
 import type { Branding, LeadSettings, NavLink, SiteConfig, SiteFeatures, SiteLocale, SiteTemplate } from '@dealer/contracts/site';
 import { newSiteConfig } from '@dealer/rules/new-site-config';
-import { bodySearchCategories, carFacets, defaultFeatures } from '@dealer/rules/site-templates';
+import { bodySearchCategories, carFacets, defaultFeatures, siteTemplateDefaults } from '@dealer/rules/site-templates';
 import type { Dealership } from './dealership';
 
 export const demoSiteSlugs = [
@@ -176,7 +176,7 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/cars',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'fuel', 'transmission', 'drive', 'location_name'],
+    search_facets: siteTemplateDefaults['trucks'].search_facets,
     search_filters: [],
     search_categories: [],
     promo_positions: [],
@@ -215,7 +215,7 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/motorcycles',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: ['make', 'model', 'car_type', 'price', 'km', 'year', 'body', 'colour', 'location_name'],
+    search_facets: siteTemplateDefaults['motorcycles'].search_facets,
     search_filters: [],
     search_categories: [],
     promo_positions: [],
@@ -252,7 +252,7 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/campers',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: ['make', 'model', 'car_type', 'price', 'year', 'body', 'seats', 'drive', 'location_name'],
+    search_facets: siteTemplateDefaults['campers'].search_facets,
     search_filters: [],
     search_categories: [],
     promo_positions: [],
@@ -291,18 +291,7 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/cars',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: [
-      'make',
-      'model',
-      'subscription_price',
-      'weekly_price_range',
-      'body',
-      'fuel',
-      'transmission',
-      'seats',
-      'colour',
-      'location_name',
-    ],
+    search_facets: siteTemplateDefaults['subscription-cars'].search_facets,
     search_filters: [],
     search_categories: [],
     promo_positions: [],
@@ -344,7 +333,7 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/cars',
     finance_path: '/finance',
     default_sort: 'price:asc',
-    search_facets: ['make', 'model', 'price', 'body', 'fuel', 'transmission', 'seats', 'city'],
+    search_facets: siteTemplateDefaults['rental-cars'].search_facets,
     search_filters: [],
     search_categories: [],
     promo_positions: [],
@@ -381,20 +370,7 @@ const blueprints: readonly Blueprint[] = [
     detail_path: '/cars',
     finance_path: '/finance',
     default_sort: 'custom_rank:desc',
-    search_facets: [
-      'model',
-      'badge',
-      'car_type',
-      'price',
-      'km',
-      'year',
-      'body',
-      'fuel',
-      'transmission',
-      'colour',
-      'certified',
-      'location_name',
-    ],
+    search_facets: siteTemplateDefaults['toyota-pre-owned'].search_facets,
     search_filters: [],
     // The Toyota pre-owned programme lists used and demo stock, never new cars.
     stock_filter_code: 4,

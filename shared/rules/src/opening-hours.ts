@@ -8,6 +8,11 @@ export function displayTime(hhmm: string): string {
   return m === 0 ? `${hour}${suffix}` : `${hour}:${String(m).padStart(2, '0')}${suffix}`;
 }
 
+export const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+/** What a dealer is told about the day `normaliseWeek` could not take. */
+export const badDayMessage = (weekday: number) => `${weekdayNames[weekday]}: give an opening and a later closing time, or mark it closed.`;
+
 /** A time of day as the hours are stored: 'HH:MM', 24-hour. */
 export const isTimeOfDay = (value: string | null): value is string => value !== null && /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
 

@@ -11,9 +11,7 @@ import { siteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
 import type { PlatformDb } from '@dealer/db/database';
 import { findSiteIdByHost, insertSite, nextSiteId } from '@dealer/db/site-store';
 import { newSiteConfig } from '@dealer/rules/new-site-config';
-import { normaliseWeek } from '@dealer/rules/opening-hours';
-
-const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+import { badDayMessage, normaliseWeek } from '@dealer/rules/opening-hours';
 
 /** Why a site could not be made, field by field (the console shows each beside its field). */
 export class SiteRefused extends Error {
@@ -43,9 +41,7 @@ export async function createSite(
     if (!location.opening_hours) return;
     const checked = normaliseWeek(location.opening_hours);
     if ('week' in checked) location.opening_hours = checked.week;
-    else
-      badHours[`locations.${index}.opening_hours`] =
-        `${weekdays[checked.badDay]}: give an opening and a later closing time, or mark it closed.`;
+    else badHours[`locations.${index}.opening_hours`] = badDayMessage(checked.badDay);
   });
   if (Object.keys(badHours).length > 0) throw new SiteRefused(badHours);
   const taken: Record<string, string> = {};

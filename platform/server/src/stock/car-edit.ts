@@ -110,7 +110,8 @@ export class CarRefused extends Error {
   }
 }
 
-const editOf = (car: Car): CarEdit => ({
+/** The fields the console's car form shows, from a stored car. */
+export const carEditOf = (car: Car): CarEdit => ({
   make: car.make,
   model: car.model,
   badge: car.badge,
@@ -141,9 +142,6 @@ const editOf = (car: Car): CarEdit => ({
   photos: car.images,
 });
 
-/** The fields the console's car form shows, from a stored car. */
-export const carEditOf = editOf;
-
 /** A new car's deposit (SPEC §9), as the demo stock's: through its dealership's Stripe key when the site takes deposits. */
 function depositProcessors(site: SiteConfig, dealership: SiteConfig['dealerships'][number], price: number): PaymentProcessor[] {
   const takesDeposits =
@@ -159,7 +157,7 @@ function depositProcessors(site: SiteConfig, dealership: SiteConfig['dealerships
  * of a car never changes once made, so links and search results shared before stay good.
  */
 export function carFromEdit(site: SiteConfig, before: Car | null, change: Partial<CarEdit>, id: number, nowSeconds: number): Car {
-  const edit: CarEdit = { ...(before ? editOf(before) : (blankCar as CarEdit)), ...change };
+  const edit: CarEdit = { ...(before ? carEditOf(before) : (blankCar as CarEdit)), ...change };
   const location = site.locations.find((one) => one.id === edit.location_id);
   if (!location) throw new CarRefused({ location_id: 'Choose one of the site’s locations.' });
   const known = new Set(before?.images ?? []);

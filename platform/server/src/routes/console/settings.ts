@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { linkTarget } from '@dealer/contracts/link-target';
 import { openingHoursEntrySchema, type Location } from '@dealer/contracts/location';
-import { normaliseWeek } from '@dealer/rules/opening-hours';
+import { badDayMessage, normaliseWeek } from '@dealer/rules/opening-hours';
 import {
   leadDeliveryTargetSchema,
   siteConfigSchema,
@@ -38,8 +38,6 @@ const menu = z
   .array(menuLink.extend({ children: z.array(menuLink).max(30, 'At most 30 links in a menu.').optional() }))
   .max(40, 'At most 40 links.');
 
-const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
 /** A colour as the site's style sheet takes it: #rgb or #rrggbb. */
 const colour = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'A colour like #0b3d91.');
 
@@ -66,7 +64,7 @@ const locationChange = z.object({
       if ('week' in checked) return checked.week;
       context.addIssue({
         code: 'custom',
-        message: `${weekdays[checked.badDay]}: give an opening and a later closing time, or mark it closed.`,
+        message: badDayMessage(checked.badDay),
       });
       return z.NEVER;
     })
