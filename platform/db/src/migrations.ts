@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { consoleMigration } from './console-migration';
+import { contentMigration } from './content-migration';
 import { feedMigration } from './feed-migration';
 import { leadSearchMigration } from './lead-search-migration';
 import { mailOptOutMigration } from './mail-opt-out-migration';
@@ -514,6 +515,7 @@ export function platformMigrations(engine: DatabaseEngine): MigrationProvider {
     '0020_mail_opt_outs': mailOptOutMigration(),
     '0021_car_stock_numbers': stockNumberMigration(engine),
     '0022_inventory_feeds': feedMigration(engine),
+    '0023_site_content': contentMigration(engine),
   };
   return { getMigrations: async () => migrations };
 }

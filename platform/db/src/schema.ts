@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ContentKind } from '@dealer/contracts/content';
 
 /** JSON is kept as text in both engines so one set of queries serves SQLite and PostgreSQL. */
 export interface SitesTable {
@@ -7,6 +8,8 @@ export interface SitesTable {
   domain_name: string | null;
   config: string;
   updated_at: number;
+  /** When the site's content (pages, posts, offers, jobs, reviews) last changed on the site (migration 0023); only ever moves on. */
+  content_updated_at: ColumnType<number, number | undefined, number>;
 }
 
 export interface SiteRemotesTable {
@@ -547,6 +550,42 @@ export interface FeedPhotosTable {
   fetched_at: number;
 }
 
+/**
+ * A page, news post, special offer or job of a site (migration 0023). The versions are JSON of the
+ * kind's contract (shared/contracts content.ts), checked by the server before they are stored.
+ */
+export interface SiteContentTable {
+  id: Generated<number>;
+  site_id: number;
+  kind: ContentKind;
+  slug: string;
+  /** The version being edited; null: no changes that are not on the site. */
+  draft: string | null;
+  /** The version shoppers see; null: not on the site. */
+  published: string | null;
+  /** When it was first published (a post's date). */
+  published_at: number | null;
+  /** An offer's end or a job's closing, from the published version: it leaves the site's lists then. */
+  expires_at: number | null;
+  updated_at: number;
+  /** The console user who last changed it. */
+  updated_by: number | null;
+}
+
+/** A review of one of the site's locations, as fetched from its source ('google'). */
+export interface LocationReviewsTable {
+  id: Generated<number>;
+  site_id: number;
+  location_id: number;
+  source: string;
+  external_id: string;
+  author: string;
+  rating: number;
+  text: string;
+  reviewed_at: number;
+  fetched_at: number;
+}
+
 export interface PlatformDatabase {
   sites: SitesTable;
   site_remotes: SiteRemotesTable;
@@ -585,4 +624,6 @@ export interface PlatformDatabase {
   feed_settings: FeedSettingsTable;
   feed_imports: FeedImportsTable;
   feed_photos: FeedPhotosTable;
+  site_content: SiteContentTable;
+  location_reviews: LocationReviewsTable;
 }

@@ -71,7 +71,8 @@ export async function findSiteIdByHost(db: PlatformDb, host: { slug: string } | 
 
 /**
  * What a site's pages are made of, as one value that changes whenever any of it changes: the
- * site's config, its remote settings and its latest car change (listing, price, sold, reserved).
+ * site's config, its remote settings, its latest car change (listing, price, sold, reserved) and
+ * its content (pages, posts, offers, jobs, reviews: content-store's touchSiteContent).
  * One indexed read, written by every process (the CLI too); null for no such site.
  */
 export async function siteContentStamp(db: PlatformDb, siteId: number): Promise<string | null> {
@@ -80,6 +81,7 @@ export async function siteContentStamp(db: PlatformDb, siteId: number): Promise<
     .where('sites.id', '=', siteId)
     .select((eb) => [
       'sites.updated_at as site',
+      'sites.content_updated_at as content',
       eb
         .selectFrom('cars')
         .where('cars.site_id', '=', siteId)
@@ -92,7 +94,7 @@ export async function siteContentStamp(db: PlatformDb, siteId: number): Promise<
         .as('remotes'),
     ])
     .executeTakeFirst();
-  return row ? `${row.site}.${row.cars ?? 0}.${row.remotes ?? 0}` : null;
+  return row ? `${row.site}.${row.cars ?? 0}.${row.remotes ?? 0}.${row.content}` : null;
 }
 
 /** Every site's slug, name and brand colour, by id: the platform's index of sites and the drawn logos. */

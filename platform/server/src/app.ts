@@ -34,6 +34,7 @@ import { leadFileRoutes } from './routes/lead-files';
 import { meiliRoutes } from './routes/meili/plugin';
 import { seoRoutes } from './routes/seo';
 import { siteRoutes } from './routes/site';
+import { pageRoutes } from './routes/pages';
 import { sitePlugin, sitePluginOptions } from './tenancy/site-plugin';
 import { RequestSchemaError, sendSchemaRefusal, applyZodSchemas } from './http/zod-schemas';
 import { startWorkers, stopWorkers } from './workers';
@@ -169,6 +170,7 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   app.addHook('onClose', async () => stopWorkers(ctx));
 
   await app.register(async (scope) => siteRoutes(scope, ctx));
+  await app.register(async (scope) => pageRoutes(scope, ctx));
   await app.register(async (scope) => checkoutRoutes(scope, ctx));
   await app.register(async (scope) => accountRoutes(scope, ctx));
   await app.register(async (scope) => unsubscribeRoutes(scope, ctx));

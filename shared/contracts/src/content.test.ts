@@ -24,7 +24,12 @@ const aboutPage = {
     { type: 'cta', id: 'finance', headline: 'Need finance?', button: { label: 'Apply', to: 'https://www.lender.example/apply' } },
     { type: 'lead_form', id: 'contact', form: 'contact', title: 'Ask us anything' },
     { type: 'offers_list', id: 'offers', limit: 3 },
-    { type: 'staff_list', id: 'team', location_ids: [1, 2], group_by_location: true },
+    {
+      type: 'staff_list',
+      id: 'team',
+      people: [{ name: 'Sam Citizen', role: 'Dealer Principal', location_id: 1, photo: { src: photo, alt: 'Sam' } }],
+      group_by_location: true,
+    },
     { type: 'faq', id: 'faq', items: [{ question: 'Do you take trade-ins?', answer_html: '<p>Yes.</p>' }] },
     { type: 'locations', id: 'where', show_hours: true },
   ],

@@ -9,8 +9,13 @@ import { z } from 'zod';
 import { linkTarget } from './link-target';
 import type { LeadFormPageProps } from './remote-modules';
 
-/** A picture the platform serves itself: a dealer's upload (`/img/site/<hash>.png`) or a car photo (`/img/car/<hash>.jpg`). */
-export const siteImagePattern = /^\/img\/(?:site\/[0-9a-f]{32}\.png|car\/[0-9a-f]{32}\.jpg)$/;
+/**
+ * A picture the platform serves itself: a dealer's upload (`/img/site/<hash>.png`, or a photo through the
+ * car-photo pipeline at `/img/car/<hash>.jpg`) or one of the platform's drawn vehicle photos
+ * (`/img/vehicle/<category>/<body>/<colour>/<variant>.jpg`, which the demo sites use).
+ */
+export const siteImagePattern =
+  /^\/img\/(?:site\/[0-9a-f]{32}\.png|car\/[0-9a-f]{32}\.jpg|vehicle\/[a-z]+\/[a-z0-9-]+\/[a-z0-9-]+\/\d{1,2}\.jpg)$/;
 
 export const siteImageUrlSchema = z.string().trim().regex(siteImagePattern, 'Choose a picture uploaded to the site.');
 
@@ -94,12 +99,55 @@ export const offersListBlockSchema = z.object({
   offer_ids: ids(24, 'Choose at most 24 offers.').optional(),
 });
 
-/** The team: of the chosen locations (all when none), grouped by location or in one list. */
+/** One person of the team, as the dealer writes them into the page. */
+export const staffMemberSchema = z.object({
+  name: z.string().trim().min(1, 'Write the person’s name.').max(80, 'At most 80 characters.'),
+  role: z.string().trim().max(80, 'At most 80 characters.').default(''),
+  location_id: z.number().int().positive().optional(),
+  photo: contentImageSchema.optional(),
+  phone: z.string().trim().max(30, 'At most 30 characters.').optional(),
+  email: z.email('Write an e-mail address such as sam@dealer.com.au.').max(254).optional(),
+});
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+
+/** The team, written into the page, in one list or grouped by location. */
 export const staffListBlockSchema = z.object({
   type: z.literal('staff_list'),
   id: blockId,
-  location_ids: ids(50, 'Choose at most 50 locations.').optional(),
+  people: z.array(staffMemberSchema).min(1, 'Add a person.').max(100, 'At most 100 people.'),
   group_by_location: z.boolean().default(false),
+});
+
+/** The site's open jobs (the careers page). */
+export const jobsListBlockSchema = z.object({
+  type: z.literal('jobs_list'),
+  id: blockId,
+});
+
+/** The newest news posts. */
+export const postsListBlockSchema = z.object({
+  type: z.literal('posts_list'),
+  id: blockId,
+  limit: z.number().int().min(1, 'Show at least 1 post.').max(12, 'Show at most 12 posts.').default(3),
+});
+
+/**
+ * Cars from the site's stock (the home page's featured stock): the chosen ones, or the newest `limit`.
+ * Shown only while the site's "stock on the home page" switch is on.
+ */
+export const featuredStockBlockSchema = z.object({
+  type: z.literal('featured_stock'),
+  id: blockId,
+  title: z.string().trim().max(120, 'At most 120 characters.').optional(),
+  car_ids: ids(12, 'Choose at most 12 cars.').optional(),
+  limit: z.number().int().min(4, 'Show at least 4 cars.').max(12, 'Show at most 12 cars.').default(8),
+});
+
+/** The Google reviews of the site's locations (SPEC §9: 4 stars and up). */
+export const reviewsBlockSchema = z.object({
+  type: z.literal('reviews'),
+  id: blockId,
+  title: z.string().trim().max(120, 'At most 120 characters.').optional(),
 });
 
 export const faqItemSchema = z.object({
@@ -136,6 +184,10 @@ export const contentBlockSchema = z.discriminatedUnion(
     staffListBlockSchema,
     faqBlockSchema,
     locationsBlockSchema,
+    jobsListBlockSchema,
+    postsListBlockSchema,
+    featuredStockBlockSchema,
+    reviewsBlockSchema,
   ],
   { error: 'This kind of block is not one the site can show.' },
 );
@@ -165,3 +217,141 @@ export const pageContentSchema = z.object({
   seo: pageSeoSchema,
 });
 export type PageContent = z.infer<typeof pageContentSchema>;
+
+/** What a page's address may be: lower-case words and dashes, one level under `pages/` at most (SPEC §5's slug rule). */
+export const pageSlugSchema = z
+  .string()
+  .trim()
+  .regex(/^(?:pages\/)?[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Use lower-case letters, digits and dashes, such as about-us.')
+  .max(80, 'At most 80 characters.');
+
+/** A news post: a page with a summary for the list, a picture and who wrote it. */
+export const postContentSchema = pageContentSchema.extend({
+  summary: z.string().trim().max(300, 'At most 300 characters.').default(''),
+  image: contentImageSchema.optional(),
+  author: z.string().trim().max(80, 'At most 80 characters.').optional(),
+});
+export type PostContent = z.infer<typeof postContentSchema>;
+
+/** A special offer: a page with a summary, a picture, the cars it covers, its terms and when it ends. */
+export const offerContentSchema = pageContentSchema.extend({
+  summary: z.string().trim().max(300, 'At most 300 characters.').default(''),
+  image: contentImageSchema.optional(),
+  car_ids: ids(50, 'Choose at most 50 cars.').default([]),
+  terms_html: z.string().max(faqAnswerMaxChars, 'The terms are too long: at most 5,000 characters of formatted text.').optional(),
+  /** When the offer ends (ms since 1970): it leaves the site then. */
+  expires_at: z.number().int().positive('Say when the offer ends.'),
+});
+export type OfferContent = z.infer<typeof offerContentSchema>;
+
+export const employmentTypes = ['Full time', 'Part time', 'Casual', 'Contract', 'Apprenticeship'] as const;
+
+/** A job at the dealership, listed on the careers page until it closes. */
+export const jobContentSchema = z.object({
+  title: z.string().trim().min(1, 'Give the job a title.').max(120, 'At most 120 characters.'),
+  location_id: z.number().int().positive().optional(),
+  employment_type: z.enum(employmentTypes, 'Choose full time, part time, casual, contract or apprenticeship.'),
+  summary: z.string().trim().max(300, 'At most 300 characters.').default(''),
+  body_html: z.string().max(richTextMaxChars, 'The text is too long: at most 100,000 characters of formatted text.').default(''),
+  /** When applications close (ms since 1970); none: open until taken down. */
+  closes_at: z.number().int().positive().optional(),
+});
+export type JobContent = z.infer<typeof jobContentSchema>;
+
+export const contentKinds = ['page', 'post', 'offer', 'job'] as const;
+export type ContentKind = (typeof contentKinds)[number];
+
+/** Each kind's version, as stored and as the console sends it. */
+export const contentSchemas = {
+  page: pageContentSchema,
+  post: postContentSchema,
+  offer: offerContentSchema,
+  job: jobContentSchema,
+} as const;
+export type ContentOf<K extends ContentKind> = z.infer<(typeof contentSchemas)[K]>;
+
+// ---- What the site renders: references replaced by the data they point at. ----
+
+/** A post in a list. */
+export interface PostCard {
+  slug: string;
+  title: string;
+  summary: string;
+  image: { src: string; alt: string } | null;
+  published_at: number;
+}
+
+/** An offer in a list. */
+export interface OfferCard {
+  slug: string;
+  title: string;
+  summary: string;
+  image: { src: string; alt: string } | null;
+  expires_at: number;
+}
+
+/** An open job. */
+export interface JobCard {
+  slug: string;
+  title: string;
+  employment_type: string;
+  location_name: string | null;
+  summary: string;
+  body_html: string;
+  closes_at: number | null;
+}
+
+/** A car in a list (featured stock, an offer's cars): what a card shows. */
+export interface CarCard {
+  id: number;
+  slug: string;
+  name: string;
+  year: number;
+  km: number;
+  price: number;
+  before_price: number | null;
+  car_type: string;
+  primary_image_url: string;
+  location_name: string;
+}
+
+/** A Google review of one of the site's locations. */
+export interface ReviewCard {
+  author: string;
+  rating: number;
+  text: string;
+  reviewed_at: number;
+  location_name: string;
+}
+
+/** A block with what it points at filled in. */
+export type ResolvedBlock =
+  | Exclude<ContentBlock, { type: 'offers_list' | 'jobs_list' | 'posts_list' | 'featured_stock' | 'reviews' }>
+  | (Extract<ContentBlock, { type: 'offers_list' }> & { offers: OfferCard[] })
+  | (Extract<ContentBlock, { type: 'jobs_list' }> & { jobs: JobCard[] })
+  | (Extract<ContentBlock, { type: 'posts_list' }> & { posts: PostCard[]; section: 'blog' | 'news' })
+  | (Extract<ContentBlock, { type: 'featured_stock' }> & { cars: CarCard[]; detail_path: string })
+  | (Extract<ContentBlock, { type: 'reviews' }> & {
+      reviews: ReviewCard[];
+      locations: { name: string; rating: number; count: number }[];
+    });
+
+/**
+ * A page as the site shows it, sent with the document (`#route-data`) and by `GET /api/pages?path=`.
+ * `post` and `offer` carry their own details; `blog` is the list of posts, one page of them.
+ */
+export interface ResolvedPage {
+  kind: 'page' | 'home' | 'post' | 'offer' | 'blog';
+  path: string;
+  title: string;
+  blocks: ResolvedBlock[];
+  post?: { published_at: number; updated_at: number; author: string | null; image: { src: string; alt: string } | null };
+  offer?: {
+    expires_at: number;
+    image: { src: string; alt: string } | null;
+    terms_html: string | null;
+    cars: CarCard[];
+    detail_path: string;
+  };
+  blog?: { section: 'blog' | 'news'; posts: PostCard[]; page: number; pages: number };
+}

@@ -59,6 +59,8 @@ export function pageViewTypeOf(match: RouteMatch): PageViewType | 'own' | null {
       return leadFormTypes[match.form] ?? null;
     case 'content':
       return contentPageTypes[match.page] ?? null;
+    case 'offer':
+      return pageViewTypes.specialOffers;
     default:
       return null;
   }

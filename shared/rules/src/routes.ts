@@ -19,8 +19,12 @@ export type RouteMatch =
   | { kind: 'unsubscribe' }
   | { kind: 'redirect'; to: string }
   | { kind: 'content'; page: string }
-  /** A blog or news post (`/blog/<slug>`, `/news/<slug>`): a 404 until the site has a post by that slug. */
+  /** A blog or news post (`/blog/<slug>`, `/news/<slug>`): a 404 unless the site published a post by that slug. */
   | { kind: 'post'; section: 'blog' | 'news'; slug: string }
+  /** The list of posts, one page of 12 (`/blog?page=2`): a page past the last is a 404. */
+  | { kind: 'blog'; section: 'blog' | 'news'; page: number }
+  /** One special offer (`/special-offers/<slug>`): a 404 once it has expired or if it never existed. */
+  | { kind: 'offer'; slug: string }
   | { kind: 'not-found' };
 
 /**
@@ -107,8 +111,9 @@ const fixedRoutes: Record<string, RouteMatch> = {
   '/sell-your-car': leadForm('trade-in'),
   '/contact': leadForm('contact'),
   '/contact-us': leadForm('contact'),
-  '/careers': leadForm('careers'),
-  '/current-positions': leadForm('careers'),
+  // The careers page is content: the open jobs and the careers form (issue 24).
+  '/careers': { kind: 'content', page: 'careers' },
+  '/current-positions': { kind: 'content', page: 'careers' },
   // The shell's own page: opting out of the site's offers and alert e-mails (issue 24).
   '/unsubscribe': { kind: 'unsubscribe' },
 };
@@ -126,15 +131,22 @@ const contentPages = new Set([
   '/eofy',
   '/special-offers',
   '/find/rental-cars',
-  '/electric-cars',
-  '/blog',
-  '/news',
   '/fleet-service',
   '/about',
   '/about-us',
   '/teams',
   '/our-locations',
 ]);
+
+/**
+ * Where a dealer's page is on the site: SPEC §2's content pages and careers at their own address,
+ * home at '/', any other page under '/pages/'.
+ */
+export function pagePath(slug: string): string {
+  if (slug === 'home') return '/';
+  const own = `/${slug}`;
+  return contentPages.has(own) || own === '/careers' ? own : `/pages/${slug}`;
+}
 
 /** Parents whose single-slug children are content too: CMS pages. */
 const contentParents = ['/pages'];
@@ -210,6 +222,10 @@ export function resolveRoute(site: RouteSite, pathname: string, search: URLSearc
 
   if (path === '/success') return { kind: 'success', category: search.get('category') || null };
 
+  // The site's electric stock: a search with its own filter (searchSlugFilters).
+  if (path === '/electric-cars') return { kind: 'search', searchSlug: 'electric-cars' };
+  if (path === '/blog' || path === '/news') return { kind: 'blog', section: path === '/blog' ? 'blog' : 'news', page: listPage(search) };
+
   const fixed = fixedRoutes[path];
   if (fixed) return fixed;
   if (contentPages.has(path)) return { kind: 'content', page: path.slice(1) };
@@ -219,5 +235,12 @@ export function resolveRoute(site: RouteSite, pathname: string, search: URLSearc
   if (parent === 'contact-us') return { kind: 'lead-form', form: 'contact', page: child };
   if (contentParents.includes(`/${parent}`)) return { kind: 'content', page: path.slice(1) };
   if (parent === 'blog' || parent === 'news') return { kind: 'post', section: parent, slug: child };
+  if (parent === 'special-offers') return { kind: 'offer', slug: child };
   return { kind: 'not-found' };
+}
+
+/** The page of a list from `?page=` (SPEC §5: a positive whole number; anything else is the first page). */
+function listPage(search: URLSearchParams): number {
+  const page = Number(search.get('page'));
+  return Number.isInteger(page) && page > 1 ? page : 1;
 }

@@ -173,6 +173,7 @@ export function searchSlugFilters(slug: string): string[] {
     suv: 'body = "SUV"',
     hatch: 'body = "Hatch"',
     '4x4': 'drive = "4x4"',
+    'electric-cars': 'fuel = "Electric"',
   };
   if (categories[slug]) return [categories[slug]];
   const types = ['new', 'used', 'demo'].filter((type) => slug.split('-').includes(type));

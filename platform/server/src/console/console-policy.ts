@@ -27,6 +27,9 @@ export const consoleActions = [
   /** The site's cars (issue 24): staff read them, site admins change them. */
   'stock.read',
   'stock.write',
+  /** The site's pages, news, offers and jobs (issue 24): staff read them, site admins write and publish them. */
+  'content.read',
+  'content.write',
   /** Opening a new dealer site (issue 24): asked of the platform, not of a site. */
   'sites.create',
 ] as const;
@@ -49,6 +52,7 @@ const staff: Record<ConsoleAction, Grant> = {
   'reservations.release': 'own',
   'settings.read': 'own',
   'stock.read': 'own',
+  'content.read': 'own',
 };
 
 export const consolePolicy: Record<ConsoleRoleName, Record<ConsoleAction, Grant>> = {

@@ -17,6 +17,7 @@ type ShellRender = {
     site: PublicSiteConfig;
     url: string;
     hero: AppHero | null;
+    routeData: { content?: unknown } | null;
     remotes: ServerRemote | null;
     budgetMs: number;
     onFallback: (module: string, reason: unknown) => void;
@@ -60,6 +61,8 @@ export type RenderPageInput = {
   remotes: readonly { name: RemoteName; version: string }[];
   /** The shopper's address: the page's own API calls count against it, as the browser's would. */
   ip: string;
+  /** The page's own data the platform read for the document (a content page), rendered from as it is. */
+  routeData?: { content?: unknown } | null;
 };
 
 /** Published versions never change; a few hundred at most are worth keeping loaded. */
@@ -191,6 +194,7 @@ export class AppRenderer {
           site: input.site,
           url: `${input.origin}${input.url}`,
           hero: input.hero,
+          routeData: input.routeData ?? null,
           remotes,
           budgetMs: this.options.budgetMs ?? 250,
           onFallback: (module, reason) => {

@@ -1,4 +1,5 @@
 import type { Car } from '@dealer/contracts/car';
+import type { ResolvedPage } from '@dealer/contracts/content';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import { ogLocale } from './seo';
@@ -14,11 +15,12 @@ export type DocumentAssets = {
 
 /** How the page looks when shared (Open Graph, Twitter card); every address absolute. */
 export type SocialMeta = {
-  type: 'website' | 'product';
+  type: 'website' | 'product' | 'article';
   title: string;
   description: string;
   url: string;
-  image?: { url: string; width: number; height: number; alt: string } | null;
+  /** Width and height when known (a drawn or vehicle photo at 1200 × 900); an uploaded picture keeps its own proportions. */
+  image?: { url: string; width?: number; height?: number; alt: string } | null;
   /** A product's shown price (Open Graph product:price). */
   price?: { amount: number; currency: string } | null;
 };
@@ -32,7 +34,7 @@ export type DocumentInput = {
   /** The route remote's entry and first chunks (the browser's runtime loads the entry itself, not the manifest). */
   remotePreloads: { js: string[]; css: string[] };
   heroImage: { path: string; sizes: string } | null;
-  routeData: { car?: Car } | null;
+  routeData: { car?: Car; content?: ResolvedPage } | null;
   robots?: string;
   /** Open Graph and Twitter card tags; none on error pages. */
   social?: SocialMeta | null;
@@ -87,8 +89,9 @@ function socialTags(social: SocialMeta, site: PublicSiteConfig): string[] {
   if (social.image) {
     tags.push(
       meta('property', 'og:image', social.image.url),
-      meta('property', 'og:image:width', social.image.width),
-      meta('property', 'og:image:height', social.image.height),
+      ...(social.image.width && social.image.height
+        ? [meta('property', 'og:image:width', social.image.width), meta('property', 'og:image:height', social.image.height)]
+        : []),
       meta('property', 'og:image:alt', social.image.alt),
     );
   }

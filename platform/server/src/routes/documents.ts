@@ -12,11 +12,12 @@ import type { SiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import { AppRenderer } from '../document/app-render';
 import { documentParts, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
-import { canonicalOrigin, trimPath } from '../document/seo';
+import { canonicalOrigin, shareImageSize, shareImageUrl, trimPath } from '../document/seo';
 import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
 import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
-import { contentPageTitle } from '@dealer/rules/content-pages';
+import { contentForRoute } from '../content/content-route';
+import { articleJsonLd } from '../content/content-seo';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
 import { PageCache, pageEncodingFor } from '../document/page-cache';
@@ -154,8 +155,10 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     shellAssets ??= loadShellAssets(ctx.config.shellClientDir);
     const owner = routeOwner(match);
     const remote = owner ? publicConfig.remotes.find((ref) => ref.name === remoteOfModule(owner.module)) : null;
-    // A post is a 404 while the site has no post by that slug (stored posts come with issue 24's content pages).
-    let status = match.kind === 'not-found' || match.kind === 'post' || (owner && !remote) ? 404 : 200;
+    let status = match.kind === 'not-found' || (owner && !remote) ? 404 : 200;
+    // The dealer's pages, posts and offers: a page never written (or unpublished, or an offer that ended) is a 404.
+    const content = await contentForRoute(ctx.db, site, match, url, { drafts: resolved.previewDrafts === true, now: Date.now() });
+    if (content?.status === 404) status = 404;
 
     let car: Car | null = null;
     const carSlug = match.kind === 'vehicle' || match.kind === 'checkout' ? match.slug : null;
@@ -171,7 +174,10 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       title = `${car.name} | ${site.name}`;
       if (match.kind === 'checkout') title = `Reserve the ${car.name} | ${site.name}`;
       description = vehicleDescription(car, site.locale);
-    } else if (match.kind === 'content') title = `${contentPageTitle(match.page)} | ${site.name}`;
+    } else if (content?.page && match.kind !== 'home') {
+      title = `${content.title ?? content.page.title} | ${site.name}`;
+      description = content.description ?? description;
+    } else if (content?.page && content.description) description = content.description;
     else if (match.kind === 'lead-form') title = `${formTitles[match.form]} | ${site.name}`;
     else if (match.kind !== 'home' && pageTitles[match.kind]) title = `${pageTitles[match.kind]} | ${site.name}`;
     const category = match.kind === 'search' ? searchCategoryOf(site, url.pathname) : null;
@@ -183,6 +189,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     // address is the site's search page.
     let canonicalPath = url.pathname;
     if (match.kind === 'search') canonicalPath = category?.path ?? searchPathFor(site);
+    if (match.kind === 'blog' && match.page > 1) canonicalPath = `${url.pathname}?page=${match.page}`;
+    if (match.kind === 'content' && match.page === 'careers') canonicalPath = '/careers';
     if (car && match.kind === 'vehicle') canonicalPath = vehiclePath(site, car.slug);
     else if (car && match.kind === 'checkout') canonicalPath = checkoutPath(site, car.slug);
     const canonicalUrl = `${siteOrigin}${canonicalPath}`;
@@ -198,9 +206,31 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       if (car && match.kind === 'vehicle')
         ({ social, jsonLd } = vehicleSeo(car, site, { title, description, canonicalUrl, origin: siteOrigin }));
       else if (match.kind === 'home') jsonLd = homeSeo(site, siteOrigin);
+      const share = content?.shareImage ? shareImageUrl(siteOrigin, content.shareImage.src) : null;
+      if (share && content?.shareImage) {
+        // A drawn vehicle photo is 4:3 at any width; an uploaded picture keeps its own proportions.
+        const size = content.shareImage.src.startsWith('/img/vehicle/') ? shareImageSize : {};
+        social.image = { url: share, alt: content.shareImage.alt, ...size };
+      }
+      if (content?.post && content.page) {
+        social.type = 'article';
+        jsonLd = [
+          articleJsonLd(
+            site,
+            { title: content.page.title, description: content.description, ...content.post, imageUrl: share },
+            { url: canonicalUrl, origin: siteOrigin },
+          ),
+        ];
+      }
     }
 
-    const heroImage = car && match.kind === 'vehicle' ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' } : null;
+    // The picture the page paints largest, preloaded: the car's photo, or the home page's hero banner.
+    const heroImage =
+      car && match.kind === 'vehicle'
+        ? { path: car.primary_image_url, sizes: '(min-width: 992px) 60vw, 100vw' }
+        : content?.hero && status === 200
+          ? { path: content.hero.src, sizes: '100vw' }
+          : null;
     // The page's markup in the first response (the browser hydrates it); the hero as the preload names it.
     const hero =
       car && heroImage
@@ -221,6 +251,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       hero,
       remotes: remote && status === 200 ? publicConfig.remotes.map(({ name, version }) => ({ name, version })) : [],
       ip: request.ip,
+      routeData: content?.page ? { content: content.page } : null,
     });
     const { head, tail } = documentParts({
       site: publicConfig,
@@ -230,7 +261,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       shellAssets,
       remotePreloads: { js: files.js, css: files.css },
       heroImage,
-      routeData: car ? { car } : null,
+      routeData: car ? { car } : content?.page ? { content: content.page } : null,
       robots: status === 404 ? 'noindex' : undefined,
       social,
       jsonLd,

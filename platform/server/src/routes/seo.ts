@@ -5,6 +5,8 @@ import { garagePath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/ru
 import { routeOwner } from '@dealer/rules/route-modules';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import { listSiteCars } from '@dealer/db/car-store';
+import { listPublishedContent } from '@dealer/db/content-store';
+import { contentPath } from './console/content';
 import { canonicalOrigin, renderRobots, trimPath, renderSitemap, sitemapDate, sitemapUrlLimit, type SitemapEntry } from '../document/seo';
 import { isCarOnSite } from '../search/site-search';
 import type { PlatformContext } from '../platform-context';
@@ -56,7 +58,7 @@ export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       return !owner || served.has(remoteOfModule(owner.module));
     };
 
-    const pages = ['/', searchPathFor(site), ...site.search_categories.map((category) => category.path)];
+    const pages = ['/', searchPathFor(site), ...site.search_categories.map((category) => category.path), '/electric-cars'];
     const entries: SitemapEntry[] = [];
     const seen = new Set<string>();
     for (const page of pages) {
@@ -66,9 +68,23 @@ export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       entries.push({ loc: `${siteOrigin}${path}` });
     }
 
+    // The dealer's published pages, news posts and current offers (issue 24), and careers while jobs are open.
+    const now = Date.now();
+    const section = site.features.blog_to_news ? 'news' : 'blog';
+    for (const kind of ['page', 'offer', 'post', 'job'] as const) {
+      const { items } = await listPublishedContent(ctx.db, site.id, kind, { offset: 0, limit: sitemapUrlLimit, now });
+      if (kind === 'post' && items.length > 0) items.unshift({ ...items[0]!, slug: '' });
+      for (const item of kind === 'job' ? items.slice(0, 1) : items) {
+        const path = kind === 'post' && item.slug === '' ? `/${section}` : contentPath(kind, item.slug, section);
+        if (item.slug === 'home' || seen.has(path) || entries.length >= sitemapUrlLimit || !answers(path)) continue;
+        seen.add(path);
+        entries.push({ loc: `${siteOrigin}${path}`, lastmod: sitemapDate(new Date(item.updated_at).toISOString()) });
+      }
+    }
+
     if (served.has('mf-vehicle')) {
-      const now = Math.floor(Date.now() / 1000);
-      const cars = (await listSiteCars(ctx.db, site.id)).filter((car) => isCarOnSite(site, car, now));
+      const nowSeconds = Math.floor(now / 1000);
+      const cars = (await listSiteCars(ctx.db, site.id)).filter((car) => isCarOnSite(site, car, nowSeconds));
       // Newest first, so a site over the protocol's limit keeps its freshest stock.
       cars.sort((a, b) => b.created_at_timestamp - a.created_at_timestamp || a.id - b.id);
       for (const car of cars.slice(0, sitemapUrlLimit - entries.length)) {

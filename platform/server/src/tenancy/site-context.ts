@@ -10,10 +10,17 @@ import { carsIndexUid, searchKeyForSite } from '../search/site-search';
 import { tenantTokenForSite } from '../search/tenant-token';
 import { siteIdForHost } from './site-host';
 import { toPublicSiteConfig } from './public-config';
-import { previewFromCookies, verifyPreview } from '../remotes/remote-preview';
+import { previewFromCookies, verifyPreviewClaims } from '../remotes/remote-preview';
 
 /** `preview`: this browser is previewing candidate remote versions (remotes/remote-preview.ts): never cache what it is served. */
-export type SiteContext = { site: SiteConfig; publicConfig: PublicSiteConfig; origin: string; preview?: boolean };
+export type SiteContext = {
+  site: SiteConfig;
+  publicConfig: PublicSiteConfig;
+  origin: string;
+  preview?: boolean;
+  /** This browser previews the dealer's unpublished content (a console preview link): drafts are shown. */
+  previewDrafts?: boolean;
+};
 
 export type SiteDeps = {
   db: PlatformDb;
@@ -62,7 +69,8 @@ export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Prom
   const stored = await loadSiteConfig(deps.db, siteId);
   if (!stored) return null;
   const token = deps.previewSecret ? previewFromCookies(request.headers.cookie) : null;
-  const previewRemotes = token ? verifyPreview(deps.previewSecret!, token, siteId) : null;
+  const claims = token ? verifyPreviewClaims(deps.previewSecret!, token, siteId) : null;
+  const previewRemotes = claims?.remotes ?? null;
   const site = previewRemotes ? { ...stored, remotes: previewRemotes } : stored;
   const origin = requestOrigin(request);
   const remotes = deps.registry.resolve(site.remotes, deps.remotesBaseUrl ?? origin);
@@ -72,6 +80,6 @@ export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Prom
     await searchAccess(site, origin, deps),
     deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api',
   );
-  if (previewRemotes) return { site, publicConfig: { ...publicConfig, preview: true }, origin, preview: true };
+  if (claims) return { site, publicConfig: { ...publicConfig, preview: true }, origin, preview: true, previewDrafts: claims.drafts };
   return { site, publicConfig, origin };
 }

@@ -14,6 +14,7 @@ import { consoleSettingsRoutes } from './settings';
 import { consoleSiteLogoRoutes } from './site-logo';
 import { consoleSiteRoutes } from './sites';
 import { consoleStockRoutes } from './stock';
+import { consoleContentRoutes } from './content';
 import { uploadTypes } from '../../images/site-images';
 import { consoleDashboardRoutes } from './dashboard';
 import { consoleFeedRoutes, feedUploadTypes } from './feed';
@@ -42,6 +43,7 @@ export async function consoleRoutes(scope: FastifyInstance, ctx: PlatformContext
   consoleSiteLogoRoutes(scope, ctx, requests);
   consoleSiteRoutes(scope, ctx, requests);
   consoleStockRoutes(scope, ctx, requests);
+  consoleContentRoutes(scope, ctx, requests);
   consoleFeedRoutes(scope, ctx, requests);
   consoleDashboardRoutes(scope, ctx, requests);
 }
