@@ -521,7 +521,7 @@ function groupHeader(blueprint: Blueprint): NavLink[] {
     { label: 'Our Team', to: '/teams' },
     { label: 'Contact', to: '/contact' },
     { label: 'Terms & Conditions', to: '/terms-and-conditions/' },
-    { label: 'Careers', to: 'https://careers.example.com/metro' },
+    { label: 'Careers', to: '/careers' },
     { label: 'Brands', to: '/dealerships', dynamic: 'brands' },
   ];
 }

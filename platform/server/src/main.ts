@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ConfigError, keepGeneratedKeys, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from '@dealer/db/database';
 import { listSiteSlugs } from '@dealer/db/site-store';
-import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
+import { seedDemoContentIfMissing, seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
 import { buildApp } from './app';
 import { createPlatform } from './platform';
 import { outboxDir } from '@dealer/leads/delivery-config';
@@ -29,6 +29,8 @@ async function main() {
   const { db, engine } = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(db, engine);
   const seeded = await seedDemoDataIfEmpty(db);
+  // A store seeded before sites had pages gets the demo sites' pages once.
+  if (!seeded) await seedDemoContentIfMissing(db);
   const platform = createPlatform(config, { db, engine });
   const { indexer } = platform;
   // Its background work, the lead outbox included, starts once it listens and stops when it closes (workers.ts).

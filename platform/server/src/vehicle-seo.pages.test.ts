@@ -325,8 +325,9 @@ describe('other pages as search engines see them', () => {
     expect(metaContent(doc, 'og:title')).toBe(metro.seo.title);
     expect(metaContent(doc, 'og:description')).toBe(metro.seo.description);
     expect(metaContent(doc, 'og:url')).toBe('https://www.metromotorgroup.com.au/');
-    expect(metaContent(doc, 'og:image')).toBeNull();
-    expect(metaContent(doc, 'twitter:card')).toBe('summary');
+    // The home page's hero banner is its share image (issue 24's home sections).
+    expect(metaContent(doc, 'og:image')).toMatch(/^https:\/\/www\.metromotorgroup\.com\.au\/img\/vehicle\/.+\.jpg\?w=1200&q=80$/);
+    expect(metaContent(doc, 'twitter:card')).toBe('summary_large_image');
     const ld = jsonLdOf(doc);
     expect(ld.map((entry) => entry['@type'])).toEqual(['WebSite', 'AutoDealer']);
     expect(ld[0]).toMatchObject({ '@context': 'https://schema.org', name: metro.name, url: 'https://www.metromotorgroup.com.au/' });
@@ -366,7 +367,7 @@ describe('other pages as search engines see them', () => {
       'Search new, used and demo stock | Metro Motor Group',
     ],
     ['the finance page', '/finance', 'https://www.metromotorgroup.com.au/finance', 'Finance | Metro Motor Group'],
-    ['a content page', '/about', 'https://www.metromotorgroup.com.au/about', 'About | Metro Motor Group'],
+    ['a content page', '/about', 'https://www.metromotorgroup.com.au/about', 'About Us | Metro Motor Group'],
   ])('gives %s its share tags and no structured data', async (_page, path, url, title) => {
     const doc = html((await siteRequest(platform.app, 'metro-motor-group', 'GET', path)).body);
     expect(doc.title).toBe(title);

@@ -124,7 +124,11 @@ describe('sitemap.xml', () => {
   ])("starts %s's sitemap with its home and its own search page", async (slug, pages) => {
     const { locs } = await sitemapOf(slug);
     expect(locs.slice(0, pages.length)).toEqual(pages);
-    expect(locs.slice(pages.length).every((loc) => loc.includes(`${site(slug).detail_path}/`))).toBe(true);
+    // Then the dealer's published pages (issue 24), then the cars.
+    const rest = locs.slice(pages.length);
+    const firstCar = rest.findIndex((loc) => loc.includes(`${site(slug).detail_path}/`));
+    expect(rest.slice(0, firstCar)).toContain(`${pages[0]}privacy-policy`);
+    expect(rest.slice(firstCar).every((loc) => loc.includes(`${site(slug).detail_path}/`))).toBe(true);
   });
 
   it("lists a motorcycle dealer's bikes at /motorcycles", async () => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { garagePath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
+import type { NavLink } from '@dealer/contracts/site';
 import { listSiteCars } from '@dealer/db/car-store';
 import { listPublishedContent } from '@dealer/db/content-store';
 import { contentPath } from './console/content';
@@ -58,7 +59,10 @@ export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       return !owner || served.has(remoteOfModule(owner.module));
     };
 
-    const pages = ['/', searchPathFor(site), ...site.search_categories.map((category) => category.path), '/electric-cars'];
+    // The site's electric stock is a page of its own where the site's menus offer it.
+    const linked = (links: NavLink[]): boolean => links.some((link) => link.to === '/electric-cars' || linked(link.children ?? []));
+    const electric = linked([...site.navigation.header, ...site.navigation.footer]) ? ['/electric-cars'] : [];
+    const pages = ['/', searchPathFor(site), ...site.search_categories.map((category) => category.path), ...electric];
     const entries: SitemapEntry[] = [];
     const seen = new Set<string>();
     for (const page of pages) {

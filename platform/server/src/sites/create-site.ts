@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { newSiteSchema, type NewSiteInput } from '@dealer/contracts/new-site';
 import { siteConfigSchema, type SiteConfig } from '@dealer/contracts/site';
+import { seedSiteContent } from '@dealer/db/content-store';
+import { defaultPages } from '@dealer/rules/default-pages';
 import type { PlatformDb } from '@dealer/db/database';
 import { findSiteIdByHost, insertSite, nextSiteId } from '@dealer/db/site-store';
 import { newSiteConfig } from '@dealer/rules/new-site-config';
@@ -53,6 +55,10 @@ export async function createSite(
     const config = siteConfigSchema.parse(newSiteConfig(await nextSiteId(db), request, origin));
     try {
       await insertSite(db, config, now);
+      // The pages every site has from its first day: privacy policy and terms for its country, about,
+      // fleet, parts, offers, careers and locations, for the dealer to make their own in the console.
+      const pages = defaultPages(config).map(({ slug, content }) => ({ kind: 'page' as const, slug, version: content, published_at: now }));
+      await seedSiteContent(db, config.id, pages, now);
       return config;
     } catch (error) {
       // Two sites made at once took the same id: the second tries the next one (a taken slug stays taken).
