@@ -10,6 +10,7 @@ export default defineConfig({
       'shell/src/**/*.test.{ts,tsx}',
       'platform/*/src/**/*.test.ts',
       'mf-*/src/**/*.test.{ts,tsx}',
+      'console/src/**/*.test.{ts,tsx}',
       'scripts/**/*.test.mjs',
     ],
     environment: 'node',

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Button } from '@dealer/ui/button';
 import { consoleApi, type Me } from './console-api';
 import { SignInPage } from './sign-in-page';
@@ -11,6 +11,12 @@ import { AuditScreen } from './audit-screen';
 import { SessionsScreen } from './sessions-screen';
 import { NewSiteScreen } from './new-site-screen';
 
+// The content screen brings the content contract and, with its first text field, the rich-text editor:
+// loaded when it opens, so the console's first load does not carry them.
+const ContentScreen = lazy(() =>
+  import(/* webpackChunkName: "content-screen" */ './content-screen').then((module) => ({ default: module.ContentScreen })),
+);
+
 /** `/sites/:slug/:screen` → the slug and the screen. */
 const siteInPath = () => /^\/sites\/([a-z0-9-]+)/.exec(window.location.pathname)?.[1] ?? null;
 const screens = [
@@ -19,6 +25,7 @@ const screens = [
   { screen: 'chats', label: 'Chats', action: 'chats.read' },
   { screen: 'reservations', label: 'Reservations', action: 'reservations.read' },
   { screen: 'stock', label: 'Stock', action: 'stock.read' },
+  { screen: 'content', label: 'Content', action: 'content.read' },
   { screen: 'settings', label: 'Settings', action: 'settings.read' },
   { screen: 'remotes', label: 'Remotes', action: 'remotes.read' },
   { screen: 'users', label: 'Users', action: 'users.read' },
@@ -152,6 +159,10 @@ export function ConsoleApp() {
               <ChatsScreen key={site.slug} site={site} />
             ) : screen === 'stock' && site.actions.includes('stock.read') ? (
               <StockScreen key={site.slug} site={site} />
+            ) : screen === 'content' && site.actions.includes('content.read') ? (
+              <Suspense fallback={<p role="status">Loading the content…</p>}>
+                <ContentScreen key={site.slug} site={site} />
+              </Suspense>
             ) : screen === 'reservations' && site.actions.includes('reservations.read') ? (
               <ReservationsScreen key={site.slug} site={site} />
             ) : screen === 'users' && site.actions.includes('users.read') ? (

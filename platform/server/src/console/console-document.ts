@@ -36,7 +36,8 @@ export async function consoleDocumentRoutes(app: FastifyInstance, ctx: PlatformC
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     if (!isConsoleHost(request.headers.host, ctx.config.publicOriginSuffix)) return;
     const path = request.url.split('?', 1)[0]!;
-    if (path.startsWith('/api/') || path.startsWith('/console-assets/') || path.startsWith('/remotes/')) return;
+    // Pictures too: a page's or a car's photo shown in the console's editors comes from the image endpoint.
+    if (['/api/', '/console-assets/', '/remotes/', '/img/'].some((prefix) => path.startsWith(prefix))) return;
     if (!built) return reply.code(503).type('text/plain').send('The dealer console is not built (pnpm --filter @dealer/console build).');
     const assets = JSON.parse(readFileSync(join(dir, 'assets.json'), 'utf8')) as { js: string[]; css: string[] };
     return reply

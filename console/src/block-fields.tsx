@@ -1,0 +1,414 @@
+// Each block type's fields. Paths are the block's own (`headline`, `cta.to`, `people.0.name`): the
+// server's `content.blocks.N.…` messages are placed on the block by its id (content-model placeErrors).
+import { contentLeadForms, type ContentBlock, type ContentBlockType, type StaffMember } from '@dealer/contracts/content';
+import { Button } from '@dealer/ui/button';
+import { FieldError } from './field-error';
+import { leadFormWords, type LeadForm } from './content-model';
+import {
+  CheckField,
+  IdsField,
+  ImageField,
+  LocationField,
+  NumberField,
+  RichTextField,
+  TextField,
+  type FieldContext,
+  type SiteLocation,
+  type Upload,
+} from './content-fields';
+
+/** A message for a whole list (none, or too many), above its items. */
+const ListError = ({ message }: { message: string | null }) => (message ? <p className="dp-field__error">{message}</p> : null);
+
+type Of<T extends ContentBlockType> = Extract<ContentBlock, { type: T }>;
+export type BlockFieldsProps<B extends ContentBlock = ContentBlock> = {
+  block: B;
+  change: (patch: Partial<B>) => void;
+  ctx: FieldContext;
+  upload: Upload;
+  locations: SiteLocation[] | null;
+};
+
+/** A button (label and where it goes); `optional`: empty label and link mean no button. */
+function LinkFields({
+  ctx,
+  path,
+  value,
+  onChange,
+}: {
+  ctx: FieldContext;
+  path: string;
+  value: { label: string; to: string } | undefined;
+  onChange: (value: { label: string; to: string }) => void;
+}) {
+  const link = value ?? { label: '', to: '' };
+  return (
+    <div className="dc-block__row">
+      <TextField
+        ctx={ctx}
+        path={`${path}.label`}
+        label="Button label"
+        value={link.label}
+        max={60}
+        onChange={(label) => onChange({ ...link, label })}
+      />
+      <TextField
+        ctx={ctx}
+        path={`${path}.to`}
+        label="Button link"
+        hint="A page of the site (/contact) or a web address (https://…)."
+        value={link.to}
+        onChange={(to) => onChange({ ...link, to })}
+      />
+    </div>
+  );
+}
+
+function StaffFields({ block, change, ctx, upload, locations }: BlockFieldsProps<Of<'staff_list'>>) {
+  const setPerson = (index: number, patch: Partial<StaffMember>) =>
+    change({ people: block.people.map((person, i) => (i === index ? { ...person, ...patch } : person)) });
+  return (
+    <>
+      <CheckField
+        ctx={ctx}
+        path="group_by_location"
+        label="Group the people by location"
+        checked={block.group_by_location}
+        onChange={(group_by_location) => change({ group_by_location })}
+      />
+      <ListError message={ctx.fields.message('people')} />
+      {block.people.map((person, index) => (
+        <fieldset key={index} className="dc-block__item">
+          <legend>Person {index + 1}</legend>
+          <TextField
+            ctx={ctx}
+            path={`people.${index}.name`}
+            label="Name"
+            value={person.name}
+            onChange={(name) => setPerson(index, { name })}
+          />
+          <TextField
+            ctx={ctx}
+            path={`people.${index}.role`}
+            label="Role"
+            value={person.role}
+            onChange={(role) => setPerson(index, { role })}
+          />
+          <LocationField
+            ctx={ctx}
+            path={`people.${index}.location_id`}
+            label="Location"
+            none="No location"
+            locations={locations}
+            value={person.location_id}
+            onChange={(location_id) => setPerson(index, { location_id })}
+          />
+          <ImageField
+            ctx={ctx}
+            path={`people.${index}.photo`}
+            label="Photo"
+            optional
+            upload={upload}
+            value={person.photo}
+            onChange={(photo) => setPerson(index, { photo })}
+          />
+          <TextField
+            ctx={ctx}
+            path={`people.${index}.phone`}
+            label="Phone"
+            type="tel"
+            value={person.phone ?? ''}
+            onChange={(phone) => setPerson(index, { phone: phone || undefined })}
+          />
+          <TextField
+            ctx={ctx}
+            path={`people.${index}.email`}
+            label="E-mail"
+            type="email"
+            value={person.email ?? ''}
+            onChange={(email) => setPerson(index, { email: email.trim() ? email : undefined })}
+          />
+          {ctx.disabled ? null : (
+            <Button variant="link" onClick={() => change({ people: block.people.filter((_, i) => i !== index) })}>
+              Remove person {index + 1}
+            </Button>
+          )}
+        </fieldset>
+      ))}
+      {ctx.disabled ? null : (
+        <Button variant="secondary" onClick={() => change({ people: [...block.people, { name: '', role: '' }] })}>
+          Add a person
+        </Button>
+      )}
+    </>
+  );
+}
+
+function FaqFields({ block, change, ctx }: BlockFieldsProps<Of<'faq'>>) {
+  const setItem = (index: number, patch: Partial<Of<'faq'>['items'][number]>) =>
+    change({ items: block.items.map((item, i) => (i === index ? { ...item, ...patch } : item)) });
+  return (
+    <>
+      <ListError message={ctx.fields.message('items')} />
+      {block.items.map((item, index) => (
+        // The answer's editor reads its html once: when a question is added or removed, every answer's
+        // editor starts again from the list as it is now, so none shows a removed question's answer.
+        <fieldset key={`${index}-of-${block.items.length}`} className="dc-block__item">
+          <legend>Question {index + 1}</legend>
+          <TextField
+            ctx={ctx}
+            path={`items.${index}.question`}
+            label="Question"
+            value={item.question}
+            onChange={(question) => setItem(index, { question })}
+          />
+          <RichTextField
+            ctx={ctx}
+            path={`items.${index}.answer_html`}
+            label="Answer"
+            html={item.answer_html}
+            onChange={(answer_html) => setItem(index, { answer_html })}
+          />
+          {ctx.disabled ? null : (
+            <Button variant="link" onClick={() => change({ items: block.items.filter((_, i) => i !== index) })}>
+              Remove question {index + 1}
+            </Button>
+          )}
+        </fieldset>
+      ))}
+      {ctx.disabled ? null : (
+        <Button variant="secondary" onClick={() => change({ items: [...block.items, { question: '', answer_html: '' }] })}>
+          Add a question
+        </Button>
+      )}
+    </>
+  );
+}
+
+function LocationsFields({ block, change, ctx, locations }: BlockFieldsProps<Of<'locations'>>) {
+  const chosen = block.location_ids ?? [];
+  return (
+    <>
+      {locations ? (
+        <fieldset className="dc-block__item">
+          <legend>Which locations (none ticked: all of them)</legend>
+          {locations.map((location) => (
+            <label key={location.id} className="dc-check">
+              <input
+                type="checkbox"
+                checked={chosen.includes(location.id)}
+                disabled={ctx.disabled}
+                onChange={(event) => {
+                  const next = event.target.checked ? [...chosen, location.id] : chosen.filter((id) => id !== location.id);
+                  change({ location_ids: next.length ? next : undefined });
+                }}
+              />{' '}
+              {location.name}
+            </label>
+          ))}
+          <ListError message={ctx.fields.within('location_ids')} />
+        </fieldset>
+      ) : (
+        <IdsField
+          ctx={ctx}
+          path="location_ids"
+          label="Locations (numbers, separated by commas)"
+          hint="Empty: all of the site’s locations."
+          value={block.location_ids}
+          onChange={(location_ids) => change({ location_ids })}
+        />
+      )}
+      <CheckField
+        ctx={ctx}
+        path="show_hours"
+        label="Show opening hours"
+        checked={block.show_hours}
+        onChange={(show_hours) => change({ show_hours })}
+      />
+    </>
+  );
+}
+
+/** The fields of one block, by its type. */
+export function BlockFields(props: BlockFieldsProps) {
+  const { block, ctx, upload } = props;
+  // Each case narrows the block; `change` takes that block's own fields.
+  const change = props.change as (patch: object) => void;
+  switch (block.type) {
+    case 'rich_text':
+      return <RichTextField ctx={ctx} path="html" label="Text" html={block.html} onChange={(html) => change({ html })} />;
+    case 'image':
+      return (
+        <>
+          <ImageField
+            ctx={ctx}
+            path="image"
+            label="Picture"
+            optional={false}
+            upload={upload}
+            value={block.image}
+            onChange={(image) => change({ image })}
+          />
+          <TextField
+            ctx={ctx}
+            path="caption"
+            label="Caption (optional)"
+            value={block.caption ?? ''}
+            onChange={(caption) => change({ caption })}
+          />
+        </>
+      );
+    case 'hero':
+      return (
+        <>
+          <ImageField
+            ctx={ctx}
+            path="image"
+            label="Picture (optional)"
+            optional
+            upload={upload}
+            value={block.image}
+            onChange={(image) => change({ image })}
+          />
+          <TextField
+            ctx={ctx}
+            path="headline"
+            label="Headline"
+            max={120}
+            value={block.headline}
+            onChange={(headline) => change({ headline })}
+          />
+          <TextField
+            ctx={ctx}
+            path="text"
+            label="Text (optional)"
+            multiline
+            max={300}
+            value={block.text ?? ''}
+            onChange={(text) => change({ text })}
+          />
+          <LinkFields ctx={ctx} path="cta" value={block.cta} onChange={(cta) => change({ cta })} />
+        </>
+      );
+    case 'cta':
+      return (
+        <>
+          <TextField
+            ctx={ctx}
+            path="headline"
+            label="Headline (optional)"
+            value={block.headline ?? ''}
+            onChange={(headline) => change({ headline: headline || undefined })}
+          />
+          <TextField
+            ctx={ctx}
+            path="text"
+            label="Text (optional)"
+            multiline
+            max={300}
+            value={block.text ?? ''}
+            onChange={(text) => change({ text })}
+          />
+          <LinkFields ctx={ctx} path="button" value={block.button} onChange={(button) => change({ button })} />
+        </>
+      );
+    case 'lead_form':
+      return (
+        <>
+          <div className="dp-field">
+            <label htmlFor={`${ctx.scope}-form`}>Form</label>
+            <select
+              id={`${ctx.scope}-form`}
+              value={block.form}
+              disabled={ctx.disabled}
+              {...ctx.fields.invalid('form')}
+              onChange={(event) => change({ form: event.target.value as LeadForm })}
+            >
+              {contentLeadForms.map((form) => (
+                <option key={form} value={form}>
+                  {leadFormWords[form]}
+                </option>
+              ))}
+            </select>
+            <FieldError path="form" fields={ctx.fields} />
+          </div>
+          <TextField
+            ctx={ctx}
+            path="title"
+            label="Title above the form (optional)"
+            value={block.title ?? ''}
+            onChange={(title) => change({ title })}
+          />
+        </>
+      );
+    case 'offers_list':
+      return (
+        <>
+          <NumberField
+            ctx={ctx}
+            path="limit"
+            label="How many offers"
+            min={1}
+            max={24}
+            value={block.limit}
+            onChange={(limit) => change({ limit })}
+          />
+          <IdsField
+            ctx={ctx}
+            path="offer_ids"
+            label="Which offers (numbers, separated by commas)"
+            hint="Empty: the newest offers."
+            value={block.offer_ids}
+            onChange={(offer_ids) => change({ offer_ids })}
+          />
+        </>
+      );
+    case 'staff_list':
+      return <StaffFields {...(props as BlockFieldsProps<Of<'staff_list'>>)} />;
+    case 'faq':
+      return <FaqFields {...(props as BlockFieldsProps<Of<'faq'>>)} />;
+    case 'locations':
+      return <LocationsFields {...(props as BlockFieldsProps<Of<'locations'>>)} />;
+    case 'jobs_list':
+      return <p className="dc-hint">Lists the site’s open jobs, newest first.</p>;
+    case 'posts_list':
+      return (
+        <NumberField
+          ctx={ctx}
+          path="limit"
+          label="How many posts"
+          min={1}
+          max={12}
+          value={block.limit}
+          onChange={(limit) => change({ limit })}
+        />
+      );
+    case 'featured_stock':
+      return (
+        <>
+          <TextField ctx={ctx} path="title" label="Title (optional)" value={block.title ?? ''} onChange={(title) => change({ title })} />
+          <NumberField
+            ctx={ctx}
+            path="limit"
+            label="How many cars"
+            min={4}
+            max={12}
+            value={block.limit}
+            onChange={(limit) => change({ limit })}
+          />
+          <IdsField
+            ctx={ctx}
+            path="car_ids"
+            label="Which cars (numbers, separated by commas)"
+            hint="Empty: the newest cars. Shown while the site’s “Stock on the home page” switch is on."
+            value={block.car_ids}
+            onChange={(car_ids) => change({ car_ids })}
+          />
+        </>
+      );
+    case 'reviews':
+      return (
+        <TextField ctx={ctx} path="title" label="Title (optional)" value={block.title ?? ''} onChange={(title) => change({ title })} />
+      );
+  }
+}
