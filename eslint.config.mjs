@@ -130,6 +130,21 @@ export default tseslint.config(
       [...remotes.flatMap((remote) => [`@dealer/${remote}`, `@dealer/${remote}/*`, `**/${remote}/**`]), ...platformImports],
     ),
   },
+  // The shell puts HTML into the page in one place: the dealer's formatted text, which the server
+  // sanitised before storing it. Anywhere else it would be a way round that sanitiser.
+  {
+    files: ['shell/src/**/*.{ts,tsx}'],
+    ignores: ['shell/src/content/blocks/rich-html.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...["JSXAttribute[name.name='dangerouslySetInnerHTML']", "Property[key.name='dangerouslySetInnerHTML']"].map((selector) => ({
+          selector,
+          message: 'Only content/blocks/rich-html.tsx sets HTML (the server sanitised it): render text and elements instead.',
+        })),
+      ],
+    },
+  },
   {
     files: ['console/**/*.{ts,tsx}'],
     rules: boundary(

@@ -10,6 +10,7 @@ import * as ToolkitQueryReact from '@reduxjs/toolkit/query/react';
 import * as statePlatformApi from '@dealer/state/platform-api';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom';
+import type { ResolvedPage } from '@dealer/contracts/content';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { resolveRoute } from '@dealer/rules/routes';
@@ -21,6 +22,12 @@ import { setFirstPaintHero, type FirstPaintHero } from './boot/first-paint';
 import type { ServerRendered } from './federation/server-rendered';
 import { sharedModules as pageModules } from './federation/shared-modules';
 import { AppRoot } from './app-root';
+import { routeDataFor } from './content/route-data';
+import { PageBlocks } from './content/page-blocks';
+import { ContentPage } from './pages/content-page';
+
+/** The content chunk's components, rendered in place on the server (the browser loads them lazily). */
+const contentComponents = { ContentPage, PageBlocks };
 
 export { setPlatformFetch } from '@dealer/state/platform-fetch';
 
@@ -49,6 +56,11 @@ export type RenderAppInput = {
   budgetMs?: number;
   /** Told when the route's module is left to the browser, and why. */
   onFallback?: (module: ExposedModule, reason: unknown) => void;
+  /**
+   * What the platform resolved for the route before rendering, the same the document carries as
+   * `#route-data`: the dealer's page at this address (null or absent: none, so a 404 or the page's default).
+   */
+  routeData?: { content?: ResolvedPage | null } | null;
 };
 
 /** What the browser needs to hydrate the server's markup: the modules rendered and the API answers they used. */
@@ -71,7 +83,15 @@ function answeredQueries(api: { queries: Record<string, { status?: string } | un
 }
 
 /** The app's markup for `url`, with the route's remote module rendered when it can be. */
-export async function renderApp({ site, url, hero, remotes = null, budgetMs = 200, onFallback }: RenderAppInput): Promise<RenderAppOutput> {
+export async function renderApp({
+  site,
+  url,
+  hero,
+  remotes = null,
+  budgetMs = 200,
+  onFallback,
+  routeData = null,
+}: RenderAppInput): Promise<RenderAppOutput> {
   const page = new URL(url);
   const store = createPlatformStore(site, { apiBase: `${page.origin}/api` });
   const owner = routeOwner(resolveRoute(site, page.pathname, page.searchParams));
@@ -105,6 +125,8 @@ export async function renderApp({ site, url, hero, remotes = null, budgetMs = 20
         site={site}
         store={store}
         serverRendered={{ modules, components, onRendered: (module) => rendered.add(module) }}
+        routeData={routeDataFor(`${page.pathname}${page.search}`, routeData?.content ?? null)}
+        contentComponents={contentComponents}
         router={(children) => <StaticRouter location={`${page.pathname}${page.search}`}>{children}</StaticRouter>}
       />,
     );

@@ -4,7 +4,7 @@ import { routeOwner } from '@dealer/rules/route-modules';
 import { RemoteModule } from './federation/remote-module';
 import { isModuleEnabled } from './federation/remote-runtime';
 import { HomePage } from './pages/home-page';
-import { ContentPage } from './pages/content-page';
+import { ContentPageView } from './content/content-components';
 import { NotFoundPage } from './pages/not-found-page';
 import { UnsubscribePage } from './pages/unsubscribe-page';
 
@@ -18,11 +18,12 @@ export function RouteView({ match }: { match: RouteMatch }) {
   switch (match.kind) {
     case 'home':
       return <HomePage />;
+    // The dealer's pages: their own chunk, loaded when one is shown (content-components.tsx).
     case 'content':
-      return <ContentPage page={match.page} />;
+    case 'blog':
     case 'post':
-      // No stored posts yet: the server answers 404 with this page.
-      return <NotFoundPage />;
+    case 'offer':
+      return <ContentPageView match={match} />;
     case 'unsubscribe':
       return <UnsubscribePage />;
     case 'redirect':

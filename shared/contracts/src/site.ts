@@ -249,5 +249,7 @@ export const publicSiteConfigSchema = siteConfigSchema.omit({ secrets: true, rem
   api_prefix: z.enum(['/api', '/mock']),
   /** This browser previews the site at remote versions chosen in the dealer console (the `dp_preview` cookie); absent otherwise. */
   preview: z.literal(true).optional(),
+  /** The preview shows the dealer's unpublished pages, posts and offers too (a console Content preview link). */
+  preview_drafts: z.literal(true).optional(),
 });
 export type PublicSiteConfig = z.infer<typeof publicSiteConfigSchema>;

@@ -7,6 +7,14 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 export function PreviewBanner({ site }: { site: PublicSiteConfig }) {
   if (!site.preview) return null;
   const versions = site.remotes.map((remote) => `${remote.name} ${remote.version}`).join(', ');
+  if (site.preview_drafts)
+    return (
+      <div className="preview-banner" role="region" aria-label="Preview of unpublished changes">
+        <p>
+          Previewing unpublished changes: only this browser sees them. <a href="?dp_preview=off">End the preview</a>
+        </p>
+      </div>
+    );
   return (
     <div className="preview-banner" role="region" aria-label="Preview of remote versions">
       <p>

@@ -1,25 +1,44 @@
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { searchPathFor } from '@dealer/rules/routes';
 import { usePageTitle } from '@dealer/ui/page-title';
+import { PageBlocksView } from '../content/content-components';
+import { PageLoading } from '../content/page-loading';
+import { useRoutePage } from '../content/route-data';
 
+/**
+ * The home page: the sections the dealer wrote (issue 24 part 4), in their order, then the shop's
+ * tiles. A site whose dealer has written none shows the site's own opening instead.
+ */
 export function HomePage() {
   const site = useAppSelector(selectSite);
+  const location = useLocation();
+  const state = useRoutePage(`${location.pathname}${location.search}`);
   const searchPath = searchPathFor(site);
   usePageTitle('', site.name);
+  if (state.status === 'loading') return <PageLoading />;
+  const blocks = state.status === 'ready' && state.page ? state.page.blocks : null;
   const types = Object.entries(site.stock.car_types).filter(([, count]) => count > 0);
   return (
     <div className="home-page">
-      <section className="home-hero">
-        <div className="dp-container">
-          <h1>{site.name}</h1>
-          <p>{site.seo.description}</p>
-          <Link className="dp-button dp-button--primary home-hero__cta" to={searchPath}>
-            {`Browse ${site.stock.count} vehicles`}
-          </Link>
-        </div>
-      </section>
+      {blocks ? (
+        <>
+          {/* An opening hero's headline is the page's title; otherwise the site's name is. */}
+          {blocks[0]?.type !== 'hero' && <h1 className="dp-container home-title">{site.name}</h1>}
+          <PageBlocksView blocks={blocks} home />
+        </>
+      ) : (
+        <section className="home-hero">
+          <div className="dp-container">
+            <h1>{site.name}</h1>
+            <p>{site.seo.description}</p>
+            <Link className="dp-button dp-button--primary home-hero__cta" to={searchPath}>
+              {`Browse ${site.stock.count} vehicles`}
+            </Link>
+          </div>
+        </section>
+      )}
       <section className="dp-container home-section">
         <h2>Shop by type</h2>
         <ul className="home-tiles">

@@ -80,6 +80,9 @@ export async function resolveSite(request: FastifyRequest, deps: SiteDeps): Prom
     await searchAccess(site, origin, deps),
     deps.leadsMockMode && site.lead_settings?.mock_mode ? '/mock' : '/api',
   );
-  if (claims) return { site, publicConfig: { ...publicConfig, preview: true }, origin, preview: true, previewDrafts: claims.drafts };
+  if (claims) {
+    const previewed = { ...publicConfig, preview: true as const, ...(claims.drafts ? { preview_drafts: true as const } : {}) };
+    return { site, publicConfig: previewed, origin, preview: true, previewDrafts: claims.drafts };
+  }
   return { site, publicConfig, origin };
 }

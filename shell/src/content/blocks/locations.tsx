@@ -1,0 +1,50 @@
+import type { ContentBlock } from '@dealer/contracts/content';
+import type { Location } from '@dealer/contracts/location';
+import { useAppSelector } from '@dealer/state/hooks';
+import { selectSite } from '@dealer/state/site-slice';
+
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+function LocationCard({ location, showHours }: { location: Location; showHours: boolean }) {
+  return (
+    <li className="location-card">
+      <h2>{location.name}</h2>
+      <p>{location.address.full}</p>
+      <p>
+        <a href={`tel:${location.contact_detail.phone.replace(/\s+/g, '')}`}>{location.contact_detail.phone}</a>
+      </p>
+      {showHours && (
+        <table className="location-card__hours">
+          <caption className="dp-visually-hidden">{`Opening hours of ${location.name}`}</caption>
+          <tbody>
+            {location.contact_detail.opening_hours.map((entry) => (
+              <tr key={entry.weekday}>
+                <th scope="row">{weekdays[entry.weekday]}</th>
+                <td>{entry.status === 'Open' ? entry.formated_hours : 'Closed'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </li>
+  );
+}
+
+/** The site's shown locations (those of `ids`, or all) with their addresses and phone numbers, and their hours if wanted. */
+export function LocationList({ ids, showHours = true }: { ids?: readonly number[]; showHours?: boolean }) {
+  const site = useAppSelector(selectSite);
+  const chosen = ids && ids.length > 0 ? new Set(ids) : null;
+  return (
+    <ul className="location-list">
+      {site.locations
+        .filter((location) => location.visible && (!chosen || chosen.has(location.id)))
+        .map((location) => (
+          <LocationCard key={location.id} location={location} showHours={showHours} />
+        ))}
+    </ul>
+  );
+}
+
+export function LocationsBlock({ block }: { block: Extract<ContentBlock, { type: 'locations' }> }) {
+  return <LocationList ids={block.location_ids} showHours={block.show_hours} />;
+}
