@@ -170,7 +170,6 @@ function Toolbar({ onRefusal }: { onRefusal: (message: string) => void }) {
       key={label}
       type="button"
       className="dc-rich__tool"
-      aria-label={label}
       title={label}
       aria-pressed={pressed}
       disabled={disabled}
@@ -178,7 +177,9 @@ function Toolbar({ onRefusal }: { onRefusal: (message: string) => void }) {
       onMouseDown={(event) => event.preventDefault()}
       onClick={onClick}
     >
-      {mark}
+      {/* The name is the words (read out); the mark is what is seen ("1." is no name for a numbered list). */}
+      <span aria-hidden="true">{mark}</span>
+      <span className="dp-visually-hidden">{label}</span>
     </button>
   );
 

@@ -9,15 +9,20 @@ export const consoleUrl = (path = '/') => `http://console.localhost:${e2ePort}${
 const usedCodes = new Set<string>();
 
 /** The newest unused code e-mailed to a console user (written to DATA_DIR/outbox/console-mail without SMTP). */
-async function consoleCodeFor(email: string): Promise<string> {
-  const dir = join(process.env.E2E_DATA_DIR!, 'outbox', 'console-mail');
+const mailDir = () => join(process.env.E2E_DATA_DIR!, 'outbox', 'console-mail');
+const mailNames = async () => (await readdir(mailDir()).catch(() => [] as string[])).filter((name) => /^\d+\.eml$/.test(name));
+
+/**
+ * The code of a mail written after `sentBefore` was read (a worker restarted after a failure forgets
+ * the codes it used; the mails of earlier tests and runs stay in the outbox).
+ */
+async function consoleCodeFor(email: string, sentBefore: ReadonlySet<string>): Promise<string> {
+  const dir = mailDir();
   let code: string | null = null;
   await expect
     .poll(
       async () => {
-        const names = (await readdir(dir).catch(() => [] as string[]))
-          .filter((name) => /^\d+\.eml$/.test(name))
-          .sort((a, b) => parseInt(b, 10) - parseInt(a, 10));
+        const names = (await mailNames()).filter((name) => !sentBefore.has(name)).sort((a, b) => parseInt(b, 10) - parseInt(a, 10));
         for (const name of names) {
           const text = await readFile(join(dir, name), 'utf8');
           const found = text.includes(email) ? /^\s{4}(\d{6})\s*$/m.exec(text)?.[1] : undefined;
@@ -35,8 +40,9 @@ async function consoleCodeFor(email: string): Promise<string> {
 export async function signIn(page: Page, email: string) {
   await page.goto(consoleUrl('/'));
   await page.getByLabel('Work e-mail').fill(email);
+  const sentBefore = new Set(await mailNames());
   await page.getByRole('button', { name: 'E-mail me a code' }).click();
-  await page.getByLabel('6-digit code').fill(await consoleCodeFor(email));
+  await page.getByLabel('6-digit code').fill(await consoleCodeFor(email, sentBefore));
   await page.getByRole('button', { name: 'Sign in' }).click();
   // Signed in, or the console's own message says why not.
   await expect(page.getByRole('button', { name: 'Sign out' }).or(page.locator('.dp-field__error, [role=alert]'))).toBeVisible();
