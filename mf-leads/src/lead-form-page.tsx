@@ -1,10 +1,9 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { LeadFormPageProps } from '@dealer/contracts/remote-modules';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { t } from '@dealer/rules/locale';
-import { usePageTitle } from '@dealer/ui/page-title';
 import { LeadForm } from './form-engine/lead-form';
 import { careersForm, contactForm, financeForm, serviceForm, testDriveForm, tradeInForm } from './form-engine/form-definitions';
 
@@ -12,7 +11,7 @@ import { careersForm, contactForm, financeForm, serviceForm, testDriveForm, trad
 const financeQuery = ['preferredDealership', 'vehiclePriceBudget', 'car_id', 'car_type', 'vin'] as const;
 
 /** The form pages (finance, test drive, service, trade-in, contact, careers) on the form engine. */
-export default function LeadFormPage({ form, page }: LeadFormPageProps) {
+export default function LeadFormPage({ form, page, embedded }: LeadFormPageProps) {
   const site = useAppSelector(selectSite);
   const [params] = useSearchParams();
   const def = useMemo(() => {
@@ -36,10 +35,18 @@ export default function LeadFormPage({ form, page }: LeadFormPageProps) {
       form === 'finance' ? Object.fromEntries(financeQuery.flatMap((key) => (params.get(key) ? [[key, params.get(key)]] : []))) : undefined,
     [form, params],
   );
-  usePageTitle(def.title, site.name);
+  const title = t(site.locale, def.title);
+  // A page of its own names the document; placed in a dealer's page, the page does.
+  useEffect(() => {
+    if (!embedded) document.title = `${def.title} | ${site.name}`;
+  }, [embedded, def.title, site.name]);
   return (
-    <div className="dp-container lead-form-page" data-form={form} data-page={page ?? ''}>
-      <h1>{t(site.locale, def.title)}</h1>
+    <div
+      className={embedded ? 'lead-form-page lead-form-page--embedded' : 'dp-container lead-form-page'}
+      data-form={form}
+      data-page={page ?? ''}
+    >
+      {embedded === 'no-heading' ? null : embedded ? <h2>{title}</h2> : <h1>{title}</h1>}
       <div id={form === 'finance' ? 'finance-form' : undefined}>
         <LeadForm def={def} initial={initial} carType={initial?.car_type as string | undefined} />
       </div>

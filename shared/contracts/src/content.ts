@@ -344,6 +344,8 @@ export interface ResolvedPage {
   kind: 'page' | 'home' | 'post' | 'offer' | 'blog';
   path: string;
   title: string;
+  /** The document's title (its SEO title, with the site's name): set on the server, kept when the shopper navigates to it. */
+  document_title?: string;
   blocks: ResolvedBlock[];
   post?: { published_at: number; updated_at: number; author: string | null; image: { src: string; alt: string } | null };
   offer?: {

@@ -39,7 +39,15 @@ export type EnquiryFormProps = {
   onSubmitted?: (leadId: number) => void;
 };
 export type SuccessPageProps = { category: string | null };
-export type LeadFormPageProps = { form: 'finance' | 'test-drive' | 'service' | 'trade-in' | 'contact' | 'careers'; page?: string };
+export type LeadFormPageProps = {
+  form: 'finance' | 'test-drive' | 'service' | 'trade-in' | 'contact' | 'careers';
+  page?: string;
+  /**
+   * Placed in a dealer's page (a content block, issue 24), not a page of its own: no h1 and the
+   * page's title left alone; 'heading' shows the form's name as an h2, 'no-heading' none (the block has its own).
+   */
+  embedded?: 'heading' | 'no-heading';
+};
 export type CheckoutPageProps = { slug: string | null };
 export type GaragePageProps = { tab: 'saved-cars' | null };
 /** The car a call-to-action slot acts on: what the vehicle page hands to other remotes. */

@@ -133,13 +133,13 @@ export function useRoutePage(path: string): PageState {
  * page has the title the server wrote, its SEO title (which the page's data does not carry), also
  * when the shopper comes back to it.
  */
-export function useContentTitle(title: string) {
+export function useContentTitle(title: string, documentTitle?: string) {
   const data = useRouteData();
   const site = useAppSelector(selectSite);
   const location = useLocation();
   const path = `${location.pathname}${location.search}`;
   const serverTitle = data.documentTitle?.path === path ? data.documentTitle.title : null;
   useEffect(() => {
-    document.title = serverTitle ?? (title ? `${title} | ${site.name}` : site.name);
-  }, [serverTitle, title, site.name]);
+    document.title = serverTitle ?? documentTitle ?? (title ? `${title} | ${site.name}` : site.name);
+  }, [serverTitle, documentTitle, title, site.name]);
 }

@@ -23,7 +23,7 @@ export type ContentPageProps = { match: Extract<RouteMatch, { kind: 'content' | 
 const locationPages = new Set(['dealerships', 'our-locations']);
 
 function StoredPage({ page }: { page: ResolvedPage }) {
-  useContentTitle(page.title);
+  useContentTitle(page.title, page.document_title);
   return (
     <div className="dp-container content-page">
       <h1>{page.title}</h1>
@@ -34,7 +34,7 @@ function StoredPage({ page }: { page: ResolvedPage }) {
 
 function PostPage({ page }: { page: ResolvedPage }) {
   const site = useAppSelector(selectSite);
-  useContentTitle(page.title);
+  useContentTitle(page.title, page.document_title);
   const post = page.post;
   return (
     <article className="dp-container content-page content-post">
@@ -57,7 +57,7 @@ function PostPage({ page }: { page: ResolvedPage }) {
 
 function OfferPage({ page }: { page: ResolvedPage }) {
   const site = useAppSelector(selectSite);
-  useContentTitle(page.title);
+  useContentTitle(page.title, page.document_title);
   const offer = page.offer;
   return (
     <article className="dp-container content-page content-offer">
@@ -91,7 +91,7 @@ const listPageAddress = (base: string, page: number) => (page > 1 ? `${base}?pag
 function BlogPage({ page }: { page: ResolvedPage }) {
   const blog = page.blog ?? { section: 'blog' as const, posts: [], page: 1, pages: 1 };
   const title = page.title || 'Latest News';
-  useContentTitle(blog.page > 1 ? `${title}, page ${blog.page}` : title);
+  useContentTitle(blog.page > 1 ? `${title}, page ${blog.page}` : title, page.document_title);
   const base = `/${blog.section}`;
   return (
     <div className="dp-container content-page content-blog">

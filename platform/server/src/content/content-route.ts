@@ -77,6 +77,21 @@ export async function contentForRoute(
   url: URL,
   options: Options,
 ): Promise<ContentAnswer | null> {
+  const answer = await resolveContent(db, site, match, url, options);
+  if (!answer?.page) return answer;
+  // An SEO title that names the site already is used as the dealer wrote it; home keeps the site's own.
+  const own = answer.title ?? answer.page.title;
+  const documentTitle = match.kind === 'home' ? site.seo.title : own.includes(site.name) ? own : `${own} | ${site.name}`;
+  return { ...answer, page: { ...answer.page, document_title: documentTitle } };
+}
+
+async function resolveContent(
+  db: PlatformDb,
+  site: SiteConfig,
+  match: RouteMatch,
+  url: URL,
+  options: Options,
+): Promise<ContentAnswer | null> {
   const path = `${url.pathname}${url.search}`;
   switch (match.kind) {
     case 'home': {

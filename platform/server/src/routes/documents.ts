@@ -175,9 +175,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       if (match.kind === 'checkout') title = `Reserve the ${car.name} | ${site.name}`;
       description = vehicleDescription(car, site.locale);
     } else if (content?.page && match.kind !== 'home') {
-      // An SEO title that names the site already is used as the dealer wrote it.
-      const own = content.title ?? content.page.title;
-      title = own.includes(site.name) ? own : `${own} | ${site.name}`;
+      title = content.page.document_title ?? title;
       description = content.description ?? description;
     } else if (content?.page && content.description) description = content.description;
     else if (match.kind === 'lead-form') title = `${formTitles[match.form]} | ${site.name}`;

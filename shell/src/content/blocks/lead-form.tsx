@@ -16,7 +16,7 @@ export function LeadFormBlock({ block }: { block: Extract<ContentBlock, { type: 
   return (
     <div className="content-lead-form" id={block.form === 'careers' ? careersFormAnchor : `${block.form}-form`}>
       {block.title && <h2>{block.title}</h2>}
-      <RemoteSlot module="mf-leads/LeadFormPage" form={block.form} />
+      <RemoteSlot module="mf-leads/LeadFormPage" form={block.form} embedded={block.title ? 'no-heading' : 'heading'} />
     </div>
   );
 }
