@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SearchLanding } from '@dealer/contracts/content';
 import { testSite } from '@dealer/contracts/testing/test-site';
 import { createPlatformStore } from '@dealer/state/store';
 import { setPlatformFetch } from '@dealer/state/platform-fetch';
@@ -29,11 +30,34 @@ const hit = {
   created_at_timestamp: 1_700_000_000,
 };
 
-/** The official client's multi-search, as the platform answers it: what was asked, and one car. */
-function answeringSearch() {
+const apiBase = 'https://www.metrotoyota.example.com.au/api';
+
+/** A dealer's landing page over the new and used HiLux (the slug's own filter is new or used). */
+const hiluxLanding: SearchLanding = {
+  slug: 'new-and-used-toyota-hilux',
+  title: 'New and used Toyota HiLux in Parramatta',
+  intro_html: '<p>Every <strong>HiLux</strong> we have.</p>',
+  description: 'New and used Toyota HiLux at Metro Toyota.',
+  filters: ['make = "Toyota"', 'model = "HiLux"'],
+};
+
+/**
+ * The platform as the search page calls it: its landing pages (`landings`, by slug: the landing, or
+ * the status of a failure; any other slug is a 404) and the official client's multi-search, answered
+ * with one car. `requests`: every address asked for, in order; `asked`: each multi-search's body.
+ */
+function answeringSearch(landings: Record<string, SearchLanding | number> = {}) {
   const asked: { queries: Record<string, unknown>[] }[] = [];
+  const requests: string[] = [];
   setPlatformFetch(async (input, init) => {
-    expect(String(input instanceof Request ? input.url : input)).toBe(`${site.search.host}/multi-search`);
+    const address = String(input instanceof Request ? input.url : input);
+    requests.push(address);
+    if (address.startsWith(`${apiBase}/search-pages/`)) {
+      const landing = landings[address.slice(`${apiBase}/search-pages/`.length)];
+      if (typeof landing === 'number') return new Response('upstream failed', { status: landing });
+      return landing ? Response.json(landing) : Response.json({ message: 'There is no search page here.' }, { status: 404 });
+    }
+    expect(address).toBe(`${site.search.host}/multi-search`);
     const body = JSON.parse(String(init?.body)) as { queries: Record<string, unknown>[] };
     asked.push(body);
     const results = body.queries.map((query, index) => ({
@@ -48,15 +72,19 @@ function answeringSearch() {
     }));
     return new Response(JSON.stringify({ results }), { headers: { 'content-type': 'application/json' } });
   });
-  return asked;
+  return Object.assign(asked, { requests });
 }
+
+type QueriesState = { platformApi: { queries: Record<string, { endpointName?: string; data?: unknown }> } };
+const storedAnswer = (store: { getState(): unknown }, endpointName: string) =>
+  Object.values((store.getState() as QueriesState).platformApi.queries).find((query) => query.endpointName === endpointName)?.data;
 
 afterEach(() => setPlatformFetch(null));
 
 describe('the search page’s search', () => {
   it('asks only for the fields a result card shows, and only counts from each filter’s own query (none kept for a range like price)', async () => {
     const asked = answeringSearch();
-    const store = createPlatformStore(site, { apiBase: 'https://www.metrotoyota.example.com.au/api' });
+    const store = createPlatformStore(site, { apiBase });
     await prefetchSearchPage(
       { searchSlug: 'new-and-used-cars' },
       { url: new URL(`https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`), store },
@@ -69,12 +97,57 @@ describe('the search page’s search', () => {
       expect(query.facets).toHaveLength(1);
     }
     // The page renders from the answer the store keeps (and the browser hydrates with).
-    const queries = (store.getState() as { platformApi: { queries: Record<string, { endpointName?: string; data?: unknown }> } })
-      .platformApi.queries;
-    expect(Object.values(queries).find((query) => query.endpointName === searchApi.endpoints.searchCars.name)?.data).toMatchObject({
+    expect(storedAnswer(store, searchApi.endpoints.searchCars.name)).toMatchObject({
       hits: [hit],
       count: 1,
       facets: { make: { Toyota: 1 }, price: {} },
     });
+  });
+
+  it('on a landing page, asks for the landing first, then searches its stock: the slug’s own filter and the landing’s', async () => {
+    const asked = answeringSearch({ [hiluxLanding.slug]: hiluxLanding });
+    const store = createPlatformStore(site, { apiBase });
+    await prefetchSearchPage(
+      { searchSlug: hiluxLanding.slug },
+      { url: new URL(`https://www.metrotoyota.example.com.au/search/${hiluxLanding.slug}`), store },
+    );
+    expect(asked.requests).toEqual([`${apiBase}/search-pages/${hiluxLanding.slug}`, `${site.search.host}/multi-search`]);
+    // Every query of the search (each filter's counts too) lists only the landing's stock.
+    for (const query of asked[0]!.queries) {
+      expect(query.filter).toEqual(expect.arrayContaining(['car_type IN ["new", "used"]', 'make = "Toyota"', 'model = "HiLux"']));
+    }
+    // Both answers travel to the browser in the store: the page hydrates with the same title, intro and cars.
+    expect(storedAnswer(store, searchApi.endpoints.searchLanding.name)).toEqual(hiluxLanding);
+    expect(storedAnswer(store, searchApi.endpoints.searchCars.name)).toMatchObject({ hits: [hit], count: 1 });
+  });
+
+  it('on a slug that is no landing page (a 404), searches by the slug alone, as before', async () => {
+    const asked = answeringSearch();
+    const store = createPlatformStore(site, { apiBase });
+    await prefetchSearchPage(
+      { searchSlug: 'used-cars' },
+      { url: new URL('https://www.metrotoyota.example.com.au/search/used-cars'), store },
+    );
+    expect(asked.requests).toEqual([`${apiBase}/search-pages/used-cars`, `${site.search.host}/multi-search`]);
+    expect(asked[0]!.queries[0]!.filter).toEqual(['car_type = "used"']);
+    expect(storedAnswer(store, searchApi.endpoints.searchLanding.name)).toBeNull();
+  });
+
+  it('searches by the slug alone when the landing pages cannot be read, and never asks for a slug no landing page can have', async () => {
+    const asked = answeringSearch({ 'used-cars': 502 });
+    const store = createPlatformStore(site, { apiBase });
+    await prefetchSearchPage(
+      { searchSlug: 'used-cars' },
+      { url: new URL('https://www.metrotoyota.example.com.au/search/used-cars'), store },
+    );
+    expect(storedAnswer(store, searchApi.endpoints.searchLanding.name)).toBeNull();
+    expect(asked[0]!.queries[0]!.filter).toEqual(['car_type = "used"']);
+
+    await prefetchSearchPage(
+      { searchSlug: 'Used/Cars' },
+      { url: new URL('https://www.metrotoyota.example.com.au/search/Used/Cars'), store: createPlatformStore(site, { apiBase }) },
+    );
+    expect(asked.requests.filter((address) => address.includes('/search-pages/'))).toEqual([`${apiBase}/search-pages/used-cars`]);
+    expect(asked).toHaveLength(2);
   });
 });

@@ -5,6 +5,7 @@ import type { RootState } from '@dealer/state/root-reducer';
 import { selectSite } from '@dealer/state/site-slice';
 import type { PrefetchContext } from '@dealer/state/server-render';
 import type { Car } from '@dealer/contracts/car';
+import type { SearchLanding } from '@dealer/contracts/content';
 import type { SearchPageProps } from '@dealer/contracts/remote-modules';
 import {
   buildSearchQueries,
@@ -57,7 +58,8 @@ export type SearchResult = {
   facetStats: FacetStats;
   pagination: { page: number; pages: number; hitsPerPage: number };
 };
-export type SearchArgs = { state: SearchState; searchSlug: string; hitsPerPage: number };
+/** `landingFilters`: the filters of the search landing page at this slug (none when it is no landing page). */
+export type SearchArgs = { state: SearchState; searchSlug: string; hitsPerPage: number; landingFilters: string[] };
 
 /** Cars per results page. */
 export const hitsPerPage = 24;
@@ -87,10 +89,25 @@ function searchClient(host: string, apiKey: string) {
 /** SPEC §4: results kept by query; the oldest is dropped when full. Only in the shopper's browser: a server renders many sites, always fresh. */
 const resultCache = onServer ? null : new SearchResultCache<SearchResult>(50);
 
+/** A landing page's slug as the platform stores it (lower-case words and dashes). */
+const landingSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 export const searchApi = platformApi.injectEndpoints({
   endpoints: (build) => ({
+    /**
+     * The search landing page at this slug (issue 24), or null when there is none: a 404, or any other
+     * failure, leaves the page a plain search by its slug rather than no search at all.
+     */
+    searchLanding: build.query<SearchLanding | null, string>({
+      async queryFn(slug, _api, _options, baseQuery) {
+        // The platform's own rule for a landing's slug: anything else is no landing, without asking.
+        if (!landingSlugPattern.test(slug) || slug.length > 120) return { data: null };
+        const result = await baseQuery(`/search-pages/${slug}`);
+        return { data: result.error ? null : (result.data as SearchLanding) };
+      },
+    }),
     searchCars: build.query<SearchResult, SearchArgs>({
-      async queryFn({ state, searchSlug, hitsPerPage }, api) {
+      async queryFn({ state, searchSlug, hitsPerPage, landingFilters }, api) {
         const site = (api.getState() as RootState).site.config;
         if (!site) return { error: { status: 'CUSTOM_ERROR', error: 'No site config' } };
         const { host, apiKey, indexUid } = site.search;
@@ -101,7 +118,7 @@ export const searchApi = platformApi.injectEndpoints({
           indexUid,
           hitsPerPage,
           defaultSort: site.default_sort,
-          extraFilters: searchSlugFilters(searchSlug),
+          extraFilters: [...searchSlugFilters(searchSlug), ...landingFilters],
         });
         // The cards' fields only; each facet's own query is asked for its counts, not for cars.
         const queries = [{ ...main!, attributesToRetrieve: [...cardAttributes] }, ...perFacet.map((query) => ({ ...query, limit: 0 }))];
@@ -139,15 +156,18 @@ export const searchApi = platformApi.injectEndpoints({
   }),
 });
 
-export const { useSearchCarsQuery } = searchApi;
+export const { useSearchCarsQuery, useSearchLandingQuery } = searchApi;
 
 /**
- * The search page's first results on the server (its server build): the same query the page asks
- * for in the browser, so the browser's store already holds the answer when it hydrates.
+ * The search page's first results on the server (its server build): the same queries the page asks
+ * for in the browser, so the browser's store already holds the answers when it hydrates. The landing
+ * page first: its filters are part of the search, and its title and intro of the page.
  */
 export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url, store }: PrefetchContext) {
   const site = selectSite(store.getState());
   const state = parseSearchState(url.searchParams, site.search_facets);
-  const result = await store.dispatch(searchApi.endpoints.searchCars.initiate({ state, searchSlug, hitsPerPage }));
+  const { data: landing } = await store.dispatch(searchApi.endpoints.searchLanding.initiate(searchSlug));
+  const landingFilters = landing?.filters ?? [];
+  const result = await store.dispatch(searchApi.endpoints.searchCars.initiate({ state, searchSlug, hitsPerPage, landingFilters }));
   if (result.error) throw new Error(`search failed: ${JSON.stringify(result.error)}`);
 }

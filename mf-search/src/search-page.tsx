@@ -10,7 +10,8 @@ import { Spinner } from '@dealer/ui/spinner';
 import { Alert } from '@dealer/ui/alert';
 import { Button } from '@dealer/ui/button';
 import { usePageTitle } from '@dealer/ui/page-title';
-import { hitsPerPage, useSearchCarsQuery } from './search-api';
+import { hitsPerPage, useSearchCarsQuery, useSearchLandingQuery } from './search-api';
+import { SearchIntro } from './search-intro';
 import { VehicleCard, PromoCard } from './vehicle-card';
 import { FacetFilters } from './facet-filters';
 import { ActiveFilters, activeFilterChips } from './active-filters';
@@ -42,8 +43,14 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
   );
   const [now] = useState(() => Math.floor(Date.now() / 1000));
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const { data, error, isFetching, refetch } = useSearchCarsQuery({ state, searchSlug, hitsPerPage });
-  const title = searchTitle(searchSlug);
+  // This slug's landing page, null when there is none; undefined until it has answered.
+  const { currentData: landing } = useSearchLandingQuery(searchSlug);
+  // A landing page's cars are never shown unfiltered: its search waits for its filters.
+  const { data, error, isFetching, refetch } = useSearchCarsQuery(
+    { state, searchSlug, hitsPerPage, landingFilters: landing?.filters ?? [] },
+    { skip: landing === undefined },
+  );
+  const title = landing?.title ?? searchTitle(searchSlug);
   usePageTitle(title, site.name);
 
   // The keyword box follows the address when back/forward changes it.
@@ -91,6 +98,7 @@ export default function SearchPage({ searchSlug }: SearchPageProps) {
   return (
     <div className="search-page dp-container" data-search-slug={searchSlug} data-remote-version={__REMOTE_VERSION__}>
       <h1>{title}</h1>
+      {landing?.intro_html && <SearchIntro html={landing.intro_html} site={site} />}
       {/* Before the page's code has run (a server-rendered page), the form still searches: a plain GET of ?q=. */}
       <form className="search-page__bar" role="search" method="get" onSubmit={onKeyword}>
         <label className="dp-visually-hidden" htmlFor="search-keyword">

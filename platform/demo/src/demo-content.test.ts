@@ -44,6 +44,7 @@ function markupProblems(html: string): string[] {
 
 function htmlOf(item: DemoContentItem): string[] {
   if (item.kind === 'job') return [item.version.body_html];
+  if (item.kind === 'landing' || item.kind === 'search_template') return item.version.intro_html ? [item.version.intro_html] : [];
   const blocks = item.version.blocks.flatMap((block) => {
     if (block.type === 'rich_text') return [block.html];
     if (block.type === 'faq') return block.items.map((entry) => entry.answer_html);

@@ -6,6 +6,7 @@
  * the server sanitises it before it is stored (platform/server/src/content/sanitize-html.ts).
  */
 import { z } from 'zod';
+import { carTypes } from './car-values';
 import { linkTarget } from './link-target';
 import type { LeadFormPageProps } from './remote-modules';
 
@@ -258,7 +259,51 @@ export const jobContentSchema = z.object({
 });
 export type JobContent = z.infer<typeof jobContentSchema>;
 
-export const contentKinds = ['page', 'post', 'offer', 'job'] as const;
+/** A search landing page's filter (SPEC §7's search slugs): the stock it lists, by these facets. */
+export const searchPresetSchema = z
+  .object({
+    car_type: z.enum(carTypes, 'Choose new, used or demo.').optional(),
+    make: z.string().trim().min(1).max(40, 'At most 40 characters.').optional(),
+    model: z.string().trim().min(1).max(60, 'At most 60 characters.').optional(),
+    body: z.string().trim().min(1).max(30, 'At most 30 characters.').optional(),
+    fuel: z.string().trim().min(1).max(30, 'At most 30 characters.').optional(),
+  })
+  .refine((preset) => Object.values(preset).some(Boolean), 'Choose at least one of condition, make, model, body or fuel.');
+export type SearchPreset = z.infer<typeof searchPresetSchema>;
+
+/**
+ * A search landing page (`/search/<slug>`, such as /search/used-toyota-hilux): the stock of its
+ * preset, with a title and intro of its own or else from the site's search page template.
+ */
+export const landingContentSchema = z.object({
+  preset: searchPresetSchema,
+  title: z.string().trim().max(120, 'At most 120 characters.').optional(),
+  intro_html: z.string().max(faqAnswerMaxChars, 'The intro is too long: at most 5,000 characters of formatted text.').optional(),
+  seo: pageSeoSchema,
+});
+export type LandingContent = z.infer<typeof landingContentSchema>;
+
+/**
+ * The site's template for its search landing pages (SPEC §7's search page templates), one per site
+ * (slug `default`): `{make} {model} {condition} {body} {fuel} {city} {site}` are filled from each page's preset.
+ */
+export const searchTemplateContentSchema = z.object({
+  title: z.string().trim().min(1, 'Write the title template.').max(120, 'At most 120 characters.'),
+  intro_html: z.string().max(faqAnswerMaxChars, 'The intro is too long: at most 5,000 characters of formatted text.').default(''),
+  description: z.string().trim().max(300, 'At most 300 characters.').default(''),
+});
+export type SearchTemplateContent = z.infer<typeof searchTemplateContentSchema>;
+
+/** What a landing page shows, filled in (`GET /api/search-pages/:slug`): mf-search adds `filters` to its own. */
+export interface SearchLanding {
+  slug: string;
+  title: string;
+  intro_html: string;
+  description: string;
+  filters: string[];
+}
+
+export const contentKinds = ['page', 'post', 'offer', 'job', 'landing', 'search_template'] as const;
 export type ContentKind = (typeof contentKinds)[number];
 
 /** Each kind's version, as stored and as the console sends it. */
@@ -267,6 +312,8 @@ export const contentSchemas = {
   post: postContentSchema,
   offer: offerContentSchema,
   job: jobContentSchema,
+  landing: landingContentSchema,
+  search_template: searchTemplateContentSchema,
 } as const;
 export type ContentOf<K extends ContentKind> = z.infer<(typeof contentSchemas)[K]>;
 

@@ -16,5 +16,7 @@ export function cleanContent<K extends ContentKind>(kind: K, input: unknown): Cl
   if (Array.isArray(version.blocks)) clean.blocks = sanitizeBlocks(version.blocks as Parameters<typeof sanitizeBlocks>[0]);
   if (typeof version.terms_html === 'string') clean.terms_html = sanitizeRichText(version.terms_html);
   if (typeof version.body_html === 'string') clean.body_html = sanitizeRichText(version.body_html);
+  // A landing's intro and a template's: the template's placeholders are plain text and survive cleaning.
+  if (typeof version.intro_html === 'string') clean.intro_html = sanitizeRichText(version.intro_html);
   return { ok: true, version: clean as ContentOf<K> };
 }

@@ -18,6 +18,7 @@ import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { contentForRoute } from '../content/content-route';
 import { articleJsonLd } from '../content/content-seo';
+import { searchLandingFor } from '../content/search-landing';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
 import { PageCache, pageEncodingFor } from '../document/page-cache';
@@ -182,13 +183,25 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     else if (match.kind !== 'home' && pageTitles[match.kind]) title = `${pageTitles[match.kind]} | ${site.name}`;
     const category = match.kind === 'search' ? searchCategoryOf(site, url.pathname) : null;
     if (category && status === 200) title = `${category.label}: ${pageTitles.search} | ${site.name}`;
+    // A dealer's search landing page (/search/used-toyota-hilux): its own title, description and address.
+    const landing =
+      match.kind === 'search' && !category && status === 200
+        ? await searchLandingFor(ctx.db, site, match.searchSlug, { drafts: resolved.previewDrafts === true })
+        : null;
+    if (landing) {
+      title = landing.seoTitle.includes(site.name) ? landing.seoTitle : `${landing.seoTitle} | ${site.name}`;
+      description = landing.description;
+    }
+    if (match.kind === 'search' && match.searchSlug === 'electric-cars' && !category && status === 200)
+      title = `Electric cars | ${site.name}`;
 
     // One address per page: the site's own domain, the search page's configured path, the car's detail path.
     const siteOrigin = canonicalOrigin(site, origin);
     // A search category is a page of its own, listed in the sitemap as such; any other search
     // address is the site's search page.
     let canonicalPath = url.pathname;
-    if (match.kind === 'search') canonicalPath = category?.path ?? searchPathFor(site);
+    if (match.kind === 'search')
+      canonicalPath = category?.path ?? (landing || match.searchSlug === 'electric-cars' ? trimPath(url.pathname) : searchPathFor(site));
     if (match.kind === 'blog' && match.page > 1) canonicalPath = `${url.pathname}?page=${match.page}`;
     if (match.kind === 'content' && match.page === 'careers') canonicalPath = '/careers';
     if (car && match.kind === 'vehicle') canonicalPath = vehiclePath(site, car.slug);

@@ -8,11 +8,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveRoute } from '@dealer/rules/routes';
 import { contentForRoute } from '../content/content-route';
+import { searchLandingFor } from '../content/search-landing';
 import type { PlatformContext } from '../platform-context';
 import { freshSiteContext } from '../tenancy/site-plugin';
 import { refusalSchema } from '../http/zod-schemas';
 
 export const pageNotFoundMessage = 'There is no page at this address.';
+export const landingNotFoundMessage = 'This site has no search page at this address.';
 
 const query = z.object({
   path: z
@@ -35,6 +37,23 @@ export async function pageRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       reply.header('Cache-Control', context.preview ? 'private, no-store' : 'no-cache');
       if (!content?.page) return reply.code(404).send({ message: pageNotFoundMessage });
       return content.page;
+    },
+  );
+
+  // A search landing page's title, intro and filters (mf-search shows them over the filtered stock).
+  app.get(
+    '/api/search-pages/:slug',
+    {
+      config: { site: 'fresh' },
+      schema: { params: z.object({ slug: z.string().max(120) }), response: { 200: z.unknown(), '4xx': refusalSchema } },
+    },
+    async (request, reply) => {
+      const context = await freshSiteContext(request);
+      const landing = await searchLandingFor(ctx.db, context.site, request.params.slug, { drafts: context.previewDrafts === true });
+      reply.header('Cache-Control', context.preview ? 'private, no-store' : 'no-cache');
+      if (!landing) return reply.code(404).send({ message: landingNotFoundMessage });
+      const { seoTitle: _seoTitle, ...answer } = landing;
+      return answer;
     },
   );
 }

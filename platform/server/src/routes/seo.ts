@@ -75,7 +75,7 @@ export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
     // The dealer's published pages, news posts and current offers (issue 24), and careers while jobs are open.
     const now = Date.now();
     const section = site.features.blog_to_news ? 'news' : 'blog';
-    for (const kind of ['page', 'offer', 'post', 'job'] as const) {
+    for (const kind of ['page', 'offer', 'post', 'job', 'landing'] as const) {
       const { items } = await listPublishedContent(ctx.db, site.id, kind, { offset: 0, limit: sitemapUrlLimit, now });
       if (kind === 'post' && items.length > 0) items.unshift({ ...items[0]!, slug: '' });
       for (const item of kind === 'job' ? items.slice(0, 1) : items) {

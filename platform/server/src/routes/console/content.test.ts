@@ -158,6 +158,55 @@ describe('a site’s pages, news and offers written in the dealer console', () =
     expect((await page('/special-offers/winter-deal')).statusCode).toBe(200);
   });
 
+  it('serves a search landing page with its own head, filters and place in the sitemap once published, titled from the site’s template', async () => {
+    const landing = { preset: { car_type: 'used', make: 'Toyota', model: 'HiLux' }, seo: {} };
+    const created = await call('POST', '', { kind: 'landing', slug: 'used-toyota-hilux', content: landing });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<Item>().path).toBe('/search/used-toyota-hilux');
+    expect((await page('/api/search-pages/used-toyota-hilux')).statusCode).toBe(404);
+    await call('POST', `/${created.json<Item>().id}/publish`);
+
+    const api = await page('/api/search-pages/used-toyota-hilux');
+    expect(api.json()).toEqual({
+      slug: 'used-toyota-hilux',
+      title: 'Used Toyota HiLux for sale in Rozelle',
+      intro_html: expect.stringContaining('Used Toyota HiLux stock at Harbour Used Cars'),
+      description: expect.stringContaining('Used Toyota HiLux'),
+      filters: ['car_type = "used"', 'make = "Toyota"', 'model = "HiLux"'],
+    });
+    const shown = await page('/search/used-toyota-hilux');
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('<title>Used Toyota HiLux for sale in Rozelle | Harbour Used Cars</title>');
+    expect(shown.body).toContain('<link rel="canonical" href="https://www.harbourusedcars.com.au/search/used-toyota-hilux">');
+    expect((await page('/sitemap.xml')).body).toContain('<loc>https://www.harbourusedcars.com.au/search/used-toyota-hilux</loc>');
+
+    // The site's template, once published, titles every landing page.
+    const template = await call('POST', '', {
+      kind: 'search_template',
+      slug: 'default',
+      content: { title: '{make} {model} ({condition}) at {site}', intro_html: '<p>{model}s<script>x()</script></p>', description: '' },
+    });
+    expect(template.statusCode, template.body).toBe(201);
+    expect(JSON.stringify(template.json<Item>().draft)).not.toContain('<script>');
+    await call('POST', `/${template.json<Item>().id}/publish`);
+    expect((await page('/api/search-pages/used-toyota-hilux')).json()).toMatchObject({
+      title: 'Toyota HiLux (Used) at Harbour Used Cars',
+      intro_html: '<p>HiLuxs</p>',
+    });
+    expect((await page('/search/used-toyota-hilux')).body).toContain('<title>Toyota HiLux (Used) at Harbour Used Cars</title>');
+    // A search address that is no landing page is still the site's search page.
+    expect((await page('/api/search-pages/used-kia-rio')).statusCode).toBe(404);
+    expect((await page('/search/used-kia-rio')).body).toContain(
+      '<link rel="canonical" href="https://www.harbourusedcars.com.au/search/used-cars">',
+    );
+  });
+
+  it('refuses a search landing page that filters nothing', async () => {
+    const refused = await call('POST', '', { kind: 'landing', slug: 'everything', content: { preset: {}, seo: {} } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ fields: Record<string, string> }>().fields['content.preset']).toMatch(/at least one/);
+  });
+
   it('takes an unpublished page off the site at once and keeps its words as the draft', async () => {
     const [listed] = (await call('GET', '?kind=page')).json<{ items: Item[] }>().items.filter((one) => one.slug === 'hostile');
     expect((await call('POST', `/${listed!.id}/unpublish`)).statusCode).toBe(200);

@@ -44,6 +44,8 @@ export function contentPath(kind: ContentKind, slug: string, section: 'blog' | '
   if (kind === 'post') return `/${section}/${slug}`;
   if (kind === 'offer') return `/special-offers/${slug}`;
   if (kind === 'job') return '/careers';
+  if (kind === 'landing') return `/search/${slug}`;
+  if (kind === 'search_template') return '/';
   return pagePath(slug);
 }
 
