@@ -14,6 +14,7 @@ import {
   noErrors,
   pathOf,
   placeErrors,
+  presetSlug,
   slugOf,
   stateOf,
   stateWords,
@@ -39,9 +40,9 @@ type Refusal = { message: string; placed: PlacedErrors };
 type Busy = 'save' | 'preview' | 'publish' | 'unpublish' | 'delete' | null;
 
 /**
- * One page, post, offer or job: its address and fields, its blocks, and the buttons that save it as a
- * draft, preview it on the site, publish it, take it off the site or delete it. A refusal puts each
- * message beside its field (a block's on that block) and keeps everything the dealer typed.
+ * One page, post, offer, job or search page: its address and fields, its blocks, and the buttons that
+ * save it as a draft, preview it on the site, publish it, take it off the site or delete it. A refusal
+ * puts each message beside its field (a block's on that block) and keeps everything the dealer typed.
  */
 export function ContentEditor({ site, kind, id, locations, section, onClose }: Props) {
   const siteBase = `/api/console/sites/${encodeURIComponent(site.slug)}`;
@@ -87,6 +88,11 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
   const placed = refusal?.placed ?? noErrors;
   const ctx: FieldContext = { scope: 'content', fields: contentFields(placed.form, 'content'), disabled: !canWrite };
   const set = (patch: Partial<ContentForm>) => setForm((was) => (was ? { ...was, ...patch } : was));
+  // A new search page's address follows its preset (used-toyota-hilux) until the dealer writes one.
+  const setKindFields = (patch: Partial<ContentForm>) => {
+    set(patch);
+    if (patch.preset && !slugTouched) setSlug(presetSlug(patch.preset));
+  };
   const setSeo = (patch: Partial<ContentForm['seo']>) => setForm((was) => (was ? { ...was, seo: { ...was.seo, ...patch } } : was));
   const dispatch = (action: BlockAction) => setForm((was) => (was ? { ...was, blocks: blocksReducer(was.blocks, action) } : was));
   const upload = (file: File) => consoleUpload<{ src: string }>(`${siteBase}/content-images`, file).then((answer) => answer.src);
@@ -191,7 +197,8 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
     : kind === 'job'
       ? 'Jobs are listed at /careers; the address names this one among them.'
       : `Shown at ${pathOf(kind, slug.trim() || 'your-address', section)}`;
-  const hasBlocks = kind !== 'job';
+  const hasBlocks = kind === 'page' || kind === 'post' || kind === 'offer';
+  const hasSeo = hasBlocks || kind === 'landing';
 
   return (
     <form className="dc-settings dc-content-editor" onSubmit={saveDraft} noValidate aria-labelledby="content-editor-title">
@@ -227,28 +234,30 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
             setSlug(next);
           }}
         />
-        <TextField
-          ctx={ctx}
-          path="title"
-          label="Title"
-          max={120}
-          value={form.title}
-          onChange={(title) => {
-            set({ title });
-            if (!slugTouched) setSlug(slugOf(title));
-          }}
-        />
-        <KindFields kind={kind} ctx={ctx} form={form} set={set} upload={upload} locations={locations} />
+        {kind === 'landing' ? null : (
+          <TextField
+            ctx={ctx}
+            path="title"
+            label="Title"
+            max={120}
+            value={form.title}
+            onChange={(title) => {
+              set({ title });
+              if (!slugTouched) setSlug(slugOf(title));
+            }}
+          />
+        )}
+        <KindFields kind={kind} ctx={ctx} form={form} set={setKindFields} upload={upload} locations={locations} />
       </fieldset>
 
-      {hasBlocks ? (
+      {hasSeo ? (
         <fieldset disabled={!canWrite}>
           <legend>Search engines and sharing</legend>
           <TextField
             ctx={ctx}
             path="seo.title"
             label="SEO title"
-            hint="What search results show as the title; empty: the title."
+            hint={`What search results show as the title; empty: the title${kind === 'landing' ? ' (the template’s when it has none)' : ''}.`}
             max={70}
             value={form.seo.title ?? ''}
             onChange={(title) => setSeo({ title })}
@@ -257,21 +266,23 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
             ctx={ctx}
             path="seo.description"
             label="SEO description"
-            hint="The words under the title in search results."
+            hint={`The words under the title in search results${kind === 'landing' ? '; empty: the template’s description' : ''}.`}
             multiline
             max={160}
             value={form.seo.description ?? ''}
             onChange={(description) => setSeo({ description })}
           />
-          <PictureField
-            ctx={ctx}
-            path="seo.share_image"
-            label="Share image"
-            optional
-            upload={upload}
-            src={form.seo.share_image}
-            onChange={(share_image) => setSeo({ share_image })}
-          />
+          {hasBlocks ? (
+            <PictureField
+              ctx={ctx}
+              path="seo.share_image"
+              label="Share image"
+              optional
+              upload={upload}
+              src={form.seo.share_image}
+              onChange={(share_image) => setSeo({ share_image })}
+            />
+          ) : null}
         </fieldset>
       ) : null}
 

@@ -11,7 +11,7 @@ import {
   type SiteLocation,
   type Upload,
 } from './content-fields';
-import type { ContentForm, EmploymentType } from './content-model';
+import type { CarType, ContentForm, EmploymentType, PresetForm } from './content-model';
 
 type Props = {
   kind: ContentKind;
@@ -23,12 +23,14 @@ type Props = {
 };
 
 /**
- * The fields of a post (summary, picture, author), an offer (summary, picture, end date, terms, cars)
- * or a job (its whole version but the title); a page has none of its own.
+ * The fields of a post (summary, picture, author), an offer (summary, picture, end date, terms, cars),
+ * a job (its whole version but the title) or a search page (its preset, title and intro); a page has
+ * none of its own.
  */
 export function KindFields({ kind, ctx, form, set, upload, locations }: Props) {
   return (
     <>
+      {kind === 'landing' ? <LandingFields ctx={ctx} form={form} set={set} /> : null}
       {kind === 'job' ? <JobFields ctx={ctx} form={form} set={set} locations={locations} /> : null}
       {kind === 'post' || kind === 'offer' ? (
         <>
@@ -126,6 +128,71 @@ function JobFields({ ctx, form, set, locations }: Omit<Props, 'kind' | 'upload'>
         hint="Empty: open until you take the job down."
         value={form.closes_at}
         onChange={(closes_at) => set({ closes_at })}
+      />
+    </>
+  );
+}
+
+const conditions: { value: CarType | ''; label: string }[] = [
+  { value: '', label: 'Any' },
+  { value: 'new', label: 'New' },
+  { value: 'used', label: 'Used' },
+  { value: 'demo', label: 'Demo' },
+];
+const describedBy = (...ids: (string | false | null | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
+
+/**
+ * A search page's preset (the stock it lists: at least one of condition, make, model, body or fuel), and
+ * its own title and intro, each taken from the site's template when left empty. A refusal of the preset
+ * as a whole (none chosen) shows at the top of its group.
+ */
+function LandingFields({ ctx, form, set }: Pick<Props, 'ctx' | 'form' | 'set'>) {
+  const preset = form.preset;
+  const setPreset = (patch: Partial<PresetForm>) => set({ preset: { ...preset, ...patch } });
+  const presetError = ctx.fields.message('preset');
+  return (
+    <>
+      <fieldset className="dc-preset" aria-describedby={describedBy('content-preset-hint', presetError && ctx.fields.errorId('preset'))}>
+        <legend>The cars it lists</legend>
+        <p className="dc-hint" id="content-preset-hint">
+          Choose at least one; the page lists the site’s cars that match all of them.
+        </p>
+        <FieldError path="preset" fields={ctx.fields} />
+        <div className="dp-field">
+          <label htmlFor="content-preset-car-type">Condition</label>
+          <select
+            id="content-preset-car-type"
+            value={preset.car_type}
+            {...ctx.fields.invalid('preset.car_type')}
+            onChange={(event) => setPreset({ car_type: event.target.value as CarType | '' })}
+          >
+            {conditions.map((condition) => (
+              <option key={condition.value} value={condition.value}>
+                {condition.label}
+              </option>
+            ))}
+          </select>
+          <FieldError path="preset.car_type" fields={ctx.fields} />
+        </div>
+        <TextField ctx={ctx} path="preset.make" label="Make" value={preset.make} onChange={(make) => setPreset({ make })} />
+        <TextField ctx={ctx} path="preset.model" label="Model" value={preset.model} onChange={(model) => setPreset({ model })} />
+        <TextField ctx={ctx} path="preset.body" label="Body" value={preset.body} onChange={(body) => setPreset({ body })} />
+        <TextField ctx={ctx} path="preset.fuel" label="Fuel" value={preset.fuel} onChange={(fuel) => setPreset({ fuel })} />
+      </fieldset>
+      <TextField
+        ctx={ctx}
+        path="title"
+        label="Title (optional: from the template when empty)"
+        max={120}
+        value={form.title}
+        onChange={(title) => set({ title })}
+      />
+      <RichTextField
+        ctx={ctx}
+        path="intro_html"
+        label="Intro (optional)"
+        html={form.intro_html}
+        onChange={(intro_html) => set({ intro_html })}
       />
     </>
   );

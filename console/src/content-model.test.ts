@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { contentSchemas, type ContentBlock } from '@dealer/contracts/content';
+// The rules' own template, which the console keeps a copy of (its package does not depend on @dealer/rules).
+import { defaultSearchTemplate as rulesTemplate } from '../../shared/rules/src/search-pages';
 import {
   blockHeadings,
   blocksReducer,
   blockTypes,
   contentFields,
   dayOf,
+  defaultSearchTemplate,
   emptyForm,
+  emptyPreset,
   endOfDay,
   formOf,
   idsOf,
@@ -14,6 +18,8 @@ import {
   newBlockId,
   pathOf,
   placeErrors,
+  presetOf,
+  presetSlug,
   slugOf,
   stateOf,
   versionOf,
@@ -153,6 +159,39 @@ describe('what is sent', () => {
     ]);
   });
 
+  it('sends a search page’s chosen facets and own words only, as its contract takes them', () => {
+    const form = {
+      ...emptyForm(),
+      preset: { ...emptyPreset, car_type: 'used' as const, make: ' Toyota ', model: 'HiLux' },
+      seo: { title: '', description: '  ' },
+      summary: 'not a search page field',
+    };
+    const sent = versionOf('landing', form);
+    expect(JSON.parse(JSON.stringify(sent))).toEqual({ preset: { car_type: 'used', make: 'Toyota', model: 'HiLux' }, seo: {} });
+    expect(contentSchemas.landing.safeParse(sent).error).toBeUndefined();
+    const own = versionOf('landing', { ...form, title: 'Utes for tradies', intro_html: '<p>Tough.</p>', seo: { title: 'Utes' } });
+    expect(own).toMatchObject({ title: 'Utes for tradies', intro_html: '<p>Tough.</p>', seo: { title: 'Utes' } });
+    expect(contentSchemas.landing.safeParse(versionOf('landing', emptyForm())).error?.issues[0]?.path).toEqual(['preset']);
+  });
+
+  it('sends the template as written, placeholders and all', () => {
+    const sent = versionOf('search_template', { ...formOf(defaultSearchTemplate), title: '{make} {model} at {site}', seo: { title: 'x' } });
+    expect(sent).toEqual({ ...defaultSearchTemplate, title: '{make} {model} at {site}' });
+    expect(contentSchemas.search_template.safeParse(sent).error).toBeUndefined();
+  });
+
+  it('starts the template from the rules’ default', () => {
+    expect(defaultSearchTemplate).toEqual(rulesTemplate);
+  });
+
+  it('reads a stored search page back into the form, facets it did not choose empty', () => {
+    const form = formOf({ preset: { car_type: 'demo', fuel: 'Electric' }, seo: {} });
+    expect(form.preset).toEqual({ car_type: 'demo', make: '', model: '', body: '', fuel: 'Electric' });
+    expect(form.title).toBe('');
+    expect(form.intro_html).toBe('');
+    expect(presetOf(form.preset)).toEqual({ car_type: 'demo', fuel: 'Electric' });
+  });
+
   it('reads a stored version back into the form', () => {
     const form = formOf({ title: 'Careers', blocks: [{ type: 'jobs_list', id: 'j' }], seo: { title: 'Jobs' } });
     expect(form.title).toBe('Careers');
@@ -169,6 +208,13 @@ describe('the small rules', () => {
     expect(pathOf('post', 'new-showroom', 'news')).toBe('/news/new-showroom');
     expect(pathOf('offer', 'winter')).toBe('/special-offers/winter');
     expect(pathOf('job', 'apprentice')).toBe('/careers');
+    expect(pathOf('landing', 'used-toyota-hilux')).toBe('/search/used-toyota-hilux');
+  });
+
+  it('makes a search page’s address from its preset', () => {
+    expect(presetSlug({ ...emptyPreset, car_type: 'used', make: 'Toyota', model: 'HiLux' })).toBe('used-toyota-hilux');
+    expect(presetSlug({ ...emptyPreset, body: 'Ute', fuel: 'Diesel' })).toBe('ute-diesel');
+    expect(presetSlug(emptyPreset)).toBe('');
   });
 
   it('makes an address from a title', () => {

@@ -1,5 +1,6 @@
-// The content editor's pure parts: the form a page, post, offer or job is written in, the blocks list
-// and its changes, what is sent to the server, and where each refused field's message goes.
+// The content editor's pure parts: the form a page, post, offer, job, search page or the search page
+// template is written in, the blocks list and its changes, what is sent to the server, and where each
+// refused field's message goes.
 import {
   contentLeadForms,
   employmentTypes,
@@ -7,6 +8,8 @@ import {
   type ContentBlockType,
   type ContentKind,
   type PageSeo,
+  type SearchPreset,
+  type SearchTemplateContent,
 } from '@dealer/contracts/content';
 import type { FieldHelpers } from './settings-fields';
 
@@ -39,6 +42,11 @@ export type ContentRecord = {
 export type ContentImage = { src: string; alt: string };
 export type EmploymentType = (typeof employmentTypes)[number];
 export type LeadForm = (typeof contentLeadForms)[number];
+export type CarType = NonNullable<SearchPreset['car_type']>;
+
+/** A search page's preset as its fields hold it: '' is any. */
+export type PresetForm = { car_type: CarType | ''; make: string; model: string; body: string; fuel: string };
+export const emptyPreset: PresetForm = { car_type: '', make: '', model: '', body: '', fuel: '' };
 
 /** Every kind's fields in one form; what is sent keeps only the kind's own (`versionOf`). */
 export type ContentForm = {
@@ -56,6 +64,11 @@ export type ContentForm = {
   employment_type: EmploymentType;
   body_html: string;
   closes_at?: number;
+  preset: PresetForm;
+  /** A search page's own intro, or the template's intro. */
+  intro_html: string;
+  /** The template's description. */
+  description: string;
 };
 
 /** The tabs and buttons of each kind, in the dealer's words. */
@@ -64,7 +77,28 @@ export const kindWords: Record<ContentKind, { tab: string; one: string; add: str
   post: { tab: 'News', one: 'post', add: 'New post', none: 'No news posts yet.' },
   offer: { tab: 'Offers', one: 'offer', add: 'New offer', none: 'No special offers yet.' },
   job: { tab: 'Jobs', one: 'job', add: 'New job', none: 'No jobs yet.' },
+  landing: { tab: 'Search pages', one: 'search page', add: 'New search page', none: 'No search pages yet.' },
+  search_template: { tab: 'Search page template', one: 'search page template', add: '', none: '' },
 };
+
+/** The screen's tabs: the search page template is edited in the search pages' tab, as the site has one. */
+export const contentTabs = ['page', 'post', 'offer', 'job', 'landing'] as const satisfies readonly ContentKind[];
+export type ContentTab = (typeof contentTabs)[number];
+
+/**
+ * The template a site has before its dealer writes one: a copy of `defaultSearchTemplate` in
+ * `@dealer/rules/search-pages`, which the console does not depend on (that module brings the default
+ * legal pages with it). content-model.test.ts keeps the two equal.
+ */
+export const defaultSearchTemplate: SearchTemplateContent = {
+  title: '{condition} {make} {model} {body} {fuel} for sale in {city}',
+  intro_html:
+    '<p>Browse our {condition} {make} {model} {body} {fuel} stock at {site} in {city}. Enquire online, book a test drive or apply for finance.</p>',
+  description: 'Find {condition} {make} {model} {body} {fuel} cars for sale at {site} in {city}: photos, prices and finance.',
+};
+
+/** What a template may say, filled from each search page's preset and the site's details. */
+export const templatePlaceholders = ['{make}', '{model}', '{condition}', '{body}', '{fuel}', '{city}', '{site}'];
 
 export const stateWords: Record<ContentState, string> = {
   draft: 'Draft',
@@ -107,6 +141,8 @@ export function pathOf(kind: ContentKind, slug: string, section: 'blog' | 'news'
   if (kind === 'post') return `/${section}/${slug}`;
   if (kind === 'offer') return `/special-offers/${slug}`;
   if (kind === 'job') return '/careers';
+  if (kind === 'landing') return `/search/${slug}`;
+  if (kind === 'search_template') return '/';
   const page = slug.replace(/^pages\//, '');
   return page === 'home' ? '/' : `/${page}`;
 }
@@ -122,6 +158,20 @@ export const slugOf = (title: string) =>
     .slice(0, 80)
     .replace(/-+$/, '');
 
+/** A search page's address from its preset, in the template's order: used-toyota-hilux. */
+export const presetSlug = (preset: PresetForm) => slugOf([preset.car_type, preset.make, preset.model, preset.body, preset.fuel].join(' '));
+
+/** What a preset sends: its chosen facets only. */
+export function presetOf(form: PresetForm): SearchPreset {
+  const preset: SearchPreset = {};
+  if (form.car_type) preset.car_type = form.car_type;
+  for (const facet of ['make', 'model', 'body', 'fuel'] as const) {
+    const value = form[facet].trim();
+    if (value) preset[facet] = value;
+  }
+  return preset;
+}
+
 /** A new item's form (a job starts as full time). */
 export function emptyForm(): ContentForm {
   return {
@@ -134,12 +184,15 @@ export function emptyForm(): ContentForm {
     expires_at: 0,
     employment_type: employmentTypes[0],
     body_html: '',
+    preset: emptyPreset,
+    intro_html: '',
+    description: '',
   };
 }
 
 /** The form for a stored version (the draft, or what the site shows when there is no draft). */
 export function formOf(version: unknown): ContentForm {
-  const stored = (version ?? {}) as Partial<ContentForm>;
+  const stored = (version ?? {}) as Partial<Omit<ContentForm, 'preset'>> & { preset?: SearchPreset };
   return {
     ...emptyForm(),
     ...stored,
@@ -147,13 +200,27 @@ export function formOf(version: unknown): ContentForm {
     blocks: stored.blocks ?? [],
     terms_html: stored.terms_html ?? '',
     body_html: stored.body_html ?? '',
+    preset: { ...emptyPreset, ...stored.preset },
+    intro_html: stored.intro_html ?? '',
+    description: stored.description ?? '',
   };
 }
 
 const filled = (text: string | undefined) => (text?.trim() ? text : undefined);
 
-/** What is sent: the kind's own fields, optional text left out when empty. */
+/**
+ * What is sent: the kind's own fields, optional text left out when empty (a search page without its own
+ * title or intro takes the template's). A template is sent as written, its placeholders included.
+ */
 export function versionOf(kind: ContentKind, form: ContentForm): Record<string, unknown> {
+  if (kind === 'landing')
+    return {
+      preset: presetOf(form.preset),
+      title: filled(form.title),
+      intro_html: filled(form.intro_html),
+      seo: { title: filled(form.seo.title), description: filled(form.seo.description) },
+    };
+  if (kind === 'search_template') return { title: form.title, intro_html: form.intro_html, description: form.description };
   if (kind === 'job')
     return {
       title: form.title,

@@ -1,8 +1,15 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSite } from './console-api';
 import { ContentScreen } from './content-screen';
+
+// Waiting for the screen's lazy chunks (the editor, the content screen) is waiting for an event, not a
+// speed limit: a loaded machine compiles Lexical slowly. Loaded once before the tests, then a tick away.
+configure({ asyncUtilTimeout: 20_000 });
+beforeAll(async () => {
+  await Promise.all([import('./rich-text-editor'), import('./content-screen')]);
+}, 60_000);
 
 const site: ConsoleSite = { id: 1, slug: 'demo', name: 'Demo Motors', group: null, actions: ['content.read', 'content.write'] };
 const base = '/api/console/sites/demo';

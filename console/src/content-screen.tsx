@@ -2,12 +2,12 @@
 // Loaded lazily by console-app: it brings the content contract (zod) and, with its first text field,
 // the Lexical editor, neither of which the console's first load needs.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { contentKinds, type ContentKind } from '@dealer/contracts/content';
 import { Button } from '@dealer/ui/button';
 import { consoleCall, type ConsoleSite } from './console-api';
 import { ContentEditor } from './content-editor';
 import type { SiteLocation } from './content-fields';
-import { kindWords, pathOf, stateWords, type ContentListing } from './content-model';
+import { contentTabs, kindWords, pathOf, stateWords, type ContentListing, type ContentTab } from './content-model';
+import { SearchTemplateEditor } from './content-search-template';
 
 const when = (ms: number) => new Date(ms).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
 const day = (ms: number | null) => (ms ? new Date(ms).toLocaleDateString('en-AU', { dateStyle: 'medium' }) : '–');
@@ -17,19 +17,20 @@ type SiteFacts = { locations: SiteLocation[] | null; section: 'blog' | 'news' };
 type SettingsAnswer = { locations?: SiteLocation[]; features?: { blog_to_news?: boolean } };
 
 /**
- * The site's pages, news posts, special offers and jobs: a tab for each, listing each one's title,
- * address, state and when it last changed, and the editor of one of them or of a new one.
+ * The site's pages, news posts, special offers, jobs and search pages: a tab for each, listing each
+ * one's title, address, state and when it last changed, and the editor of one of them or of a new one.
+ * The search pages' tab also holds the site's search page template.
  */
 export function ContentScreen({ site }: { site: ConsoleSite }) {
   const base = `/api/console/sites/${encodeURIComponent(site.slug)}`;
   const canWrite = site.actions.includes('content.write');
-  const [kind, setKind] = useState<ContentKind>('page');
+  const [kind, setKind] = useState<ContentTab>('page');
   const [editing, setEditing] = useState<{ id: number | null } | null>(null);
   /** The list last loaded, and of which kind (another tab's list is not shown while this one loads). */
-  const [loaded, setLoaded] = useState<{ kind: ContentKind; items?: ContentListing[]; error?: string } | null>(null);
+  const [loaded, setLoaded] = useState<{ kind: ContentTab; items?: ContentListing[]; error?: string } | null>(null);
   const [said, setSaid] = useState('');
   const [facts, setFacts] = useState<SiteFacts>({ locations: null, section: 'blog' });
-  const tabs = useRef<Partial<Record<ContentKind, HTMLButtonElement | null>>>({});
+  const tabs = useRef<Partial<Record<ContentTab, HTMLButtonElement | null>>>({});
 
   useEffect(() => {
     // The locations' names make the location fields lists; a role without the settings types numbers instead.
@@ -85,7 +86,7 @@ export function ContentScreen({ site }: { site: ConsoleSite }) {
   const onTabKey = (event: KeyboardEvent) => {
     const by = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!by) return;
-    const next = contentKinds[(contentKinds.indexOf(kind) + by + contentKinds.length) % contentKinds.length]!;
+    const next = contentTabs[(contentTabs.indexOf(kind) + by + contentTabs.length) % contentTabs.length]!;
     setKind(next);
     setSaid('');
     tabs.current[next]?.focus();
@@ -95,7 +96,7 @@ export function ContentScreen({ site }: { site: ConsoleSite }) {
     <section aria-labelledby="dc-content-title" className="dc-content">
       <h1 id="dc-content-title">Content of {site.name}</h1>
       <div className="dc-content__tabs" role="tablist" aria-label="Kinds of content" onKeyDown={onTabKey}>
-        {contentKinds.map((one) => (
+        {contentTabs.map((one) => (
           <button
             key={one}
             ref={(element) => {
@@ -143,7 +144,7 @@ export function ContentScreen({ site }: { site: ConsoleSite }) {
                 <tr key={item.id}>
                   <td>
                     <Button variant="link" onClick={() => setEditing({ id: item.id })}>
-                      {item.title || item.slug}
+                      {item.title || (kind === 'landing' ? '(from the template)' : item.slug)}
                     </Button>
                   </td>
                   <td>{pathOf(item.kind, item.slug, facts.section)}</td>
@@ -157,6 +158,7 @@ export function ContentScreen({ site }: { site: ConsoleSite }) {
             </tbody>
           </table>
         )}
+        {kind === 'landing' ? <SearchTemplateEditor site={site} /> : null}
       </div>
     </section>
   );
