@@ -26,7 +26,7 @@ test('a site admin rewrites the About page: a saved draft stays off the site unt
   const story = `Trucks since 1979, run by the third generation (${Date.now()}).`;
   await signIn(page, `site-admin@${slug}.localhost`);
   await page.goto(consoleUrl(`/sites/${slug}/content`));
-  await page.getByRole('tab', { name: 'Pages' }).click();
+  await page.getByRole('tab', { name: 'Pages', exact: true }).click();
   const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: '/about', exact: true }) });
   await row.getByRole('button').first().click();
   await expect(page.getByLabel('Title', { exact: true })).not.toHaveValue('');

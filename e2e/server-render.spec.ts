@@ -21,17 +21,18 @@ test('the first response already shows the header, the footer and the home page;
   // The site config is not in a server-rendered page: its code fetches it (and the browser keeps it).
   expect(html).not.toContain('id="site-config"');
   expect(root).toContain('class="site-header"');
-  expect(root).toContain('<h1>Metro Motor Group</h1>');
+  // The home page's hero headline (the dealer's words) is its h1.
+  expect(root).toMatch(/<h1>[^<]+<\/h1>/);
   expect(root).toContain('class="site-footer');
 
-  const heading = page.getByRole('heading', { level: 1, name: 'Metro Motor Group' });
+  const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toBeVisible();
   // Hydrated, not replaced: the element the server sent is the one React now drives.
   await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
   await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
   await expect(heading).toHaveAttribute('data-from-server', 'yes');
   // The app is live: client-side navigation works.
-  await page.getByRole('link', { name: /^Browse \d+ vehicles$/ }).click();
+  await page.getByRole('link', { name: 'Browse all vehicles' }).click();
   await expect(page.locator('.vehicle-card').first()).toBeVisible();
   expect(problems).toEqual([]);
 });

@@ -130,7 +130,6 @@ function linkedPage(site: SiteConfig, key: string, pages: Map<string, PageConten
 function homePage(site: SiteConfig, rng: Rng): PageContent {
   const main = mainLocation(site);
   const noun = siteTemplateDefaults[site.template].noun;
-  const stock = site.stock.count;
   return {
     title: site.name,
     blocks: [
@@ -143,7 +142,8 @@ function homePage(site: SiteConfig, rng: Rng): PageContent {
         },
         headline: `${noun} in ${site.override_city ?? main?.address.city ?? site.city}`,
         text: site.seo.description.slice(0, 300).trim(),
-        cta: { label: stock > 0 ? `Browse ${formatNumber(stock)} vehicles` : 'Browse our stock', to: searchPathFor(site) },
+        // No count in the words: a count written into a page goes stale with the first car sold.
+        cta: { label: 'Browse all vehicles', to: searchPathFor(site) },
       },
       { type: 'featured_stock', id: 'featured', title: 'Just arrived', limit: 8 },
       ...(site.offers > 0 ? [{ type: 'offers_list', id: 'offers', limit: 3 } as const] : []),
