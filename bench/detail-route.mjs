@@ -91,7 +91,8 @@ export async function routeScripts(browser, origin, path) {
  * own fallback instead of the shell's singleton, or carries its own MF runtime again.
  */
 const libraryMarkers = {
-  'react-dom': '__reactContainer$',
+  // Not '__reactContainer$': the shell's first script looks for that key (before-hydration.ts) without carrying React.
+  'react-dom': 'rendererPackageName:"react-dom"',
   'react-router': 'useLocation() may be used only in the context of a <Router>',
   '@reduxjs/toolkit': 'Minified Redux Toolkit error',
   redux: 'Minified Redux error',
