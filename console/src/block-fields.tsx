@@ -1,24 +1,25 @@
 // Each block type's fields. Paths are the block's own (`headline`, `cta.to`, `people.0.name`): the
 // server's `content.blocks.N.…` messages are placed on the block by its id (content-model placeErrors).
+import type { ReactNode } from 'react';
 import { contentLeadForms, type ContentBlock, type ContentBlockType, type StaffMember } from '@dealer/contracts/content';
 import { Button } from '@dealer/ui/button';
-import { FieldError } from './field-error';
-import { leadFormWords, type LeadForm } from './content-model';
+import { leadFormWords } from './content-model';
 import {
   CheckField,
+  FieldMessage,
   IdsField,
   ImageField,
   LocationField,
   NumberField,
   RichTextField,
+  SelectField,
   TextField,
   type FieldContext,
   type SiteLocation,
   type Upload,
 } from './content-fields';
 
-/** A message for a whole list (none, or too many), above its items. */
-const ListError = ({ message }: { message: string | null }) => (message ? <p className="dp-field__error">{message}</p> : null);
+const leadFormOptions = contentLeadForms.map((form) => ({ value: form, label: leadFormWords[form] }));
 
 type Of<T extends ContentBlockType> = Extract<ContentBlock, { type: T }>;
 export type BlockFieldsProps<B extends ContentBlock = ContentBlock> = {
@@ -28,6 +29,60 @@ export type BlockFieldsProps<B extends ContentBlock = ContentBlock> = {
   upload: Upload;
   locations: SiteLocation[] | null;
 };
+
+/**
+ * A block's list of items (people, questions): a message for the whole list (none, or too many) above
+ * it, each item in its numbered group with a button that removes it, and a button that adds a blank one.
+ */
+function ItemList<T>({
+  ctx,
+  path,
+  items,
+  noun,
+  adding,
+  blank,
+  keyOf = (index) => index,
+  onChange,
+  children,
+}: {
+  ctx: FieldContext;
+  path: string;
+  items: T[];
+  /** "Person", "Question": the item's legend and its remove button say it with its number. */
+  noun: string;
+  /** The add button's words ("Add a person"). */
+  adding: string;
+  blank: T;
+  keyOf?: (index: number) => string | number;
+  onChange: (items: T[]) => void;
+  /** The item's fields; `set` changes this item only. */
+  children: (item: T, index: number, set: (patch: Partial<T>) => void) => ReactNode;
+}) {
+  const set = (index: number) => (patch: Partial<T>) => onChange(items.map((item, i) => (i === index ? { ...item, ...patch } : item)));
+  return (
+    <>
+      <FieldMessage message={ctx.fields.message(path)} />
+      {items.map((item, index) => (
+        <fieldset key={keyOf(index)} className="dc-block__item">
+          <legend>
+            {noun} {index + 1}
+          </legend>
+          {children(item, index, set(index))}
+          {ctx.disabled ? null : (
+            <Button variant="link" onClick={() => onChange(items.filter((_, i) => i !== index))}>
+              Remove {noun.toLowerCase()} {index + 1}
+            </Button>
+          )}
+        </fieldset>
+      ))}
+      {ctx.disabled ? null : (
+        <Button variant="secondary" onClick={() => onChange([...items, blank])}>
+          {adding}
+        </Button>
+      )}
+    </>
+  );
+}
 
 /** A button (label and where it goes); `optional`: empty label and link mean no button. */
 function LinkFields({
@@ -65,8 +120,6 @@ function LinkFields({
 }
 
 function StaffFields({ block, change, ctx, upload, locations }: BlockFieldsProps<Of<'staff_list'>>) {
-  const setPerson = (index: number, patch: Partial<StaffMember>) =>
-    change({ people: block.people.map((person, i) => (i === index ? { ...person, ...patch } : person)) });
   return (
     <>
       <CheckField
@@ -76,112 +129,93 @@ function StaffFields({ block, change, ctx, upload, locations }: BlockFieldsProps
         checked={block.group_by_location}
         onChange={(group_by_location) => change({ group_by_location })}
       />
-      <ListError message={ctx.fields.message('people')} />
-      {block.people.map((person, index) => (
-        <fieldset key={index} className="dc-block__item">
-          <legend>Person {index + 1}</legend>
-          <TextField
-            ctx={ctx}
-            path={`people.${index}.name`}
-            label="Name"
-            value={person.name}
-            onChange={(name) => setPerson(index, { name })}
-          />
-          <TextField
-            ctx={ctx}
-            path={`people.${index}.role`}
-            label="Role"
-            value={person.role}
-            onChange={(role) => setPerson(index, { role })}
-          />
-          <LocationField
-            ctx={ctx}
-            path={`people.${index}.location_id`}
-            label="Location"
-            none="No location"
-            locations={locations}
-            value={person.location_id}
-            onChange={(location_id) => setPerson(index, { location_id })}
-          />
-          <ImageField
-            ctx={ctx}
-            path={`people.${index}.photo`}
-            label="Photo"
-            optional
-            upload={upload}
-            value={person.photo}
-            onChange={(photo) => setPerson(index, { photo })}
-          />
-          <TextField
-            ctx={ctx}
-            path={`people.${index}.phone`}
-            label="Phone"
-            type="tel"
-            value={person.phone ?? ''}
-            onChange={(phone) => setPerson(index, { phone: phone || undefined })}
-          />
-          <TextField
-            ctx={ctx}
-            path={`people.${index}.email`}
-            label="E-mail"
-            type="email"
-            value={person.email ?? ''}
-            onChange={(email) => setPerson(index, { email: email.trim() ? email : undefined })}
-          />
-          {ctx.disabled ? null : (
-            <Button variant="link" onClick={() => change({ people: block.people.filter((_, i) => i !== index) })}>
-              Remove person {index + 1}
-            </Button>
-          )}
-        </fieldset>
-      ))}
-      {ctx.disabled ? null : (
-        <Button variant="secondary" onClick={() => change({ people: [...block.people, { name: '', role: '' }] })}>
-          Add a person
-        </Button>
-      )}
+      <ItemList<StaffMember>
+        ctx={ctx}
+        path="people"
+        items={block.people}
+        noun="Person"
+        adding="Add a person"
+        blank={{ name: '', role: '' }}
+        onChange={(people) => change({ people })}
+      >
+        {(person, index, set) => (
+          <>
+            <TextField ctx={ctx} path={`people.${index}.name`} label="Name" value={person.name} onChange={(name) => set({ name })} />
+            <TextField ctx={ctx} path={`people.${index}.role`} label="Role" value={person.role} onChange={(role) => set({ role })} />
+            <LocationField
+              ctx={ctx}
+              path={`people.${index}.location_id`}
+              label="Location"
+              none="No location"
+              locations={locations}
+              value={person.location_id}
+              onChange={(location_id) => set({ location_id })}
+            />
+            <ImageField
+              ctx={ctx}
+              path={`people.${index}.photo`}
+              label="Photo"
+              optional
+              upload={upload}
+              value={person.photo}
+              onChange={(photo) => set({ photo })}
+            />
+            <TextField
+              ctx={ctx}
+              path={`people.${index}.phone`}
+              label="Phone"
+              type="tel"
+              value={person.phone ?? ''}
+              onChange={(phone) => set({ phone: phone || undefined })}
+            />
+            <TextField
+              ctx={ctx}
+              path={`people.${index}.email`}
+              label="E-mail"
+              type="email"
+              value={person.email ?? ''}
+              onChange={(email) => set({ email: email.trim() ? email : undefined })}
+            />
+          </>
+        )}
+      </ItemList>
     </>
   );
 }
 
 function FaqFields({ block, change, ctx }: BlockFieldsProps<Of<'faq'>>) {
-  const setItem = (index: number, patch: Partial<Of<'faq'>['items'][number]>) =>
-    change({ items: block.items.map((item, i) => (i === index ? { ...item, ...patch } : item)) });
   return (
-    <>
-      <ListError message={ctx.fields.message('items')} />
-      {block.items.map((item, index) => (
-        // The answer's editor reads its html once: when a question is added or removed, every answer's
-        // editor starts again from the list as it is now, so none shows a removed question's answer.
-        <fieldset key={`${index}-of-${block.items.length}`} className="dc-block__item">
-          <legend>Question {index + 1}</legend>
+    <ItemList<Of<'faq'>['items'][number]>
+      ctx={ctx}
+      path="items"
+      items={block.items}
+      noun="Question"
+      adding="Add a question"
+      blank={{ question: '', answer_html: '' }}
+      // The answer's editor reads its html once: when a question is added or removed, every answer's
+      // editor starts again from the list as it is now, so none shows a removed question's answer.
+      keyOf={(index) => `${index}-of-${block.items.length}`}
+      onChange={(items) => change({ items })}
+    >
+      {(item, index, set) => (
+        <>
           <TextField
             ctx={ctx}
             path={`items.${index}.question`}
             label="Question"
             value={item.question}
-            onChange={(question) => setItem(index, { question })}
+            onChange={(question) => set({ question })}
           />
           <RichTextField
             ctx={ctx}
             path={`items.${index}.answer_html`}
             label="Answer"
             html={item.answer_html}
-            onChange={(answer_html) => setItem(index, { answer_html })}
+            onChange={(answer_html) => set({ answer_html })}
           />
-          {ctx.disabled ? null : (
-            <Button variant="link" onClick={() => change({ items: block.items.filter((_, i) => i !== index) })}>
-              Remove question {index + 1}
-            </Button>
-          )}
-        </fieldset>
-      ))}
-      {ctx.disabled ? null : (
-        <Button variant="secondary" onClick={() => change({ items: [...block.items, { question: '', answer_html: '' }] })}>
-          Add a question
-        </Button>
+        </>
       )}
-    </>
+    </ItemList>
   );
 }
 
@@ -206,7 +240,7 @@ function LocationsFields({ block, change, ctx, locations }: BlockFieldsProps<Of<
               {location.name}
             </label>
           ))}
-          <ListError message={ctx.fields.within('location_ids')} />
+          <FieldMessage message={ctx.fields.within('location_ids')} />
         </fieldset>
       ) : (
         <IdsField
@@ -315,23 +349,14 @@ export function BlockFields(props: BlockFieldsProps) {
     case 'lead_form':
       return (
         <>
-          <div className="dp-field">
-            <label htmlFor={`${ctx.scope}-form`}>Form</label>
-            <select
-              id={`${ctx.scope}-form`}
-              value={block.form}
-              disabled={ctx.disabled}
-              {...ctx.fields.invalid('form')}
-              onChange={(event) => change({ form: event.target.value as LeadForm })}
-            >
-              {contentLeadForms.map((form) => (
-                <option key={form} value={form}>
-                  {leadFormWords[form]}
-                </option>
-              ))}
-            </select>
-            <FieldError path="form" fields={ctx.fields} />
-          </div>
+          <SelectField
+            ctx={ctx}
+            path="form"
+            label="Form"
+            value={block.form}
+            options={leadFormOptions}
+            onChange={(form) => change({ form })}
+          />
           <TextField
             ctx={ctx}
             path="title"

@@ -3,7 +3,7 @@ import type { ContentBlock, ContentBlockType } from '@dealer/contracts/content';
 import { Button } from '@dealer/ui/button';
 import { BlockFields } from './block-fields';
 import { blockHeadings, blockTypes, blockWords, contentFields, newBlockId, type BlockAction } from './content-model';
-import type { SiteLocation, Upload } from './content-fields';
+import { FieldMessage, type SiteLocation, type Upload } from './content-fields';
 
 type Props = {
   blocks: ContentBlock[];
@@ -29,7 +29,7 @@ export function BlocksEditor({ blocks, dispatch, errors, listError, disabled, up
     <section className="dc-blocks" aria-labelledby="content-blocks-title">
       <h2 id="content-blocks-title">Blocks</h2>
       {blocks.length === 0 ? <p className="dc-hint">No blocks yet: add the first below. The site shows them in this order.</p> : null}
-      {listError ? <p className="dp-field__error">{listError}</p> : null}
+      <FieldMessage message={listError} />
       {blocks.map((block, index) => {
         const heading = headings[index]!;
         const scope = `block-${block.id}`;
@@ -63,7 +63,7 @@ export function BlocksEditor({ blocks, dispatch, errors, listError, disabled, up
                 </span>
               )}
             </header>
-            {whole ? <p className="dp-field__error">{whole}</p> : null}
+            <FieldMessage message={whole} />
             <BlockFields
               block={block}
               change={(patch) => dispatch({ type: 'change', id: block.id, patch })}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { ContentKind } from '@dealer/contracts/content';
 import { Button } from '@dealer/ui/button';
-import { ApiError, consoleCall, consoleUpload, type ConsoleSite } from './console-api';
+import { consoleCall, consoleUpload, type ConsoleSite } from './console-api';
 import { BlocksEditor } from './content-blocks';
 import { PictureField, TextField, type FieldContext, type SiteLocation } from './content-fields';
 import { KindFields } from './content-kind-fields';
@@ -13,7 +13,6 @@ import {
   kindWords,
   noErrors,
   pathOf,
-  placeErrors,
   presetSlug,
   slugOf,
   stateOf,
@@ -22,8 +21,8 @@ import {
   type BlockAction,
   type ContentForm,
   type ContentRecord,
-  type PlacedErrors,
 } from './content-model';
+import { refusalOf, sendDraft, sendPublish, useActions, type Refusal } from './content-save';
 
 type Props = {
   site: ConsoleSite;
@@ -36,8 +35,7 @@ type Props = {
   onClose: (said?: string) => void;
 };
 
-type Refusal = { message: string; placed: PlacedErrors };
-type Busy = 'save' | 'preview' | 'publish' | 'unpublish' | 'delete' | null;
+type Busy = 'save' | 'preview' | 'publish' | 'unpublish' | 'delete';
 
 /**
  * One page, post, offer, job or search page: its address and fields, its blocks, and the buttons that
@@ -54,9 +52,8 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
   const [slug, setSlug] = useState('');
   const [slugTouched, setSlugTouched] = useState(id !== null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [said, setSaid] = useState('');
+  const { busy, said, setSaid, act } = useActions<Busy>();
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);
-  const [busy, setBusy] = useState<Busy>(null);
 
   useEffect(() => {
     if (id === null) return;
@@ -96,36 +93,19 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
   const setSeo = (patch: Partial<ContentForm['seo']>) => setForm((was) => (was ? { ...was, seo: { ...was.seo, ...patch } } : was));
   const dispatch = (action: BlockAction) => setForm((was) => (was ? { ...was, blocks: blocksReducer(was.blocks, action) } : was));
   const upload = (file: File) => consoleUpload<{ src: string }>(`${siteBase}/content-images`, file).then((answer) => answer.src);
-  const refused = (caught: unknown, fallback: string, sentBlockIds: string[] = []) =>
-    setRefusal(
-      caught instanceof ApiError
-        ? { message: caught.message, placed: placeErrors(caught.fields, sentBlockIds) }
-        : { message: fallback, placed: noErrors },
-    );
+  const refused = (caught: unknown, fallback: string, sentBlockIds?: string[]) => setRefusal(refusalOf(caught, fallback, sentBlockIds));
 
   /** Saves the form as the draft (creating the item the first time); the saved item, or null when refused. */
   const save = async (): Promise<ContentRecord | null> => {
     const sentBlockIds = form.blocks.map((block) => block.id);
-    const body = { slug, content: versionOf(kind, form) };
     try {
-      const saved = record
-        ? await consoleCall<ContentRecord>('PUT', `${base}/${record.id}`, body)
-        : await consoleCall<ContentRecord>('POST', base, { kind, ...body });
+      const saved = await sendDraft(base, record, kind, slug, versionOf(kind, form));
       setRecord(saved);
       setRefusal(null);
       return saved;
     } catch (caught) {
       refused(caught, 'The draft could not be saved. Try again.', sentBlockIds);
       return null;
-    }
-  };
-  const act = async (what: Exclude<Busy, null>, run: () => Promise<void>) => {
-    setBusy(what);
-    setSaid('');
-    try {
-      await run();
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -140,7 +120,7 @@ export function ContentEditor({ site, kind, id, locations, section, onClose }: P
       const saved = await save();
       if (!saved) return;
       try {
-        setRecord(await consoleCall<ContentRecord>('POST', `${base}/${saved.id}/publish`));
+        setRecord(await sendPublish(base, saved));
         setSaid('Published: the site shows it now.');
       } catch (caught) {
         refused(caught, 'It could not be published. Try again.');

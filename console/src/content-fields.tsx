@@ -15,6 +15,56 @@ export type FieldContext = { scope: string; fields: ContentFields; disabled: boo
 const describedBy = (...ids: (string | false | null | undefined)[]) => ids.filter(Boolean).join(' ') || undefined;
 const idOf = (ctx: FieldContext, path: string) => `${ctx.scope}-${path}`.replace(/\W/g, '-');
 
+/** A message under a field or a list; `id` ties it to what it is about. */
+export const FieldMessage = ({ message, id }: { message: string | null; id?: string }) =>
+  message ? (
+    <p className="dp-field__error" id={id}>
+      {message}
+    </p>
+  ) : null;
+
+/**
+ * An input's attributes for its hint, its counter and its message, the message last (a screen reader
+ * says it last; tests read it there).
+ */
+const ariaOf = (
+  id: string,
+  { hint, counted, message, errorId }: { hint: unknown; counted?: boolean; message: string | null; errorId: string },
+) => ({
+  'aria-invalid': message ? true : undefined,
+  'aria-describedby': describedBy(hint ? `${id}-hint` : null, counted && `${id}-count`, message && errorId),
+});
+
+/** What a one-input field shows around its input: the label, the hint, and the message under it. */
+function FieldFrame({
+  id,
+  label,
+  hint,
+  message,
+  errorId,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  message: string | null;
+  errorId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="dp-field">
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p className="dc-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {children}
+      <FieldMessage message={message} id={errorId} />
+    </div>
+  );
+}
+
 type TextProps = {
   ctx: FieldContext;
   path: string;
@@ -32,22 +82,10 @@ type TextProps = {
 export function TextField({ ctx, path, label, value, onChange, max, hint, multiline, type = 'text', readOnly }: TextProps) {
   const id = idOf(ctx, path);
   const message = ctx.fields.message(path);
-  const props = {
-    id,
-    value,
-    readOnly,
-    disabled: ctx.disabled,
-    'aria-invalid': message ? true : undefined,
-    'aria-describedby': describedBy(hint ? `${id}-hint` : null, max ? `${id}-count` : null, message && ctx.fields.errorId(path)),
-  };
+  const errorId = ctx.fields.errorId(path);
+  const props = { id, value, readOnly, disabled: ctx.disabled, ...ariaOf(id, { hint, counted: Boolean(max), message, errorId }) };
   return (
-    <div className="dp-field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p className="dc-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+    <FieldFrame id={id} label={label} hint={hint} message={message} errorId={errorId}>
       {multiline ? (
         <textarea rows={3} {...props} onChange={(event) => onChange(event.target.value)} />
       ) : (
@@ -58,8 +96,7 @@ export function TextField({ ctx, path, label, value, onChange, max, hint, multil
           {value.trim().length} of {max} characters
         </p>
       ) : null}
-      <FieldError path={path} fields={ctx.fields} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -85,14 +122,9 @@ export function NumberField({
 }) {
   const id = idOf(ctx, path);
   const message = ctx.fields.message(path);
+  const errorId = ctx.fields.errorId(path);
   return (
-    <div className="dp-field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p className="dc-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+    <FieldFrame id={id} label={label} hint={hint} message={message} errorId={errorId}>
       <input
         id={id}
         type="number"
@@ -101,12 +133,10 @@ export function NumberField({
         max={max}
         value={value === undefined || Number.isNaN(value) ? '' : value}
         disabled={ctx.disabled}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={describedBy(hint && `${id}-hint`, message && ctx.fields.errorId(path))}
+        {...ariaOf(id, { hint, message, errorId })}
         onChange={(event) => onChange(event.target.value === '' ? undefined : Number(event.target.value))}
       />
-      <FieldError path={path} fields={ctx.fields} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -128,25 +158,18 @@ export function DateField({
 }) {
   const id = idOf(ctx, path);
   const message = ctx.fields.message(path);
+  const errorId = ctx.fields.errorId(path);
   return (
-    <div className="dp-field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p className="dc-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+    <FieldFrame id={id} label={label} hint={hint} message={message} errorId={errorId}>
       <input
         id={id}
         type="date"
         value={dayOf(value)}
         disabled={ctx.disabled}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={describedBy(hint && `${id}-hint`, message && ctx.fields.errorId(path))}
+        {...ariaOf(id, { hint, message, errorId })}
         onChange={(event) => onChange(endOfDay(event.target.value))}
       />
-      <FieldError path={path} fields={ctx.fields} />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -174,33 +197,22 @@ export function IdsField({
   const [text, setText] = useState(() => (value ?? []).join(', '));
   const read = idsOf(text);
   const message = read.wrong ? 'Write numbers separated by commas, such as 12, 15.' : ctx.fields.within(path);
+  const errorId = ctx.fields.errorId(path);
   return (
-    <div className="dp-field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p className="dc-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
+    <FieldFrame id={id} label={label} hint={hint} message={message} errorId={errorId}>
       <input
         id={id}
         value={text}
         inputMode="numeric"
         disabled={ctx.disabled}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={describedBy(hint && `${id}-hint`, message && ctx.fields.errorId(path))}
+        {...ariaOf(id, { hint, message, errorId })}
         onChange={(event) => {
           setText(event.target.value);
           const ids = idsOf(event.target.value).ids;
           onChange(ids.length ? ids : undefined);
         }}
       />
-      {message ? (
-        <p className="dp-field__error" id={ctx.fields.errorId(path)}>
-          {message}
-        </p>
-      ) : null}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -237,21 +249,48 @@ export function LocationField({
         hint={`The location’s number; empty: ${none.toLowerCase()}.`}
       />
     );
+  return (
+    <SelectField
+      ctx={ctx}
+      path={path}
+      label={label}
+      value={value === undefined ? '' : String(value)}
+      options={[{ value: '', label: none }, ...locations.map((location) => ({ value: String(location.id), label: location.name }))]}
+      onChange={(chosen) => onChange(chosen ? Number(chosen) : undefined)}
+    />
+  );
+}
+
+/** One of a few choices, each with the words the dealer sees. */
+export function SelectField<V extends string>({
+  ctx,
+  path,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  ctx: FieldContext;
+  path: string;
+  label: string;
+  value: V;
+  options: readonly { value: V; label: string }[];
+  onChange: (value: V) => void;
+}) {
   const id = idOf(ctx, path);
   return (
     <div className="dp-field">
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
-        value={value ?? ''}
+        value={value}
         disabled={ctx.disabled}
         {...ctx.fields.invalid(path)}
-        onChange={(event) => onChange(event.target.value ? Number(event.target.value) : undefined)}
+        onChange={(event) => onChange(event.target.value as V)}
       >
-        <option value="">{none}</option>
-        {locations.map((location) => (
-          <option key={location.id} value={location.id}>
-            {location.name}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
           </option>
         ))}
       </select>
@@ -315,19 +354,14 @@ export function PictureField({
         type="file"
         accept={pictureTypes.join(',')}
         disabled={ctx.disabled || busy}
-        aria-invalid={message ? true : undefined}
-        aria-describedby={describedBy(`${id}-hint`, message && errorId)}
+        {...ariaOf(id, { hint: true, message, errorId })}
         onChange={(event) => {
           void send(event.target.files?.[0]);
           event.target.value = '';
         }}
       />
       {busy ? <p role="status">Uploading the picture…</p> : null}
-      {message ? (
-        <p className="dp-field__error" id={errorId}>
-          {message}
-        </p>
-      ) : null}
+      <FieldMessage message={message} id={errorId} />
       {src && optional && !ctx.disabled ? (
         <Button variant="link" onClick={() => onChange(undefined)}>
           Remove the picture
@@ -418,11 +452,7 @@ export function RichTextField({
           readOnly={ctx.disabled}
         />
       </Suspense>
-      {message ? (
-        <p className="dp-field__error" id={ctx.fields.errorId(path)}>
-          {message}
-        </p>
-      ) : null}
+      <FieldMessage message={message} id={ctx.fields.errorId(path)} />
     </div>
   );
 }

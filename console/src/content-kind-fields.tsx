@@ -6,12 +6,13 @@ import {
   ImageField,
   LocationField,
   RichTextField,
+  SelectField,
   TextField,
   type FieldContext,
   type SiteLocation,
   type Upload,
 } from './content-fields';
-import type { CarType, ContentForm, EmploymentType, PresetForm } from './content-model';
+import type { CarType, ContentForm, PresetForm } from './content-model';
 
 type Props = {
   kind: ContentKind;
@@ -86,22 +87,14 @@ export function KindFields({ kind, ctx, form, set, upload, locations }: Props) {
 function JobFields({ ctx, form, set, locations }: Omit<Props, 'kind' | 'upload'>) {
   return (
     <>
-      <div className="dp-field">
-        <label htmlFor="content-employment-type">Employment type</label>
-        <select
-          id="content-employment-type"
-          value={form.employment_type}
-          {...ctx.fields.invalid('employment_type')}
-          onChange={(event) => set({ employment_type: event.target.value as EmploymentType })}
-        >
-          {employmentTypes.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </select>
-        <FieldError path="employment_type" fields={ctx.fields} />
-      </div>
+      <SelectField
+        ctx={ctx}
+        path="employment_type"
+        label="Employment type"
+        value={form.employment_type}
+        options={employmentOptions}
+        onChange={(employment_type) => set({ employment_type })}
+      />
       <LocationField
         ctx={ctx}
         path="location_id"
@@ -133,6 +126,7 @@ function JobFields({ ctx, form, set, locations }: Omit<Props, 'kind' | 'upload'>
   );
 }
 
+const employmentOptions = employmentTypes.map((type) => ({ value: type, label: type }));
 const conditions: { value: CarType | ''; label: string }[] = [
   { value: '', label: 'Any' },
   { value: 'new', label: 'New' },
@@ -158,22 +152,14 @@ function LandingFields({ ctx, form, set }: Pick<Props, 'ctx' | 'form' | 'set'>) 
           Choose at least one; the page lists the site’s cars that match all of them.
         </p>
         <FieldError path="preset" fields={ctx.fields} />
-        <div className="dp-field">
-          <label htmlFor="content-preset-car-type">Condition</label>
-          <select
-            id="content-preset-car-type"
-            value={preset.car_type}
-            {...ctx.fields.invalid('preset.car_type')}
-            onChange={(event) => setPreset({ car_type: event.target.value as CarType | '' })}
-          >
-            {conditions.map((condition) => (
-              <option key={condition.value} value={condition.value}>
-                {condition.label}
-              </option>
-            ))}
-          </select>
-          <FieldError path="preset.car_type" fields={ctx.fields} />
-        </div>
+        <SelectField
+          ctx={ctx}
+          path="preset.car_type"
+          label="Condition"
+          value={preset.car_type}
+          options={conditions}
+          onChange={(car_type) => setPreset({ car_type })}
+        />
         <TextField ctx={ctx} path="preset.make" label="Make" value={preset.make} onChange={(make) => setPreset({ make })} />
         <TextField ctx={ctx} path="preset.model" label="Model" value={preset.model} onChange={(model) => setPreset({ model })} />
         <TextField ctx={ctx} path="preset.body" label="Body" value={preset.body} onChange={(body) => setPreset({ body })} />

@@ -1,22 +1,11 @@
 // @vitest-environment jsdom
-import { configure, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleSite } from './console-api';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { ContentScreen } from './content-screen';
+import { base, fakeConsoleApi, listing, loadContentScreenFirst, site } from './testing/content-screen-setup';
 
-// Waiting for the screen's lazy chunks (the editor, the content screen) is waiting for an event, not a
-// speed limit: a loaded machine compiles Lexical slowly. Loaded once before the tests, then a tick away.
-configure({ asyncUtilTimeout: 20_000 });
-beforeAll(async () => {
-  await Promise.all([import('./rich-text-editor'), import('./content-screen')]);
-}, 60_000);
-
-const site: ConsoleSite = { id: 1, slug: 'demo', name: 'Demo Motors', group: null, actions: ['content.read', 'content.write'] };
-const base = '/api/console/sites/demo';
-
-type Call = { method: string; url: string; body: unknown };
-let calls: Call[] = [];
-let answer: (call: Call) => { status?: number; body: unknown };
+loadContentScreenFirst();
+const api = fakeConsoleApi(() => ({ body: { items: [] } }));
 
 const record = (over: Record<string, unknown> = {}) => ({
   id: 7,
@@ -29,31 +18,15 @@ const record = (over: Record<string, unknown> = {}) => ({
   path: '/about-us',
   ...over,
 });
-
-beforeEach(() => {
-  calls = [];
-  answer = () => ({ body: { items: [] } });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const call = { method: init?.method ?? 'GET', url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body };
-      calls.push(call);
-      const { status = 200, body } = answer(call);
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+/** The pages list with the one page, "About us", a draft. */
+const aboutUsListed = () => ({ body: { items: [listing(record(), 'About us')] } });
 
 const type = (label: string, value: string, scope: HTMLElement = document.body) =>
   fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
 
 describe('the content screen', () => {
   it('lists each kind with its address and state in the dealer’s words', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.url.endsWith('kind=post')
         ? {
             body: {
@@ -102,7 +75,7 @@ describe('the content screen', () => {
   });
 
   it('writes a new page with blocks and saves it as a draft', async () => {
-    answer = (call) => (call.method === 'POST' ? { status: 201, body: record({ draft: call.body }) } : { body: { items: [] } });
+    api.answer = (call) => (call.method === 'POST' ? { status: 201, body: record({ draft: call.body }) } : { body: { items: [] } });
     render(<ContentScreen site={site} />);
     fireEvent.click(await screen.findByRole('button', { name: 'New page' }));
 
@@ -126,7 +99,7 @@ describe('the content screen', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText('Draft saved.')).toBeTruthy();
-    const sent = calls.find((call) => call.method === 'POST')!;
+    const sent = api.calls.find((call) => call.method === 'POST')!;
     expect(sent.url).toBe(`${base}/content`);
     expect(sent.body).toMatchObject({
       kind: 'page',
@@ -143,7 +116,7 @@ describe('the content screen', () => {
   });
 
   it('puts each refused field’s message beside it, on the block it belongs to, and keeps what was typed', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.method === 'PUT'
         ? {
             status: 400,
@@ -165,22 +138,7 @@ describe('the content screen', () => {
                 },
               }),
             }
-          : {
-              body: {
-                items: [
-                  {
-                    id: 7,
-                    kind: 'page',
-                    slug: 'about-us',
-                    title: 'About us',
-                    state: 'draft',
-                    published_at: null,
-                    expires_at: null,
-                    updated_at: 1,
-                  },
-                ],
-              },
-            };
+          : aboutUsListed();
     render(<ContentScreen site={site} />);
     fireEvent.click(await screen.findByRole('button', { name: 'About us' }));
     await screen.findByRole('region', { name: 'Call to action 1' });
@@ -202,7 +160,7 @@ describe('the content screen', () => {
   });
 
   it('names a taken address on the address field', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.method === 'POST'
         ? {
             status: 409,
@@ -220,34 +178,19 @@ describe('the content screen', () => {
   });
 
   it('publishes what is on screen: saved first, then put on the site', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.url.endsWith('/publish')
         ? { body: record({ draft: null, published: { title: 'About us', blocks: [], seo: {} }, published_at: 2 }) }
         : call.url.endsWith('/content/7')
           ? { body: record() }
-          : {
-              body: {
-                items: [
-                  {
-                    id: 7,
-                    kind: 'page',
-                    slug: 'about-us',
-                    title: 'About us',
-                    state: 'draft',
-                    published_at: null,
-                    expires_at: null,
-                    updated_at: 1,
-                  },
-                ],
-              },
-            };
+          : aboutUsListed();
     render(<ContentScreen site={site} />);
     fireEvent.click(await screen.findByRole('button', { name: 'About us' }));
     await screen.findByLabelText('Title');
     expect(screen.queryByRole('button', { name: 'Unpublish' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Publish' }));
     expect(await screen.findByText('Published: the site shows it now.')).toBeTruthy();
-    expect(calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.url}`)).toEqual([
+    expect(api.calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.url}`)).toEqual([
       `PUT ${base}/content/7`,
       `POST ${base}/content/7/publish`,
     ]);
@@ -256,7 +199,7 @@ describe('the content screen', () => {
 
   it('writes a job with its own fields, and the site’s locations by name', async () => {
     const siteWithSettings = { ...site, actions: [...site.actions, 'settings.read'] };
-    answer = (call) =>
+    api.answer = (call) =>
       call.url.endsWith('/settings')
         ? { body: { locations: [{ id: 3, name: 'Parramatta' }], features: {} } }
         : call.method === 'POST'
@@ -274,14 +217,14 @@ describe('the content screen', () => {
     expect(screen.queryByRole('button', { name: 'Add block' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await screen.findByText('Draft saved.');
-    const sent = calls.find((call) => call.method === 'POST')!.body as { kind: string; content: Record<string, unknown> };
+    const sent = api.calls.find((call) => call.method === 'POST')!.body as { kind: string; content: Record<string, unknown> };
     expect(sent.kind).toBe('job');
     expect(sent.content).toMatchObject({ title: 'Apprentice technician', employment_type: 'Apprenticeship', location_id: 3 });
     expect(new Date(sent.content.closes_at as number).getDate()).toBe(31);
   });
 
   it('uploads a share image and sends its address', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.url.endsWith('/content-images')
         ? { body: { src: '/img/car/0123456789abcdef0123456789abcdef.jpg' } }
         : call.method === 'POST'
@@ -293,12 +236,12 @@ describe('the content screen', () => {
     const file = new File(['x'], 'shop.jpg', { type: 'image/jpeg' });
     fireEvent.change(screen.getByLabelText('Share image'), { target: { files: [file] } });
     await screen.findByRole('button', { name: 'Remove the picture' });
-    const upload = calls.find((call) => call.url.endsWith('/content-images'))!;
+    const upload = api.calls.find((call) => call.url.endsWith('/content-images'))!;
     expect(upload.method).toBe('PUT');
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     await screen.findByText('Draft saved.');
     await waitFor(() =>
-      expect((calls.find((call) => call.method === 'POST')!.body as { content: { seo: unknown } }).content.seo).toEqual({
+      expect((api.calls.find((call) => call.method === 'POST')!.body as { content: { seo: unknown } }).content.seo).toEqual({
         share_image: '/img/car/0123456789abcdef0123456789abcdef.jpg',
       }),
     );
@@ -306,7 +249,7 @@ describe('the content screen', () => {
 
   it('keeps each answer with its question when a question is removed', async () => {
     const items = ['One', 'Two', 'Three'].map((word) => ({ question: `${word}?`, answer_html: `<p>${word}.</p>` }));
-    answer = (call) =>
+    api.answer = (call) =>
       call.url.endsWith('/content/7')
         ? { body: record({ draft: { title: 'FAQ', seo: {}, blocks: [{ type: 'faq', id: 'faq', items }] } }) }
         : {
@@ -336,25 +279,7 @@ describe('the content screen', () => {
   });
 
   it('shows a role that may only read no buttons that change anything', async () => {
-    answer = (call) =>
-      call.url.endsWith('/content/7')
-        ? { body: record() }
-        : {
-            body: {
-              items: [
-                {
-                  id: 7,
-                  kind: 'page',
-                  slug: 'about-us',
-                  title: 'About us',
-                  state: 'draft',
-                  published_at: null,
-                  expires_at: null,
-                  updated_at: 1,
-                },
-              ],
-            },
-          };
+    api.answer = (call) => (call.url.endsWith('/content/7') ? { body: record() } : aboutUsListed());
     render(<ContentScreen site={{ ...site, actions: ['content.read'] }} />);
     expect(screen.queryByRole('button', { name: 'New page' })).toBeNull();
     fireEvent.click(await screen.findByRole('button', { name: 'About us' }));

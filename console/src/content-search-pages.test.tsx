@@ -1,23 +1,11 @@
 // @vitest-environment jsdom
-import { configure, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleSite } from './console-api';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { defaultSearchTemplate } from './content-model';
 import { ContentScreen } from './content-screen';
+import { base, fakeConsoleApi, listing, loadContentScreenFirst, site, type Call } from './testing/content-screen-setup';
 
-// Waiting for the screen's lazy chunks (the editor, the content screen) is waiting for an event, not a
-// speed limit: a loaded machine compiles Lexical slowly. Loaded once before the tests, then a tick away.
-configure({ asyncUtilTimeout: 20_000 });
-beforeAll(async () => {
-  await Promise.all([import('./rich-text-editor'), import('./content-screen')]);
-}, 60_000);
-
-const site: ConsoleSite = { id: 1, slug: 'demo', name: 'Demo Motors', group: null, actions: ['content.read', 'content.write'] };
-const base = '/api/console/sites/demo';
-
-type Call = { method: string; url: string; body: unknown };
-let calls: Call[] = [];
-let answer: (call: Call) => { status?: number; body: unknown };
+loadContentScreenFirst();
 
 const landing = (over: Record<string, unknown> = {}) => ({
   id: 9,
@@ -41,38 +29,11 @@ const template = (over: Record<string, unknown> = {}) => ({
   path: '/',
   ...over,
 });
-const listing = (item: ReturnType<typeof landing> | ReturnType<typeof template>, title = '') => ({
-  id: item.id,
-  kind: item.kind,
-  slug: item.slug,
-  title,
-  state: item.published ? 'published' : 'draft',
-  published_at: item.published_at,
-  expires_at: null,
-  updated_at: item.updated_at,
-});
 /** The lists: no search pages and no template, unless the test says otherwise. */
 const lists = (call: Call, landings: unknown[] = [], templates: unknown[] = []) => ({
   body: { items: call.url.endsWith('kind=landing') ? landings : call.url.endsWith('kind=search_template') ? templates : [] },
 });
-
-beforeEach(() => {
-  calls = [];
-  answer = (call) => lists(call);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const call = { method: init?.method ?? 'GET', url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body };
-      calls.push(call);
-      const { status = 200, body } = answer(call);
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+const api = fakeConsoleApi((call) => lists(call));
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const openTab = async () => fireEvent.click(await screen.findByRole('tab', { name: 'Search pages' }));
@@ -80,7 +41,7 @@ const valueOf = (label: string) => (screen.getByLabelText(label) as HTMLInputEle
 
 describe('the search pages tab', () => {
   it('lists each search page by its own title or the template’s, at /search/<slug>, after the other kinds', async () => {
-    answer = (call) => lists(call, [listing(landing()), listing(landing({ id: 10, slug: 'electric-cars' }), 'Electric cars')]);
+    api.answer = (call) => lists(call, [listing(landing()), listing(landing({ id: 10, slug: 'electric-cars' }), 'Electric cars')]);
     render(<ContentScreen site={site} />);
     expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Pages', 'News', 'Offers', 'Jobs', 'Search pages']);
     await openTab();
@@ -90,11 +51,11 @@ describe('the search pages tab', () => {
     expect(within(hilux).getByText('Draft')).toBeTruthy();
     expect(within(screen.getByRole('row', { name: /Electric cars/ })).getByText('/search/electric-cars')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'New search page' })).toBeTruthy();
-    expect(calls.some((call) => call.url === `${base}/content?kind=landing`)).toBe(true);
+    expect(api.calls.some((call) => call.url === `${base}/content?kind=landing`)).toBe(true);
   });
 
   it('writes a new search page from its preset, its address following it, and sends only what was chosen', async () => {
-    answer = (call) => (call.method === 'POST' ? { status: 201, body: landing() } : lists(call));
+    api.answer = (call) => (call.method === 'POST' ? { status: 201, body: landing() } : lists(call));
     render(<ContentScreen site={site} />);
     await openTab();
     fireEvent.click(await screen.findByRole('button', { name: 'New search page' }));
@@ -112,7 +73,7 @@ describe('the search pages tab', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
     expect(await screen.findByText('Draft saved.')).toBeTruthy();
-    const sent = calls.find((call) => call.method === 'POST')!;
+    const sent = api.calls.find((call) => call.method === 'POST')!;
     expect(sent.url).toBe(`${base}/content`);
     expect(sent.body).toEqual({
       kind: 'landing',
@@ -124,7 +85,7 @@ describe('the search pages tab', () => {
 
   it('shows a refused preset beside the preset’s fields and keeps what was typed', async () => {
     const message = 'Choose at least one of condition, make, model, body or fuel.';
-    answer = (call) =>
+    api.answer = (call) =>
       call.method === 'POST'
         ? { status: 400, body: { message: 'Please check the highlighted fields.', fields: { 'content.preset': message } } }
         : lists(call);
@@ -146,7 +107,7 @@ describe('the search pages tab', () => {
   it('previews a search page at its address', async () => {
     const open = vi.fn(() => null);
     vi.stubGlobal('open', open);
-    answer = (call) =>
+    api.answer = (call) =>
       call.url.endsWith('/preview-link')
         ? { body: { url: 'http://demo.localhost/search/used-toyota-hilux?dp_preview=x', expires_in_minutes: 60 } }
         : call.url.endsWith('/content/9')
@@ -160,13 +121,13 @@ describe('the search pages tab', () => {
     expect(valueOf('Condition')).toBe('used');
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }));
     await screen.findByText(/The preview is open in a new tab/);
-    expect(calls.find((call) => call.url.endsWith('/preview-link'))!.body).toEqual({ path: '/search/used-toyota-hilux' });
+    expect(api.calls.find((call) => call.url.endsWith('/preview-link'))!.body).toEqual({ path: '/search/used-toyota-hilux' });
   });
 });
 
 describe('the search page template', () => {
   it('starts from the default template, lists its placeholders, and is created by its first save', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.method === 'POST' && call.url.endsWith('/content')
         ? { status: 201, body: template({ id: 12, draft: call.body && (call.body as { content: unknown }).content, published: null }) }
         : call.url.endsWith('/content/12/publish')
@@ -191,7 +152,7 @@ describe('the search page template', () => {
     type('Title template', '{make} {model} at {site}');
     fireEvent.click(within(section).getByRole('button', { name: 'Save draft' }));
     await within(section).findByText(/Draft saved/);
-    expect(calls.find((call) => call.method === 'POST')).toEqual({
+    expect(api.calls.find((call) => call.method === 'POST')).toEqual({
       method: 'POST',
       url: `${base}/content`,
       body: {
@@ -204,16 +165,16 @@ describe('the search page template', () => {
 
     fireEvent.click(within(section).getByRole('button', { name: 'Publish' }));
     await within(section).findByText('Published: the site’s search pages use it now.');
-    expect(calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.url}`)).toEqual([
+    expect(api.calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.url}`)).toEqual([
       `POST ${base}/content`,
       `PUT ${base}/content/12`,
       `POST ${base}/content/12/publish`,
     ]);
-    expect((calls.find((call) => call.method === 'PUT')!.body as { slug: string }).slug).toBe('default');
+    expect((api.calls.find((call) => call.method === 'PUT')!.body as { slug: string }).slug).toBe('default');
   });
 
   it('shows the site’s own template once it has one, and its refusals beside their fields', async () => {
-    answer = (call) =>
+    api.answer = (call) =>
       call.method === 'PUT'
         ? {
             status: 400,

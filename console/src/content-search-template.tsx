@@ -1,13 +1,12 @@
 import { Fragment, useEffect, useState, type FormEvent } from 'react';
 import { Button } from '@dealer/ui/button';
-import { ApiError, consoleCall, type ConsoleSite } from './console-api';
+import { consoleCall, type ConsoleSite } from './console-api';
 import { TextField, type FieldContext } from './content-fields';
 import {
   contentFields,
   defaultSearchTemplate,
   formOf,
   noErrors,
-  placeErrors,
   stateOf,
   stateWords,
   templatePlaceholders,
@@ -15,14 +14,12 @@ import {
   type ContentForm,
   type ContentListing,
   type ContentRecord,
-  type PlacedErrors,
 } from './content-model';
+import { refusalOf, sendDraft, sendPublish, useActions, type Refusal } from './content-save';
 
 /** The site's one template is stored as this kind, at this slug, made by its first save. */
 const kind = 'search_template';
 const slug = 'default';
-
-type Refusal = { message: string; placed: PlacedErrors };
 
 /**
  * The site's search page template, under its search pages: the title, intro and description every
@@ -36,8 +33,7 @@ export function SearchTemplateEditor({ site }: { site: ConsoleSite }) {
   const [record, setRecord] = useState<ContentRecord | null>(null);
   const [form, setForm] = useState<ContentForm | null>(null);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [said, setSaid] = useState('');
-  const [busy, setBusy] = useState<'save' | 'publish' | null>(null);
+  const { busy, said, setSaid, act } = useActions<'save' | 'publish'>();
 
   useEffect(() => {
     let current = true;
@@ -85,35 +81,18 @@ export function SearchTemplateEditor({ site }: { site: ConsoleSite }) {
     disabled: !canWrite,
   };
   const set = (patch: Partial<ContentForm>) => setForm((was) => (was ? { ...was, ...patch } : was));
-  const refused = (caught: unknown, fallback: string) =>
-    setRefusal(
-      caught instanceof ApiError
-        ? { message: caught.message, placed: placeErrors(caught.fields, []) }
-        : { message: fallback, placed: noErrors },
-    );
+  const refused = (caught: unknown, fallback: string) => setRefusal(refusalOf(caught, fallback));
 
   /** Saves the template as the draft (the site's first save creates it); the saved one, or null when refused. */
   const save = async (): Promise<ContentRecord | null> => {
-    const body = { slug, content: versionOf(kind, form) };
     try {
-      const saved = record
-        ? await consoleCall<ContentRecord>('PUT', `${base}/${record.id}`, body)
-        : await consoleCall<ContentRecord>('POST', base, { kind, ...body });
+      const saved = await sendDraft(base, record, kind, slug, versionOf(kind, form));
       setRecord(saved);
       setRefusal(null);
       return saved;
     } catch (caught) {
       refused(caught, 'The template could not be saved. Try again.');
       return null;
-    }
-  };
-  const act = async (what: 'save' | 'publish', run: () => Promise<void>) => {
-    setBusy(what);
-    setSaid('');
-    try {
-      await run();
-    } finally {
-      setBusy(null);
     }
   };
   const saveDraft = (event: FormEvent) => {
@@ -127,7 +106,7 @@ export function SearchTemplateEditor({ site }: { site: ConsoleSite }) {
       const saved = await save();
       if (!saved) return;
       try {
-        setRecord(await consoleCall<ContentRecord>('POST', `${base}/${saved.id}/publish`));
+        setRecord(await sendPublish(base, saved));
         setSaid('Published: the site’s search pages use it now.');
       } catch (caught) {
         refused(caught, 'The template could not be published. Try again.');
