@@ -150,6 +150,8 @@ function lighthouseOnce(url) {
           siMs: audit('speed-index').numericValue,
           lcpElement: lcpElement ? `${lcpElement.nodeLabel ?? ''} (${lcpElement.selector ?? ''})` : 'unknown',
           renderBlocking: (audit('render-blocking-resources')?.details?.items ?? []).map((item) => item.url),
+          // Lighthouse's measure of this machine's speed at the time of the run (higher is faster).
+          benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
         });
       } catch (error) {
         reject(error);

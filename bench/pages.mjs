@@ -130,14 +130,14 @@ try {
   const lh = [];
   for (const [name, path] of pages) lh.push([name, path, await lighthouse(`${platform.origin}${path}`)]);
 
-  console.log('\nEach Lighthouse run (score / LCP ms / TBT ms / CLS):');
+  console.log("\nEach Lighthouse run (score / LCP ms / TBT ms / CLS / the machine's benchmarkIndex):");
   console.table(
     lh.map(([name, , result]) => ({
       page: name,
       ...Object.fromEntries(
         result.runs.map((run, i) => [
           `run ${i + 1}`,
-          `${run.performance} / ${Math.round(run.lcpMs)} / ${Math.round(run.tbtMs)} / ${run.cls.toFixed(3)}`,
+          `${run.performance} / ${Math.round(run.lcpMs)} / ${Math.round(run.tbtMs)} / ${run.cls.toFixed(3)} / ${run.benchmarkIndex}`,
         ]),
       ),
     })),
