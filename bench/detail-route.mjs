@@ -114,8 +114,11 @@ function duplicates(scripts) {
 
 const lighthouseBin = () => join(fileURLToPath(new URL('.', import.meta.url)), 'node_modules', '.bin', 'lighthouse');
 
-/** One Lighthouse run (mobile preset, simulated throttling: Lighthouse's defaults). */
-function lighthouseOnce(url) {
+/**
+ * One Lighthouse run (mobile preset, simulated throttling: Lighthouse's defaults). `cpuSlowdown`:
+ * the CPU multiplier (Lighthouse's default is 4; 1 measures this machine's own main-thread work).
+ */
+function lighthouseOnce(url, cpuSlowdown = 4) {
   const dir = mkdtempSync(join(tmpdir(), 'dealer-lh-'));
   const out = join(dir, 'report.json');
   return new Promise((resolve, reject) => {
@@ -127,6 +130,7 @@ function lighthouseOnce(url) {
         `--output-path=${out}`,
         '--only-categories=performance',
         '--quiet',
+        `--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`,
         `--chrome-flags=${chromiumFlags.join(' ')}`,
       ],
       { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ['ignore', 'ignore', 'pipe'] },
@@ -152,6 +156,10 @@ function lighthouseOnce(url) {
           renderBlocking: (audit('render-blocking-resources')?.details?.items ?? []).map((item) => item.url),
           // Lighthouse's measure of this machine's speed at the time of the run (higher is faster).
           benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
+          // Everything the main thread did (parse, style, layout, script...), ms at this run's multiplier.
+          mainThreadMs: audit('mainthread-work-breakdown')?.numericValue ?? 0,
+          // Tasks over 50 ms, longest first.
+          longTasksMs: (audit('long-tasks')?.details?.items ?? []).map((item) => item.duration).sort((x, y) => y - x),
         });
       } catch (error) {
         reject(error);
@@ -167,14 +175,14 @@ const median = (values) => {
   return sorted[Math.floor((sorted.length - 1) / 2)];
 };
 
-/** Each figure is the median over the runs (Lighthouse varies run to run, most of all in LCP). */
-export async function lighthouse(url, runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5)) {
+/** `runs` Lighthouse runs of one page at one CPU multiplier, each kept. */
+export async function lighthouseRuns(url, runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5), cpuSlowdown = 4) {
   const results = [];
   for (let i = 0; i < runs; i++) {
     // Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP): such a run is repeated.
     for (let attempt = 1; ; attempt++) {
       try {
-        results.push(await lighthouseOnce(url));
+        results.push(await lighthouseOnce(url, cpuSlowdown));
         break;
       } catch (error) {
         if (attempt >= 3) throw error;
@@ -182,6 +190,12 @@ export async function lighthouse(url, runs = Number(process.env.LIGHTHOUSE_RUNS 
       }
     }
   }
+  return results;
+}
+
+/** Each figure is the median over the runs (Lighthouse varies run to run, most of all in LCP). */
+export async function lighthouse(url, runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5)) {
+  const results = await lighthouseRuns(url, runs);
   const figures = Object.fromEntries(
     ['performance', 'fcpMs', 'lcpMs', 'tbtMs', 'cls', 'siMs'].map((key) => [key, median(results.map((run) => run[key]))]),
   );
