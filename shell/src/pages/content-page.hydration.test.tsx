@@ -20,7 +20,10 @@ vi.mock('../federation/remote-runtime', async (original) => ({
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const site = testSite();
+// Its search title is more than its name, as most dealers' are.
+const site = testSite({
+  seo: { title: 'New and used Toyotas in Parramatta | Metro Toyota Parramatta', description: 'New and used Toyotas in Parramatta.' },
+});
 let root: Root | null = null;
 
 beforeEach(() => {
@@ -126,6 +129,16 @@ describe('a dealer’s page hydrated in the browser from the server’s markup',
     stubPagesApi({});
     const { complaints } = await hydrate('/about', aboutPage, { ...aboutPage, title: 'Another title' });
     expect(complaints.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the home page’s title', () => {
+  it('stays the site’s search title the server wrote, not only its name, once the page is live', async () => {
+    stubPagesApi({});
+    document.title = site.seo.title;
+    await hydrate('/', homePage);
+    expect(site.seo.title).not.toBe(site.name);
+    expect(document.title).toBe(site.seo.title);
   });
 });
 

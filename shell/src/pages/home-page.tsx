@@ -1,8 +1,8 @@
+import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { searchPathFor } from '@dealer/rules/routes';
-import { usePageTitle } from '@dealer/ui/page-title';
 import { PageBlocksView } from '../content/content-components';
 import { PageLoading } from '../content/page-loading';
 import { useRoutePage } from '../content/route-data';
@@ -16,7 +16,10 @@ export function HomePage() {
   const location = useLocation();
   const state = useRoutePage(`${location.pathname}${location.search}`);
   const searchPath = searchPathFor(site);
-  usePageTitle('', site.name);
+  // The site's own search title, as the server wrote it for this page (not just its name).
+  useEffect(() => {
+    document.title = site.seo.title || site.name;
+  }, [site.seo.title, site.name]);
   if (state.status === 'loading') return <PageLoading />;
   const blocks = state.status === 'ready' && state.page ? state.page.blocks : null;
   const types = Object.entries(site.stock.car_types).filter(([, count]) => count > 0);
