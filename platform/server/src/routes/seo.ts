@@ -77,12 +77,17 @@ export async function seoRoutes(scope: FastifyInstance, ctx: PlatformContext) {
     const section = site.features.blog_to_news ? 'news' : 'blog';
     for (const kind of ['page', 'offer', 'post', 'job', 'landing'] as const) {
       const { items } = await listPublishedContent(ctx.db, site.id, kind, { offset: 0, limit: sitemapUrlLimit, now });
-      if (kind === 'post' && items.length > 0) items.unshift({ ...items[0]!, slug: '' });
-      for (const item of kind === 'job' ? items.slice(0, 1) : items) {
-        const path = kind === 'post' && item.slug === '' ? `/${section}` : contentPath(kind, item.slug, section);
-        if (item.slug === 'home' || seen.has(path) || entries.length >= sitemapUrlLimit || !answers(path)) continue;
+      // The news list comes before its posts, dated by the newest; every open job is the one careers page.
+      const listed = items.map((item) => ({
+        path: contentPath(kind, item.slug, section),
+        updatedAt: item.updated_at,
+        home: item.slug === 'home',
+      }));
+      if (kind === 'post' && items.length > 0) listed.unshift({ path: `/${section}`, updatedAt: items[0]!.updated_at, home: false });
+      for (const { path, updatedAt, home } of listed) {
+        if (home || seen.has(path) || entries.length >= sitemapUrlLimit || !answers(path)) continue;
         seen.add(path);
-        entries.push({ loc: `${siteOrigin}${path}`, lastmod: sitemapDate(new Date(item.updated_at).toISOString()) });
+        entries.push({ loc: `${siteOrigin}${path}`, lastmod: sitemapDate(new Date(updatedAt).toISOString()) });
       }
     }
 

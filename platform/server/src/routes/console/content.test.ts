@@ -145,6 +145,8 @@ describe('a site’s pages, news and offers written in the dealer console', () =
     const list = await siteRequest(platform.app, slug, 'GET', '/api/pages?path=/blog');
     expect(list.json<{ blog: { posts: { slug: string }[] } }>().blog.posts.map((one) => one.slug)).toContain('spring-service-special');
     expect((await page('/sitemap.xml')).body).toContain('<loc>https://www.harbourusedcars.com.au/blog/spring-service-special</loc>');
+    // The news list itself, once, ahead of its posts.
+    expect((await page('/sitemap.xml')).body.split('<loc>https://www.harbourusedcars.com.au/blog</loc>')).toHaveLength(2);
     expect((await page('/sitemap.xml')).body).not.toContain('/bad<');
   });
 
