@@ -20,9 +20,9 @@ export const chromiumFlags = [
 ];
 export const site = 'metro-motor-group';
 
-/** Starts platform/server/dist/main.cjs and resolves once /api/health answers. */
-export async function startPlatform(port) {
-  const server = spawn(process.execPath, [join(root, 'platform/server/dist/main.cjs')], {
+/** Starts platform/server/dist/main.cjs (with `nodeArgs` for Node) and resolves once /api/health answers. */
+export async function startPlatform(port, { nodeArgs = [] } = {}) {
+  const server = spawn(process.execPath, [...nodeArgs, join(root, 'platform/server/dist/main.cjs')], {
     cwd: root,
     // The load comes from one address standing for a crowd of shoppers: the per-address search
     // limit (which server-rendered pages count against too) would turn it into one abusive visitor.
@@ -47,7 +47,11 @@ export async function startPlatform(port) {
     server.kill();
     throw new Error(`The platform did not start on port ${port}`);
   }
-  return { origin: `http://${site}.localhost:${port}`, stop: () => server.kill() };
+  return {
+    origin: `http://${site}.localhost:${port}`,
+    stop: () => server.kill(),
+    stopped: () => new Promise((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', resolve))),
+  };
 }
 
 export const launchChromium = () => chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
