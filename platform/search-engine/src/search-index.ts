@@ -9,6 +9,7 @@ import type { TextRank } from './match-types';
 import type { TextMatcher } from './matcher';
 import { parseQuery } from './query-words';
 import { rankingScore } from './ranking-score';
+import { RecentMatches, type Matches } from './recent-matches';
 import { MeiliError } from './search-errors';
 import type { Doc, DocumentsPage, SearchParams, SearchResponse } from './search-types';
 import { orderedPage, readSortKeys } from './sort';
@@ -19,6 +20,8 @@ const defaultSettings = (): IndexSettings => ({ filterableAttributes: [], sortab
 /** Largest filter results kept per index between searches (one multi-search shares its base filter). */
 const baseCacheSize = 32;
 const parsedFilterCacheSize = 512;
+/** Distinct filter and word combinations whose matches are kept (a multi-search's queries mostly repeat one). */
+const recentMatchesSize = 8;
 /** Above this many filtered documents, the word postings narrow them before each is ranked. */
 const textPostingsAbove = 4096;
 
@@ -46,6 +49,7 @@ export class SearchIndex {
   private baseByNode = new WeakMap<FilterNode, { version: number; set: DocSet }>();
   /** Parsed and checked user filters by their text (cleared when the filterable attributes change). */
   private parsedFilters = new Map<string, FilterNode>();
+  private recentMatches = new RecentMatches(recentMatchesSize);
 
   constructor(
     readonly uid: string,
@@ -281,7 +285,10 @@ export class SearchIndex {
     return entry.set;
   }
 
-  /** `matched` (facet search) is handed every slot the search matches, before any is paged out. */
+  /**
+   * `matched` (facet search) is handed every slot the search matches, before any is paged out; read
+   * only, as later searches may share them.
+   */
   search(params: SearchParams, baseFilter: FilterNode = { type: 'true' }, matched?: (slots: Int32Array) => void): SearchResponse {
     const started = performance.now();
     const userFilter = this.parseFilterChecked(params.filter);
@@ -301,39 +308,34 @@ export class SearchIndex {
     const fields = params.attributesToSearchOn ? this.searchOnFields(params.attributesToSearchOn) : null;
 
     const ctx = this.filterContext();
-    let set = this.liveCount ? this.baseSet(baseFilter, ctx) : emptySet;
-    set = evaluateFilter(userFilter, set, ctx);
-
-    let matcher: TextMatcher | null = null;
-    let slots: Int32Array;
-    let ranks: TextRank[] | null = null;
-    if (words.length) {
-      matcher = this.text.matcher(words, { strategy: params.matchingStrategy ?? 'last', fields });
-      if (sizeOf(set) > textPostingsAbove) set = matcher.candidates(set, this.universe.words);
-      const candidates = toList(set);
-      const kept = new Int32Array(candidates.length);
-      ranks = [];
-      let n = 0;
-      const rank: TextRank = { dropped: 0, typos: 0, proximity: 0, attribute: 0, position: 0, exactness: 0 };
-      for (let k = 0; k < candidates.length; k++) {
-        if (!matcher.rank(candidates[k]!, rank)) continue;
-        kept[n++] = candidates[k]!;
-        ranks.push({ ...rank });
-      }
-      slots = kept.subarray(0, n);
-    } else slots = toList(set);
+    const base = this.liveCount ? this.baseSet(baseFilter, ctx) : emptySet;
+    const strategy = params.matchingStrategy ?? 'last';
+    // Any matcher of the same words ranks alike, so one made after cached matches scores and highlights them as theirs would.
+    const matcher = words.length ? this.text.matcher(words, { strategy, fields }) : null;
+    const key = {
+      base: baseFilter.type === 'true' ? null : base,
+      filter: userFilter.type === 'true' ? null : userFilter,
+      words: words.length ? `${strategy}|${fields?.join(',') ?? '*'}|${JSON.stringify(words)}` : '',
+    };
+    let matches = this.recentMatches.get(this.version, key);
+    if (!matches) {
+      matches = this.match(evaluateFilter(userFilter, base, ctx), matcher);
+      this.recentMatches.add(this.version, key, matches);
+    }
+    let { slots, ranks } = matches;
 
     // Below the threshold a hit is left out, and out of every count (Meilisearch's rankingScoreThreshold).
     const threshold = params.rankingScoreThreshold ?? null;
     if (threshold !== null && matcher && ranks) {
-      let n = 0;
+      const keptSlots = new Int32Array(slots.length);
+      const keptRanks: TextRank[] = [];
       for (let k = 0; k < slots.length; k++) {
         if (rankingScore(textScore(matcher, slots[k]!)) < threshold) continue;
-        slots[n] = slots[k]!;
-        ranks[n++] = ranks[k]!;
+        keptSlots[keptRanks.length] = slots[k]!;
+        keptRanks.push(ranks[k]!);
       }
-      slots = slots.subarray(0, n);
-      ranks.length = n;
+      slots = keptSlots.subarray(0, keptRanks.length);
+      ranks = keptRanks;
     }
     matched?.(slots);
     // With a distinct attribute, every match is ordered to keep the best of each value; counts are of those kept.
@@ -375,6 +377,22 @@ export class SearchIndex {
     else Object.assign(response, { limit, offset: start, estimatedTotalHits: total });
     response.processingTimeMs = Math.round(performance.now() - started);
     return response;
+  }
+
+  /** The filtered documents holding the query words (all of them without words), each with its rank. */
+  private match(set: DocSet, matcher: TextMatcher | null): Matches {
+    if (!matcher) return { slots: toList(set), ranks: null };
+    if (sizeOf(set) > textPostingsAbove) set = matcher.candidates(set, this.universe.words);
+    const candidates = toList(set);
+    const kept = new Int32Array(candidates.length);
+    const ranks: TextRank[] = [];
+    const rank: TextRank = { dropped: 0, typos: 0, proximity: 0, attribute: 0, position: 0, exactness: 0 };
+    for (let k = 0; k < candidates.length; k++) {
+      if (!matcher.rank(candidates[k]!, rank)) continue;
+      kept[ranks.length] = candidates[k]!;
+      ranks.push({ ...rank });
+    }
+    return { slots: kept.subarray(0, ranks.length), ranks };
   }
 
   /** Every document a filter matches, however many: the documents API's filter, not a search. */

@@ -1,0 +1,54 @@
+import type { DocSet } from './bitset';
+import type { FilterNode } from './filter-parser';
+import type { TextRank } from './match-types';
+
+/** The documents a search matched, before its score threshold, distinct, facets and page: slots, and with query words their ranks. */
+export type Matches = { readonly slots: Int32Array; readonly ranks: TextRank[] | null };
+
+/**
+ * What a search's matches depend on besides the index version. The base set and the parsed filter
+ * are compared by identity: the index caches both per version, so the same object means the same
+ * documents and the same filter (a copy only misses). `words` is the query words, matching
+ * strategy and searched attributes as one key; empty without query words.
+ */
+export type MatchesKey = { base: DocSet | null; filter: FilterNode | null; words: string };
+
+type Entry = MatchesKey & { matches: Matches };
+
+/**
+ * The matches of the last few distinct searches of one index, most recent first. A multi-search
+ * asks one query per facet besides the main one, and every facet without a filter of its own
+ * repeats the main query's filter and words: those skip the filter and the word matching.
+ * Holds at most `size` entries, each one slot list (at most the index's live documents) and, with
+ * query words, one rank per slot; all are dropped when the index version changes. What `get`
+ * returns is shared: callers must not modify it.
+ */
+export class RecentMatches {
+  private entries: Entry[] = [];
+  private version = -1;
+
+  constructor(private readonly size: number) {}
+
+  get(version: number, key: MatchesKey): Matches | undefined {
+    if (version !== this.version) {
+      this.entries = [];
+      this.version = version;
+      return undefined;
+    }
+    const at = this.entries.findIndex((entry) => entry.base === key.base && entry.filter === key.filter && entry.words === key.words);
+    if (at < 0) return undefined;
+    const entry = this.entries[at]!;
+    if (at > 0) {
+      this.entries.splice(at, 1);
+      this.entries.unshift(entry);
+    }
+    return entry.matches;
+  }
+
+  /** Keeps the matches of a search just run at `version` (after a `get` at that version missed). */
+  add(version: number, key: MatchesKey, matches: Matches) {
+    if (version !== this.version) return;
+    this.entries.unshift({ ...key, matches });
+    if (this.entries.length > this.size) this.entries.pop();
+  }
+}
