@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig, SiteRemoteSetting } from '@dealer/contracts/site';
 import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
@@ -155,13 +156,28 @@ export async function setSiteRemote(db: PlatformDb, siteId: number, remote: Remo
     // Pinning a version never switches a remote on by itself: no row means off.
     enabled: 'enabled' in change ? (change.enabled ? 1 : 0) : (existing?.enabled ?? 0),
     version: 'version' in change ? change.version : (existing?.version ?? null),
-    updated_at: now,
+    updated_at: await nextRemotesStamp(db, siteId, now),
   };
   await db
     .insertInto('site_remotes')
     .values(next)
-    .onConflict((oc) => oc.columns(['site_id', 'remote']).doUpdateSet({ enabled: next.enabled, version: next.version, updated_at: now }))
+    .onConflict((oc) =>
+      oc.columns(['site_id', 'remote']).doUpdateSet({ enabled: next.enabled, version: next.version, updated_at: next.updated_at }),
+    )
     .execute();
+}
+
+/**
+ * When a remote switch is stamped: `now`, or one past the site's latest switch when the clock says
+ * otherwise (two switches in one millisecond), so the site's stamp always moves (siteContentStamp).
+ */
+async function nextRemotesStamp(db: PlatformDb, siteId: number, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('site_remotes')
+    .where('site_id', '=', siteId)
+    .select((eb) => eb.fn.max('updated_at').as('latest'))
+    .executeTakeFirst();
+  return Math.max(now, Number(row?.latest ?? 0) + 1);
 }
 
 /**
@@ -177,7 +193,11 @@ async function writeSiteSettings(trx: PlatformDb, site: SiteConfig, now: number)
   const { locations, remotes: _remotes, ...stored } = site;
   await trx
     .updateTable('sites')
-    .set({ config: JSON.stringify(stored), updated_at: now })
+    .set({
+      config: JSON.stringify(stored),
+      // `now`, or one past the last change when the clock says otherwise: the site's stamp always moves.
+      updated_at: sql<number>`case when cast(${now} as bigint) > updated_at then cast(${now} as bigint) else updated_at + 1 end`,
+    })
     .where('id', '=', site.id)
     .execute();
   for (const location of locations)

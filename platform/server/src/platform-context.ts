@@ -66,4 +66,5 @@ export const siteDeps = (ctx: PlatformContext) => ({
   remotesBaseUrl: ctx.config.remotesBaseUrl,
   leadsMockMode: ctx.config.leads.mockMode,
   previewSecret: ctx.config.leads.tokenSecret,
+  sites: ctx.sites,
 });

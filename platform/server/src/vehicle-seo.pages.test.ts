@@ -215,7 +215,8 @@ describe('a vehicle page as search engines and shared links see it', () => {
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain('</script><script>alert(1)');
       const doc = html(res.body);
-      expect(doc.querySelectorAll('script:not([src])').length).toBe(3); // JSON-LD, site config, route data
+      expect(doc.querySelectorAll('script:not([src])').length).toBe(4); // JSON-LD, site config, route data, page view
+      expect(JSON.parse(doc.getElementById('page-view')!.textContent!)).toMatchObject({ carName: sneaky.name, carSlug: sneaky.slug });
       expect(jsonLdOf(doc)[0]).toMatchObject({ name: sneaky.name });
       expect(doc.title).toBe(`${sneaky.name} | ${site('harbour-used-cars').name}`);
     } finally {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** A page as it was sent: the same for every shopper (nothing in a document depends on who asks). */
@@ -35,6 +36,24 @@ export function pageEncodingFor(acceptEncoding: string | string[] | undefined): 
   return null;
 }
 
+/** Query parameters an ad or a campaign adds to a link: the page at the address is the same without them. */
+const trackingParam = /^(utm_[^=]*|gclid|fbclid|msclkid)$/i;
+const mayTrack = /[?&](utm_|gclid|fbclid|msclkid)/i;
+
+/**
+ * The address a page is kept under: the site's origin and the URL asked for, less the tracking
+ * parameters, so every shopper who clicked an ad gets the page the others were sent.
+ */
+export function pageCacheKey(origin: string, url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0 || !mayTrack.test(url)) return origin + url;
+  const kept = url
+    .slice(at + 1)
+    .split('&')
+    .filter((part) => part !== '' && !trackingParam.test(part.split('=', 1)[0]!));
+  return `${origin}${url.slice(0, at)}${kept.length ? `?${kept.join('&')}` : ''}`;
+}
+
 export type PageCacheLimits = {
   /** All pages together, with their compressed forms (text in UTF-16 code units, about bytes for these documents). */
   maxBytes: number;
@@ -42,9 +61,16 @@ export type PageCacheLimits = {
   maxPageBytes: number;
   /** Longest a page is kept however little changed: time-based tags ('Just Arrived') and the search index catch up. */
   maxAgeMs: number;
+  /** Addresses remembered as rendered once (a page is kept on its second render within `maxAgeMs`). */
+  maxSeen: number;
 };
 
-export const defaultPageCacheLimits: PageCacheLimits = { maxBytes: 64 * 1024 * 1024, maxPageBytes: 1024 * 1024, maxAgeMs: 60_000 };
+export const defaultPageCacheLimits: PageCacheLimits = {
+  maxBytes: 64 * 1024 * 1024,
+  maxPageBytes: 1024 * 1024,
+  maxAgeMs: 60_000,
+  maxSeen: 10_000,
+};
 
 /**
  * Rendered pages per site address and URL, each valid for one content stamp of its site
@@ -52,12 +78,22 @@ export const defaultPageCacheLimits: PageCacheLimits = { maxBytes: 64 * 1024 * 1
  * car, price or switch changed by any process changes the stamp, so the next request renders
  * afresh. Least recently used pages go first once `maxBytes` is reached: random query strings
  * cannot grow it.
+ *
+ * A page is kept the second time it is rendered within `maxAgeMs` (or when it was kept before and
+ * went stale): a crawler's one-off addresses are rendered and forgotten, instead of pushing the
+ * pages shoppers come back to out of the cache and filling the heap the garbage collector walks.
  */
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** Digests of addresses rendered once and not kept, with when, oldest first. */
+  private readonly seen = new Map<string, number>();
 
-  constructor(private readonly limits: PageCacheLimits = defaultPageCacheLimits) {}
+  private readonly limits: PageCacheLimits;
+
+  constructor(limits: Partial<PageCacheLimits> = {}) {
+    this.limits = { ...defaultPageCacheLimits, ...limits };
+  }
 
   get(key: string, stamp: string, now = Date.now()): CachedPage | null {
     const entry = this.fresh(key, stamp, now);
@@ -83,10 +119,13 @@ export class PageCache {
     return { status: entry.status, encoding, body };
   }
 
+  /** Keeps a page just rendered, if this is the second time its address was rendered lately (see the class). */
   set(key: string, stamp: string, page: CachedPage, now = Date.now()) {
     const bytes = page.html.length + key.length;
+    const wasKept = this.entries.has(key);
     this.drop(key);
     if (bytes > this.limits.maxPageBytes) return;
+    if (!wasKept && !this.seenLately(key, now)) return;
     while (this.bytes + bytes > this.limits.maxBytes && this.entries.size) this.drop(this.entries.keys().next().value!);
     this.entries.set(key, { ...page, stamp, storedAt: now, bytes, encoded: {} });
     this.bytes += bytes;
@@ -99,11 +138,31 @@ export class PageCache {
     this.entries.delete(key);
     if (entry.stamp !== stamp || now - entry.storedAt > this.limits.maxAgeMs) {
       this.bytes -= entry.bytes;
+      // Asked for again: its next render is kept.
+      this.remember(digest(key), now);
       return null;
     }
     // Most recently used last: eviction takes from the front.
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /** Whether `key` was rendered within `maxAgeMs` before now; if not, it is remembered as rendered now. */
+  private seenLately(key: string, now: number): boolean {
+    const hash = digest(key);
+    const at = this.seen.get(hash);
+    if (at !== undefined && now - at <= this.limits.maxAgeMs && now >= at) {
+      this.seen.delete(hash);
+      return true;
+    }
+    this.remember(hash, now);
+    return false;
+  }
+
+  private remember(hash: string, now: number) {
+    this.seen.delete(hash);
+    if (this.seen.size >= this.limits.maxSeen) this.seen.delete(this.seen.keys().next().value!);
+    this.seen.set(hash, now);
   }
 
   /** Drops least recently used pages, other than `keep`, until all fit in `maxBytes`. */
@@ -114,9 +173,9 @@ export class PageCache {
     }
   }
 
-  /** How much is kept (for the bench and tests). */
-  size(): { pages: number; bytes: number } {
-    return { pages: this.entries.size, bytes: this.bytes };
+  /** How much is kept (for the bench and tests), and how many addresses are remembered as rendered once. */
+  size(): { pages: number; bytes: number; seen: number } {
+    return { pages: this.entries.size, bytes: this.bytes, seen: this.seen.size };
   }
 
   private drop(key: string) {
@@ -126,3 +185,6 @@ export class PageCache {
     this.bytes -= entry.bytes;
   }
 }
+
+/** A short digest of an address: the remembered addresses take little room however long they are. */
+const digest = (key: string) => createHash('sha1').update(key).digest('base64url');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testSite } from '@dealer/contracts/testing/test-site';
-import { renderDocument, type DocumentInput } from './render-document';
+import { documentParts, renderDocument, type DocumentInput } from './render-document';
 
 const site = testSite();
 const shellAssets = {
@@ -83,6 +83,17 @@ describe('the site config', () => {
     expect(JSON.parse(configIn(html) ?? 'null')).toMatchObject({ id: site.id, slug: site.slug });
   });
 
+  it('is not even serialised for a page that does not send it (it is tens of KB)', () => {
+    let serialised = 0;
+    const counted = { ...site, toJSON: () => (serialised++, site) };
+    renderDocument(page({ site: counted, appHtml: '<main><h1>Search</h1></main>', siteConfigUrl }));
+    expect(serialised).toBe(0);
+    const { head: sent, tail } = documentParts(page({ site: counted, siteConfigUrl }));
+    expect(serialised).toBe(0);
+    expect(configIn(sent + tail({ appHtml: null, appState: null }))).toBeDefined();
+    expect(serialised).toBe(1);
+  });
+
   it('is in the page when no address is given, or the shell has no first script to fetch it', () => {
     expect(configIn(renderDocument(page({ appHtml: '<main></main>' })))).toBeDefined();
     expect(
@@ -115,5 +126,16 @@ describe('the shell’s stylesheet', () => {
     expect(head(inlined)).toContain('<style data-href="/assets/main.3.css">.dp-container{max-width:1200px}</style>');
     expect(head(inlined)).not.toContain('<link rel="stylesheet" href="/assets/main.3.css">');
     expect(head(renderDocument(page({})))).toContain('<link rel="stylesheet" href="/assets/main.3.css">');
+  });
+});
+
+describe('the page view', () => {
+  it('is written for the first script to send without the app: the car page’s with its car, safe inside a script', () => {
+    const html = renderDocument(
+      page({ appHtml: '<main><h1>Car</h1></main>', pageView: { pageType: 4, carSlug: 'hilux-1', carName: 'Toyota Hilux </script>' } }),
+    );
+    const written = /<script id="page-view" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
+    expect(JSON.parse(written!)).toEqual({ pageType: 4, carSlug: 'hilux-1', carName: 'Toyota Hilux </script>' });
+    expect(renderDocument(page({ appHtml: '<main></main>' }))).not.toContain('id="page-view"');
   });
 });

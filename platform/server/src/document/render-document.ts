@@ -2,6 +2,7 @@ import type { Car } from '@dealer/contracts/car';
 import type { ResolvedPage } from '@dealer/contracts/content';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
+import type { AdContent } from '@dealer/rules/ad-tracking';
 import { ogLocale } from './seo';
 
 /** The shell's initial files (assets.json); `firstPaint`: the first script, bundled alone, when there is one. */
@@ -54,6 +55,16 @@ export type DocumentInput = {
    * is left to the browser (whose first frame draws the header from it), the config is inline.
    */
   siteConfigUrl?: string;
+  /**
+   * The page view the page's first script sends without the app (shell analytics/document-page-view.ts):
+   * its SPEC type, and the car and its ad content on a car page.
+   */
+  pageView?: {
+    pageType: number | null;
+    carSlug?: string;
+    carName?: string;
+    viewContent?: AdContent;
+  } | null;
 };
 
 const escapeHtml = (text: string) =>
@@ -166,9 +177,9 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { 
   // The data the scripts read comes after the page's markup: the site config alone is tens of KB
   // (every location's hours and contacts), which the browser parsed before it could paint the page.
   // Only deferred scripts read it, and they run once the whole document is parsed.
-  const inlineConfig = `<script id="site-config" type="application/json">${scriptJson(site)}</script>`;
   const data: string[] = [];
   if (input.routeData) data.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
+  if (input.pageView) data.push(`<script id="page-view" type="application/json">${scriptJson(input.pageView)}</script>`);
   const firstPaint = input.shellAssets.firstPaint;
   // A server-rendered page is drawn without the site config: the app's code fetches it (the same
   // for every page of the site, so cached after the first) with its other files once the page is on
@@ -203,7 +214,8 @@ ${head.join('\n')}
     const root = appHtml
       ? `<div id="root" data-ssr>${appHtml}</div>`
       : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`;
-    const config = appHtml && fetchesConfig ? [] : [inlineConfig];
+    // Serialised only for a page that sends it: it is the largest part of the document's data.
+    const config = appHtml && fetchesConfig ? [] : [`<script id="site-config" type="application/json">${scriptJson(site)}</script>`];
     return `${root}
 ${[...config, ...data, ...state].join('\n')}
 </body>

@@ -67,3 +67,40 @@ describe('the named slots a site’s remotes fill', () => {
     for (const ref of refs) expect(ref).not.toHaveProperty('slots');
   });
 });
+
+describe('the version sites that pin none run', () => {
+  it('is read from disk at most once a second, so a page does not touch the disk; a promotion by another process is seen within that second', () => {
+    let now = 1_000_000;
+    const kept = new RemoteRegistry(dir, () => now);
+    publish('mf-search', '1.8.0-a');
+    expect(kept.latest('mf-search')).toBe('1.8.0-a');
+    publish('mf-search', '1.9.0-b');
+    now += 999;
+    expect(kept.latestStamp()).toContain('1.8.0-a');
+    expect(kept.resolve([{ name: 'mf-search', enabled: true, version: null }], base)[0]?.version).toBe('1.8.0-a');
+    now += 1;
+    expect(kept.latest('mf-search')).toBe('1.9.0-b');
+    expect(kept.latestStamp()).toContain('1.9.0-b');
+    expect(kept.resolve([{ name: 'mf-search', enabled: true, version: null }], base)[0]?.version).toBe('1.9.0-b');
+  });
+
+  it('is read again at once after this process promoted a version (forget)', () => {
+    const now = 2_000_000;
+    const kept = new RemoteRegistry(dir, () => now);
+    publish('mf-garage', '1.3.0-a');
+    expect(kept.latest('mf-garage')).toBe('1.3.0-a');
+    publish('mf-garage', '1.4.0-b');
+    expect(kept.latest('mf-garage')).toBe('1.3.0-a');
+    kept.forget('mf-garage');
+    expect(kept.latest('mf-garage')).toBe('1.4.0-b');
+    publish('mf-garage', '1.5.0-c');
+    kept.forget();
+    expect(kept.latest('mf-garage')).toBe('1.5.0-c');
+  });
+
+  it('is none while the file names a version that was never published', () => {
+    const kept = new RemoteRegistry(dir, () => 0);
+    writeFileSync(join(dir, 'mf-chat', 'latest'), '9.9.9-missing\n');
+    expect(kept.latest('mf-chat')).toBeNull();
+  });
+});

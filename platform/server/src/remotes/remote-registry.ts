@@ -13,8 +13,13 @@ export class RemoteRegistry {
   private manifests = new Map<string, RemoteManifest | null>();
   private descriptors = new Map<string, RemoteDescriptor | null>();
   private styles = new Map<string, string | null>();
+  private latestRead = new Map<RemoteName, { version: string | null; readAt: number }>();
 
-  constructor(readonly remotesDir: string) {}
+  /** `now`: the clock the latest versions are kept by (tests move it). */
+  constructor(
+    readonly remotesDir: string,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   versions(remote: RemoteName): string[] {
     const dir = join(this.remotesDir, remote);
@@ -42,11 +47,26 @@ export class RemoteRegistry {
       .sort((a, b) => b.publishedAt - a.publishedAt);
   }
 
+  /**
+   * The version sites that pin none run. Every page asks for each remote several times, so what the
+   * `latest` file says is kept for `latestKeptMs`: a promotion by any process is seen within that,
+   * and at once by this one when it calls `forget`.
+   */
   latest(remote: RemoteName): string | null {
+    const now = this.now();
+    const kept = this.latestRead.get(remote);
+    if (kept && now - kept.readAt < latestKeptMs && now >= kept.readAt) return kept.version;
     const file = join(this.remotesDir, remote, 'latest');
-    if (!existsSync(file)) return null;
-    const version = readFileSync(file, 'utf8').trim();
-    return this.hasVersion(remote, version) ? version : null;
+    const said = existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+    const version = said !== null && this.hasVersion(remote, said) ? said : null;
+    this.latestRead.set(remote, { version, readAt: now });
+    return version;
+  }
+
+  /** Reads a remote's `latest` file again on the next ask (every remote's when none is named): this process promoted a version. */
+  forget(remote?: RemoteName) {
+    if (remote) this.latestRead.delete(remote);
+    else this.latestRead.clear();
   }
 
   hasVersion(remote: RemoteName, version: string): boolean {
@@ -144,6 +164,9 @@ export class RemoteRegistry {
     });
   }
 }
+
+/** How long what a remote's `latest` file says is kept before it is read again. */
+const latestKeptMs = 1_000;
 
 /** Above this a stylesheet stays a link (cached across pages) rather than inlined into each. */
 const maxInlineStyleChars = 16_000;

@@ -4,8 +4,11 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { checkoutPath, resolveRoute, searchPathFor, vehiclePath } from '@dealer/rules/routes';
+import { checkoutPath, resolveRoute, searchPathFor, vehiclePath, type RouteMatch } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
+import { pageViewTypeOf } from '@dealer/rules/analytics';
+import { adTrackingContent } from '@dealer/rules/ad-tracking';
+import { pageViewTypes } from '@dealer/rules/enquiry';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
@@ -21,7 +24,7 @@ import { articleJsonLd } from '../content/content-seo';
 import { searchLandingFor } from '../content/search-landing';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
-import { PageCache, pageEncodingFor } from '../document/page-cache';
+import { PageCache, pageCacheKey, pageEncodingFor } from '../document/page-cache';
 import { PageStream } from '../document/page-stream';
 import { inlinableStylesheet } from '../document/inline-stylesheet';
 import { siteConfigUrl } from '../document/site-config-url';
@@ -127,7 +130,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     // A page already rendered for this address, while nothing it is made of has changed: two indexed reads.
     const siteId = await siteIdForHost(ctx.db, request.headers.host, ctx.config.publicOriginSuffix);
     const stamp = typeof siteId === 'number' ? await siteContentStamp(ctx.db, siteId) : null;
-    const cacheKey = `${requestOrigin(request)}${request.url}`;
+    const cacheKey = pageCacheKey(requestOrigin(request), request.url);
     const cacheStamp = stamp === null ? null : `${stamp}|${ctx.registry.latestStamp()}`;
     // Site pages are compressed here, kept or made (the compression plugin leaves an encoded body alone).
     const encoding = pageEncodingFor(request.headers['accept-encoding']);
@@ -139,7 +142,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     const cached = cacheStamp === null || previewing ? null : pageCache.getBody(cacheKey, cacheStamp, encoding);
     if (cached) return encoded().code(cached.status).header('X-Page-Cache', 'hit').send(cached.body);
 
-    const resolved = await request.siteContext();
+    // The site as of the stamp read above (not read again), its context kept while that stamp holds.
+    const resolved = await request.siteContext({ siteId, stamp });
     if (resolved === 'index') {
       const port = ctx.config.port;
       const sites = await listSiteCards(ctx.db);
@@ -283,6 +287,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       appStylesheets: files.css,
       inlineStyles: remote && expose && status === 200 ? ctx.registry.inlineStyles(remote, expose) : [],
       siteConfigUrl: siteConfigUrl(publicConfig),
+      pageView: documentPageView(match, car),
     });
     const page = new PageStream(encoding);
     encoded().code(status).header('X-Page-Cache', 'miss').send(page.body);
@@ -305,4 +310,21 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       pageCache.set(cacheKey, cacheStamp, { status, html: head + app });
     return reply;
   });
+}
+
+/**
+ * The page view a server-rendered page sends before (or without) its app: the route's SPEC type; on
+ * a car page the car's, new or used, with the ad content of the car. A car page without its car
+ * (a 404) counts as a page of no SPEC type.
+ */
+function documentPageView(match: RouteMatch, car: Car | null) {
+  const type = pageViewTypeOf(match);
+  if (type !== 'own') return { pageType: type };
+  if (!car) return { pageType: null };
+  return {
+    pageType: car.car_type === 'new' ? pageViewTypes.newVehicleDetail : pageViewTypes.usedVehicleDetail,
+    carSlug: car.slug,
+    carName: car.name,
+    viewContent: adTrackingContent(car),
+  };
 }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { siteDeps, type PlatformContext } from '../platform-context';
-import { resolveSite, type SiteContext } from './site-context';
+import { resolveSite, type KnownSite, type SiteContext } from './site-context';
 
 /**
  * What a route needs of the request's site, in its route options (`config: { site: ... }`):
@@ -24,8 +24,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The request's site, on a route with `config.site` (reading it elsewhere is a bug, and throws). */
     readonly site: SiteConfig;
-    /** The request's site read fresh, with its public config and origin; looked up once per request however often it is asked for. */
-    siteContext(): Promise<SiteLookup>;
+    /**
+     * The request's site read fresh, with its public config and origin; looked up once per request
+     * however often it is asked for. `known`: what the first caller already read of it (its id and stamp).
+     */
+    siteContext(known?: KnownSite): Promise<SiteLookup>;
   }
 }
 
@@ -36,7 +39,7 @@ export const siteRefusals = {
 
 export type SitePluginOptions = {
   /** The site read fresh from the store (tenancy/site-context.ts resolveSite). */
-  fresh(request: FastifyRequest): Promise<SiteLookup>;
+  fresh(request: FastifyRequest, known?: KnownSite): Promise<SiteLookup>;
   /** The site from the TTL cache (tenancy/site-cache.ts SiteCache.forRequest). */
   cached(request: FastifyRequest): Promise<SiteConfig | 'invalid' | null>;
 };
@@ -52,10 +55,10 @@ const freshLookups = new WeakMap<FastifyRequest, Promise<SiteLookup>>();
  */
 export const sitePlugin = fp<SitePluginOptions>(
   async (app, options) => {
-    app.decorateRequest('siteContext', function siteContext(this: FastifyRequest) {
+    app.decorateRequest('siteContext', function siteContext(this: FastifyRequest, known?: KnownSite) {
       let lookup = freshLookups.get(this);
       if (!lookup) {
-        lookup = options.fresh(this);
+        lookup = options.fresh(this, known);
         freshLookups.set(this, lookup);
       }
       return lookup;
@@ -96,6 +99,6 @@ export async function freshSiteContext(request: FastifyRequest): Promise<SiteCon
 
 /** The plugin's lookups on the platform: fresh from the store (resolveSite), or through the platform's SiteCache. */
 export const sitePluginOptions = (ctx: PlatformContext): SitePluginOptions => ({
-  fresh: (request) => resolveSite(request, siteDeps(ctx)),
+  fresh: (request, known) => resolveSite(request, siteDeps(ctx), known),
   cached: (request) => ctx.sites.forRequest(request),
 });

@@ -25,6 +25,8 @@ describe('switching a site’s remotes from the dealer console', () => {
     // A newer build of every remote, published after the first; its CHANGELOG goes with it.
     const dir = platform.ctx.config.remotesDir;
     await writeFakeRemotes(dir, '1.1.0-test');
+    // Promoted from this process: its registry reads the new latest at once.
+    platform.ctx.registry.forget();
     await writeFile(
       join(dir, 'mf-leads', '1.1.0-test', 'CHANGELOG.md'),
       '# mf-leads\n\n## 1.1.0\n- The inbox shows new leads live.\n\n## 1.0.0\n- First.\n',

@@ -2,7 +2,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { loadSiteConfig } from '@dealer/db/site-store';
 import { RateLimiter } from '@dealer/leads/spam';
 import { federatedSearch, type FederatedQuery } from '@dealer/search-engine/federated-search';
 import { isFilterableBy } from '@dealer/search-engine/filter-evaluator';
@@ -22,7 +21,7 @@ import {
   type SearchRequest,
 } from '@dealer/search-engine/search-request';
 import type { PlatformContext } from '../../platform-context';
-import { carsIndexUid, siteBaseFilter } from '../../search/site-search';
+import { carsIndexUid, siteBaseFilter, type SiteBaseFilter, type SiteSearchScope } from '../../search/site-search';
 import { cors, searchKey, type Caller, type TakeSearches } from './meili-access';
 import { documentSchema, indexParams, meiliQuery, objectOrEmptyBody, refusals } from './meili-schemas';
 
@@ -39,6 +38,17 @@ export function publicSearchCounter(ratePerMinute: number): TakeSearches {
     void reply.header('Retry-After', String(seconds));
     throw tooManySearchRequests(searchLimit.max, seconds);
   };
+}
+
+/** Each site's search rules as last parsed, for one config object (the site as of its content stamp) and one second. */
+const parsedRules = new WeakMap<SiteSearchScope, { second: number; rules: SiteBaseFilter }>();
+
+export function siteRulesAt(site: SiteSearchScope, second: number): SiteBaseFilter {
+  const kept = parsedRules.get(site);
+  if (kept?.second === second) return kept.rules;
+  const rules = siteBaseFilter(site, second);
+  parsedRules.set(site, { second, rules });
+  return rules;
 }
 
 /** A search's answer: its hits and whatever else the search asked for, all sent (the client reads fields this does not name). */
@@ -87,9 +97,10 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     const caller = callerOf(request);
     if (!caller) throw invalidApiKey();
     if (caller.kind === 'admin') return undefined;
-    const site = await loadSiteConfig(ctx.db, caller.siteId);
+    // The site as it is now (a change of its rules applies to the next search), its config read only when it changed.
+    const site = await ctx.sites.current(caller.siteId);
     if (!site) throw invalidApiKey();
-    return siteBaseFilter(site, Math.floor(Date.now() / 1000)).node;
+    return siteRulesAt(site, Math.floor(Date.now() / 1000)).node;
   }
 
   /**
