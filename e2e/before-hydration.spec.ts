@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { searchPathFor } from '../shared/rules/src/routes';
 import { demoStock } from './support/demo-stock';
 import { siteUrl } from './support/platform';
+import { hydrated, usedAndHydrated } from './support/hydration';
 
 const stock = demoStock();
 const listed = (site: string) =>
@@ -22,9 +23,6 @@ async function holdTheAppsCode(page: Page) {
   });
   return release;
 }
-
-const hydrated = (page: Page) =>
-  page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer$')));
 
 test('a filter ticked before the page’s code has run still narrows the search once it has', async ({ page }) => {
   const site = stock.sites.find((item) => item.slug === 'flexi-subscriptions')!;
@@ -65,17 +63,20 @@ test('a deposit typed and a repayment choice made before the car page’s code h
   expect(amount(await repayment.innerText())).toBeLessThan(amount(before) * 4);
 });
 
-test('the menu button pressed before the page’s code has run opens the menu once it has', async ({ page }) => {
+test('the menu button opens the menu at once, before the page’s code has run, and it stays open once the code runs', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
   const release = await holdTheAppsCode(page);
   await page.goto(siteUrl('metro-motor-group', '/'), { waitUntil: 'domcontentloaded' });
   const menu = page.getByRole('button', { name: 'Menu' });
   await menu.click();
-  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' })).toBeVisible();
 
   release();
   await hydrated(page);
   await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await menu.click();
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
 });
 
 test('a page scrolled before its code has run stays where the shopper left it; the next page starts at its top', async ({ page }) => {
@@ -105,7 +106,7 @@ test('a button pressed while its part of the page is still loading its code does
     await route.continue();
   });
   await page.goto(siteUrl('metro-motor-group', '/search/new-used-and-demo-cars'), { waitUntil: 'domcontentloaded' });
-  await hydrated(page);
+  await usedAndHydrated(page);
   await page.getByRole('button', { name: 'Save this search' }).click();
   await expect(page.getByRole('link', { name: 'Sign in to your garage' })).toHaveCount(0);
 

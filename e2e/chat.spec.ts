@@ -66,20 +66,31 @@ const providerSites: { site: string; kind: ProviderKind; script: string }[] = [
 ];
 
 for (const { site, kind, script } of providerSites) {
-  test(`${site}: the ${kind} chat's script waits for the shopper's first interaction, then Text us opens it`, async ({ page }) => {
+  test(`${site}: the ${kind} chat's script waits for Text us, then opens; the launcher and its welcome bubble need no code`, async ({
+    page,
+  }) => {
     const requested = await fakeProviders(page);
-    await page.goto(siteUrl(site, '/'));
+    const chatCode: string[] = [];
+    page.on('request', (request) => /\/remotes\/mf-chat\//.test(request.url()) && chatCode.push(request.url()));
+    const html = (await (await page.goto(siteUrl(site, '/')))?.text()) ?? '';
+    // The launcher and the (hidden) welcome bubble are in the first response.
+    expect(html).toContain('data-chat-bubble');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    // The launcher comes after 3 s on its own, but the provider's script does not.
     await expect(page.getByRole('button', { name: 'Text us' })).toBeVisible();
-    await page.waitForTimeout(500);
-    expect(requested, 'no third-party chat request before an interaction').toEqual([]);
-
+    // SPEC §4: the welcome bubble 3 s after load, with no code of the chat's loaded.
+    await expect(page.getByText('can text you back')).toBeVisible();
     await page.mouse.wheel(0, 200);
-    await expect.poll(() => requested).toEqual([script]);
+    await page.waitForTimeout(500);
+    expect(requested, 'no third-party chat request before Text us').toEqual([]);
+    expect(chatCode, 'no chat code before Text us').toEqual([]);
+
     await page.getByRole('button', { name: 'Text us' }).click();
     await expect(page.getByRole('dialog', { name: `${kind} chat` })).toBeVisible();
-    expect(requested, 'loaded once').toHaveLength(1);
+    expect(requested, 'loaded once').toEqual([script]);
+    await expect(page.getByRole('button', { name: 'Text us' })).toHaveCount(1);
+    // Text us closed the bubble, and the site remembers it (the bubble tests in shell/src/boot/chat-bubble.test.ts).
+    await expect(page.getByText('can text you back')).toBeHidden();
+    expect(await page.evaluate((key) => localStorage.getItem(key), `dealer:${site}:chat-welcome-closed`)).not.toBeNull();
   });
 }
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminGet } from './support/platform';
+import { usedAndHydrated } from './support/hydration';
 
 async function firstCarPath(page: Page) {
   await page.goto('/search/new-used-and-demo-cars');
@@ -19,6 +20,8 @@ test.describe('a remote that fails shows a fallback in its own area only', () =>
     const carPath = await firstCarPath(page);
     await page.route('**/remotes/mf-vehicle/**', (route) => route.abort('connectionrefused'));
     await page.goto(carPath);
+    // The server's page is readable as sent; the remote's code is needed once the shopper uses it.
+    await usedAndHydrated(page);
     const fallback = page.locator('[data-remote-fallback="mf-vehicle/VehicleDetailPage"]');
     await expect(fallback).toContainText('could not be loaded');
     await expectShellWorks(page);
@@ -40,6 +43,7 @@ test.describe('a remote that fails shows a fallback in its own area only', () =>
     let down = true;
     await page.route('**/remotes/mf-vehicle/**', (route) => (down ? route.fulfill({ status: 404, body: 'Not Found' }) : route.continue()));
     await page.goto(carPath);
+    await usedAndHydrated(page);
     const fallback = page.locator('[data-remote-fallback="mf-vehicle/VehicleDetailPage"]');
     await expect(fallback).toBeVisible();
     await expectShellWorks(page);
@@ -53,6 +57,7 @@ test.describe('a remote that fails shows a fallback in its own area only', () =>
       route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("broken release of mf-search");' }),
     );
     await page.goto('/search/new-used-and-demo-cars');
+    await usedAndHydrated(page);
     await expect(page.locator('[data-remote-fallback="mf-search/SearchPage"]')).toBeVisible();
     await expectShellWorks(page);
     await page.getByRole('link', { name: 'Dealerships' }).first().click();

@@ -4,6 +4,7 @@ import { depositFor } from '../shared/rules/src/reservation';
 import { isTestDriveOnly } from '../shared/rules/src/tags';
 import { demoStock } from './support/demo-stock';
 import { siteUrl } from './support/platform';
+import { usedAndHydrated } from './support/hydration';
 
 /** React's hydration failures in a production build: minified errors 418, 423 and 425, or the words. */
 const hydrationProblem = /hydrat|Minified React error #(418|419|422|423|425)/i;
@@ -29,6 +30,9 @@ test('the first response already shows the header, the footer and the home page;
   await expect(heading).toBeVisible();
   // Hydrated, not replaced: the element the server sent is the one React now drives.
   await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
+  // Nothing runs React until the shopper uses the page; then it adopts the markup.
+  expect(await heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(false);
+  await usedAndHydrated(page);
   await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
   await expect(heading).toHaveAttribute('data-from-server', 'yes');
   // The app is live: client-side navigation works.
@@ -58,6 +62,7 @@ test('every kind of page hydrates without a mismatch: search, a car, a content p
     expect(html, path).toContain('<div id="root" data-ssr>');
     await expect(page.getByRole('heading', { level: 1, name: heading }).first(), path).toBeVisible();
     if (path.startsWith('/search/')) await expect(page.locator('.vehicle-card').first()).toBeVisible();
+    await usedAndHydrated(page);
   }
   expect(problems).toEqual([]);
 });
@@ -80,6 +85,7 @@ test('the search page’s first results and filters come in the first response; 
 
   const firstCard = page.locator('.vehicle-card').first();
   await firstCard.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
+  await usedAndHydrated(page);
   await expect.poll(() => firstCard.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
   await expect(firstCard).toHaveAttribute('data-from-server', 'yes');
   expect(searches).toEqual([]);
@@ -117,6 +123,7 @@ test('a car page’s details and its calls to action come in the first response 
   await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
   const enquire = page.getByRole('button', { name: 'Enquire now' });
   await enquire.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
+  await usedAndHydrated(page);
   await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
   await expect.poll(() => enquire.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
   await expect(heading).toHaveAttribute('data-from-server', 'yes');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { siteUrl } from './support/platform';
+import { usedAndHydrated } from './support/hydration';
 
 test('a shopper follows the footer’s Unsubscribe link and stops the site’s offers and alert e-mails', async ({ page }) => {
   await page.goto(siteUrl('metro-motor-group', '/'));
@@ -7,7 +8,7 @@ test('a shopper follows the footer’s Unsubscribe link and stops the site’s o
   await expect(page).toHaveURL(/\/unsubscribe$/);
   await expect(page.getByRole('heading', { name: 'Unsubscribe' })).toBeVisible();
   // The form answers once the page's code runs (a footer link followed before the home page's code ran is a full page load).
-  await page.waitForFunction(() => Object.keys(document.getElementById('root') ?? {}).some((key) => key.startsWith('__reactContainer$')));
+  await usedAndHydrated(page);
   const email = page.getByLabel('Email');
   await email.fill('not-an-address');
   await page.getByRole('button', { name: 'Unsubscribe' }).click();

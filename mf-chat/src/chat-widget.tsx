@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatWidgetProps } from '@dealer/contracts/remote-modules';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { chatChoiceFor, chatEventLabel, chatMessageCounts, type ChatChoice, type ChatProvider } from '@dealer/rules/chat';
@@ -29,9 +29,11 @@ const trackMessage = (choice: ChatChoice) =>
  * The chat launcher: a welcome bubble after 3 s unless the shopper closed it before (remembered),
  * and 'Text us', which opens the site's chat provider (its script loaded on the shopper's first
  * interaction, never before) or the built-in chat: for sites without a provider, for shoppers who
- * refused third-party tags, and whenever the provider's script cannot be loaded.
+ * refused third-party tags, and whenever the provider's script cannot be loaded. With `openOnStart`
+ * the shopper already pressed the shell's 'Text us' (whose bubble the shell handled): the chat opens
+ * at once, as that press would here, and no bubble shows.
  */
-export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = true }: ChatWidgetProps) {
+export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = true, openOnStart = false }: ChatWidgetProps) {
   const site = useAppSelector(selectSite);
   const choice = useMemo<ChatChoice>(() => (thirdPartyAllowed ? chatChoiceFor(site) : { kind: 'built_in' }), [site, thirdPartyAllowed]);
   const provider: ChatProvider | null = choice.kind === 'built_in' ? null : choice;
@@ -42,10 +44,10 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
   const [opening, setOpening] = useState(false);
 
   useEffect(() => {
-    if (localStorage.getItem(closedKey)) return;
+    if (openOnStart || localStorage.getItem(closedKey)) return;
     const timer = setTimeout(() => setBubble(true), welcomeDelayMs);
     return () => clearTimeout(timer);
-  }, [closedKey]);
+  }, [closedKey, openOnStart]);
 
   // The provider's script: on the shopper's first interaction (at once when that is what brought the launcher).
   useEffect(() => {
@@ -86,10 +88,11 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
 
   const builtIn = !provider || status === 'failed';
 
-  const textUs = async () => {
+  /** 'Text us': opens the chat, loading the provider first if needed; a second press closes the built-in one. */
+  const textUs = async ({ toggle }: { toggle: boolean }) => {
     closeBubble();
     lastShopperActionAt = Date.now();
-    if (builtIn) return setOpen(!open);
+    if (builtIn) return setOpen(toggle ? !open : true);
     setOpening(true);
     const ok = await loadProvider(provider);
     setOpening(false);
@@ -97,6 +100,14 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
     if (ok) openProvider(provider);
     else setOpen(true);
   };
+
+  // The press of the shell's 'Text us' that brought this widget: it opens the chat, once per mount.
+  const openedOnStart = useRef(false);
+  useEffect(() => {
+    if (!openOnStart || openedOnStart.current) return;
+    openedOnStart.current = true;
+    void textUs({ toggle: false });
+  });
 
   return (
     <div className="chat-widget" data-remote-version={__REMOTE_VERSION__} data-chat-provider={builtIn ? 'built_in' : provider.kind}>
@@ -128,7 +139,7 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
         className="chat-widget__launcher"
         aria-busy={opening}
         aria-expanded={builtIn ? open : undefined}
-        onClick={() => void textUs()}
+        onClick={() => void textUs({ toggle: true })}
       >
         Text us
       </Button>

@@ -7,7 +7,7 @@ import { resolveRoute } from '@dealer/rules/routes';
 import { SiteHeader } from './layout/site-header';
 import { PreviewBanner } from './layout/preview-banner';
 import { SiteFooter } from './layout/site-footer';
-import { DeferredChat } from './layout/deferred-chat';
+import { ChatLauncher } from './layout/chat-launcher';
 import { RouteView } from './route-view';
 import { renderNamedSlot, renderSlot } from './federation/remote-module';
 import { usePrefetchOnHover } from './federation/prefetch';
@@ -15,6 +15,7 @@ import { recordPageVisit } from './page-tracking';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { pageViewTypeOf } from '@dealer/rules/analytics';
 import { startAnalyticsSink } from './analytics/analytics-sink';
+import { documentCounted } from './analytics/document-page-view';
 import { ConsentBanner } from './analytics/consent-banner';
 
 export function App() {
@@ -38,6 +39,8 @@ export function App() {
 
   const pageType = pageViewTypeOf(match);
   useEffect(() => {
+    // A server-rendered page counted itself before the app started (analytics/document-page-view.ts).
+    if (documentCounted(window.location.href)) return;
     recordPageVisit(window.location.href);
     // The vehicle page sends its own page view: only it knows a new car from a used one.
     if (pageType !== 'own') dispatchPlatformEvent('analytics:page-view', { pageType, url: window.location.href });
@@ -55,7 +58,7 @@ export function App() {
           <RouteView match={match} />
         </main>
         <SiteFooter />
-        <DeferredChat pathname={location.pathname} />
+        <ChatLauncher pathname={location.pathname} />
         <ConsentBanner site={site} />
       </NamedSlotContext.Provider>
     </RemoteSlotContext.Provider>

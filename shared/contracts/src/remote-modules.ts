@@ -84,9 +84,11 @@ export type FavouriteButtonProps = {
  * The chat launcher. `startedBy`: what brought it onto the page (the shopper's first interaction, or
  * the 3 s deferral); a provider's script loads only after an interaction. `thirdPartyAllowed`: false
  * when the shopper refused (or has not yet given) consent for third-party tags: the built-in chat then
- * stands in for the provider. Both optional, so an older shell's launcher keeps working.
+ * stands in for the provider. `openOnStart`: the shopper pressed the shell's own 'Text us' (markup,
+ * with the welcome bubble the shell showed and closed), so the widget opens the chat at once and
+ * shows no bubble of its own. All optional, so an older shell's launcher keeps working.
  */
-export type ChatWidgetProps = { startedBy?: 'interaction' | 'timer'; thirdPartyAllowed?: boolean };
+export type ChatWidgetProps = { startedBy?: 'interaction' | 'timer'; thirdPartyAllowed?: boolean; openOnStart?: boolean };
 
 /**
  * The props of every exposed module, by module: what a remote promises and what the shell and other

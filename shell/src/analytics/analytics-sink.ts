@@ -98,6 +98,23 @@ function sendServerAdEvent(body: Record<string, unknown>) {
  * interaction or 3 s (SPEC §4), and on a site that asks consent only once it is given.
  */
 export function startAnalyticsSink(site: PublicSiteConfig): () => void {
+  // One sink per page, however many start it (the document's analytics, then the app): it stops when the last lets go.
+  if (!running) running = { stop: runSink(site), users: 0 };
+  const sink = running;
+  sink.users++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--sink.users > 0 || running !== sink) return;
+    running = null;
+    sink.stop();
+  };
+}
+
+let running: { stop: () => void; users: number } | null = null;
+
+function runSink(site: PublicSiteConfig): () => void {
   const ids = analyticsIds();
   const allowed = () => thirdPartyAllowed(site, consentNow());
   const w = tagWindow();
@@ -124,6 +141,7 @@ export function startAnalyticsSink(site: PublicSiteConfig): () => void {
   });
   // The page the shopper is on when they accept is counted then: it was not sent to the tags before.
   let lastPageView: PageView | null = null;
+  let lastViewContent: string | null = null;
   stops.push(
     onConsentChange(() => {
       loadWhenAllowed();
@@ -148,6 +166,8 @@ export function startAnalyticsSink(site: PublicSiteConfig): () => void {
 
   stops.push(
     subscribePlatformEvent('analytics:page-view', (view) => {
+      // The same page counted twice (the document counted it, then the app or the car's remote on starting) is one view.
+      if (lastPageView?.url === view.url) return;
       lastPageView = view;
       pageViewToTags(view);
       logEvent(
@@ -177,14 +197,17 @@ export function startAnalyticsSink(site: PublicSiteConfig): () => void {
         }),
       );
     }),
-    subscribePlatformEvent('ads:view-content', (content) =>
+    subscribePlatformEvent('ads:view-content', (content) => {
+      const viewed = `${location.href} ${content.content_ids.join(',')}`;
+      if (viewed === lastViewContent) return;
+      lastViewContent = viewed;
       toTags(() => {
         if (!w.fbq) return;
         const eventUid = uid();
         w.fbq('track', 'ViewContent', content, { eventID: eventUid });
         sendServerAdEvent({ eventName: 'ViewContent', eventId: eventUid, contentOptions: content });
-      }),
-    ),
+      });
+    }),
     subscribePlatformEvent('search:performed', (search) =>
       toTags(() => {
         w.dataLayer!.push({ event: 'search', search_term: search.query, search_total: search.total });

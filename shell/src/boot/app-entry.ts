@@ -7,6 +7,8 @@ import '../federation/route-placeholder.css';
 import { waitForMainImage } from './main-image';
 import { nextTask } from './scheduling';
 import { readSiteConfig } from './site-config-source';
+import { startAppOnFirstUse } from './app-trigger';
+import { startDocumentAnalytics } from '../analytics/document-page-view';
 
 // The libraries are fetched together and each runs its modules in a task of its own as it arrives,
 // then the app's own modules run: run at once, they were one long task on a phone.
@@ -14,16 +16,32 @@ import { readSiteConfig } from './site-config-source';
 const siteConfig = readSiteConfig();
 siteConfig.catch(() => undefined); // handled where the app starts; not an unhandled rejection before that
 const start = () =>
-  void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
+  void Promise.all([
+    import(/* webpackPrefetch: true */ 'react-dom/client'),
+    import(/* webpackPrefetch: true */ 'react-router-dom'),
+    import(/* webpackPrefetch: true */ 'react-redux'),
+  ])
     .then(nextTask)
-    .then(() => Promise.all([siteConfig, import('./start-app')]))
+    .then(() => Promise.all([siteConfig, import(/* webpackPrefetch: true */ './start-app')]))
     .then(([site, { startApp }]) => startApp(site))
     // The server's page stays as it is: readable, its links and forms work without the app.
     .catch((error: unknown) => console.error('The app could not start', error));
 
-// A car page's first frame (drawn by the browser's first script) shows its hero: the app's chunks
-// start once it is on screen. Fetched in parallel, they took bandwidth from the image, and running
-// them held the frame that shows it back. On a slow line that reorders the bytes more than it delays them.
-const hero = document.querySelector<HTMLImageElement>('#root .route-placeholder img');
-if (hero) waitForMainImage(hero, start);
-else start();
+const root = document.getElementById('root');
+if (root?.hasAttribute('data-ssr')) {
+  // A server-rendered page is usable as sent: its analytics start now, without React, and the app
+  // when the shopper first touches, types or scrolls (app-trigger.ts), or at once when the page needs it.
+  void siteConfig
+    .then((site) => {
+      startDocumentAnalytics(site);
+      startAppOnFirstUse(site, start);
+    })
+    .catch((error: unknown) => console.error('The app could not start', error));
+} else {
+  // A car page's first frame (drawn by the browser's first script) shows its hero: the app's chunks
+  // start once it is on screen. Fetched in parallel, they took bandwidth from the image, and running
+  // them held the frame that shows it back. On a slow line that reorders the bytes more than it delays them.
+  const hero = document.querySelector<HTMLImageElement>('#root .route-placeholder img');
+  if (hero) waitForMainImage(hero, start);
+  else start();
+}

@@ -9,6 +9,8 @@
 // page was hydrated, and once it is, hands them to React as the events it missed: the field's onChange
 // runs with the shopper's value, the button's onClick runs.
 
+import { worksWithoutApp } from './site-menu';
+
 /** How long a noted interaction waits for its part of the page to hydrate. */
 const keepForMs = 30_000;
 const pollMs = 50;
@@ -184,6 +186,7 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
     (event) => {
       const target = (event.target as Element | null)?.closest?.('button');
       if (!(target instanceof HTMLButtonElement) || !root.contains(target) || target.type === 'submit' || target.disabled) return;
+      if (target.hasAttribute(worksWithoutApp)) return;
       if (!untouched(target)) return;
       whenReactDropped(event, target, () => {
         button = target;

@@ -10,6 +10,7 @@
 // It runs outside Module Federation (and the React placeholder imports `firstPaintHero` from
 // the app): it must not import shared modules (React, @dealer/*) at run time, only types.
 import type { Car } from '@dealer/contracts/car';
+import { worksWithoutApp } from './site-menu';
 import type { NavLink, PublicSiteConfig } from '@dealer/contracts/site';
 
 /** What the React placeholder of the vehicle route repeats while mf-vehicle loads. */
@@ -85,7 +86,11 @@ function header(site: PublicSiteConfig) {
         element('img', { src: site.logo.url, alt: site.name, width: '160', height: '40' }),
       ),
       element('a', { class: 'site-header__phone', href: `tel:${site.phone.replace(/[^\d+]/g, '')}` }, site.phone),
-      element('button', { type: 'button', class: 'site-header__toggle', 'aria-expanded': 'false', 'aria-controls': 'site-nav' }, 'Menu'),
+      element(
+        'button',
+        { type: 'button', class: 'site-header__toggle', 'aria-expanded': 'false', 'aria-controls': 'site-nav', [worksWithoutApp]: '' },
+        'Menu',
+      ),
     ),
     element(
       'nav',

@@ -24,8 +24,12 @@
 import { paintFirstFrame } from './first-paint';
 import { startAppAfterFirstPaint } from './app-start';
 import { keepInteractionsBeforeHydration } from './before-hydration';
+import { runSiteMenu } from './site-menu';
+import { showChatBubbleLater } from './chat-bubble';
 
 paintFirstFrame();
+runSiteMenu();
 const root = document.getElementById('root');
 if (root?.hasAttribute('data-ssr')) keepInteractionsBeforeHydration(root);
 startAppAfterFirstPaint();
+showChatBubbleLater();
