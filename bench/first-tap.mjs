@@ -1,0 +1,73 @@
+// bench:pages' first-tap rows (issue 25): a server-rendered page runs no React until the shopper uses
+// it (shell/src/boot/app-trigger.ts), so the first tap pays for starting the app. Measured in Chromium
+// at 4× CPU (CDP throttling, as Lighthouse's mobile default) on a page at rest: the time from the tap
+// to the frame that shows its answer, and the longest task in between. Every run is printed.
+import { launchChromium } from './platform.mjs';
+
+/** What is tapped on each page and what shows it answered. */
+const taps = [
+  {
+    name: 'search: Save on the first card',
+    button: '.vehicle-card button[aria-pressed]',
+    answered: '.vehicle-card button[aria-pressed="true"]',
+  },
+  { name: 'car: Enquire now', button: 'button:text-is("Enquire now")', answered: 'dialog[open]' },
+];
+
+async function tapOnce(browser, url, tap) {
+  const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await page.goto(url, { waitUntil: 'load' });
+    // At rest: the page's first script and its analytics have run, nothing else is due.
+    await page.waitForTimeout(2000);
+    await page.evaluate(() => {
+      const state = { tasks: [] };
+      globalThis.__firstTap = state;
+      new PerformanceObserver((list) => state.tasks.push(...list.getEntries().map((entry) => [entry.startTime, entry.duration]))).observe({
+        type: 'longtask',
+      });
+    });
+    const button = page.locator(tap.button).first();
+    await button.scrollIntoViewIfNeeded();
+    const started = await page.evaluate(() => performance.now());
+    await button.tap();
+    await page.locator(tap.answered).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const answered = await page.evaluate(
+      () => new Promise((resolve) => globalThis.requestAnimationFrame(() => resolve(performance.now()))),
+    );
+    const tasks = await page.evaluate((from) => globalThis.__firstTap.tasks.filter(([start]) => start >= from), started);
+    return { ms: answered - started, longest: Math.max(0, ...tasks.map(([, duration]) => duration)) };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Each tap's runs on the site's pages: `{ name, runs: [{ ms, longest }] }`. */
+export async function measureFirstTaps(origin, carPath, searchPath, runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5)) {
+  const browser = await launchChromium();
+  try {
+    const results = [];
+    for (const tap of taps) {
+      const url = `${origin}${tap.name.startsWith('car') ? carPath : searchPath}`;
+      const measured = [];
+      for (let run = 0; run < runs; run++) measured.push(await tapOnce(browser, url, tap));
+      results.push({ name: tap.name, runs: measured });
+    }
+    return results;
+  } finally {
+    await browser.close();
+  }
+}
+
+export function printFirstTaps(results) {
+  console.log('\nFirst tap at 4× CPU on a page at rest, tap → the frame that shows its answer (ms / longest task ms):');
+  console.table(
+    results.map(({ name, runs }) => ({
+      tap: name,
+      ...Object.fromEntries(runs.map((run, i) => [`run ${i + 1}`, `${run.ms.toFixed(0)} / ${run.longest.toFixed(0)}`])),
+    })),
+  );
+}
