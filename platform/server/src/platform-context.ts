@@ -10,6 +10,7 @@ import type { EventRetention } from './events/event-retention';
 import type { ReservationService } from './payments/reservation-service';
 import type { RemoteRegistry } from './remotes/remote-registry';
 import type { StockIndexer } from './search/indexer';
+import type { InProcessSearch } from './search/in-process-search';
 import type { InProcessMeili } from './search/meili-client';
 import type { SiteCache } from './tenancy/site-cache';
 import type { EmbeddedSearchEngine } from '@dealer/search-engine/search-engine';
@@ -35,6 +36,8 @@ export type PlatformContext = {
   search: EmbeddedSearchEngine;
   /** The embedded engine's API answered in process, for the indexer before the server listens (attached to the app by its builder). */
   inProcessMeili: InProcessMeili;
+  /** `/meili/multi-search` answered in process, for the pages the server renders (attached by the `/meili` routes). */
+  inProcessSearch: InProcessSearch;
   /** Keeps the search index in step with the store, on whichever engine serves search. */
   indexer: StockIndexer;
   /** The lead pipeline: the service behind /api/leads and the lead outbox worker. */

@@ -14,6 +14,7 @@ import { checkoutSweepMs, ReservationService } from './payments/reservation-serv
 import type { PlatformContext } from './platform-context';
 import { RemoteRegistry } from './remotes/remote-registry';
 import { StockIndexer } from './search/indexer';
+import { InProcessSearch } from './search/in-process-search';
 import { InProcessMeili, indexerClient } from './search/meili-client';
 import { SiteCache } from './tenancy/site-cache';
 import { IntervalLoop } from './interval-loop';
@@ -72,6 +73,7 @@ export function createPlatform(
     sites,
     search: new EmbeddedSearchEngine(),
     inProcessMeili,
+    inProcessSearch: new InProcessSearch(),
     indexer,
     leads,
     checkout,

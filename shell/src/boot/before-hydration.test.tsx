@@ -67,6 +67,8 @@ describe('what a shopper did to a server-rendered page before its code ran', () 
     term.dispatchEvent(new Event('change', { bubbles: true }));
     field<HTMLButtonElement>(container, 'button').click();
     expect(field(container, 'output').textContent).toBe('|weekly|60');
+    // The press shows it was taken while the page's code comes.
+    expect(field(container, 'button').hasAttribute('data-pressed-early')).toBe(true);
 
     await act(async () => {
       root = hydrateRoot(container, <Calculator onPress={onPress} />);
@@ -81,6 +83,7 @@ describe('what a shopper did to a server-rendered page before its code ran', () 
     expect(field<HTMLInputElement>(container, '[aria-label="Deposit"]').value).toBe('15000');
     expect(field<HTMLInputElement>(container, '[aria-label="Weekly"]').checked).toBe(false);
     expect(onPress).toHaveBeenCalledTimes(1);
+    expect(field(container, 'button').hasAttribute('data-pressed-early')).toBe(false);
     vi.useRealTimers();
   });
 

@@ -11,6 +11,9 @@
 
 import { worksWithoutApp } from './site-menu';
 
+/** Marks the button pressed before its code ran, until React has it (styled in shell.css). */
+export const pressedEarly = 'data-pressed-early';
+
 /** How long a noted interaction waits for its part of the page to hydrate. */
 const keepForMs = 30_000;
 const pollMs = 50;
@@ -118,6 +121,7 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
     if (button && (!button.isConnected || reactProps(button))) {
       const pressed = button;
       button = null;
+      pressed.removeAttribute(pressedEarly);
       if (pressed.isConnected) pressed.click();
     }
     if (sent && (!sent.form.isConnected || reactProps(sent.form))) {
@@ -128,6 +132,7 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
     if ((fields.size || button || sent) && Date.now() - since < keepForMs) timer = setTimeout(settle, pollMs);
     else {
       fields.clear();
+      button?.removeAttribute(pressedEarly);
       button = null;
       sent = null;
     }
@@ -189,7 +194,10 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
       if (target.hasAttribute(worksWithoutApp)) return;
       if (!untouched(target)) return;
       whenReactDropped(event, target, () => {
+        // The shopper sees their press was taken while its code comes (shell.css), and only the last one counts.
+        button?.removeAttribute(pressedEarly);
         button = target;
+        target.setAttribute(pressedEarly, '');
         watch();
       });
     },

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { compileFunction } from 'node:vm';
 import type { RemoteName } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { InProcessSearchAnswer, InProcessSearchRequest } from '../search/in-process-search';
 
 /** The hero the car page's placeholder shows (the shell's FirstPaintHero). */
 export type AppHero = { slug: string; src: string; srcSet: string; sizes: string; alt: string };
@@ -91,6 +92,8 @@ export class AppRenderer {
       remotesDir: string;
       log: Log;
       inject?: Inject;
+      /** `/meili/multi-search` answered without inject (the page's search: the same checks, count and answers). */
+      multiSearch?: (request: InProcessSearchRequest) => Promise<InProcessSearchAnswer>;
       /** How long the route's module may wait for its first data before the browser is left to it. */
       budgetMs?: number;
     },
@@ -154,9 +157,11 @@ export class AppRenderer {
    * Meilisearch) is fetched over the network.
    */
   private readonly inProcessFetch: PlatformFetch = async (input, init) => {
+    const scope = this.scope.getStore();
+    const search = scope && this.multiSearchOf(scope, input, init);
+    if (search) return search;
     const request = input instanceof Request ? input : new Request(input, init);
     const url = new URL(request.url);
-    const scope = this.scope.getStore();
     if (!scope || !this.options.inject || url.origin !== scope.origin) return fetch(request);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
@@ -179,6 +184,32 @@ export class AppRenderer {
     const bodyless = answer.statusCode === 204 || answer.statusCode === 304;
     return new Response(bodyless ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers: responseHeaders });
   };
+
+  /**
+   * The page's search (`POST <origin>/meili/multi-search`, its body the client's JSON text) asked
+   * of the search routes directly, without a Request, inject or the answer's JSON read back from
+   * bytes; null for any other request.
+   */
+  private multiSearchOf(scope: RenderScope, input: string | URL | Request, init: RequestInit | undefined): Promise<Response> | null {
+    const { multiSearch } = this.options;
+    const body = init?.body ?? '';
+    if (!multiSearch || input instanceof Request || init?.method?.toUpperCase() !== 'POST' || typeof body !== 'string') return null;
+    const url = new URL(input);
+    if (url.origin !== scope.origin || url.pathname !== '/meili/multi-search') return null;
+    const headers = new Headers(init.headers);
+    return multiSearch({
+      authorization: headers.get('authorization') ?? undefined,
+      contentType: headers.get('content-type') ?? undefined,
+      body,
+      ip: scope.ip,
+    }).then(
+      (answer) =>
+        new Response(JSON.stringify(answer.body), {
+          status: answer.status,
+          headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' },
+        }),
+    );
+  }
 
   /** The app's markup for the page (and its hydration state), or null (the browser then renders it). */
   async renderPage(input: RenderPageInput): Promise<RenderedPage | null> {

@@ -103,6 +103,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       });
       return { statusCode: answer.statusCode, headers: answer.headers, rawPayload: answer.rawPayload };
     },
+    multiSearch: (request) => ctx.inProcessSearch.multiSearch(request),
   });
 
   const pageCache = new PageCache();

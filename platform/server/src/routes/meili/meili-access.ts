@@ -27,8 +27,14 @@ export const adminKeyDocuments = { config: { access: 'admin', documents: true } 
 export const routeConfigOf = (request: FastifyRequest) => request.routeOptions.config as RouteConfig;
 export const accessOf = (request: FastifyRequest): Access => routeConfigOf(request).access ?? 'public';
 
+/** Where an answer's headers go: a Fastify reply, or the headers of a search answered in process. */
+export type HeaderSink = { header: (name: string, value: string) => unknown };
+
 /** Counts `queries` searches of a site's public key against `limitKey` (its site and the caller's address; a multi-search is as many as its queries), or refuses with a 429. */
-export type TakeSearches = (limitKey: string, queries: number, reply: FastifyReply) => void;
+export type TakeSearches = (limitKey: string, queries: number, answer: HeaderSink) => void;
+
+/** Checks a request's `Authorization` header for a route of `access` from address `ip`, and answers who called. */
+export type CheckKey = (authorization: string | undefined, access: 'search' | 'admin', ip: string, answer: HeaderSink) => Caller;
 
 /** Lets a browser on any site call the search routes with its site's key. */
 export const cors = (reply: FastifyReply) =>
@@ -38,37 +44,39 @@ export const cors = (reply: FastifyReply) =>
     .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
 
 /**
- * Checks the bearer key of every request to a route of `app` that is not public, before its body
- * is read, and answers who called: the search admin key (compared in constant time) or a site's
+ * The key check: the search admin key (compared in constant time) or, on a search route, a site's
  * search key. A site's key is public (every shopper's browser holds it), so its first search is
  * counted here, per address.
  */
-export function checkMeiliKeys(
-  app: FastifyInstance,
-  ctx: PlatformContext,
-  takeSearches: TakeSearches,
-): (request: FastifyRequest) => Caller | undefined {
+export function meiliKeyCheck(ctx: PlatformContext, takeSearches: TakeSearches): CheckKey {
   const expected = Buffer.from(ctx.config.searchAdminKey);
   const isAdminKey = (key: string) => {
     const given = Buffer.from(key);
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
+  return (header, access, ip, answer) => {
+    if (!header) throw missingAuthorizationHeader();
+    const key = header.replace(/^Bearer\s+/i, '');
+    if (isAdminKey(key)) return { kind: 'admin' };
+    const siteId = access === 'search' ? siteIdFromSearchKey(key, ctx.config.searchKeySecret) : null;
+    if (siteId === null) throw invalidApiKey();
+    const limitKey = `${siteId}|${clientAddressKey(ip)}`;
+    takeSearches(limitKey, 1, answer);
+    return { kind: 'site', siteId, limitKey };
+  };
+}
+
+/**
+ * Checks the bearer key of every request to a route of `app` that is not public, before its body
+ * is read (`checkKey`), and answers who called.
+ */
+export function checkMeiliKeys(app: FastifyInstance, checkKey: CheckKey): (request: FastifyRequest) => Caller | undefined {
   const callers = new WeakMap<FastifyRequest, Caller>();
 
   app.addHook('onRequest', async (request, reply) => {
     const access = accessOf(request);
     if (access === 'public') return;
-    const header = request.headers.authorization;
-    if (!header) throw missingAuthorizationHeader();
-    const key = header.replace(/^Bearer\s+/i, '');
-    if (isAdminKey(key)) {
-      callers.set(request, { kind: 'admin' });
-      return;
-    }
-    const siteId = access === 'search' ? siteIdFromSearchKey(key, ctx.config.searchKeySecret) : null;
-    if (siteId === null) throw invalidApiKey();
-    takeSearches(`${siteId}|${clientAddressKey(request.ip)}`, 1, reply);
-    callers.set(request, { kind: 'site', siteId, limitKey: `${siteId}|${clientAddressKey(request.ip)}` });
+    callers.set(request, checkKey(request.headers.authorization, access, request.ip, reply));
   });
 
   return (request) => callers.get(request);

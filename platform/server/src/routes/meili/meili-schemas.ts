@@ -44,7 +44,8 @@ function jsonObject(body: unknown): Record<string, unknown> {
 /** A body that must be a JSON object (a new index, settings); the route reads its fields. */
 export const objectBody = z.unknown().transform(readingAs(jsonObject));
 /** A search, fetch or delete body: a JSON object, none at all (or null) being `{}`, as Meilisearch reads it; the engine reads its fields. */
-export const objectOrEmptyBody = z.unknown().transform(readingAs((body) => (body === undefined || body === null ? {} : jsonObject(body))));
+export const readObjectOrEmpty = (body: unknown) => (body === undefined || body === null ? {} : jsonObject(body));
+export const objectOrEmptyBody = z.unknown().transform(readingAs(readObjectOrEmpty));
 
 /**
  * A query string as Fastify reads it: each parameter a string, or its values when repeated. The

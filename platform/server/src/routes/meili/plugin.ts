@@ -18,14 +18,23 @@ import { noContentSchema, RequestSchemaError } from '../../http/zod-schemas';
 import type { PlatformContext } from '../../platform-context';
 import { meiliDocumentRoutes } from './documents';
 import { meiliIndexRoutes } from './indexes';
-import { accessOf, adminKey, checkMeiliKeys, cors, documentsBodyLimit, routeConfigOf } from './meili-access';
-import { indexStatsSchema, raisedBySchema, refusals } from './meili-schemas';
+import { accessOf, adminKey, checkMeiliKeys, cors, documentsBodyLimit, meiliKeyCheck, routeConfigOf } from './meili-access';
+import { indexStatsSchema, raisedBySchema, readObjectOrEmpty, refusals } from './meili-schemas';
 import { meiliSearchRoutes, publicSearchCounter } from './search';
 import { meiliSettingRoutes } from './settings';
 import { meiliTaskRoutes } from './tasks';
 
+/** What an error's answer depends on, of the request that raised it. */
+type Asked = { method: string; url: string; documents: boolean; contentType: string | undefined };
+const askedBy = (request: FastifyRequest): Asked => ({
+  method: request.method,
+  url: request.url,
+  documents: routeConfigOf(request).documents === true,
+  contentType: request.headers['content-type'],
+});
+
 /** Any error on a `/meili` route, in Meilisearch's shape, so the official client raises its MeilisearchApiError with the right code. */
-function asMeiliError(error: FastifyError | Error, request: FastifyRequest): MeiliError {
+function asMeiliError(error: FastifyError | Error, request: Asked): MeiliError {
   if (error instanceof MeiliError) return error;
   // Any other schema refusal (Fastify's params and query strings always pass theirs) is a `bad_request` below, as Fastify's own 4xx are.
   const raised = error instanceof RequestSchemaError ? raisedBySchema(error) : undefined;
@@ -37,8 +46,8 @@ function asMeiliError(error: FastifyError | Error, request: FastifyRequest): Mei
   }
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return payloadTooLarge(documentsBodyLimit);
   if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    const accepted = routeConfigOf(request).documents ? documentContentTypes : ['application/json'];
-    const given = request.headers['content-type'];
+    const accepted = request.documents ? documentContentTypes : ['application/json'];
+    const given = request.contentType;
     return given === undefined ? missingContentType(accepted) : invalidContentType(given, accepted);
   }
   const status = (error as FastifyError).statusCode;
@@ -59,13 +68,24 @@ export async function meiliRoutes(scope: FastifyInstance, ctx: PlatformContext) 
   // The official client sends `Content-Type: application/json` on every call, a DELETE with no body too.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  /** A JSON body as the routes read it (prototype poisoning refused), or the error it is refused with. */
+  const readJson = (body: string, documents: boolean): unknown => {
     // No search, setting or task body nests deeply; documents may, within reason.
-    const documents = routeConfigOf(request).documents === true;
     const limit = documents ? documentsMaxDepth : maxJsonDepth;
-    if (body === '') done(null, undefined);
-    else if (jsonNestsDeeperThan(body as string, limit)) done(tooDeepJson(documents, limit), undefined);
-    else json(request, body as string, done);
+    if (body === '') return undefined;
+    if (jsonNestsDeeperThan(body, limit)) throw tooDeepJson(documents, limit);
+    let read: { error: Error | null; value: unknown } = { error: null, value: undefined };
+    // Fastify's own parser, which answers at once (it reads nothing of the request).
+    json(undefined as unknown as FastifyRequest, body, (error, value) => (read = { error, value }));
+    if (read.error) throw read.error;
+    return read.value;
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      done(null, readJson(body as string, routeConfigOf(request).documents === true));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
   // Meilisearch reads JSON, and NDJSON and CSV documents; nothing as plain text.
   app.removeContentTypeParser('text/plain');
@@ -75,10 +95,11 @@ export async function meiliRoutes(scope: FastifyInstance, ctx: PlatformContext) 
     else done(invalidContentType(request.headers['content-type'] ?? '', ['application/json']), undefined);
   });
 
-  const callerOf = checkMeiliKeys(app, ctx, takeSearches);
+  const checkKey = meiliKeyCheck(ctx, takeSearches);
+  const callerOf = checkMeiliKeys(app, checkKey);
 
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
-    const meili = asMeiliError(error, request);
+    const meili = asMeiliError(error, askedBy(request));
     if (meili.status >= 500) request.log.error({ err: error }, 'search request failed');
     if (accessOf(request) !== 'admin') cors(reply);
     void reply.code(meili.status).send(meili.toJSON());
@@ -86,7 +107,27 @@ export async function meiliRoutes(scope: FastifyInstance, ctx: PlatformContext) 
 
   app.options('/meili/*', { schema: { response: { 204: noContentSchema } } }, async (_request, reply) => cors(reply).code(204).send());
 
-  meiliSearchRoutes(app, ctx, { callerOf, takeSearches });
+  const multiSearch = meiliSearchRoutes(app, ctx, { callerOf, takeSearches });
+  // A page the server renders asks for its search here, without inject: the route's checks in its order, and its answers
+  // (less the CORS headers, which only a browser reads).
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1_048_576;
+  ctx.inProcessSearch.attach(async ({ authorization, contentType, body, ip }) => {
+    const headers: Record<string, string> = {};
+    const answer = { header: (name: string, value: string) => (headers[name.toLowerCase()] = value) };
+    try {
+      const caller = checkKey(authorization, 'search', ip, answer);
+      const mediaType = contentType?.split(';', 1)[0]!.trim().toLowerCase();
+      if ((body !== '' || contentType !== undefined) && mediaType !== 'application/json')
+        throw Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' });
+      if (Buffer.byteLength(body) > bodyLimit)
+        throw Object.assign(new Error('Request body is too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+      return { status: 200, headers, body: await multiSearch(caller, readObjectOrEmpty(readJson(body, false)), answer) };
+    } catch (error) {
+      const meili = asMeiliError(error as Error, { method: 'POST', url: '/meili/multi-search', documents: false, contentType });
+      if (meili.status >= 500) app.log.error({ err: error }, 'search request failed');
+      return { status: meili.status, headers, body: meili.toJSON() };
+    }
+  });
 
   app.get('/meili/health', { schema: { response: { 200: z.object({ status: z.literal('available') }), ...refusals } } }, async () => ({
     status: 'available' as const,

@@ -22,7 +22,7 @@ import {
 } from '@dealer/search-engine/search-request';
 import type { PlatformContext } from '../../platform-context';
 import { carsIndexUid, siteBaseFilter, type SiteBaseFilter, type SiteSearchScope } from '../../search/site-search';
-import { cors, searchKey, type Caller, type TakeSearches } from './meili-access';
+import { cors, searchKey, type Caller, type HeaderSink, type TakeSearches } from './meili-access';
 import { documentSchema, indexParams, meiliQuery, objectOrEmptyBody, refusals } from './meili-schemas';
 
 /** Addresses (with their site) the search limit keeps count of at once. */
@@ -31,11 +31,11 @@ const trackedSearchers = 10_000;
 /** Counts the searches of sites' public keys: `ratePerMinute` per address and site. */
 export function publicSearchCounter(ratePerMinute: number): TakeSearches {
   const searchLimit = new RateLimiter(ratePerMinute, 60_000, trackedSearchers);
-  return (key, queries, reply) => {
+  return (key, queries, answer) => {
     const limited = searchLimit.take(key, Date.now(), queries);
     if (limited.ok) return;
     const seconds = Math.ceil(limited.retryAfterMs / 1000);
-    void reply.header('Retry-After', String(seconds));
+    answer.header('Retry-After', String(seconds));
     throw tooManySearchRequests(searchLimit.max, seconds);
   };
 }
@@ -68,11 +68,21 @@ const facetSearchSchema = z.object({
 export type SearchCallers = { callerOf: (request: FastifyRequest) => Caller | undefined; takeSearches: TakeSearches };
 
 /**
+ * A multi-search by `caller` (its key checked, its first search counted), its body read as a JSON
+ * object: Meilisearch's answer, or a MeiliError thrown (a 429's Retry-After given to `answer`).
+ */
+export type MultiSearch = (
+  caller: Caller | undefined,
+  body: Record<string, unknown>,
+  answer: HeaderSink,
+) => Promise<z.input<typeof multiSearchSchema>>;
+
+/**
  * Search (`/multi-search`, federated or not, `/indexes/:uid/search` by POST or GET,
  * `/indexes/:uid/facet-search`): a site's search key, scoped to the site's listed stock whatever
  * the browser asks; or the search admin key, unscoped.
  */
-export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, { callerOf, takeSearches }: SearchCallers) {
+export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, { callerOf, takeSearches }: SearchCallers): MultiSearch {
   const app = scope.withTypeProvider<ZodTypeProvider>();
 
   /**
@@ -80,21 +90,19 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
    * the body was read), and its work bounded by the public budget before any of it runs.
    */
   function checkPublicRequest(
-    request: FastifyRequest,
-    reply: FastifyReply,
+    caller: Caller | undefined,
+    answer: HeaderSink,
     queries: readonly (SearchRequest & { index: EmbeddedIndex })[],
     federation: Federation | undefined,
     multi: boolean,
   ) {
-    const caller = callerOf(request);
     if (caller?.kind !== 'site') return;
-    if (queries.length > 1) takeSearches(caller.limitKey, queries.length - 1, reply);
+    if (queries.length > 1) takeSearches(caller.limitKey, queries.length - 1, answer);
     checkSearchBudget(queries, federation, ctx.config.search.publicBudget, multi);
   }
 
   /** The filter the caller's searches run under: a site's rules, or none for the admin key. */
-  async function baseFilterOf(request: FastifyRequest): Promise<FilterNode | undefined> {
-    const caller = callerOf(request);
+  async function baseFilterOf(caller: Caller | undefined): Promise<FilterNode | undefined> {
     if (!caller) throw invalidApiKey();
     if (caller.kind === 'admin') return undefined;
     // The site as it is now (a change of its rules applies to the next search), its config read only when it changed.
@@ -108,8 +116,8 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
    * token whose rules name only `cars` (checked first, so it learns nothing of other indexes).
    * A missing index is a 404 on its own route, a 400 inside a multi-search (as in Meilisearch).
    */
-  function indexToSearch(request: FastifyRequest, uid: string, notFoundStatus: 400 | 404): EmbeddedIndex {
-    if (callerOf(request)?.kind === 'site' && uid !== carsIndexUid) throw invalidApiKey();
+  function indexToSearch(caller: Caller | undefined, uid: string, notFoundStatus: 400 | 404): EmbeddedIndex {
+    if (caller?.kind === 'site' && uid !== carsIndexUid) throw invalidApiKey();
     const index = ctx.search.index(uid);
     if (!index) throw new MeiliError('index_not_found', `Index \`${uid}\` not found.`, notFoundStatus);
     return index;
@@ -133,57 +141,60 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     }
   }
 
+  const multiSearch: MultiSearch = async (caller, body, answer) => {
+    const base = await baseFilterOf(caller);
+    const { queries, federation } = readMultiSearch(body);
+    const indexes = queries.map((query, i) => within(`.queries[${i}]`, () => indexToSearch(caller, query.indexUid, 400)));
+    checkPublicRequest(
+      caller,
+      answer,
+      queries.map((query, i) => ({ ...query, index: indexes[i]! })),
+      federation,
+      true,
+    );
+    if (!federation) {
+      let found = 0;
+      const results = [];
+      for (const [i, query] of queries.entries()) {
+        // Each query in a turn of its own: other requests are answered between them.
+        if (i > 0) await nextTurn();
+        const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexes[i]!, query, base) }));
+        checkHitsFound((found += result.hits.length), i);
+        results.push(result);
+      }
+      return { results };
+    }
+    const federated = queries.map((query, i): FederatedQuery =>
+      within(`.queries[${i}]`, () => {
+        const index = indexes[i]!;
+        checkSearchAgainstIndex(index, query);
+        return { index, request: query, weight: query.federationOptions?.weight ?? 1 };
+      }),
+    );
+    const facetIndexes = new Map(
+      Object.keys(federation.facetsByIndex ?? {}).map((uid) => [
+        uid,
+        within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(caller, uid, 400)),
+      ]),
+    );
+    return federatedSearch(federated, federation, facetIndexes, base, nextTurn);
+  };
+
   app.post(
     '/meili/multi-search',
     { ...searchKey, schema: { body: objectOrEmptyBody, response: { 200: multiSearchSchema, ...refusals } } },
-    async (request, reply) => {
-      const base = await baseFilterOf(request);
-      const { queries, federation } = readMultiSearch(request.body);
-      const indexes = queries.map((query, i) => within(`.queries[${i}]`, () => indexToSearch(request, query.indexUid, 400)));
-      checkPublicRequest(
-        request,
-        reply,
-        queries.map((query, i) => ({ ...query, index: indexes[i]! })),
-        federation,
-        true,
-      );
-      if (!federation) {
-        let found = 0;
-        const results = [];
-        for (const [i, query] of queries.entries()) {
-          // Each query in a turn of its own: other requests are answered between them.
-          if (i > 0) await nextTurn();
-          const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexes[i]!, query, base) }));
-          checkHitsFound((found += result.hits.length), i);
-          results.push(result);
-        }
-        return cors(reply).send({ results });
-      }
-      const federated = queries.map((query, i): FederatedQuery =>
-        within(`.queries[${i}]`, () => {
-          const index = indexes[i]!;
-          checkSearchAgainstIndex(index, query);
-          return { index, request: query, weight: query.federationOptions?.weight ?? 1 };
-        }),
-      );
-      const facetIndexes = new Map(
-        Object.keys(federation.facetsByIndex ?? {}).map((uid) => [
-          uid,
-          within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(request, uid, 400)),
-        ]),
-      );
-      return cors(reply).send(await federatedSearch(federated, federation, facetIndexes, base, nextTurn));
-    },
+    async (request, reply) => cors(reply).send(await multiSearch(callerOf(request), request.body, reply)),
   );
 
   app.post(
     '/meili/indexes/:uid/search',
     { ...searchKey, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: searchResultSchema, ...refusals } } },
     async (request, reply) => {
-      const base = await baseFilterOf(request);
-      const index = indexToSearch(request, request.params.uid, 404);
+      const caller = callerOf(request);
+      const base = await baseFilterOf(caller);
+      const index = indexToSearch(caller, request.params.uid, 404);
       const query = readSearchBody(request.body);
-      checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
+      checkPublicRequest(caller, reply, [{ ...query, index }], undefined, false);
       return cors(reply).send(runSearch(index, query, base));
     },
   );
@@ -192,10 +203,11 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     '/meili/indexes/:uid/search',
     { ...searchKey, schema: { params: indexParams, querystring: meiliQuery, response: { 200: searchResultSchema, ...refusals } } },
     async (request, reply) => {
-      const base = await baseFilterOf(request);
-      const index = indexToSearch(request, request.params.uid, 404);
+      const caller = callerOf(request);
+      const base = await baseFilterOf(caller);
+      const index = indexToSearch(caller, request.params.uid, 404);
       const query = readSearchQuery(request.query);
-      checkPublicRequest(request, reply, [{ ...query, index }], undefined, false);
+      checkPublicRequest(caller, reply, [{ ...query, index }], undefined, false);
       return cors(reply).send(runSearch(index, query, base));
     },
   );
@@ -205,10 +217,11 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     { ...searchKey, schema: { params: indexParams, body: objectOrEmptyBody, response: { 200: facetSearchSchema, ...refusals } } },
     async (request, reply) => {
       const started = performance.now();
-      const base = await baseFilterOf(request);
-      const index = indexToSearch(request, request.params.uid, 404);
+      const caller = callerOf(request);
+      const base = await baseFilterOf(caller);
+      const index = indexToSearch(caller, request.params.uid, 404);
       const facetSearch = readFacetSearch(request.body);
-      checkPublicRequest(request, reply, [{ ...facetSearch, index }], undefined, false);
+      checkPublicRequest(caller, reply, [{ ...facetSearch, index }], undefined, false);
       if (index.allSettings().facetSearch === false)
         throw new MeiliError('facet_search_disabled', 'The facet search is disabled for this index', 400);
       const { filterableAttributes } = index.settings;
@@ -232,4 +245,6 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
       return cors(reply).send({ facetHits, facetQuery: facetSearch.facetQuery, processingTimeMs: Math.round(performance.now() - started) });
     },
   );
+
+  return multiSearch;
 }
