@@ -1,8 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSiteIdBySlug } from '@dealer/db/site-store';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { carsIndexUid, searchKeyForSite } from '../search/site-search';
+import { createTestPlatform, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { AppRenderer, type Inject, type InjectRequest } from './app-render';
 
 const roots: string[] = [];
@@ -204,5 +207,123 @@ exports.renderApp = async ({ url }) => {
     // Port 9 (discard) refuses: the request really went to the network, and the render failed over to the browser.
     expect(await renderer.renderPage(page('/search'))).toBeNull();
     expect(requests).toEqual([]);
+  });
+});
+
+describe('the page’s search while it renders, answered by the search routes without inject', () => {
+  let platform: TestPlatform;
+  let metroKey: string;
+
+  beforeAll(async () => {
+    platform = await createTestPlatform({ env: { SEARCH_RATE_LIMIT: '5' } });
+    metroKey = searchKeyForSite((await findSiteIdBySlug(platform.ctx.db, 'metro-motor-group'))!, testSearchKeySecret);
+  });
+  afterAll(async () => {
+    await platform?.close();
+  });
+
+  /** A shell whose render posts the multi-search the page's `SEARCH` placeholder holds, as the official client does, and shows the answer. */
+  const searchingShell = `
+let platformFetch = null;
+exports.setPlatformFetch = (fetchImpl) => { platformFetch = fetchImpl; };
+exports.renderApp = async ({ url }) => {
+  const { key, body } = JSON.parse(decodeURIComponent(new URL(url).searchParams.get('search')));
+  const headers = new Headers({ authorization: 'Bearer ' + key, 'content-type': 'application/json', 'x-meilisearch-client': 'Meilisearch JavaScript' });
+  const response = await platformFetch(new URL(url).origin + '/meili/multi-search', { method: 'POST', headers, body });
+  const answer = { status: response.status, retryAfter: response.headers.get('retry-after'), body: JSON.parse(await response.text()) };
+  return { html: JSON.stringify(answer), state: null };
+};`;
+  type Answer = { status: number; retryAfter: string | null; body: Record<string, unknown> };
+
+  const notInjected: Inject = async () => {
+    throw new Error('the search went through inject');
+  };
+  /** The page's search, rendered for a shopper at `ip` (its address as the platform reads it). */
+  async function searchWhileRendering(body: string, ip: string, key = metroKey): Promise<Answer> {
+    const renderer = new AppRenderer({
+      ...builds(searchingShell),
+      log: recordingLog().log,
+      inject: notInjected,
+      multiSearch: (request) => platform.ctx.inProcessSearch.multiSearch(request),
+    });
+    const rendered = await renderer.renderPage(
+      page(`/search?search=${encodeURIComponent(JSON.stringify({ key, body }))}`, {
+        origin: 'http://metro-motor-group.localhost:3000',
+        ip,
+      }),
+    );
+    return JSON.parse(rendered!.html) as Answer;
+  }
+  /** The same search over HTTP, from a browser at `ip`. */
+  async function searchOverHttp(body: string, ip: string, key = metroKey): Promise<Answer> {
+    const res = await platform.app.inject({
+      method: 'POST',
+      url: '/meili/multi-search',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-forwarded-for': ip },
+      payload: body,
+    });
+    return { status: res.statusCode, retryAfter: (res.headers['retry-after'] as string | undefined) ?? null, body: res.json() };
+  }
+  /** An answer without the time each search took. */
+  const timeless = (answer: Answer) =>
+    JSON.parse(JSON.stringify(answer), (name, value: unknown) => (name === 'processingTimeMs' ? undefined : value)) as Answer;
+
+  const pageSearch = JSON.stringify({
+    queries: [
+      { indexUid: carsIndexUid, q: '', filter: ['make = "Mazda"'], limit: 24, facets: ['make', 'body'], sort: ['price:asc'] },
+      { indexUid: carsIndexUid, q: '', limit: 0, facets: ['make'] },
+    ],
+  });
+
+  it('gets the cars and counts the page gets over HTTP', async () => {
+    const rendered = await searchWhileRendering(pageSearch, '198.51.100.1');
+    expect(rendered.status).toBe(200);
+    expect((rendered.body.results as { hits: unknown[] }[])[0]!.hits.length).toBeGreaterThan(0);
+    expect(timeless(rendered)).toEqual(timeless(await searchOverHttp(pageSearch, '198.51.100.2')));
+  });
+
+  it('refuses a key that is not the site’s, as over HTTP', async () => {
+    const rendered = await searchWhileRendering(pageSearch, '198.51.100.3', 'not-a-search-key');
+    expect(rendered).toMatchObject({ status: 403, body: { code: 'invalid_api_key' } });
+    expect(rendered).toEqual(await searchOverHttp(pageSearch, '198.51.100.4', 'not-a-search-key'));
+  });
+
+  it('counts its queries against the shopper’s address, with the searches the shopper’s browser makes', async () => {
+    const shopper = '198.51.100.5';
+    // Two queries count two: twice in pages, once from the browser, and the fifth search is the last.
+    expect((await searchWhileRendering(pageSearch, shopper)).status).toBe(200);
+    expect((await searchOverHttp(pageSearch, shopper)).status).toBe(200);
+    const oneQuery = JSON.stringify({ queries: [{ indexUid: carsIndexUid, limit: 1 }] });
+    expect((await searchWhileRendering(oneQuery, shopper)).status).toBe(200);
+    const refused = await searchWhileRendering(oneQuery, shopper);
+    expect(refused).toMatchObject({ status: 429, body: { code: 'too_many_search_requests' } });
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect((await searchOverHttp(oneQuery, shopper)).status).toBe(429);
+    // Another shopper's page is not held back by it.
+    expect((await searchWhileRendering(oneQuery, '198.51.100.6')).status).toBe(200);
+  });
+
+  let refusals = 0;
+  it.each([
+    [
+      'over the public budget',
+      JSON.stringify({
+        queries: [
+          { indexUid: carsIndexUid, limit: 50 },
+          { indexUid: carsIndexUid, hitsPerPage: 51 },
+        ],
+      }),
+      400,
+    ],
+    ['nested too deep', `{"queries": [{"indexUid": "cars", "filter": ${'['.repeat(40)}${']'.repeat(40)}}]}`, 400],
+    ['not JSON', '{"queries": [', 400],
+    ['not an object', '[]', 400],
+    ['asking for another index', JSON.stringify({ queries: [{ indexUid: 'users' }] }), 403],
+  ])('refuses a body %s as over HTTP', async (_what, body, status) => {
+    // Each case from addresses of its own, clear of the search limit.
+    refusals += 1;
+    const rendered = await searchWhileRendering(body, `198.51.100.${100 + refusals}`);
+    expect(rendered.status).toBe(status);
+    expect(rendered).toEqual(await searchOverHttp(body, `198.51.100.${200 + refusals}`));
   });
 });
