@@ -27,6 +27,16 @@ const start = () =>
     // The server's page stays as it is: readable, its links and forms work without the app.
     .catch((error: unknown) => console.error('The app could not start', error));
 
+/**
+ * Fetched after the page at the lowest priority (`webpackPrefetch`), run only when the app starts and a
+ * remote asks for them: the federation runtime and the platform API. The first tap then waits on
+ * running them, not on fetching them as well (bench:pages' first-tap rows).
+ */
+export const fetchedForFirstUse = () => [
+  import(/* webpackChunkName: "federation", webpackPrefetch: true */ '../federation/federation-host'),
+  import(/* webpackChunkName: "platform-api", webpackPrefetch: true */ '@dealer/state/platform-api'),
+];
+
 const root = document.getElementById('root');
 if (root?.hasAttribute('data-ssr')) {
   // A server-rendered page is usable as sent: its analytics start now, without React, and the app
