@@ -1,7 +1,14 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatWidgetProps } from '@dealer/contracts/remote-modules';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
-import { chatChoiceFor, chatEventLabel, chatMessageCounts, type ChatChoice, type ChatProvider } from '@dealer/rules/chat';
+import {
+  chatChoiceFor,
+  chatEventLabel,
+  chatMessageCounts,
+  chatWelcomeClosedKey,
+  type ChatChoice,
+  type ChatProvider,
+} from '@dealer/rules/chat';
 import { eventIds } from '@dealer/rules/enquiry';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
@@ -37,7 +44,7 @@ export default function ChatWidget({ startedBy = 'timer', thirdPartyAllowed = tr
   const site = useAppSelector(selectSite);
   const choice = useMemo<ChatChoice>(() => (thirdPartyAllowed ? chatChoiceFor(site) : { kind: 'built_in' }), [site, thirdPartyAllowed]);
   const provider: ChatProvider | null = choice.kind === 'built_in' ? null : choice;
-  const closedKey = `dealer:${site.slug}:chat-welcome-closed`;
+  const closedKey = chatWelcomeClosedKey(site.slug);
   const [bubble, setBubble] = useState(false);
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState<ProviderStatus>('idle');

@@ -1,10 +1,11 @@
 import { useSyncExternalStore } from 'react';
+import { favouritesStorageKey } from '@dealer/rules/favourites';
 import type { FavouriteButtonProps } from '@dealer/contracts/remote-modules';
 
 export type Favourite = FavouriteButtonProps['car'];
 
 /** Favourites are kept per site in the browser (SPEC §3), shared by every tab through the storage event. */
-const storageKey = (siteSlug: string) => `dealer:${siteSlug}:favourites`;
+const storageKey = favouritesStorageKey;
 const listeners = new Set<() => void>();
 const cache = new Map<string, { raw: string | null; value: Favourite[] }>();
 

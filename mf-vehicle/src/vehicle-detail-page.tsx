@@ -9,7 +9,7 @@ import { searchPathFor } from '@dealer/rules/routes';
 import { cardTag, isSold, isTestDriveOnly } from '@dealer/rules/tags';
 import { showsFinanceCalculator } from '@dealer/rules/finance';
 import { adTrackingContent } from '@dealer/rules/ad-tracking';
-import { pageViewTypes } from '@dealer/rules/enquiry';
+import { vehiclePageViewType } from '@dealer/rules/analytics';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { Spinner } from '@dealer/ui/spinner';
 import { Modal } from '@dealer/ui/modal';
@@ -88,7 +88,7 @@ function useVehicleAnalytics(car: Car | undefined) {
   useEffect(() => {
     if (!car) return;
     dispatchPlatformEvent('analytics:page-view', {
-      pageType: car.car_type === 'new' ? pageViewTypes.newVehicleDetail : pageViewTypes.usedVehicleDetail,
+      pageType: vehiclePageViewType(car),
       url: location.href,
       carSlug: car.slug,
       carName: car.name,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
 import {
+  vehiclePageViewType,
   dataLayerEvent,
   dataLayerPageView,
   eventLogEntry,
@@ -102,5 +103,13 @@ describe('what each destination is sent', () => {
       session_id: 'session_bbbbbbbbbb',
       event_properties: { label: 'x' },
     });
+  });
+});
+
+describe('a car page’s page-view type', () => {
+  it('is new-vehicle detail for a new car and used-vehicle detail for any other', () => {
+    expect(vehiclePageViewType({ car_type: 'new' })).toBe(pageViewTypes.newVehicleDetail);
+    expect(vehiclePageViewType({ car_type: 'used' })).toBe(pageViewTypes.usedVehicleDetail);
+    expect(vehiclePageViewType({ car_type: 'demo' })).toBe(pageViewTypes.usedVehicleDetail);
   });
 });

@@ -144,3 +144,7 @@ export function eventLogEntry(input: {
     ...(input.properties ? { event_properties: input.properties } : {}),
   };
 }
+
+/** SPEC §2: a car page's page-view type, new or used (the route alone says 'own', pageViewTypeOf). */
+export const vehiclePageViewType = (car: { car_type: string }): PageViewType =>
+  car.car_type === 'new' ? pageViewTypes.newVehicleDetail : pageViewTypes.usedVehicleDetail;

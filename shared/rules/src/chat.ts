@@ -90,3 +90,6 @@ export function chatMessageCounts(lastShopperActionAt: number | null, messageAt:
 
 /** The chat's analytics label for a site's provider (SPEC §9 webchat events). */
 export const chatEventLabel = (choice: ChatChoice): string => (choice.kind === 'built_in' ? 'Web Chat' : `Web Chat - ${choice.kind}`);
+
+/** SPEC §4 "Chat popup": where a closed welcome bubble is remembered in the browser, per site. */
+export const chatWelcomeClosedKey = (siteSlug: string) => `dealer:${siteSlug}:chat-welcome-closed`;

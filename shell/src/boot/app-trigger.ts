@@ -1,5 +1,6 @@
 // Part of the app's entry (app-entry.ts), before React: when a server-rendered page starts its app.
 import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { favouritesStorageKey } from '@dealer/rules/favourites';
 import { storedConsent } from '../analytics/consent';
 
 /**
@@ -21,7 +22,7 @@ const leftToBrowser = (comment: Comment) => comment.data === '$!' || comment.dat
 export function appNeededAtLoad(site: PublicSiteConfig, doc: Document = document, storage: Pick<Storage, 'getItem'> | null = localStorage) {
   if (site.consent_banner === true && storedConsent() === 'unasked') return 'consent';
   try {
-    const saved = storage?.getItem(`dealer:${site.slug}:favourites`);
+    const saved = storage?.getItem(favouritesStorageKey(site.slug));
     if (saved && saved !== '[]') return 'saved cars';
   } catch {
     // Storage refused: nothing was saved in it either.

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { chatWelcomeClosedKey, showChatBubbleLater } from './chat-bubble';
+import { chatWelcomeClosedKey } from '@dealer/rules/chat';
+import { showChatBubbleLater } from './chat-bubble';
 
 const closedKey = chatWelcomeClosedKey('metro-toyota-parramatta');
 

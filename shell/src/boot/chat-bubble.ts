@@ -7,11 +7,10 @@
 // bubble's `hidden`: React renders it hidden and never changes it (the launcher shows a bubble it
 // draws later, when already due, the same way).
 
+import { chatWelcomeClosedKey } from '@dealer/rules/chat';
+
 /** SPEC §9: the welcome bubble appears 3 seconds after load. */
 export const chatWelcomeDelayMs = 3000;
-
-/** Where a closed bubble is remembered, per site: the key mf-chat's widget reads and writes too. */
-export const chatWelcomeClosedKey = (siteSlug: string) => `dealer:${siteSlug}:chat-welcome-closed`;
 
 /** The launcher's container as the server writes it; `data-site` is the site's slug. */
 const launcherSelector = '[data-chat-launcher]';

@@ -6,9 +6,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { checkoutPath, resolveRoute, searchPathFor, vehiclePath, type RouteMatch } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
-import { pageViewTypeOf } from '@dealer/rules/analytics';
+import { pageViewTypeOf, vehiclePageViewType } from '@dealer/rules/analytics';
 import { adTrackingContent } from '@dealer/rules/ad-tracking';
-import { pageViewTypes } from '@dealer/rules/enquiry';
 import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
@@ -323,7 +322,7 @@ function documentPageView(match: RouteMatch, car: Car | null) {
   if (type !== 'own') return { pageType: type };
   if (!car) return { pageType: null };
   return {
-    pageType: car.car_type === 'new' ? pageViewTypes.newVehicleDetail : pageViewTypes.usedVehicleDetail,
+    pageType: vehiclePageViewType(car),
     carSlug: car.slug,
     carName: car.name,
     viewContent: adTrackingContent(car),
