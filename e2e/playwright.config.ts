@@ -62,6 +62,9 @@ export default defineConfig({
       IMAGE_RENDER_RATE_LIMIT: '0',
       BOOKINGS_PER_CONTACT_PER_DAY: '0',
       BOOKINGS_PER_CONTACT_UPCOMING: '0',
+      // Walks that act before the app's code runs need the server-rendered page: on a loaded CI machine the
+      // default budget (250 ms) can run out and leave the search page to the browser.
+      SERVER_RENDER_BUDGET_MS: '5000',
       // The feed walk serves its CSV and photos from 127.0.0.1, which feeds may not be fetched from by default.
       FEEDS_ALLOW_PRIVATE_ADDRESSES: '1',
     },

@@ -97,6 +97,8 @@ const baseEnvSchema = z.object({
       error:
         'TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. 10.0.0.1,10.1.0.0/16 (or loopback, linklocal, uniquelocal)',
     }),
+  // How long the server waits for a page's remotes and data before it leaves that part to the browser.
+  SERVER_RENDER_BUDGET_MS: milliseconds('SERVER_RENDER_BUDGET_MS', 250, 10),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 90_000, 100),
   HTTP_IDLE_TIMEOUT_MS: milliseconds('HTTP_IDLE_TIMEOUT_MS', 30_000, 100),
@@ -354,6 +356,8 @@ export type PlatformConfig = {
   remotesDir: string;
   remotesBaseUrl: string | null;
   shellClientDir: string;
+  /** How long a server render waits for remotes and data before it leaves that part to the browser. */
+  serverRenderBudgetMs: number;
   /** The dealer console's browser build (served at /console-assets/ on the console's host). */
   consoleClientDir: string;
   searchKeySecret: string;
@@ -482,6 +486,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     remotesDir: resolve(cwd, e.REMOTES_DIR),
     remotesBaseUrl: e.REMOTES_BASE_URL?.replace(/\/$/, '') ?? null,
     shellClientDir: resolve(cwd, e.SHELL_CLIENT_DIR),
+    serverRenderBudgetMs: e.SERVER_RENDER_BUDGET_MS,
     consoleClientDir: resolve(cwd, e.CONSOLE_CLIENT_DIR),
     searchKeySecret: e.SEARCH_KEY_SECRET ?? randomBytes(24).toString('base64url'),
     searchKeySecretGenerated: !e.SEARCH_KEY_SECRET,

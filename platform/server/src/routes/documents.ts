@@ -90,6 +90,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
   const appRenderer = new AppRenderer({
     shellClientDir: ctx.config.shellClientDir,
     remotesDir: ctx.config.remotesDir,
+    budgetMs: ctx.config.serverRenderBudgetMs,
     log: app.log,
     // The page's own API calls, answered by this app without a socket.
     inject: async (request) => {
