@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { searchPathFor } from '../shared/rules/src/routes';
 import { demoStock } from './support/demo-stock';
+import { cardPrices } from './support/cards';
 import { siteUrl } from './support/platform';
 import { hydrated, usedAndHydrated } from './support/hydration';
 
@@ -130,8 +131,6 @@ test('a price range applied before the search page’s code has run is applied o
   await hydrated(page);
   await expect(page).toHaveURL(/price=40000%3A70000|price=40000:70000/);
   await expect(page.locator('.search-page__results[aria-busy="false"]')).toBeVisible();
-  const prices = async () =>
-    (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
-  await expect.poll(async () => (await prices()).every((price) => price >= 40000 && price <= 70000)).toBe(true);
-  expect((await prices()).length).toBeGreaterThan(0);
+  await expect.poll(async () => (await cardPrices(page)).every((price) => price >= 40000 && price <= 70000)).toBe(true);
+  expect((await cardPrices(page)).length).toBeGreaterThan(0);
 });

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demoStock } from './support/demo-stock';
+import { cardNames, cardPrices } from './support/cards';
 import { siteUrl } from './support/platform';
 
 const searchPath = '/search/new-used-and-demo-cars';
 const settled = (page: Page) => page.locator('.search-page__results[aria-busy="false"]');
 const count = async (page: Page) => Number((await page.locator('.search-page__count').innerText()).split(' ')[0]);
-const cardNames = (page: Page) => page.locator('.vehicle-card__name').allInnerTexts();
 const facet = (page: Page, name: string) => page.locator(`fieldset[data-facet="${name}"]`);
 /**
  * The address changes a moment before React renders the search it starts (router navigations run
@@ -48,9 +48,7 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
   await page.getByLabel('Price to').fill('70000');
   await page.getByRole('form', { name: 'Price' }).getByRole('button', { name: 'Apply' }).click();
   await expect(page).toHaveURL(/price=40000%3A70000|price=40000:70000/);
-  const cardPrices = async () =>
-    (await page.locator('.vehicle-card__price').allInnerTexts()).map((text) => Number(text.split('\n')[0]!.replace(/[^\d]/g, '')));
-  await expect.poll(async () => (await cardPrices()).every((price) => price >= 40000 && price <= 70000)).toBe(true);
+  await expect.poll(async () => (await cardPrices(page)).every((price) => price >= 40000 && price <= 70000)).toBe(true);
   await expect(settled(page)).toBeVisible();
 
   await page.getByLabel('Sort by').selectOption('price:asc');
@@ -58,7 +56,7 @@ test('a shopper narrows by make then model, sets a price range, sorts, pages, an
   await expect(settled(page)).toBeVisible();
   await expect
     .poll(async () => {
-      const prices = await cardPrices();
+      const prices = await cardPrices(page);
       return prices.length > 1 && prices.every((price, i) => i === 0 || prices[i - 1]! <= price);
     })
     .toBe(true);

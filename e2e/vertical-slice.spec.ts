@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { cardNames } from './support/cards';
 import { adminGet } from './support/platform';
 
 test('a shopper searches stock, opens a car, sends an enquiry and the dealer can read the lead', async ({ page }) => {
@@ -20,7 +21,7 @@ test('a shopper searches stock, opens a car, sends an enquiry and the dealer can
   const results = page.locator('.search-page__results[aria-busy="false"]');
   await expect(count).not.toHaveText(`${total} vehicles`);
   await expect(results).toBeVisible();
-  const toyotaNames = await page.locator('.vehicle-card__name').allInnerTexts();
+  const toyotaNames = await cardNames(page);
   expect(toyotaNames.length).toBeGreaterThan(0);
   for (const name of toyotaNames) expect(name).toContain('Toyota');
 
