@@ -39,12 +39,20 @@ function areaOf(node) {
   return url.replace(/^.*node_modules\/(\.pnpm\/)?/, '').slice(0, 60);
 }
 
-function selfTimes(profile) {
+/**
+ * Self time per profile node, counting only samples of the load's last `windowMs` before the
+ * profile ends (the process stops right after the load): its start-up and demo data are not pages.
+ */
+function selfTimes(profile, windowMs = Infinity) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map();
+  const from = profile.endTime - windowMs * 1000;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at < from) return;
     const node = byId.get(id);
-    self.set(node, (self.get(node) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    self.set(node, (self.get(node) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) / 1000);
   });
   return self;
 }
@@ -78,15 +86,17 @@ await platform.stopped();
 const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
 if (!file) throw new Error(`No profile was written in ${profileDir}`);
 const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
+// The load's seconds, less one at its start (connections opening) and the stop after it.
+const loadWindowMs = (result.duration - 1) * 1000;
 const totals = new Map();
 const functions = new Map();
-for (const [node, ms] of selfTimes(profile)) {
+for (const [node, ms] of selfTimes(profile, loadWindowMs)) {
   const area = areaOf(node);
   totals.set(area, (totals.get(area) ?? 0) + ms);
   const key = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\//, '')}:${node.callFrame.lineNumber}`;
   functions.set(key, (functions.get(key) ?? 0) + ms);
 }
-const pages = result.requests.total;
+const pages = result.requests.total * ((result.duration - 1) / result.duration);
 const busy = [...totals].filter(([area]) => area !== '(idle)').reduce((sum, [, ms]) => sum + ms, 0);
 console.log(
   `\n${pages} pages in ${result.duration} s: ${result.requests.average.toFixed(0)} pages/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
@@ -114,7 +124,7 @@ if (process.env.STACKS) {
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const stacks = new Map();
-  for (const [node, ms] of selfTimes(profile)) {
+  for (const [node, ms] of selfTimes(profile, loadWindowMs)) {
     if (node.callFrame.functionName !== process.env.STACKS) continue;
     const chain = [];
     for (let at = parents.get(node.id); at !== undefined && chain.length < 12; at = parents.get(at.id))
@@ -131,7 +141,7 @@ if (process.env.STACKS) {
 if (process.env.INCLUSIVE) {
   const pattern = new RegExp(process.env.INCLUSIVE);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = selfTimes(profile);
+  const self = selfTimes(profile, loadWindowMs);
   const inclusive = new Map();
   const walk = (node, open) => {
     const name = node.callFrame.functionName;

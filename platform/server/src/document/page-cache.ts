@@ -12,10 +12,18 @@ export type CachedBody = { status: number; encoding: PageEncoding | null; body: 
 
 type Entry = CachedPage & { stamp: string; storedAt: number; bytes: number; encoded: Partial<Record<PageEncoding, Buffer>> };
 
+/**
+ * Brotli's quality for a page: 5 costs what 4 (@fastify/compress's) does, about 4 ms for a search
+ * page, and sends 8% fewer bytes (12.97 KB instead of 14.1 for metro's search page), which keeps it
+ * within a new connection's first round trip (ten 1,460-byte segments) on a slow phone line.
+ */
+export const pageBrotliQuality = 5;
+
 const encoders: Record<PageEncoding, (html: string) => Buffer> = {
-  // The quality @fastify/compress uses for responses it compresses itself.
   br: (html) =>
-    brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: html.length } }),
+    brotliCompressSync(html, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: pageBrotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: html.length },
+    }),
   gzip: (html) => gzipSync(html),
 };
 
