@@ -2,8 +2,41 @@ import type { DocSet } from './bitset';
 import type { FilterNode } from './filter-parser';
 import type { TextRank } from './match-types';
 
-/** The documents a search matched, before its score threshold, distinct, facets and page: slots, and with query words their ranks. */
-export type Matches = { readonly slots: Int32Array; readonly ranks: TextRank[] | null };
+/** A search's facet counts, as its response carries them. */
+export type FacetCounts = {
+  facetDistribution: Record<string, Record<string, number>>;
+  facetStats: Record<string, { min: number; max: number }>;
+};
+
+/**
+ * The documents a search matched, before its score threshold, distinct, facets and page: slots, and
+ * with query words their ranks; and the facet counts last made of them (facetCountsOf).
+ */
+export type Matches = {
+  readonly slots: Int32Array;
+  readonly ranks: TextRank[] | null;
+  counted?: { names: string; settings: object; counts: FacetCounts };
+};
+
+/**
+ * The facet counts of `matches` for the facets `names` under the index's `settings`: counted once
+ * and kept with the matches, since they depend only on which documents matched, not on the page,
+ * the sort or the ranks (the next page of a search, another sort of it, or a multi-search's facet
+ * query with the main query's filter count nothing again). Each caller gets its own copy.
+ */
+export function facetCountsOf(matches: Matches, names: readonly string[], settings: object, count: () => FacetCounts): FacetCounts {
+  const key = names.join('\u0000');
+  let counted = matches.counted;
+  if (!counted || counted.names !== key || counted.settings !== settings) {
+    counted = { names: key, settings, counts: count() };
+    matches.counted = counted;
+  }
+  const { facetDistribution, facetStats } = counted.counts;
+  return {
+    facetDistribution: Object.fromEntries(Object.entries(facetDistribution).map(([name, values]) => [name, { ...values }])),
+    facetStats: Object.fromEntries(Object.entries(facetStats).map(([name, stats]) => [name, { ...stats }])),
+  };
+}
 
 /**
  * What a search's matches depend on besides the index version. The base set and the parsed filter
@@ -20,8 +53,8 @@ type Entry = MatchesKey & { matches: Matches };
  * asks one query per facet besides the main one, and every facet without a filter of its own
  * repeats the main query's filter and words: those skip the filter and the word matching.
  * Holds at most `size` entries, each one slot list (at most the index's live documents) and, with
- * query words, one rank per slot; all are dropped when the index version changes. What `get`
- * returns is shared: callers must not modify it.
+ * query words, one rank per slot, and the facet counts last made of them; all are dropped when the
+ * index version changes. What `get` returns is shared: callers must not modify its slots or ranks.
  */
 export class RecentMatches {
   private entries: Entry[] = [];

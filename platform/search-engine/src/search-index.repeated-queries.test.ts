@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FilterNode } from './filter-parser';
 import { SearchIndex } from './search-index';
 import type { Doc, SearchParams, SearchResponse } from './search-types';
@@ -104,6 +104,41 @@ describe('a search page asking the same words and filters again', () => {
     }));
     for (let round = 0; round < 2; round++)
       for (const params of searches) expect(sent(index.search(params, siteOne))).toBe(firstAnswer(params, siteOne));
+  });
+
+  it('counts the facets of a search once: its next page, another sort and a facet query with its filter count nothing again', () => {
+    const index = stockIndex();
+    const counting = vi.spyOn(index as unknown as { facetCounts: () => unknown }, 'facetCounts');
+    const params: SearchParams = { filter: 'car_type = used', facets: ['make', 'price'], hitsPerPage: 2, page: 1 };
+    for (const asked of [
+      params,
+      { ...params, page: 2 },
+      { ...params, sort: ['price:desc'] },
+      { filter: 'car_type = used', facets: ['make', 'price'], limit: 1 },
+    ])
+      expect(sent(index.search(asked, siteOne))).toBe(firstAnswer(asked, siteOne));
+    expect(counting).toHaveBeenCalledTimes(1);
+    // Other facets of the same matches are counted for themselves.
+    const models = { filter: 'car_type = used', facets: ['model'] };
+    expect(sent(index.search(models, siteOne))).toBe(firstAnswer(models, siteOne));
+    expect(counting).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives each answer counts of its own: one changed by whoever received it does not change the next', () => {
+    const index = stockIndex();
+    const params: SearchParams = { filter: 'car_type = used', facets: ['make', 'price'] };
+    const first = index.search(params, siteOne);
+    first.facetDistribution!['make']!['Toyota'] = 999;
+    first.facetStats!['price']!.min = -1;
+    expect(sent(index.search(params, siteOne))).toBe(firstAnswer(params, siteOne));
+  });
+
+  it('counts again once the faceting settings changed', () => {
+    const index = stockIndex();
+    const params: SearchParams = { facets: ['make'] };
+    expect(Object.keys(index.search(params, siteOne).facetDistribution!['make']!).length).toBeGreaterThan(1);
+    index.updateSettings({ faceting: { maxValuesPerFacet: 1 } });
+    expect(Object.keys(index.search(params, siteOne).facetDistribution!['make']!)).toHaveLength(1);
   });
 
   it('counts facet values for a facet search over the same matches as the search', () => {

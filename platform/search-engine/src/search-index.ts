@@ -9,7 +9,7 @@ import type { TextRank } from './match-types';
 import type { TextMatcher } from './matcher';
 import { parseQuery } from './query-words';
 import { rankingScore } from './ranking-score';
-import { RecentMatches, type Matches } from './recent-matches';
+import { facetCountsOf, RecentMatches, type FacetCounts, type Matches } from './recent-matches';
 import { MeiliError } from './search-errors';
 import type { Doc, DocumentsPage, SearchParams, SearchResponse } from './search-types';
 import { orderedPage, readSortKeys } from './sort';
@@ -352,7 +352,12 @@ export class SearchIndex {
     }
 
     const response: SearchResponse = { hits: [], query: params.q ?? '', processingTimeMs: 0 };
-    if (facets?.length) Object.assign(response, this.facetCounts(facets.includes('*') ? this.current.filterableAttributes : facets, slots));
+    if (facets?.length) {
+      const names = facets.includes('*') ? this.current.filterableAttributes : facets;
+      const count = () => this.facetCounts(names, slots);
+      // Counted once per match set, unless a threshold or distinct left out some of its documents.
+      Object.assign(response, slots === matches.slots ? facetCountsOf(matches, names, this.current, count) : count());
+    }
 
     // No search reaches past maxTotalHits: its hits, offset and counts stop there (Meilisearch's pagination setting).
     const maxTotalHits = this.current.maxTotalHits ?? defaultMaxTotalHits;
@@ -434,7 +439,7 @@ export class SearchIndex {
     };
   }
 
-  private facetCounts(names: readonly string[], slots: Int32Array) {
+  private facetCounts(names: readonly string[], slots: Int32Array): FacetCounts {
     const facetDistribution: Record<string, Record<string, number>> = {};
     const facetStats: Record<string, { min: number; max: number }> = {};
     const faceting = this.current.faceting ?? {};
