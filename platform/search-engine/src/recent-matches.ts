@@ -10,13 +10,16 @@ export type FacetCounts = {
 
 /**
  * The documents a search matched, before its score threshold, distinct, facets and page: slots, and
- * with query words their ranks; and the facet counts last made of them (facetCountsOf).
+ * with query words their ranks; and the facet counts made of them, per list of facets (facetCountsOf).
  */
 export type Matches = {
   readonly slots: Int32Array;
   readonly ranks: TextRank[] | null;
-  counted?: { names: string; settings: object; counts: FacetCounts };
+  counted?: { settings: object; byNames: Map<string, FacetCounts> };
 };
+
+/** The facet lists whose counts one match set keeps: a search page asks its main query's list and one per facet. */
+const countedListsKept = 32;
 
 /**
  * The facet counts of `matches` for the facets `names` under the index's `settings`: counted once
@@ -26,12 +29,15 @@ export type Matches = {
  */
 export function facetCountsOf(matches: Matches, names: readonly string[], settings: object, count: () => FacetCounts): FacetCounts {
   const key = names.join('\u0000');
-  let counted = matches.counted;
-  if (!counted || counted.names !== key || counted.settings !== settings) {
-    counted = { names: key, settings, counts: count() };
-    matches.counted = counted;
+  if (matches.counted?.settings !== settings) matches.counted = { settings, byNames: new Map() };
+  const { byNames } = matches.counted;
+  let counts = byNames.get(key);
+  if (!counts) {
+    counts = count();
+    if (byNames.size >= countedListsKept) byNames.delete(byNames.keys().next().value!);
+    byNames.set(key, counts);
   }
-  const { facetDistribution, facetStats } = counted.counts;
+  const { facetDistribution, facetStats } = counts;
   return {
     facetDistribution: Object.fromEntries(Object.entries(facetDistribution).map(([name, values]) => [name, { ...values }])),
     facetStats: Object.fromEntries(Object.entries(facetStats).map(([name, stats]) => [name, { ...stats }])),
@@ -53,7 +59,7 @@ type Entry = MatchesKey & { matches: Matches };
  * asks one query per facet besides the main one, and every facet without a filter of its own
  * repeats the main query's filter and words: those skip the filter and the word matching.
  * Holds at most `size` entries, each one slot list (at most the index's live documents) and, with
- * query words, one rank per slot, and the facet counts last made of them; all are dropped when the
+ * query words, one rank per slot, and the facet counts made of them; all are dropped when the
  * index version changes. What `get` returns is shared: callers must not modify its slots or ranks.
  */
 export class RecentMatches {

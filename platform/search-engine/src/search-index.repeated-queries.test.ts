@@ -118,8 +118,10 @@ describe('a search page asking the same words and filters again', () => {
     ])
       expect(sent(index.search(asked, siteOne))).toBe(firstAnswer(asked, siteOne));
     expect(counting).toHaveBeenCalledTimes(1);
-    // Other facets of the same matches are counted for themselves.
+    // Other facets of the same matches are counted for themselves, and both lists stay counted.
     const models = { filter: 'car_type = used', facets: ['model'] };
+    expect(sent(index.search(models, siteOne))).toBe(firstAnswer(models, siteOne));
+    expect(sent(index.search(params, siteOne))).toBe(firstAnswer(params, siteOne));
     expect(sent(index.search(models, siteOne))).toBe(firstAnswer(models, siteOne));
     expect(counting).toHaveBeenCalledTimes(2);
   });
