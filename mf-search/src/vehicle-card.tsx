@@ -17,7 +17,8 @@ export function VehicleCard({ car, site, now, priority }: Props) {
   const price = site.offers_subscription && car.subscription_price ? car.subscription_price : car.price;
   return (
     <li className="vehicle-card" data-car-id={car.id}>
-      <Link to={vehiclePath(site, car.slug)} className="vehicle-card__link">
+      {/* Followed through the router by the shell (@dealer/ui/routed-links), hovering it warms the car page. */}
+      <a href={vehiclePath(site, car.slug)} className="vehicle-card__link" data-prefetch="intent">
         <span className="vehicle-card__media">
           <VehicleImage
             path={car.primary_image_url}
@@ -31,7 +32,7 @@ export function VehicleCard({ car, site, now, priority }: Props) {
           <span className="vehicle-card__location">{car.location_name}</span>
         </span>
         <span className="vehicle-card__name">{car.name}</span>
-      </Link>
+      </a>
       <span className="vehicle-card__price">
         {formatPrice(price, { preorder: car.preorder, locale: site.locale })}
         {site.offers_subscription && car.subscription_price ? <small> / week</small> : null}

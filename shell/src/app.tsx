@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { NamedSlotContext, RemoteSlotContext } from '@dealer/ui/remote-slot';
+import { useRoutedLinks } from '@dealer/ui/routed-links';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { resolveRoute } from '@dealer/rules/routes';
@@ -23,6 +24,8 @@ export function App() {
   const location = useLocation();
   const match = resolveRoute(site, location.pathname, new URLSearchParams(location.search));
   usePrefetchOnHover(site);
+  // The header's, footer's and cards' links are plain anchors this follows through the router.
+  useRoutedLinks();
 
   // A new page starts at its top. Not the first one: the browser placed it, and the shopper may have
   // scrolled a server-rendered page before its code ran (jumping back to the top then moved what

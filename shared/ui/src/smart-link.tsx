@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import { classifyLink } from '@dealer/rules/links';
 
 type SmartLinkProps = {
@@ -13,7 +12,8 @@ type SmartLinkProps = {
 };
 
 /**
- * A link that follows SPEC §2 link behaviour: router links inside the site, plain anchors for
+ * A link that follows SPEC §2 link behaviour: router links inside the site (anchors the shell's
+ * useRoutedLinks follows through the router), plain anchors for
  * tel:, mailto: and maps, new tab for other hosts, nothing for a target of `true`.
  * `data-prefetch` tells the shell whether hovering may warm the route's remote.
  */
@@ -23,10 +23,11 @@ export function SmartLink({ to, children, className, usesPagesPath = false, blog
     case 'none':
       return null;
     case 'internal':
+      // Followed through the router by the shell's one listener (routed-links.ts), not a Link of its own.
       return (
-        <Link to={link.to} className={className} onClick={onClick} data-prefetch={link.prefetch ? 'intent' : 'off'}>
+        <a href={link.to} className={className} onClick={onClick} data-prefetch={link.prefetch ? 'intent' : 'off'}>
           {children}
-        </Link>
+        </a>
       );
     case 'plain':
       return (

@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import type { CarCard, ContentBlock } from '@dealer/contracts/content';
 import { formatDistance } from '@dealer/rules/locale';
 import { formatPrice } from '@dealer/rules/price';
@@ -16,7 +15,7 @@ export function CarCards({ cars, detailPath }: { cars: CarCard[]; detailPath: st
     <ul className="content-cards content-cards--cars">
       {cars.map((car) => (
         <li key={car.id} className="content-card car-card" data-car-id={car.id}>
-          <Link to={`${detailPath}/${car.slug}`} className="content-card__link">
+          <a href={`${detailPath}/${car.slug}`} className="content-card__link" data-prefetch="intent">
             {car.primary_image_url && (
               <ContentImage
                 className="content-card__picture"
@@ -27,7 +26,7 @@ export function CarCards({ cars, detailPath }: { cars: CarCard[]; detailPath: st
               />
             )}
             <h3>{car.name}</h3>
-          </Link>
+          </a>
           <p className="car-card__price">
             {formatPrice(car.price, { locale: site.locale })}
             {car.before_price !== null && car.before_price > car.price && <s>{formatPrice(car.before_price, { locale: site.locale })}</s>}
