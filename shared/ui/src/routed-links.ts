@@ -13,15 +13,24 @@ export const routedAnchorSelector = 'a[data-prefetch][href^="/"]';
  * downloads nothing, and that nothing before it handled.
  */
 export function routedPath(event: MouseEvent): string | null {
+  const href = pressedAnchor(event, routedAnchorSelector)?.getAttribute('href');
+  if (!href || href.startsWith('//')) return null;
+  return href;
+}
+
+/**
+ * The anchor matching `selector` that a click pressed to follow in this tab, or null: a plain press
+ * (main button, no modifier key) that nothing before handled, on an anchor that opens in this tab
+ * and downloads nothing. Anything else is the browser's to follow.
+ */
+export function pressedAnchor(event: MouseEvent, selector = 'a'): HTMLAnchorElement | null {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
   const target = event.target;
   if (!(target instanceof Element)) return null;
-  const anchor = target.closest<HTMLAnchorElement>(routedAnchorSelector);
+  const anchor = target.closest<HTMLAnchorElement>(selector);
   if (!anchor || anchor.hasAttribute('download')) return null;
   if (anchor.target && anchor.target !== '_self') return null;
-  const href = anchor.getAttribute('href');
-  if (!href || href.startsWith('//')) return null;
-  return href;
+  return anchor;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { classifyLink } from '@dealer/rules/links';
+import { pressedAnchor } from '@dealer/ui/routed-links';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 
@@ -14,10 +15,8 @@ export function RichHtml({ html, className }: { html: string; className?: string
   const navigate = useNavigate();
   const site = useAppSelector(selectSite);
   const followInside = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const anchor = (event.target as Element).closest('a');
-    if (!anchor || !event.currentTarget.contains(anchor) || anchor.hasAttribute('download')) return;
-    if (anchor.target && anchor.target !== '_self') return;
+    const anchor = pressedAnchor(event.nativeEvent);
+    if (!anchor || !event.currentTarget.contains(anchor)) return;
     const href = anchor.getAttribute('href');
     if (!href) return;
     const link = classifyLink(href, {
