@@ -6,6 +6,7 @@ import { vehiclePath } from '@dealer/rules/routes';
 import { cardTag } from '@dealer/rules/tags';
 import { VehicleImage } from '@dealer/ui/vehicle-image';
 import { RemoteSlot } from '@dealer/ui/remote-slot';
+import { KeptMarkup } from '@dealer/ui/kept-markup';
 import type { SearchHit } from './search-api';
 
 type Props = { car: SearchHit; site: PublicSiteConfig; now: number; priority: boolean };
@@ -16,7 +17,14 @@ export function VehicleCard({ car, site, now, priority }: Props) {
   const market = car.autograb_data?.state_average_market_price ?? car.autograb_data?.average_market_price ?? null;
   const price = site.offers_subscription && car.subscription_price ? car.subscription_price : car.price;
   return (
-    <li className="vehicle-card" data-car-id={car.id}>
+    // The server repeats a card it rendered before for the same car, tag and site (not the first
+    // cards: their pictures load eagerly and React announces them).
+    <KeptMarkup
+      as="li"
+      keep={priority ? null : () => `card ${tag?.text ?? ''} ${JSON.stringify(car)}`}
+      className="vehicle-card"
+      data-car-id={car.id}
+    >
       {/* Followed through the router by the shell (@dealer/ui/routed-links), hovering it warms the car page. */}
       <a href={vehiclePath(site, car.slug)} className="vehicle-card__link" data-prefetch="intent">
         <span className="vehicle-card__media">
@@ -50,7 +58,7 @@ export function VehicleCard({ car, site, now, priority }: Props) {
           car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }}
         />
       </span>
-    </li>
+    </KeptMarkup>
   );
 }
 

@@ -16,6 +16,7 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { resolveRoute } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { createPlatformStore } from '@dealer/state/store';
+import { KeptMarkupContext, keptMarkupRender, type KeptMarkupCache } from '@dealer/ui/kept-markup';
 import type { ServerRemote, ServerRenderable } from '@dealer/state/server-render';
 import { enableSiteRemotes } from './federation/remote-runtime';
 import { setFirstPaintHero, type FirstPaintHero } from './boot/first-paint';
@@ -61,6 +62,11 @@ export type RenderAppInput = {
    * `#route-data`: the dealer's page at this address (null or absent: none, so a 404 or the page's default).
    */
   routeData?: { content?: ResolvedPage | null } | null;
+  /**
+   * Parts kept from earlier renders of this site at these remotes' versions (result cards, the
+   * header, the footer): repeated instead of rendered. Absent: everything renders.
+   */
+  keptMarkup?: KeptMarkupCache | null;
 };
 
 /** What the browser needs to hydrate the server's markup: the modules rendered and the API answers they used. */
@@ -91,6 +97,7 @@ export async function renderApp({
   budgetMs = 200,
   onFallback,
   routeData = null,
+  keptMarkup = null,
 }: RenderAppInput): Promise<RenderAppOutput> {
   const page = new URL(url);
   const store = createPlatformStore(site, { apiBase: `${page.origin}/api` });
@@ -119,8 +126,9 @@ export async function renderApp({
   setFirstPaintHero(hero);
   // The browser hydrates exactly the modules whose markup is in the page (the route's and the slots').
   const rendered = new Set<ExposedModule>();
+  const kept = keptMarkup ? keptMarkupRender(keptMarkup, (module) => rendered.add(module as ExposedModule)) : null;
   try {
-    const html = renderToString(
+    const app = (
       <AppRoot
         site={site}
         store={store}
@@ -128,8 +136,11 @@ export async function renderApp({
         routeData={routeDataFor(`${page.pathname}${page.search}`, routeData?.content ?? null)}
         contentComponents={contentComponents}
         router={(children) => <StaticRouter location={`${page.pathname}${page.search}`}>{children}</StaticRouter>}
-      />,
+      />
     );
+    const html = kept
+      ? kept.finish(renderToString(<KeptMarkupContext.Provider value={kept.store}>{app}</KeptMarkupContext.Provider>))
+      : renderToString(app);
     // The platform API is loaded here from the start (this module imports it), so its state is there.
     const api = store.getState().platformApi;
     const state = rendered.size ? { modules: [...rendered], api: api ? { platformApi: answeredQueries(api) } : undefined } : null;

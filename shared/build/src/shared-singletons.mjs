@@ -1,6 +1,6 @@
 // The one list of modules shared between the shell and every remote. Only what must be ONE
 // instance in a page is shared: React and its DOM renderer, the router, the store (Redux Toolkit,
-// react-redux and @dealer/state), the remote-slot contexts and the design system's stylesheet.
+// react-redux and @dealer/state), the remote-slot and kept-markup contexts and the design system's stylesheet.
 // Pure packages (@dealer/contracts, @dealer/rules, @dealer/events, the rest of @dealer/ui) are
 // bundled into each build that uses them, so a remote runs the rules it was built and tested with.
 //
@@ -54,6 +54,8 @@ export const sharedSingletons = {
   '@dealer/state/': entry(state),
   // The contexts through which the shell renders slots for remotes.
   '@dealer/ui/remote-slot': entry(ui),
+  // The context through which the server repeats parts it has kept (result cards, header, footer).
+  '@dealer/ui/kept-markup': entry(ui),
   // One copy of the design system's CSS in the page.
   '@dealer/ui/styles.css': entry(ui),
 };

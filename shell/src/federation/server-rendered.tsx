@@ -1,5 +1,6 @@
 import { createContext, lazy, Suspense, useContext, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import type { ExposedModule, ExposedProps } from '@dealer/contracts/remote-modules';
+import { KeptMarkupNotesContext } from '@dealer/ui/kept-markup';
 import { loadRemoteModule } from './remote-runtime';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module's own props, checked where the module is placed (ExposedProps)
@@ -48,6 +49,8 @@ export function ServerRenderedRemote<M extends ExposedModule>({
 }) {
   const { components, onRendered } = useContext(ServerRenderedContext);
   onRendered?.(module);
+  // Inside a part the server keeps: the pages that repeat its markup list this module too.
+  useContext(KeptMarkupNotesContext)?.push(module);
   const Component = (components?.[module] as AnyComponent | undefined) ?? lazyRemote(module);
   return (
     <Suspense fallback={loading}>

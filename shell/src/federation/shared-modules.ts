@@ -15,6 +15,7 @@ import * as stateRootReducer from '@dealer/state/root-reducer';
 import * as stateSiteSlice from '@dealer/state/site-slice';
 import * as stateStore from '@dealer/state/store';
 import * as remoteSlot from '@dealer/ui/remote-slot';
+import * as keptMarkup from '@dealer/ui/kept-markup';
 
 /** Modules every page of the shell has. */
 export const sharedModules: Record<string, unknown> = {
@@ -32,6 +33,7 @@ export const sharedModules: Record<string, unknown> = {
   '@dealer/state/site-slice': stateSiteSlice,
   '@dealer/state/store': stateStore,
   '@dealer/ui/remote-slot': remoteSlot,
+  '@dealer/ui/kept-markup': keptMarkup,
 };
 
 /**

@@ -3,13 +3,16 @@ import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { searchPathFor } from '@dealer/rules/routes';
 import { navigationLinks } from './nav-links';
+import { KeptMarkup } from '@dealer/ui/kept-markup';
 
 export function SiteFooter() {
   const site = useAppSelector(selectSite);
   const links = navigationLinks(site.navigation.footer, site, searchPathFor(site));
   const primary = site.locations.find((location) => location.primary) ?? site.locations[0];
+  const year = new Date().getFullYear();
   return (
-    <footer className="site-footer">
+    // The same on every page of the site in a year: the server renders it once per config and repeats it.
+    <KeptMarkup as="footer" keep={`site-footer ${year}`} className="site-footer">
       <div className="dp-container site-footer__inner">
         <nav aria-label="Footer">
           <ul className="site-footer__links">
@@ -39,8 +42,8 @@ export function SiteFooter() {
             )}
           </address>
         )}
-        <p className="site-footer__legal">{`© ${new Date().getFullYear()} ${site.name}`}</p>
+        <p className="site-footer__legal">{`© ${year} ${site.name}`}</p>
       </div>
-    </footer>
+    </KeptMarkup>
   );
 }

@@ -5,12 +5,14 @@ import { selectSite } from '@dealer/state/site-slice';
 import { searchPathFor } from '@dealer/rules/routes';
 import { navigationLinks } from './nav-links';
 import { worksWithoutApp } from '../boot/site-menu';
+import { KeptMarkup } from '@dealer/ui/kept-markup';
 
 export function SiteHeader() {
   const site = useAppSelector(selectSite);
   const links = navigationLinks(site.navigation.header, site, searchPathFor(site));
   return (
-    <header className="site-header">
+    // The same on every page of the site: the server renders it once per config and repeats it.
+    <KeptMarkup as="header" keep="site-header" className="site-header">
       <div className="site-header__bar dp-container">
         <Link to="/" className="site-header__brand">
           <img src={site.logo.url} alt={site.name} width={160} height={40} />
@@ -59,6 +61,6 @@ export function SiteHeader() {
           )}
         </ul>
       </nav>
-    </header>
+    </KeptMarkup>
   );
 }

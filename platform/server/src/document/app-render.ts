@@ -6,6 +6,8 @@ import { compileFunction } from 'node:vm';
 import type { RemoteName } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { InProcessSearchAnswer, InProcessSearchRequest } from '../search/in-process-search';
+import { KeptMarkupCache, type KeptMarkupScope } from './kept-markup-cache';
+import { siteConfigVersion } from './site-config-url';
 
 /** The hero the car page's placeholder shows (the shell's FirstPaintHero). */
 export type AppHero = { slug: string; src: string; srcSet: string; sizes: string; alt: string };
@@ -22,6 +24,7 @@ type ShellRender = {
     remotes: ServerRemote | null;
     budgetMs: number;
     onFallback: (module: string, reason: unknown) => void;
+    keptMarkup?: KeptMarkupScope;
   }) => Promise<{ html: string; state: { modules: string[] } | null }>;
   sharedModules?: Record<string, unknown>;
   setPlatformFetch?: (fetchImpl: PlatformFetch) => void;
@@ -96,8 +99,15 @@ export class AppRenderer {
       multiSearch?: (request: InProcessSearchRequest) => Promise<InProcessSearchAnswer>;
       /** How long the route's module may wait for its first data before the browser is left to it. */
       budgetMs?: number;
+      /** What the parts pages repeat (cards, header, footer) may hold; 0: every page renders them all. */
+      keptMarkupBytes?: number;
     },
-  ) {}
+  ) {
+    const bytes = options.keptMarkupBytes ?? 16 * 1024 * 1024;
+    this.keptMarkup = bytes > 0 ? new KeptMarkupCache(bytes) : null;
+  }
+
+  private readonly keptMarkup: KeptMarkupCache | null;
 
   private loadShell(): ShellRender | null {
     if (this.shell !== undefined) return this.shell;
@@ -228,6 +238,10 @@ export class AppRenderer {
           routeData: input.routeData ?? null,
           remotes,
           budgetMs: this.options.budgetMs ?? 250,
+          // Kept per site config and remote versions: any change there renders every part afresh.
+          keptMarkup: this.keptMarkup?.scope(
+            `${input.site.id} ${siteConfigVersion(input.site)} ${input.remotes.map(({ name, version }) => `${name}@${version}`).join(' ')}`,
+          ),
           onFallback: (module, reason) => {
             degraded = true;
             this.options.log.warn({ err: reason, module, url: input.url }, 'a remote module is left to the browser');

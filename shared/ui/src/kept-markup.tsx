@@ -1,0 +1,125 @@
+import { createContext, useContext, type ReactNode } from 'react';
+
+/**
+ * Markup the server renders once and repeats (a result card, the header, the footer): what it shows
+ * depends only on its `keep` key and on what the render's scope fixes (the site's config and the
+ * remotes' versions). The server's store answers with the markup it kept; a miss renders the
+ * children as usual, marked, and `harvestKeptMarkup` takes the marked markup out of the page once it
+ * is rendered. The page is byte for byte what a full render gives, so the browser hydrates it as
+ * usual. In the browser (no store) this is the element with its children.
+ */
+export type KeptMarkupStore = {
+  /** The inner markup kept for `key` (what it rendered inside is told to the page again), or undefined. */
+  get(key: string): string | undefined;
+  /**
+   * A miss this render keeps: the token its element carries until the page is harvested, and the
+   * list where what it renders inside (slot modules) is noted for the pages that repeat it.
+   */
+  mark(key: string, tag: string): { token: string; notes: string[] };
+};
+
+export const KeptMarkupContext = createContext<KeptMarkupStore | null>(null);
+
+/** Inside a kept part as it renders for the first time: where what it renders is noted. */
+export const KeptMarkupNotesContext = createContext<string[] | null>(null);
+
+/** The attribute a marked element carries between the render and the harvest. */
+export const keptMarkupAttribute = 'data-kept-markup';
+
+type KeptTag = 'li' | 'header' | 'footer' | 'div' | 'nav';
+
+type KeptMarkupProps = {
+  as: KeptTag;
+  /**
+   * What the markup depends on beyond the render's scope (a function: worked out only on the
+   * server); null: render it every time.
+   */
+  keep: string | (() => string) | null;
+  className?: string;
+  id?: string;
+  children: ReactNode;
+} & { [data: `data-${string}`]: string | number | undefined };
+
+export function KeptMarkup({ as: Tag, keep, children, ...attributes }: KeptMarkupProps) {
+  const store = useContext(KeptMarkupContext);
+  if (!store || keep === null) return <Tag {...attributes}>{children}</Tag>;
+  const key = typeof keep === 'function' ? keep() : keep;
+  const html = store.get(key);
+  if (html !== undefined) return <Tag {...attributes} dangerouslySetInnerHTML={{ __html: html }} />;
+  const { token, notes } = store.mark(key, Tag);
+  return (
+    <Tag {...attributes} {...{ [keptMarkupAttribute]: token }}>
+      <KeptMarkupNotesContext.Provider value={notes}>{children}</KeptMarkupNotesContext.Provider>
+    </Tag>
+  );
+}
+
+const marker = new RegExp(` ${keptMarkupAttribute}="([^"]+)"`, 'g');
+
+/**
+ * The page's markup without the marks, and each marked element's inner markup by token. React
+ * escapes `<` and `>` in attributes and text, so tags found are tags; a marked element's end is
+ * its tag's closing one at the same depth.
+ */
+export function harvestKeptMarkup(html: string, tags: ReadonlyMap<string, string>): { html: string; kept: Map<string, string> } {
+  const kept = new Map<string, string>();
+  if (!tags.size) return { html, kept };
+  for (const match of html.matchAll(marker)) {
+    const token = match[1]!;
+    const tag = tags.get(token);
+    if (!tag) continue;
+    const start = html.indexOf('>', match.index) + 1;
+    const tagPattern = new RegExp(`<(/?)${tag}[\\s>/]`, 'g');
+    tagPattern.lastIndex = start;
+    let depth = 1;
+    for (let found = tagPattern.exec(html); found; found = tagPattern.exec(html)) {
+      depth += found[1] ? -1 : 1;
+      if (depth === 0) {
+        kept.set(token, html.slice(start, found.index).replace(marker, ''));
+        break;
+      }
+    }
+  }
+  return { html: html.replace(marker, ''), kept };
+}
+
+/** What the server keeps for a part: its inner markup and what it rendered inside. */
+export type KeptMarkupEntry = { html: string; notes: readonly string[] };
+
+/** The server's kept parts for one scope (a site's config and its remotes' versions). */
+export type KeptMarkupCache = {
+  get(key: string): KeptMarkupEntry | undefined;
+  set(key: string, entry: KeptMarkupEntry): void;
+};
+
+/**
+ * One render's store over the server's cache (`onNote` is told what a repeated part rendered
+ * inside), and `finish`, which takes the marks out of the rendered page and keeps what they marked.
+ */
+export function keptMarkupRender(cache: KeptMarkupCache, onNote: (note: string) => void) {
+  const marked = new Map<string, { key: string; tag: string; notes: string[] }>();
+  const store: KeptMarkupStore = {
+    get(key) {
+      const entry = cache.get(key);
+      entry?.notes.forEach(onNote);
+      return entry?.html;
+    },
+    mark(key, tag) {
+      const token = String(marked.size);
+      const notes: string[] = [];
+      marked.set(token, { key, tag, notes });
+      return { token, notes };
+    },
+  };
+  const finish = (html: string) => {
+    if (!marked.size) return html;
+    const tags = new Map([...marked].map(([token, { tag }]) => [token, tag]));
+    const harvested = harvestKeptMarkup(html, tags);
+    for (const [token, inner] of harvested.kept) {
+      const { key, notes } = marked.get(token)!;
+      cache.set(key, { html: inner, notes });
+    }
+    return harvested.html;
+  };
+  return { store, finish };
+}
