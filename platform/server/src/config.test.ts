@@ -112,6 +112,7 @@ describe('platform configuration', () => {
         LOG_LEVEL: 'warn',
         TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16,fd00::/8 ,loopback',
         SERVER_RENDER_BUDGET_MS: '400',
+        KEPT_MARKUP_MB: '0',
         HTTP_HEADERS_TIMEOUT_MS: '5000',
         HTTP_REQUEST_TIMEOUT_MS: '60000',
         HTTP_IDLE_TIMEOUT_MS: '20000',
@@ -154,6 +155,7 @@ describe('platform configuration', () => {
       remotesBaseUrl: 'https://cdn.example.com/mf',
       shellClientDir: '/srv/platform/client',
       serverRenderBudgetMs: 400,
+      keptMarkupBytes: 0,
       consoleClientDir: '/srv/platform/console-client',
       searchKeySecret: 'a-search-secret-of-enough-length',
       searchKeySecretGenerated: false,
@@ -254,6 +256,13 @@ describe('platform configuration', () => {
       'FACEBOOK_GRAPH_URL must be an http:// or https:// URL without a query',
     );
     expect(configErrorOf({ AD_EVENTS_RATE_LIMIT: '-1' }).message).toContain('AD_EVENTS_RATE_LIMIT must be 0 (off) or more');
+  });
+
+  it('lets server renders keep 16 MB of repeated parts unless told otherwise, 0 turning it off', () => {
+    expect(loadConfig({}, cwd).keptMarkupBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ KEPT_MARKUP_MB: '64' }, cwd).keptMarkupBytes).toBe(64 * 1024 * 1024);
+    expect(configErrorOf({ KEPT_MARKUP_MB: '-1' }).message).toContain('KEPT_MARKUP_MB must be 0 (off) or more');
+    expect(configErrorOf({ KEPT_MARKUP_MB: 'lots' }).message).toContain('KEPT_MARKUP_MB must be a whole number of megabytes');
   });
 
   it('keeps events 400 days and sent ad events 30 unless told otherwise, and refuses an ad event retention shorter than its retries', () => {

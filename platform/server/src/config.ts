@@ -99,6 +99,13 @@ const baseEnvSchema = z.object({
     }),
   // How long the server waits for a page's remotes and data before it leaves that part to the browser.
   SERVER_RENDER_BUDGET_MS: milliseconds('SERVER_RENDER_BUDGET_MS', 250, 10),
+  // What the parts server renders repeat (header, footer, result cards) may hold in memory; 0 = off.
+  KEPT_MARKUP_MB: z.coerce
+    .number({ error: 'KEPT_MARKUP_MB must be a whole number of megabytes' })
+    .int('KEPT_MARKUP_MB must be a whole number of megabytes')
+    .min(0, 'KEPT_MARKUP_MB must be 0 (off) or more')
+    .max(4096, 'KEPT_MARKUP_MB must be at most 4096')
+    .default(16),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 90_000, 100),
   HTTP_IDLE_TIMEOUT_MS: milliseconds('HTTP_IDLE_TIMEOUT_MS', 30_000, 100),
@@ -358,6 +365,8 @@ export type PlatformConfig = {
   shellClientDir: string;
   /** How long a server render waits for remotes and data before it leaves that part to the browser. */
   serverRenderBudgetMs: number;
+  /** Bytes the parts server renders repeat may hold (0: every page renders them all). */
+  keptMarkupBytes: number;
   /** The dealer console's browser build (served at /console-assets/ on the console's host). */
   consoleClientDir: string;
   searchKeySecret: string;
@@ -487,6 +496,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     remotesBaseUrl: e.REMOTES_BASE_URL?.replace(/\/$/, '') ?? null,
     shellClientDir: resolve(cwd, e.SHELL_CLIENT_DIR),
     serverRenderBudgetMs: e.SERVER_RENDER_BUDGET_MS,
+    keptMarkupBytes: e.KEPT_MARKUP_MB * 1024 * 1024,
     consoleClientDir: resolve(cwd, e.CONSOLE_CLIENT_DIR),
     searchKeySecret: e.SEARCH_KEY_SECRET ?? randomBytes(24).toString('base64url'),
     searchKeySecretGenerated: !e.SEARCH_KEY_SECRET,

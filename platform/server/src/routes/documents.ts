@@ -91,6 +91,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     shellClientDir: ctx.config.shellClientDir,
     remotesDir: ctx.config.remotesDir,
     budgetMs: ctx.config.serverRenderBudgetMs,
+    keptMarkupBytes: ctx.config.keptMarkupBytes,
     log: app.log,
     // The page's own API calls, answered by this app without a socket.
     inject: async (request) => {
