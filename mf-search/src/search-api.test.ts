@@ -133,6 +133,45 @@ describe('the search page’s search', () => {
     expect(storedAnswer(store, searchApi.endpoints.searchLanding.name)).toBeNull();
   });
 
+  it('takes the landing the platform read for the page instead of asking again, and keeps it for the browser', async () => {
+    const asked = answeringSearch({ [hiluxLanding.slug]: hiluxLanding });
+    const store = createPlatformStore(site, { apiBase });
+    await prefetchSearchPage(
+      { searchSlug: hiluxLanding.slug },
+      {
+        url: new URL(`https://www.metrotoyota.example.com.au/search/${hiluxLanding.slug}`),
+        store,
+        routeData: { searchLanding: hiluxLanding },
+      },
+    );
+    expect(asked.requests).toEqual([`${site.search.host}/multi-search`]);
+    expect(asked[0]!.queries[0]!.filter).toEqual(expect.arrayContaining(['make = "Toyota"', 'model = "HiLux"']));
+    expect(storedAnswer(store, searchApi.endpoints.searchLanding.name)).toEqual(hiluxLanding);
+
+    // Looked up and none (null): a plain search by the slug, still without asking.
+    const plain = createPlatformStore(site, { apiBase });
+    await prefetchSearchPage(
+      { searchSlug: 'used-cars' },
+      { url: new URL('https://www.metrotoyota.example.com.au/search/used-cars'), store: plain, routeData: { searchLanding: null } },
+    );
+    expect(asked.requests.filter((address) => address.includes('/search-pages/'))).toEqual([]);
+    expect(asked[1]!.queries[0]!.filter).toEqual(['car_type = "used"']);
+    expect(storedAnswer(plain, searchApi.endpoints.searchLanding.name)).toBeNull();
+
+    // Not looked up (an older shell, or a category page): asked as before.
+    await prefetchSearchPage(
+      { searchSlug: hiluxLanding.slug },
+      {
+        url: new URL(`https://www.metrotoyota.example.com.au/search/${hiluxLanding.slug}`),
+        store: createPlatformStore(site, { apiBase }),
+        routeData: {},
+      },
+    );
+    expect(asked.requests.filter((address) => address.includes('/search-pages/'))).toEqual([
+      `${apiBase}/search-pages/${hiluxLanding.slug}`,
+    ]);
+  });
+
   it('searches by the slug alone when the landing pages cannot be read, and never asks for a slug no landing page can have', async () => {
     const asked = answeringSearch({ 'used-cars': 502 });
     const store = createPlatformStore(site, { apiBase });

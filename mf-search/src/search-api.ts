@@ -163,10 +163,17 @@ export const { useSearchCarsQuery, useSearchLandingQuery } = searchApi;
  * for in the browser, so the browser's store already holds the answers when it hydrates. The landing
  * page first: its filters are part of the search, and its title and intro of the page.
  */
-export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url, store }: PrefetchContext) {
+export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url, store, routeData }: PrefetchContext) {
   const site = selectSite(store.getState());
   const state = parseSearchState(url.searchParams, site.search_facets);
-  const { data: landing } = await store.dispatch(searchApi.endpoints.searchLanding.initiate(searchSlug));
+  // The platform read the landing for the document already (shell 1.7): kept as the answer, not asked again.
+  const known = routeData && 'searchLanding' in routeData ? (routeData.searchLanding ?? null) : undefined;
+  if (known !== undefined) {
+    // Typed against RTK Query's own root state; the page's store holds that state under the same key.
+    const keep = searchApi.util.upsertQueryData('searchLanding', searchSlug, known) as unknown as Parameters<typeof store.dispatch>[0];
+    await store.dispatch(keep);
+  }
+  const landing = known !== undefined ? known : (await store.dispatch(searchApi.endpoints.searchLanding.initiate(searchSlug))).data;
   const landingFilters = landing?.filters ?? [];
   const result = await store.dispatch(searchApi.endpoints.searchCars.initiate({ state, searchSlug, hitsPerPage, landingFilters }));
   if (result.error) throw new Error(`search failed: ${JSON.stringify(result.error)}`);

@@ -84,6 +84,16 @@ describe('the server render of a page whose route belongs to a remote', () => {
     ]);
   });
 
+  it('hands the route’s module the search landing the platform read for the page, and nothing it did not look up', async () => {
+    const given: unknown[] = [];
+    const remotes = searchRemote(async (_props, { routeData }) => void given.push(routeData));
+    const landing = { slug: 'used-toyota-hilux', title: 'Used HiLux', intro_html: '', description: '', filters: ['model = "HiLux"'] };
+    await renderApp({ site, url: searchUrl, hero: null, remotes, routeData: { content: null, searchLanding: landing } });
+    await renderApp({ site, url: searchUrl, hero: null, remotes, routeData: { searchLanding: null } });
+    await renderApp({ site, url: searchUrl, hero: null, remotes, routeData: { content: null } });
+    expect(given).toEqual([{ searchLanding: landing }, { searchLanding: null }, {}]);
+  });
+
   it('leaves the remote to the browser when its data is not there within the budget; the rest of the page renders', async () => {
     const { html, state, fallbacks } = await render(
       searchRemote(() => new Promise(() => undefined)),

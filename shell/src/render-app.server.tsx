@@ -17,7 +17,7 @@ import { resolveRoute } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { createPlatformStore } from '@dealer/state/store';
 import { KeptMarkupContext, keptMarkupRender, type KeptMarkupCache } from '@dealer/ui/kept-markup';
-import type { ServerRemote, ServerRenderable } from '@dealer/state/server-render';
+import type { PrefetchRouteData, ServerRemote, ServerRenderable } from '@dealer/state/server-render';
 import { enableSiteRemotes } from './federation/remote-runtime';
 import { setFirstPaintHero, type FirstPaintHero } from './boot/first-paint';
 import type { ServerRendered } from './federation/server-rendered';
@@ -61,7 +61,7 @@ export type RenderAppInput = {
    * What the platform resolved for the route before rendering, the same the document carries as
    * `#route-data`: the dealer's page at this address (null or absent: none, so a 404 or the page's default).
    */
-  routeData?: { content?: ResolvedPage | null } | null;
+  routeData?: ({ content?: ResolvedPage | null } & PrefetchRouteData) | null;
   /**
    * Parts kept from earlier renders of this site at these remotes' versions (result cards, the
    * header, the footer): repeated instead of rendered. Absent: everything renders.
@@ -113,7 +113,11 @@ export async function renderApp({
   const renderable = owner ? (remotes?.[owner.module] as ServerRenderable<ExposedModule> | undefined) : undefined;
   if (owner && renderable) {
     try {
-      if (renderable.prefetch) await withinBudget(renderable.prefetch(owner.props as never, { url: page, store }), budgetMs);
+      // Only what the platform looked up for the route's module (a key absent: the module asks itself).
+      const prefetchData: PrefetchRouteData =
+        routeData && 'searchLanding' in routeData ? { searchLanding: routeData.searchLanding ?? null } : {};
+      if (renderable.prefetch)
+        await withinBudget(renderable.prefetch(owner.props as never, { url: page, store, routeData: prefetchData }), budgetMs);
       modules.add(owner.module);
       components[owner.module] = renderable.Component;
     } catch (error) {

@@ -28,3 +28,8 @@ export async function searchLandingFor(
   const filled = fillSearchLanding(landing, (template?.version as SearchTemplateContent | undefined) ?? null, site);
   return { slug, ...filled, filters: presetFilters(landing.preset) };
 }
+
+/** A landing as `GET /api/search-pages/:slug` answers it (and a server-rendered page's search is given it). */
+export function landingAnswer({ seoTitle: _seoTitle, ...landing }: FilledLanding): SearchLanding {
+  return landing;
+}

@@ -20,7 +20,7 @@ type ShellRender = {
     site: PublicSiteConfig;
     url: string;
     hero: AppHero | null;
-    routeData: { content?: unknown } | null;
+    routeData: { content?: unknown; searchLanding?: unknown } | null;
     remotes: ServerRemote | null;
     budgetMs: number;
     onFallback: (module: string, reason: unknown) => void;
@@ -65,8 +65,11 @@ export type RenderPageInput = {
   remotes: readonly { name: RemoteName; version: string }[];
   /** The shopper's address: the page's own API calls count against it, as the browser's would. */
   ip: string;
-  /** The page's own data the platform read for the document (a content page), rendered from as it is. */
-  routeData?: { content?: unknown } | null;
+  /**
+   * The page's own data the platform read for the document, rendered from as it is: a content page;
+   * a search page's landing (null: the slug has none; absent: not looked up, the page asks).
+   */
+  routeData?: { content?: unknown; searchLanding?: unknown } | null;
 };
 
 /** Published versions never change; a few hundred at most are worth keeping loaded. */

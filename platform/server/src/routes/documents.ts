@@ -20,7 +20,7 @@ import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { contentForRoute } from '../content/content-route';
 import { articleJsonLd } from '../content/content-seo';
-import { searchLandingFor } from '../content/search-landing';
+import { landingAnswer, searchLandingFor } from '../content/search-landing';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
 import { PageCache, pageCacheKey, pageEncodingFor } from '../document/page-cache';
@@ -190,10 +190,10 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     const category = match.kind === 'search' ? searchCategoryOf(site, url.pathname) : null;
     if (category && status === 200) title = `${category.label}: ${pageTitles.search} | ${site.name}`;
     // A dealer's search landing page (/search/used-toyota-hilux): its own title, description and address.
-    const landing =
-      match.kind === 'search' && !category && status === 200
-        ? await searchLandingFor(ctx.db, site, match.searchSlug, { drafts: resolved.previewDrafts === true })
-        : null;
+    const landingLookedUp = match.kind === 'search' && !category && status === 200;
+    const landing = landingLookedUp
+      ? await searchLandingFor(ctx.db, site, match.searchSlug, { drafts: resolved.previewDrafts === true })
+      : null;
     if (landing) {
       title = landing.seoTitle.includes(site.name) ? landing.seoTitle : `${landing.seoTitle} | ${site.name}`;
       description = landing.description;
@@ -270,7 +270,11 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       hero,
       remotes: remote && status === 200 ? publicConfig.remotes.map(({ name, version }) => ({ name, version })) : [],
       ip: request.ip,
-      routeData: content?.page ? { content: content.page } : null,
+      routeData: {
+        ...(content?.page ? { content: content.page } : {}),
+        // Looked up for the title above: the page's search need not ask for it again (as the API answers it).
+        ...(landingLookedUp ? { searchLanding: landing ? landingAnswer(landing) : null } : {}),
+      },
     });
     const { head, tail } = documentParts({
       site: publicConfig,

@@ -8,7 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveRoute } from '@dealer/rules/routes';
 import { contentForRoute } from '../content/content-route';
-import { searchLandingFor } from '../content/search-landing';
+import { landingAnswer, searchLandingFor } from '../content/search-landing';
 import type { PlatformContext } from '../platform-context';
 import { freshSiteContext } from '../tenancy/site-plugin';
 import { refusalSchema } from '../http/zod-schemas';
@@ -52,8 +52,7 @@ export async function pageRoutes(scope: FastifyInstance, ctx: PlatformContext) {
       const landing = await searchLandingFor(ctx.db, context.site, request.params.slug, { drafts: context.previewDrafts === true });
       reply.header('Cache-Control', context.preview ? 'private, no-store' : 'no-cache');
       if (!landing) return reply.code(404).send({ message: landingNotFoundMessage });
-      const { seoTitle: _seoTitle, ...answer } = landing;
-      return answer;
+      return landingAnswer(landing);
     },
   );
 }
