@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { traceCpu } from './trace-cpu.mjs';
 import { chromiumFlags, chromiumPath, launchChromium, startPlatform } from './platform.mjs';
 
 export const targets = { routeJsKb: 250, performance: 95, lcpMs: 1500, cls: 0.05 };
@@ -132,6 +133,8 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
         '--quiet',
         `--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`,
         `--chrome-flags=${chromiumFlags.join(' ')}`,
+        // At 1× the trace is kept to read the main thread's CPU time from it (trace-cpu.mjs).
+        ...(cpuSlowdown === 1 ? ['--save-assets'] : []),
       ],
       { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ['ignore', 'ignore', 'pipe'] },
     );
@@ -160,6 +163,8 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
           mainThreadMs: audit('mainthread-work-breakdown')?.numericValue ?? 0,
           // Tasks over 50 ms, longest first.
           longTasksMs: (audit('long-tasks')?.details?.items ?? []).map((item) => item.duration).sort((x, y) => y - x),
+          // At 1×: the renderer main thread's own CPU time, and that of Chromium's other threads (trace-cpu.mjs).
+          ...(cpuSlowdown === 1 ? traceCpu(join(dir, 'report-0.trace.json')) : {}),
         });
       } catch (error) {
         reject(error);

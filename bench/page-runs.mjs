@@ -67,6 +67,19 @@ export function printRuns(measured) {
       page.runs[1].map((run) => `${ms(run.mainThreadMs)} (${(run.mainThreadMs / reference).toFixed(2)}×) / ${run.benchmarkIndex}`),
     ),
   );
+  // The same runs' traces (trace-cpu.mjs): the wait for Chromium's other threads taken out.
+  const referenceCpu = median(measured.find((one) => one.name === 'reference').runs[1].map((run) => run.mainCpuMs ?? 0));
+  console.log(
+    `\nAt 1× CPU, from the trace: the renderer main thread's CPU ms (× the reference page's ${ms(referenceCpu)} ms), its tasks' wall ms, Chromium's other threads' CPU ms:`,
+  );
+  console.table(
+    byRun((page) =>
+      page.runs[1].map(
+        (run) =>
+          `${ms(run.mainCpuMs ?? 0)} (${((run.mainCpuMs ?? 0) / (referenceCpu || 1)).toFixed(2)}×), ${ms(run.mainWallMs ?? 0)}, ${ms(run.othersCpuMs ?? 0)}`,
+      ),
+    ),
+  );
 }
 
 /** One row per target per page: the worst of its runs, met only if every run meets it. */

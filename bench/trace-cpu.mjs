@@ -1,0 +1,31 @@
+// What a Lighthouse trace says about CPU time, not wall time. On this 2-core machine Chromium's own
+// processes (the compositor drawing frames in software, the browser process taking Lighthouse's
+// screenshots) use as much CPU during a page load as the page's renderer does; while they run, the
+// renderer's tasks wait, and Lighthouse counts the wait as main-thread work. The renderer main
+// thread's own CPU time does not include that wait, so it drifts less from run to run.
+import { readFileSync } from 'node:fs';
+
+/**
+ * From a trace saved by `lighthouse --save-assets`: the page's renderer main thread (the busiest one)
+ * as wall and CPU ms of its tasks, and the CPU ms of every other Chromium thread in the same window.
+ */
+export function traceCpu(file) {
+  const events = JSON.parse(readFileSync(file, 'utf8')).traceEvents ?? [];
+  const threadNames = new Map();
+  for (const event of events) if (event.name === 'thread_name') threadNames.set(`${event.pid}:${event.tid}`, event.args?.name);
+  const tasks = new Map();
+  for (const event of events) {
+    if (event.ph !== 'X' || event.tdur === undefined) continue;
+    if (event.name !== 'RunTask' && event.name !== 'ThreadControllerImpl::RunTask' && event.name !== 'ThreadPool_RunTask') continue;
+    const thread = `${event.pid}:${event.tid}`;
+    const list = tasks.get(thread) ?? [];
+    list.push(event);
+    tasks.set(thread, list);
+  }
+  const renderers = [...tasks].filter(([thread]) => threadNames.get(thread) === 'CrRendererMain');
+  const [main, mainTasks] = renderers.sort((a, b) => b[1].length - a[1].length)[0] ?? [null, []];
+  const sum = (list, key) => list.reduce((total, event) => total + (event[key] ?? 0), 0) / 1000;
+  let othersCpuMs = 0;
+  for (const [thread, list] of tasks) if (thread !== main) othersCpuMs += sum(list, 'tdur');
+  return { mainWallMs: sum(mainTasks, 'dur'), mainCpuMs: sum(mainTasks, 'tdur'), othersCpuMs };
+}
