@@ -5,8 +5,9 @@ import { createContext, useContext, type ReactNode } from 'react';
  * depends only on its `keep` key and on what the render's scope fixes (the site's config and the
  * remotes' versions). The server's store answers with the markup it kept; a miss renders the
  * children as usual, marked, and `harvestKeptMarkup` takes the marked markup out of the page once it
- * is rendered. The page is byte for byte what a full render gives, so the browser hydrates it as
- * usual. In the browser (no store) this is the element with its children.
+ * is rendered. The page is the markup a full render gives (less React's preload links for eager
+ * images inside a repeated part), so the browser hydrates it as usual. In the browser (no store)
+ * this is the element with its children.
  */
 export type KeptMarkupStore = {
   /** The inner markup kept for `key` (what it rendered inside is told to the page again), or undefined. */
