@@ -5,7 +5,7 @@ import '@dealer/ui/styles.css';
 import '../shell.css';
 import '../federation/route-placeholder.css';
 import { waitForMainImage } from './main-image';
-import { nextTask } from './scheduling';
+import { afterLoadWhenIdle, nextTask } from './scheduling';
 import { readSiteConfig } from './site-config-source';
 import { startAppOnFirstUse } from './app-trigger';
 import { startDocumentAnalytics } from '../analytics/document-page-view';
@@ -16,26 +16,12 @@ import { startDocumentAnalytics } from '../analytics/document-page-view';
 const siteConfig = readSiteConfig();
 siteConfig.catch(() => undefined); // handled where the app starts; not an unhandled rejection before that
 const start = () =>
-  void Promise.all([
-    import(/* webpackPrefetch: true */ 'react-dom/client'),
-    import(/* webpackPrefetch: true */ 'react-router-dom'),
-    import(/* webpackPrefetch: true */ 'react-redux'),
-  ])
+  void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
     .then(nextTask)
-    .then(() => Promise.all([siteConfig, import(/* webpackPrefetch: true */ './start-app')]))
+    .then(() => Promise.all([siteConfig, import('./start-app')]))
     .then(([site, { startApp }]) => startApp(site))
     // The server's page stays as it is: readable, its links and forms work without the app.
     .catch((error: unknown) => console.error('The app could not start', error));
-
-/**
- * Fetched after the page at the lowest priority (`webpackPrefetch`), run only when the app starts and a
- * remote asks for them: the federation runtime and the platform API. The first tap then waits on
- * running them, not on fetching them as well (bench:pages' first-tap rows).
- */
-export const fetchedForFirstUse = () => [
-  import(/* webpackChunkName: "federation", webpackPrefetch: true */ '../federation/federation-host'),
-  import(/* webpackChunkName: "platform-api", webpackPrefetch: true */ '@dealer/state/platform-api'),
-];
 
 const root = document.getElementById('root');
 if (root?.hasAttribute('data-ssr')) {
@@ -66,3 +52,7 @@ if (root?.hasAttribute('data-ssr')) {
   if (hero) waitForMainImage(hero, start);
   else start();
 }
+
+// What the app's start and a first tap need is fetched once the page has loaded and the browser is
+// idle, without running it (app-prefetch.ts): the first tap then waits on running it only.
+afterLoadWhenIdle(() => void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch'));

@@ -5,3 +5,16 @@ export const afterNextFrame = (run: () => void) => requestAnimationFrame(() => s
 
 /** A turn for the browser (input, paint) between steps of a long start. */
 export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Once the page has loaded (its images and styles too) and the browser has an idle moment, or
+ * `timeout` ms after the load when it has none.
+ */
+export function afterLoadWhenIdle(run: () => void, timeout = 2000) {
+  const idle = () => {
+    if ('requestIdleCallback' in window) requestIdleCallback(() => run(), { timeout });
+    else setTimeout(run, 0);
+  };
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}

@@ -27,7 +27,7 @@ export function startRemoteRuntime(site: Pick<PublicSiteConfig, 'remotes'>) {
 /** The federation runtime, started on first use; should its code not arrive, the next use asks again. */
 function federationHost(): Promise<FederationHost> {
   const remotes = entries;
-  host ??= import(/* webpackChunkName: "federation" */ './federation-host').then(
+  host ??= import(/* webpackChunkName: "federation", webpackPrefetch: true */ './federation-host').then(
     ({ startFederationHost }) => startFederationHost(remotes),
     (error: unknown) => {
       host = null;

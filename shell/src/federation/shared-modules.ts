@@ -41,7 +41,8 @@ export const sharedModules: Record<string, unknown> = {
  * platform API (which puts itself into the store as it loads). The home page never needs them.
  */
 export const lazySharedModules: Record<string, () => Promise<unknown>> = {
-  '@reduxjs/toolkit/query': () => import(/* webpackChunkName: "platform-api" */ '@reduxjs/toolkit/query'),
-  '@reduxjs/toolkit/query/react': () => import(/* webpackChunkName: "platform-api" */ '@reduxjs/toolkit/query/react'),
-  '@dealer/state/platform-api': () => import(/* webpackChunkName: "platform-api" */ '@dealer/state/platform-api'),
+  '@reduxjs/toolkit/query': () => import(/* webpackChunkName: "platform-api", webpackPrefetch: true */ '@reduxjs/toolkit/query'),
+  '@reduxjs/toolkit/query/react': () =>
+    import(/* webpackChunkName: "platform-api", webpackPrefetch: true */ '@reduxjs/toolkit/query/react'),
+  '@dealer/state/platform-api': () => import(/* webpackChunkName: "platform-api", webpackPrefetch: true */ '@dealer/state/platform-api'),
 };
