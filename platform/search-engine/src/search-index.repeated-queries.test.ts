@@ -126,12 +126,19 @@ describe('a search page asking the same words and filters again', () => {
     expect(counting).toHaveBeenCalledTimes(2);
   });
 
-  it('gives each answer counts of its own: one changed by whoever received it does not change the next', () => {
+  it('shares the counts between answers frozen: whoever received one cannot change what the next says', () => {
     const index = stockIndex();
     const params: SearchParams = { filter: 'car_type = used', facets: ['make', 'price'] };
     const first = index.search(params, siteOne);
-    first.facetDistribution!['make']!['Toyota'] = 999;
-    first.facetStats!['price']!.min = -1;
+    expect(() => {
+      first.facetDistribution!['make']!['Toyota'] = 999;
+    }).toThrow(TypeError);
+    expect(() => {
+      first.facetStats!['price']!.min = -1;
+    }).toThrow(TypeError);
+    expect(() => {
+      first.facetDistribution!['model'] = {};
+    }).toThrow(TypeError);
     expect(sent(index.search(params, siteOne))).toBe(firstAnswer(params, siteOne));
   });
 
@@ -165,6 +172,8 @@ describe('a repeated search after the stock or settings changed', () => {
     const searches: SearchParams[] = [
       { filter: 'make = Toyota', facets: ['price'] },
       { q: 'toyota', facets: ['price'], showRankingScore: true },
+      // Sorted: the sort values the index keeps per rule are those of the cars as they are now.
+      { sort: ['price:desc', 'custom_rank:asc'], limit: 50 },
     ];
     // With and without a site's rules: the admin key's searches have no base filter to tell versions apart.
     for (const base of [siteOne, undefined])

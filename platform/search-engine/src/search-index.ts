@@ -12,7 +12,7 @@ import { rankingScore } from './ranking-score';
 import { facetCountsOf, RecentMatches, type FacetCounts, type Matches } from './recent-matches';
 import { MeiliError } from './search-errors';
 import type { Doc, DocumentsPage, SearchParams, SearchResponse } from './search-types';
-import { orderedPage, readSortKeys } from './sort';
+import { orderedPage, readSortKeys, slotSortColumn, type SortColumn, type SortKey } from './sort';
 import { TextIndex } from './text-index';
 
 const defaultSettings = (): IndexSettings => ({ filterableAttributes: [], sortableAttributes: [], searchableAttributes: ['*'] });
@@ -50,6 +50,8 @@ export class SearchIndex {
   /** Parsed and checked user filters by their text (cleared when the filterable attributes change). */
   private parsedFilters = new Map<string, FilterNode>();
   private recentMatches = new RecentMatches(recentMatchesSize);
+  /** Each sort rule's values by slot (slotSortColumn), for the documents of `version`. */
+  private sortColumns: { version: number; byRule: Map<string, SortColumn> } = { version: -1, byRule: new Map() };
 
   constructor(
     readonly uid: string,
@@ -185,6 +187,24 @@ export class SearchIndex {
     this.parsedFilters.clear();
     this.version++;
   }
+
+  /**
+   * A sort rule's values by slot, made once per version of the documents: every search sorted by
+   * that rule then reads its matches' values from it instead of visiting each document. A rule's
+   * direction counts (an array sorts by its lowest value ascending, its highest descending); a
+   * `_geoPoint` rule depends on its point and is not kept.
+   */
+  private readonly slotColumnOf = (key: SortKey): SortColumn | null => {
+    if (key.point) return null;
+    if (this.sortColumns.version !== this.version) this.sortColumns = { version: this.version, byRule: new Map() };
+    const rule = `${key.attribute}:${key.descending ? 'desc' : 'asc'}`;
+    let column = this.sortColumns.byRule.get(rule);
+    if (!column) {
+      column = slotSortColumn(this.docs, this.facets, key);
+      this.sortColumns.byRule.set(rule, column);
+    }
+    return column;
+  };
 
   /** Approximate bytes held by the index structures (not the documents themselves). */
   memoryEstimateBytes(): number {
@@ -345,7 +365,7 @@ export class SearchIndex {
       ordered = distinctHits(
         this.docs,
         this.facets.get(distinct),
-        orderedPage(this.docs, this.facets, slots, ranks, sortKeys, 0, slots.length),
+        orderedPage(this.docs, this.facets, slots, ranks, sortKeys, 0, slots.length, this.slotColumnOf),
         distinct,
       );
       slots = Int32Array.from(ordered);
@@ -372,7 +392,7 @@ export class SearchIndex {
     const count = Math.min(wanted, maxTotalHits - start);
     const chosen = ordered
       ? ordered.slice(start, start + count)
-      : orderedPage(this.docs, this.facets, slots, ranks, sortKeys, start, count);
+      : orderedPage(this.docs, this.facets, slots, ranks, sortKeys, start, count, this.slotColumnOf);
     const presentation = hitPresentation(params, sortKeys, this.current.displayedAttributes);
     response.hits = presentation
       ? chosen.map((slot) => presentHit(this.docs[slot]!, slot, presentation, matcher, sortKeys))

@@ -5,7 +5,13 @@ type Doc = Record<string, unknown>;
  * ends before one of its dots (`a` and `a.b` of `a.b.c`). A document's path is then checked in a
  * few lookups, however long the list.
  */
-type Selection = { names: ReadonlySet<string>; starts: ReadonlySet<string> };
+type Selection = { names: ReadonlySet<string>; starts: ReadonlySet<string>; byPath: Map<string, PathKind> };
+
+/** What a list does with a path: keeps it whole, keeps parts inside it, or leaves it out. */
+type PathKind = 'named' | 'start' | 'none';
+
+/** Paths whose kind a list remembers: a document's own keys, which repeat from one document to the next. */
+const pathsKept = 512;
 
 /** Each list is made into lookups once, however many documents it selects from. */
 const selections = new WeakMap<readonly string[], Selection>();
@@ -16,7 +22,7 @@ function selectionOf(selectors: readonly string[]): Selection {
     const starts = new Set<string>();
     for (const selector of selectors)
       for (let dot = selector.indexOf('.'); dot !== -1; dot = selector.indexOf('.', dot + 1)) starts.add(selector.slice(0, dot));
-    selection = { names: new Set(selectors), starts };
+    selection = { names: new Set(selectors), starts, byPath: new Map() };
     selections.set(selectors, selection);
   }
   return selection;
@@ -38,12 +44,24 @@ export function selectAttributes(doc: Doc, selectors: readonly string[]): Doc {
   return selectObject(doc, selectionOf(selectors), '');
 }
 
+function kindOf(path: string, selection: Selection): PathKind {
+  let kind = selection.byPath.get(path);
+  if (kind === undefined) {
+    kind = named(path, selection) ? 'named' : selection.starts.has(path) ? 'start' : 'none';
+    if (selection.byPath.size < pathsKept) selection.byPath.set(path, kind);
+  }
+  return kind;
+}
+
 function selectObject(object: Doc, selection: Selection, prefix: string): Doc {
   const kept: [string, unknown][] = [];
-  for (const [key, value] of Object.entries(object)) {
-    const path = prefix + key;
-    if (named(path, selection)) kept.push([key, value]);
-    else if (selection.starts.has(path)) {
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const value = object[key];
+    const path = prefix === '' ? key : prefix + key;
+    const kind = kindOf(path, selection);
+    if (kind === 'named') kept.push([key, value]);
+    else if (kind === 'start') {
       const inner = selectInside(value, selection, `${path}.`);
       if (inner !== undefined) kept.push([key, inner]);
     }
