@@ -6,44 +6,51 @@ import { navigationLinks } from './nav-links';
 import { KeptMarkup } from '@dealer/ui/kept-markup';
 
 export function SiteFooter() {
-  const site = useAppSelector(selectSite);
-  const links = navigationLinks(site.navigation.footer, site, searchPathFor(site));
-  const primary = site.locations.find((location) => location.primary) ?? site.locations[0];
   const year = new Date().getFullYear();
   return (
     // The same on every page of the site in a year: the server renders it once per config and repeats it.
     <KeptMarkup as="footer" keep={`site-footer ${year}`} className="site-footer">
-      <div className="dp-container site-footer__inner">
-        <nav aria-label="Footer">
-          <ul className="site-footer__links">
-            {links.map((link) => (
-              <li key={`${link.label}-${String(link.to)}`}>
-                <SmartLink
-                  to={link.to}
-                  blogToNews={site.features.blog_to_news === true}
-                  usesPagesPath={site.features.uses_pages_path === true}
-                >
-                  {link.label}
-                </SmartLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {primary && (
-          <address className="site-footer__address">
-            <strong>{site.name}</strong>
-            <br />
-            {primary.address.full}
-            {primary.dealer_license_number && (
-              <>
-                <br />
-                {`Dealer licence ${primary.dealer_license_number}`}
-              </>
-            )}
-          </address>
-        )}
-        <p className="site-footer__legal">{`© ${year} ${site.name}`}</p>
-      </div>
+      <SiteFooterContent year={year} />
     </KeptMarkup>
+  );
+}
+
+/** What the footer holds: its links are worked out only when it is rendered, not where the server repeats it. */
+function SiteFooterContent({ year }: { year: number }) {
+  const site = useAppSelector(selectSite);
+  const links = navigationLinks(site.navigation.footer, site, searchPathFor(site));
+  const primary = site.locations.find((location) => location.primary) ?? site.locations[0];
+  return (
+    <div className="dp-container site-footer__inner">
+      <nav aria-label="Footer">
+        <ul className="site-footer__links">
+          {links.map((link) => (
+            <li key={`${link.label}-${String(link.to)}`}>
+              <SmartLink
+                to={link.to}
+                blogToNews={site.features.blog_to_news === true}
+                usesPagesPath={site.features.uses_pages_path === true}
+              >
+                {link.label}
+              </SmartLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {primary && (
+        <address className="site-footer__address">
+          <strong>{site.name}</strong>
+          <br />
+          {primary.address.full}
+          {primary.dealer_license_number && (
+            <>
+              <br />
+              {`Dealer licence ${primary.dealer_license_number}`}
+            </>
+          )}
+        </address>
+      )}
+      <p className="site-footer__legal">{`© ${year} ${site.name}`}</p>
+    </div>
   );
 }

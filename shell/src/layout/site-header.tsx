@@ -8,11 +8,20 @@ import { worksWithoutApp } from '../boot/site-menu';
 import { KeptMarkup } from '@dealer/ui/kept-markup';
 
 export function SiteHeader() {
-  const site = useAppSelector(selectSite);
-  const links = navigationLinks(site.navigation.header, site, searchPathFor(site));
   return (
     // The same on every page of the site: the server renders it once per config and repeats it.
     <KeptMarkup as="header" keep="site-header" className="site-header">
+      <SiteHeaderContent />
+    </KeptMarkup>
+  );
+}
+
+/** What the header holds: its links are worked out only when it is rendered, not where the server repeats it. */
+function SiteHeaderContent() {
+  const site = useAppSelector(selectSite);
+  const links = navigationLinks(site.navigation.header, site, searchPathFor(site));
+  return (
+    <>
       <div className="site-header__bar dp-container">
         <Link to="/" className="site-header__brand">
           <img src={site.logo.url} alt={site.name} width={160} height={40} />
@@ -61,6 +70,6 @@ export function SiteHeader() {
           )}
         </ul>
       </nav>
-    </KeptMarkup>
+    </>
   );
 }
