@@ -35,9 +35,20 @@ test('the first response already shows the header, the footer and the home page;
   await usedAndHydrated(page);
   await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
   await expect(heading).toHaveAttribute('data-from-server', 'yes');
-  // The app is live: client-side navigation works.
+  // The header and the footer stay the server's markup: React owns their elements, not what is inside.
+  const ownedByReact = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber'));
+  const footer = page.locator('footer.site-footer');
+  await expect.poll(() => footer.evaluate(ownedByReact)).toBe(true);
+  expect(await footer.getByRole('link').first().evaluate(ownedByReact)).toBe(false);
+  expect(await page.locator('header.site-header a').first().evaluate(ownedByReact)).toBe(false);
+  // The app is live: client-side navigation works, from the page and from the footer's links.
+  await page.evaluate(() => ((globalThis as { sameDocument?: boolean }).sameDocument = true));
   await page.getByRole('link', { name: 'Browse all vehicles' }).click();
   await expect(page.locator('.vehicle-card').first()).toBeVisible();
+  await footer.getByRole('link', { name: 'Used Cars', exact: true }).click();
+  await expect(page).toHaveURL(/\/search\/used-cars$/);
+  await expect(page.locator('.vehicle-card').first()).toBeVisible();
+  expect(await page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument)).toBe(true);
   expect(problems).toEqual([]);
 });
 

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 
 /**
  * Markup the server renders once and repeats (a result card, the header, the footer): what it shows
@@ -29,6 +29,37 @@ export const keptMarkupAttribute = 'data-kept-markup';
 
 type KeptTag = 'li' | 'header' | 'footer' | 'div' | 'nav';
 
+/**
+ * In the browser, while the app hydrates the server's page: the inner markup the server sent for a
+ * markup-only part (`markupOnly`), which the part then keeps as it is, or undefined (hydration is
+ * over, or the page was not the server's: the part renders its children).
+ */
+export type AdoptMarkup = (key: string) => string | undefined;
+
+export const AdoptMarkupContext = createContext<AdoptMarkup | null>(null);
+
+/** The attribute that names a markup-only part in the page, for the browser to find it. */
+export const markupOnlyAttribute = 'data-markup-only';
+
+/**
+ * What the app gives its parts while it hydrates the server's page `root`: each markup-only part's
+ * inner markup as the page has it, until `end` (called once the hydration has committed).
+ */
+export function serverMarkup(root: ParentNode): { adopt: AdoptMarkup; end: () => void } {
+  let hydrating = true;
+  return {
+    adopt: (key) => {
+      if (!hydrating) return undefined;
+      for (const element of root.querySelectorAll(`[${markupOnlyAttribute}]`))
+        if (element.getAttribute(markupOnlyAttribute) === key) return element.innerHTML;
+      return undefined;
+    },
+    end: () => {
+      hydrating = false;
+    },
+  };
+}
+
 type KeptMarkupProps = {
   as: KeptTag;
   /**
@@ -36,20 +67,33 @@ type KeptMarkupProps = {
    * server); null: render it every time.
    */
   keep: string | (() => string) | null;
+  /**
+   * Nothing inside needs React in the browser (its links are anchors the shell routes, its one
+   * control the first script's): the app keeps the server's markup of it as it is while it hydrates
+   * the page, and hydrates nothing inside, which the first tap no longer pays for. Needs a `keep`
+   * string unique on the page; a part mounted after the hydration renders its children.
+   */
+  markupOnly?: boolean;
   className?: string;
   id?: string;
   children: ReactNode;
 } & { [data: `data-${string}`]: string | number | undefined };
 
-export function KeptMarkup({ as: Tag, keep, children, ...attributes }: KeptMarkupProps) {
+export function KeptMarkup({ as: Tag, keep, markupOnly = false, children, ...attributes }: KeptMarkupProps) {
   const store = useContext(KeptMarkupContext);
-  if (!store || keep === null) return <Tag {...attributes}>{children}</Tag>;
+  const adopt = useContext(AdoptMarkupContext);
+  const named = markupOnly && typeof keep === 'string' ? keep : null;
+  // Asked once, as the part first renders: a later render keeps what it adopted.
+  const [adopted] = useState(() => (named === null ? undefined : adopt?.(named)));
+  const shown = named === null ? attributes : { ...attributes, [markupOnlyAttribute]: named };
+  if (adopted !== undefined) return <Tag {...shown} dangerouslySetInnerHTML={{ __html: adopted }} />;
+  if (!store || keep === null) return <Tag {...shown}>{children}</Tag>;
   const key = typeof keep === 'function' ? keep() : keep;
   const html = store.get(key);
-  if (html !== undefined) return <Tag {...attributes} dangerouslySetInnerHTML={{ __html: html }} />;
+  if (html !== undefined) return <Tag {...shown} dangerouslySetInnerHTML={{ __html: html }} />;
   const { token, notes } = store.mark(key, Tag);
   return (
-    <Tag {...attributes} {...{ [keptMarkupAttribute]: token }}>
+    <Tag {...shown} {...{ [keptMarkupAttribute]: token }}>
       <KeptMarkupNotesContext.Provider value={notes}>{children}</KeptMarkupNotesContext.Provider>
     </Tag>
   );

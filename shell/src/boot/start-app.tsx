@@ -1,4 +1,4 @@
-import { startTransition } from 'react';
+import { startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
@@ -9,7 +9,14 @@ import { resolveRoute } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { isModuleEnabled, startRemoteRuntime, warmFederationHost } from '../federation/remote-runtime';
 import { noneServerRendered, type ServerRendered } from '../federation/server-rendered';
+import { AdoptMarkupContext, serverMarkup } from '@dealer/ui/kept-markup';
 import { AppRoot } from '../app-root';
+
+/** Runs `run` once its render has committed: for the hydration, once React has adopted the page. */
+function AfterCommit({ run }: { run: () => void }) {
+  useEffect(run, [run]);
+  return null;
+}
 
 /** The remote modules the server rendered and the API answers they were rendered with (shell/src/render-app.server.tsx). */
 function hydrateServerState(container: HTMLElement, store: PlatformStore): ServerRendered {
@@ -30,8 +37,19 @@ export function startApp(site: PublicSiteConfig) {
   const store = createPlatformStore(site);
   const container = document.getElementById('root')!;
   const serverRendered = hydrateServerState(container, store);
-  const app = (
+  const root = (
     <AppRoot site={site} store={store} serverRendered={serverRendered} router={(children) => <BrowserRouter>{children}</BrowserRouter>} />
+  );
+  // The server's page: its markup-only parts (the header, the footer) are kept as they are while it
+  // hydrates, and React hydrates nothing inside them (@dealer/ui/kept-markup `markupOnly`).
+  const markup = container.hasAttribute('data-ssr') ? serverMarkup(container) : null;
+  const app = markup ? (
+    <AdoptMarkupContext.Provider value={markup.adopt}>
+      {root}
+      <AfterCommit run={markup.end} />
+    </AdoptMarkupContext.Provider>
+  ) : (
+    root
   );
 
   // A transition: the first render is done in slices, so it does not block input in one long task.

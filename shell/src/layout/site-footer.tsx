@@ -9,7 +9,8 @@ export function SiteFooter() {
   const year = new Date().getFullYear();
   return (
     // The same on every page of the site in a year: the server renders it once per config and repeats it.
-    <KeptMarkup as="footer" keep={`site-footer ${year}`} className="site-footer">
+    // Markup only in the browser too: links the shell routes and text.
+    <KeptMarkup as="footer" keep={`site-footer ${year}`} markupOnly className="site-footer">
       <SiteFooterContent year={year} />
     </KeptMarkup>
   );

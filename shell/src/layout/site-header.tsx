@@ -1,4 +1,3 @@
-import { Link } from 'react-router-dom';
 import { SmartLink } from '@dealer/ui/smart-link';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
@@ -10,7 +9,8 @@ import { KeptMarkup } from '@dealer/ui/kept-markup';
 export function SiteHeader() {
   return (
     // The same on every page of the site: the server renders it once per config and repeats it.
-    <KeptMarkup as="header" keep="site-header" className="site-header">
+    // Markup only in the browser too: its links are anchors the shell routes, its Menu button the first script's.
+    <KeptMarkup as="header" keep="site-header" markupOnly className="site-header">
       <SiteHeaderContent />
     </KeptMarkup>
   );
@@ -23,9 +23,9 @@ function SiteHeaderContent() {
   return (
     <>
       <div className="site-header__bar dp-container">
-        <Link to="/" className="site-header__brand">
+        <SmartLink to="/" className="site-header__brand">
           <img src={site.logo.url} alt={site.name} width={160} height={40} />
-        </Link>
+        </SmartLink>
         <a className="site-header__phone" href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>
           {site.phone}
         </a>
