@@ -28,17 +28,19 @@ test('the first response already shows the header, the footer and the home page;
 
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toBeVisible();
-  // Hydrated, not replaced: the element the server sent is the one React now drives.
   await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
-  // Nothing runs React until the shopper uses the page; then it adopts the markup.
-  expect(await heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(false);
-  await usedAndHydrated(page);
-  await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
-  await expect(heading).toHaveAttribute('data-from-server', 'yes');
-  // The header and the footer stay the server's markup: React owns their elements, not what is inside.
   const ownedByReact = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber'));
+  // Nothing runs React until the shopper uses the page; then it adopts the markup.
+  expect(await heading.evaluate(ownedByReact)).toBe(false);
+  await usedAndHydrated(page);
+  // Adopted, not replaced: React owns the hero's section, the header and the footer, and keeps what the server sent
+  // inside them as it is (markup-only parts: links the shell routes, nothing for React to drive).
+  const hero = page.locator('section.content-block--hero');
   const footer = page.locator('footer.site-footer');
+  await expect.poll(() => hero.evaluate(ownedByReact)).toBe(true);
   await expect.poll(() => footer.evaluate(ownedByReact)).toBe(true);
+  await expect(heading).toHaveAttribute('data-from-server', 'yes');
+  expect(await heading.evaluate(ownedByReact)).toBe(false);
   expect(await footer.getByRole('link').first().evaluate(ownedByReact)).toBe(false);
   expect(await page.locator('header.site-header a').first().evaluate(ownedByReact)).toBe(false);
   // The app is live: client-side navigation works, from the page and from the footer's links.

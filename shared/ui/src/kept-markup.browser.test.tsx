@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, StrictMode, useState } from 'react';
+import { act, lazy, StrictMode, Suspense, useState, type ComponentType } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,7 @@ function Page({ label, adopt }: { label: string; adopt: AdoptMarkup | null }) {
   const [count, setCount] = useState(0);
   return (
     <AdoptMarkupContext.Provider value={adopt}>
-      <KeptMarkup as="header" keep="site-header" markupOnly className="site-header">
+      <KeptMarkup as="header" keep="site-header" markupOnly="site-header" className="site-header">
         <nav>
           <a href="/cars" data-prefetch="intent">
             {label}
@@ -49,17 +49,16 @@ describe('a markup-only part in the browser', () => {
     const link = page.querySelector('a')!;
     const errors = vi.spyOn(console, 'error');
     const recoverable: unknown[] = [];
-    const markup = serverMarkup(page);
+    const adopt = serverMarkup(page);
     act(() => {
       root = hydrateRoot(
         page,
         <StrictMode>
-          <Page label="Browse cars" adopt={markup.adopt} />
+          <Page label="Browse cars" adopt={adopt} />
         </StrictMode>,
         { onRecoverableError: (error) => recoverable.push(error) },
       );
     });
-    markup.end();
     expect(recoverable).toEqual([]);
     expect(errors).not.toHaveBeenCalled();
     // The same elements the server sent: the header is React's, its link is not.
@@ -73,38 +72,58 @@ describe('a markup-only part in the browser', () => {
     expect(page.querySelector('a')).toBe(link);
   });
 
-  it('renders its children when it mounts after the hydration, or on a page the browser renders', () => {
-    const page = serverPage('Browse cars');
-    const markup = serverMarkup(page);
-    markup.end();
-    // The hydration is over: a part that mounts now asks for nothing and renders its own children.
-    expect(markup.adopt('site-header')).toBeUndefined();
-    container = document.createElement('div');
-    document.body.append(container);
+  it('is adopted when it hydrates late, inside a boundary whose code arrives after the first commit', async () => {
+    const page = document.createElement('div');
+    container = page;
+    const Late = ({ label }: { label: string }) => (
+      <KeptMarkup as="section" keep={null} markupOnly="block-7">
+        <a href="/offers">{label}</a>
+      </KeptMarkup>
+    );
+    page.innerHTML = renderToString(
+      <Suspense fallback={null}>
+        <Late label="Offers" />
+      </Suspense>,
+    );
+    document.body.append(page);
+    const link = page.querySelector('a')!;
+    let arrive: (module: { default: ComponentType<{ label: string }> }) => void = () => undefined;
+    const LazyLate = lazy(() => new Promise<{ default: ComponentType<{ label: string }> }>((resolve) => (arrive = resolve)));
+    const recoverable: unknown[] = [];
     act(() => {
-      root = createRoot(container);
-      root.render(<Page label="Used cars" adopt={markup.adopt} />);
+      root = hydrateRoot(
+        page,
+        <AdoptMarkupContext.Provider value={serverMarkup(page)}>
+          <Suspense fallback={null}>
+            <LazyLate label="Offers" />
+          </Suspense>
+        </AdoptMarkupContext.Provider>,
+        { onRecoverableError: (error) => recoverable.push(error) },
+      );
     });
-    const link = container.querySelector('a')!;
-    expect(link.textContent).toBe('Used cars');
-    expect(ownedByReact(link)).toBe(true);
+    await act(async () => arrive({ default: Late }));
+    expect(recoverable).toEqual([]);
+    expect(ownedByReact(page.querySelector('section')!)).toBe(true);
+    expect(page.querySelector('a')).toBe(link);
+    expect(ownedByReact(link)).toBe(false);
   });
 
-  it('hydrates its children as usual when it hydrates after the adoption ended (inside a boundary that hydrates late)', () => {
+  it('renders its children where React already owns the server’s element (a part mounted for the next page) or the page has none', () => {
     const page = serverPage('Browse cars');
-    const link = page.querySelector('a')!;
-    const errors = vi.spyOn(console, 'error');
-    const recoverable: unknown[] = [];
-    const markup = serverMarkup(page);
-    markup.end();
+    const adopt = serverMarkup(page);
     act(() => {
-      root = hydrateRoot(page, <Page label="Browse cars" adopt={markup.adopt} />, {
-        onRecoverableError: (error) => recoverable.push(error),
-      });
+      root = hydrateRoot(page, <Page label="Browse cars" adopt={adopt} />);
     });
-    expect(recoverable).toEqual([]);
-    expect(errors).not.toHaveBeenCalled();
-    expect(page.querySelector('a')).toBe(link);
+    expect(adopt('site-header')).toBeUndefined();
+    expect(adopt('no-such-part')).toBeUndefined();
+    const other = document.createElement('div');
+    document.body.append(other);
+    const otherRoot = createRoot(other);
+    act(() => otherRoot.render(<Page label="Used cars" adopt={adopt} />));
+    const link = other.querySelector('a')!;
+    expect(link.textContent).toBe('Used cars');
     expect(ownedByReact(link)).toBe(true);
+    act(() => otherRoot.unmount());
+    other.remove();
   });
 });

@@ -27,36 +27,34 @@ export const KeptMarkupNotesContext = createContext<string[] | null>(null);
 /** The attribute a marked element carries between the render and the harvest. */
 export const keptMarkupAttribute = 'data-kept-markup';
 
-type KeptTag = 'li' | 'header' | 'footer' | 'div' | 'nav';
+type KeptTag = 'li' | 'header' | 'footer' | 'div' | 'nav' | 'section';
 
 /**
  * In the browser, while the app hydrates the server's page: the inner markup the server sent for a
- * markup-only part (`markupOnly`), which the part then keeps as it is, or undefined (hydration is
- * over, or the page was not the server's: the part renders its children).
+ * markup-only part (`markupOnly`), which the part then keeps as it is, or undefined (the part is
+ * not in the server's page, or React already owns it: the part renders its children).
  */
-export type AdoptMarkup = (key: string) => string | undefined;
+export type AdoptMarkup = (name: string) => string | undefined;
 
 export const AdoptMarkupContext = createContext<AdoptMarkup | null>(null);
 
 /** The attribute that names a markup-only part in the page, for the browser to find it. */
 export const markupOnlyAttribute = 'data-markup-only';
 
+/** React's mark on a DOM element it owns (the keeper, shell/src/boot/before-hydration.ts, reads it too). */
+const ownedByReact = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
+
 /**
- * What the app gives its parts while it hydrates the server's page `root`: each markup-only part's
- * inner markup as the page has it, until `end` (called once the hydration has committed).
+ * What the app gives its parts as it hydrates the server's page `root`: a markup-only part's inner
+ * markup as the page has it, while React does not yet own that element. A part hydrated late (in a
+ * boundary whose code arrives after the first commit) is adopted too; one that mounts for another
+ * page, once the server's element is React's or gone, is not.
  */
-export function serverMarkup(root: ParentNode): { adopt: AdoptMarkup; end: () => void } {
-  let hydrating = true;
-  return {
-    adopt: (key) => {
-      if (!hydrating) return undefined;
-      for (const element of root.querySelectorAll(`[${markupOnlyAttribute}]`))
-        if (element.getAttribute(markupOnlyAttribute) === key) return element.innerHTML;
-      return undefined;
-    },
-    end: () => {
-      hydrating = false;
-    },
+export function serverMarkup(root: ParentNode): AdoptMarkup {
+  return (name) => {
+    for (const element of root.querySelectorAll(`[${markupOnlyAttribute}]`))
+      if (element.getAttribute(markupOnlyAttribute) === name) return ownedByReact(element) ? undefined : element.innerHTML;
+    return undefined;
   };
 }
 
@@ -68,21 +66,21 @@ type KeptMarkupProps = {
    */
   keep: string | (() => string) | null;
   /**
-   * Nothing inside needs React in the browser (its links are anchors the shell routes, its one
-   * control the first script's): the app keeps the server's markup of it as it is while it hydrates
-   * the page, and hydrates nothing inside, which the first tap no longer pays for. Needs a `keep`
-   * string unique on the page; a part mounted after the hydration renders its children.
+   * Nothing inside needs React in the browser (its links are anchors the shell routes, its controls
+   * native or the first script's): the app keeps the server's markup of it as it is while it
+   * hydrates the page, and hydrates nothing inside, which the first tap no longer pays for. The
+   * part's name, unique on the page; a part mounted after the hydration renders its children.
    */
-  markupOnly?: boolean;
+  markupOnly?: string;
   className?: string;
   id?: string;
   children: ReactNode;
 } & { [data: `data-${string}`]: string | number | undefined };
 
-export function KeptMarkup({ as: Tag, keep, markupOnly = false, children, ...attributes }: KeptMarkupProps) {
+export function KeptMarkup({ as: Tag, keep, markupOnly, children, ...attributes }: KeptMarkupProps) {
   const store = useContext(KeptMarkupContext);
   const adopt = useContext(AdoptMarkupContext);
-  const named = markupOnly && typeof keep === 'string' ? keep : null;
+  const named = markupOnly ?? null;
   // Asked once, as the part first renders: a later render keeps what it adopted.
   const [adopted] = useState(() => (named === null ? undefined : adopt?.(named)));
   const shown = named === null ? attributes : { ...attributes, [markupOnlyAttribute]: named };

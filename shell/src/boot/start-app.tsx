@@ -1,4 +1,4 @@
-import { startTransition, useEffect } from 'react';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
@@ -11,12 +11,6 @@ import { isModuleEnabled, startRemoteRuntime, warmFederationHost } from '../fede
 import { noneServerRendered, type ServerRendered } from '../federation/server-rendered';
 import { AdoptMarkupContext, serverMarkup } from '@dealer/ui/kept-markup';
 import { AppRoot } from '../app-root';
-
-/** Runs `run` once its render has committed: for the hydration, once React has adopted the page. */
-function AfterCommit({ run }: { run: () => void }) {
-  useEffect(run, [run]);
-  return null;
-}
 
 /** The remote modules the server rendered and the API answers they were rendered with (shell/src/render-app.server.tsx). */
 function hydrateServerState(container: HTMLElement, store: PlatformStore): ServerRendered {
@@ -42,12 +36,8 @@ export function startApp(site: PublicSiteConfig) {
   );
   // The server's page: its markup-only parts (the header, the footer) are kept as they are while it
   // hydrates, and React hydrates nothing inside them (@dealer/ui/kept-markup `markupOnly`).
-  const markup = container.hasAttribute('data-ssr') ? serverMarkup(container) : null;
-  const app = markup ? (
-    <AdoptMarkupContext.Provider value={markup.adopt}>
-      {root}
-      <AfterCommit run={markup.end} />
-    </AdoptMarkupContext.Provider>
+  const app = container.hasAttribute('data-ssr') ? (
+    <AdoptMarkupContext.Provider value={serverMarkup(container)}>{root}</AdoptMarkupContext.Provider>
   ) : (
     root
   );

@@ -1,4 +1,5 @@
 import type { ResolvedBlock } from '@dealer/contracts/content';
+import { KeptMarkup } from '@dealer/ui/kept-markup';
 import { FeaturedStockBlock } from './blocks/car-cards';
 import { CtaBlock } from './blocks/cta';
 import { FaqBlock } from './blocks/faq';
@@ -65,6 +66,25 @@ function Block({
   }
 }
 
+/**
+ * Blocks with nothing to drive in the browser (their links are anchors the shell routes, their FAQ
+ * a native `<details>`): the app keeps their server markup while it hydrates the page. A lead form
+ * is a remote's slot, and rich text follows its links through the router with a handler of its own.
+ */
+const markupOnlyBlocks: ReadonlySet<ResolvedBlock['type']> = new Set([
+  'image',
+  'hero',
+  'cta',
+  'faq',
+  'locations',
+  'staff_list',
+  'offers_list',
+  'jobs_list',
+  'posts_list',
+  'featured_stock',
+  'reviews',
+]);
+
 /** A page's blocks in the dealer's order, each in its own section. */
 export function PageBlocks({ blocks, home = false, heroIsMain = true }: PageBlocksProps) {
   const firstHero = heroIsMain ? blocks.find((block) => block.type === 'hero') : undefined;
@@ -74,12 +94,15 @@ export function PageBlocks({ blocks, home = false, heroIsMain = true }: PageBloc
       {blocks.map((block, index) => {
         const wide = home && block.type === 'hero';
         return (
-          <section
+          <KeptMarkup
+            as="section"
             key={block.id}
+            keep={null}
+            markupOnly={markupOnlyBlocks.has(block.type) ? `block-${block.id}` : undefined}
             className={`content-block content-block--${block.type.replace(/_/g, '-')}${home && !wide ? ' dp-container' : ''}`}
           >
             <Block block={block} isTitle={home && index === 0} isMain={block === firstHero} hasCareersForm={hasCareersForm} />
-          </section>
+          </KeptMarkup>
         );
       })}
     </>

@@ -10,7 +10,7 @@ export function SiteFooter() {
   return (
     // The same on every page of the site in a year: the server renders it once per config and repeats it.
     // Markup only in the browser too: links the shell routes and text.
-    <KeptMarkup as="footer" keep={`site-footer ${year}`} markupOnly className="site-footer">
+    <KeptMarkup as="footer" keep={`site-footer ${year}`} markupOnly="site-footer" className="site-footer">
       <SiteFooterContent year={year} />
     </KeptMarkup>
   );

@@ -10,7 +10,7 @@ export function SiteHeader() {
   return (
     // The same on every page of the site: the server renders it once per config and repeats it.
     // Markup only in the browser too: its links are anchors the shell routes, its Menu button the first script's.
-    <KeptMarkup as="header" keep="site-header" markupOnly className="site-header">
+    <KeptMarkup as="header" keep="site-header" markupOnly="site-header" className="site-header">
       <SiteHeaderContent />
     </KeptMarkup>
   );

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { SmartLink } from '@dealer/ui/smart-link';
 import type { ContentBlock, OfferCard } from '@dealer/contracts/content';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
@@ -11,10 +11,10 @@ function Offer({ offer }: { offer: OfferCard }) {
   const site = useAppSelector(selectSite);
   return (
     <li className="content-card">
-      <Link to={`/special-offers/${offer.slug}`} className="content-card__link">
+      <SmartLink to={`/special-offers/${offer.slug}`} className="content-card__link">
         {offer.image && <ContentImage className="content-card__picture" image={offer.image} width={480} height={320} sizes={cardSizes} />}
         <h3>{offer.title}</h3>
-      </Link>
+      </SmartLink>
       {offer.summary && <p>{offer.summary}</p>}
       <p className="content-meta">{`Ends ${formatDay(offer.expires_at, site.locale)}`}</p>
     </li>

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { SmartLink } from '@dealer/ui/smart-link';
 import type { ContentBlock, PostCard } from '@dealer/contracts/content';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
@@ -15,7 +15,7 @@ export function PostCards({ posts, section, headingLevel }: { posts: PostCard[];
     <ul className="content-cards">
       {posts.map((post) => (
         <li key={post.slug} className="content-card">
-          <Link to={`/${section}/${post.slug}`} className="content-card__link">
+          <SmartLink to={`/${section}/${post.slug}`} className="content-card__link">
             {post.image && (
               <ContentImage
                 className="content-card__picture"
@@ -26,7 +26,7 @@ export function PostCards({ posts, section, headingLevel }: { posts: PostCard[];
               />
             )}
             <Heading>{post.title}</Heading>
-          </Link>
+          </SmartLink>
           <p className="content-meta">
             <time dateTime={isoDay(post.published_at)}>{formatDay(post.published_at, site.locale)}</time>
           </p>
@@ -48,7 +48,7 @@ export function PostsListBlock({
     <>
       <PostCards posts={block.posts} section={block.section} headingLevel="h3" />
       <p>
-        <Link to={`/${block.section}`}>All news</Link>
+        <SmartLink to={`/${block.section}`}>All news</SmartLink>
       </p>
     </>
   );
