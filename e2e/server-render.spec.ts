@@ -11,6 +11,9 @@ const hydrationProblem = /hydrat|Minified React error #(418|419|422|423|425)/i;
 
 const site = 'metro-motor-group';
 
+/** Whether React drives the element: it hydrated or rendered it. */
+const ownedByReact = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber'));
+
 test('the first response already shows the header, the footer and the home page; the browser adopts it without re-rendering', async ({
   page,
 }) => {
@@ -29,7 +32,6 @@ test('the first response already shows the header, the footer and the home page;
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toBeVisible();
   await heading.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
-  const ownedByReact = (element: Element) => Object.keys(element).some((key) => key.startsWith('__reactFiber'));
   // Nothing runs React until the shopper uses the page; then it adopts the markup.
   expect(await heading.evaluate(ownedByReact)).toBe(false);
   await usedAndHydrated(page);
@@ -99,7 +101,7 @@ test('the search page’s first results and filters come in the first response; 
   const firstCard = page.locator('.vehicle-card').first();
   await firstCard.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
   await usedAndHydrated(page);
-  await expect.poll(() => firstCard.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
+  await expect.poll(() => firstCard.evaluate(ownedByReact)).toBe(true);
   await expect(firstCard).toHaveAttribute('data-from-server', 'yes');
   expect(searches).toEqual([]);
 
@@ -137,8 +139,8 @@ test('a car page’s details and its calls to action come in the first response 
   const enquire = page.getByRole('button', { name: 'Enquire now' });
   await enquire.evaluate((element) => element.setAttribute('data-from-server', 'yes'));
   await usedAndHydrated(page);
-  await expect.poll(() => heading.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
-  await expect.poll(() => enquire.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactFiber')))).toBe(true);
+  await expect.poll(() => heading.evaluate(ownedByReact)).toBe(true);
+  await expect.poll(() => enquire.evaluate(ownedByReact)).toBe(true);
   await expect(heading).toHaveAttribute('data-from-server', 'yes');
   await expect(enquire).toHaveAttribute('data-from-server', 'yes');
   // Adopted, and working: the button the server sent opens the enquiry form.

@@ -58,7 +58,7 @@ function selectObject(object: Doc, selection: Selection, prefix: string): Doc {
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
     const value = object[key];
-    const path = prefix === '' ? key : prefix + key;
+    const path = prefix + key;
     const kind = kindOf(path, selection);
     if (kind === 'named') kept.push([key, value]);
     else if (kind === 'start') {

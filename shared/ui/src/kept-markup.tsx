@@ -80,10 +80,9 @@ type KeptMarkupProps = {
 export function KeptMarkup({ as: Tag, keep, markupOnly, children, ...attributes }: KeptMarkupProps) {
   const store = useContext(KeptMarkupContext);
   const adopt = useContext(AdoptMarkupContext);
-  const named = markupOnly ?? null;
   // Asked once, as the part first renders: a later render keeps what it adopted.
-  const [adopted] = useState(() => (named === null ? undefined : adopt?.(named)));
-  const shown = named === null ? attributes : { ...attributes, [markupOnlyAttribute]: named };
+  const [adopted] = useState(() => (markupOnly === undefined ? undefined : adopt?.(markupOnly)));
+  const shown = markupOnly === undefined ? attributes : { ...attributes, [markupOnlyAttribute]: markupOnly };
   if (adopted !== undefined) return <Tag {...shown} dangerouslySetInnerHTML={{ __html: adopted }} />;
   if (!store || keep === null) return <Tag {...shown}>{children}</Tag>;
   const key = typeof keep === 'function' ? keep() : keep;

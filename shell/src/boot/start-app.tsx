@@ -34,8 +34,8 @@ export function startApp(site: PublicSiteConfig) {
   const root = (
     <AppRoot site={site} store={store} serverRendered={serverRendered} router={(children) => <BrowserRouter>{children}</BrowserRouter>} />
   );
-  // The server's page: its markup-only parts (the header, the footer) are kept as they are while it
-  // hydrates, and React hydrates nothing inside them (@dealer/ui/kept-markup `markupOnly`).
+  // The server's page: its markup-only parts (the header, the footer, most content blocks) are kept
+  // as they are while it hydrates, and React hydrates nothing inside them (@dealer/ui/kept-markup `markupOnly`).
   const app = container.hasAttribute('data-ssr') ? (
     <AdoptMarkupContext.Provider value={serverMarkup(container)}>{root}</AdoptMarkupContext.Provider>
   ) : (

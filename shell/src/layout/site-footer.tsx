@@ -1,8 +1,8 @@
-import { SmartLink } from '@dealer/ui/smart-link';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { searchPathFor } from '@dealer/rules/routes';
 import { navigationLinks } from './nav-links';
+import { SiteLink } from '../content/blocks/site-link';
 import { KeptMarkup } from '@dealer/ui/kept-markup';
 
 export function SiteFooter() {
@@ -27,13 +27,7 @@ function SiteFooterContent({ year }: { year: number }) {
         <ul className="site-footer__links">
           {links.map((link) => (
             <li key={`${link.label}-${String(link.to)}`}>
-              <SmartLink
-                to={link.to}
-                blogToNews={site.features.blog_to_news === true}
-                usesPagesPath={site.features.uses_pages_path === true}
-              >
-                {link.label}
-              </SmartLink>
+              <SiteLink to={link.to}>{link.label}</SiteLink>
             </li>
           ))}
         </ul>

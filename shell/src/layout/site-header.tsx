@@ -1,8 +1,8 @@
-import { SmartLink } from '@dealer/ui/smart-link';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 import { searchPathFor } from '@dealer/rules/routes';
 import { navigationLinks } from './nav-links';
+import { SiteLink } from '../content/blocks/site-link';
 import { worksWithoutApp } from '../boot/site-menu';
 import { KeptMarkup } from '@dealer/ui/kept-markup';
 
@@ -23,9 +23,9 @@ function SiteHeaderContent() {
   return (
     <>
       <div className="site-header__bar dp-container">
-        <SmartLink to="/" className="site-header__brand">
+        <SiteLink to="/" className="site-header__brand">
           <img src={site.logo.url} alt={site.name} width={160} height={40} />
-        </SmartLink>
+        </SiteLink>
         <a className="site-header__phone" href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>
           {site.phone}
         </a>
@@ -44,13 +44,7 @@ function SiteHeaderContent() {
                   <ul>
                     {link.children.map((child) => (
                       <li key={child.label}>
-                        <SmartLink
-                          to={child.to}
-                          blogToNews={site.features.blog_to_news === true}
-                          usesPagesPath={site.features.uses_pages_path === true}
-                        >
-                          {child.label}
-                        </SmartLink>
+                        <SiteLink to={child.to}>{child.label}</SiteLink>
                       </li>
                     ))}
                   </ul>
@@ -58,13 +52,7 @@ function SiteHeaderContent() {
               </li>
             ) : (
               <li key={link.label} className="site-nav__item">
-                <SmartLink
-                  to={link.to}
-                  blogToNews={site.features.blog_to_news === true}
-                  usesPagesPath={site.features.uses_pages_path === true}
-                >
-                  {link.label}
-                </SmartLink>
+                <SiteLink to={link.to}>{link.label}</SiteLink>
               </li>
             ),
           )}

@@ -3,8 +3,8 @@ import { SmartLink } from '@dealer/ui/smart-link';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
 
-/** A dealer's button link (a page of the site or a web address), following the site's link rules as its menus do. */
-export function SiteLink({ to, className, children }: { to: string; className?: string; children: ReactNode }) {
+/** A dealer's link (a page of the site or a web address; `true`: none), following the site's link rules: its buttons, its menus. */
+export function SiteLink({ to, className, children }: { to: string | true; className?: string; children: ReactNode }) {
   const site = useAppSelector(selectSite);
   return (
     <SmartLink
