@@ -87,9 +87,9 @@ test('a page scrolled before its code has run stays where the shopper left it; t
   await page.evaluate(() => window.scrollTo(0, 900));
   release();
   await hydrated(page);
-  // The search page's own part hydrates after the shell's: wait until its cards answer React.
+  // The search page's own part hydrates after the shell's: wait until its cards are React's.
   await page.waitForFunction(() =>
-    Object.keys(document.querySelector('.vehicle-card__link') ?? {}).some((key) => key.startsWith('__reactProps$')),
+    Object.keys(document.querySelector('.vehicle-card__body') ?? {}).some((key) => key.startsWith('__reactProps$')),
   );
   expect(await page.evaluate(() => window.scrollY)).toBe(900);
 

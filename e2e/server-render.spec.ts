@@ -103,6 +103,11 @@ test('the search page’s first results and filters come in the first response; 
   await usedAndHydrated(page);
   await expect.poll(() => firstCard.evaluate(ownedByReact)).toBe(true);
   await expect(firstCard).toHaveAttribute('data-from-server', 'yes');
+  // What the card shows stays the server's markup (markup only); its Save button is React's and works.
+  expect(await firstCard.locator('.vehicle-card__name').evaluate(ownedByReact)).toBe(false);
+  expect(await firstCard.locator('.vehicle-card__link').evaluate(ownedByReact)).toBe(false);
+  const save = firstCard.getByRole('button', { name: /Save/ });
+  await expect.poll(() => save.evaluate(ownedByReact)).toBe(true);
   expect(searches).toEqual([]);
 
   // Live: another filter asks the search engine from the browser.
@@ -143,6 +148,9 @@ test('a car page’s details and its calls to action come in the first response 
   await expect.poll(() => enquire.evaluate(ownedByReact)).toBe(true);
   await expect(heading).toHaveAttribute('data-from-server', 'yes');
   await expect(enquire).toHaveAttribute('data-from-server', 'yes');
+  // The car's details and description are markup only: React owns their element, not what is inside.
+  await expect.poll(() => page.locator('.vehicle-page__details').evaluate(ownedByReact)).toBe(true);
+  expect(await page.locator('.vehicle-specs').evaluate(ownedByReact)).toBe(false);
   // Adopted, and working: the button the server sent opens the enquiry form.
   await enquire.click();
   await expect(page.getByRole('dialog', { name: 'Submit an enquiry' })).toBeVisible();

@@ -25,33 +25,36 @@ export function VehicleCard({ car, site, now, priority }: Props) {
       className="vehicle-card"
       data-car-id={car.id}
     >
-      {/* Followed through the router by the shell (@dealer/ui/routed-links), hovering it warms the car page. */}
-      <a href={vehiclePath(site, car.slug)} className="vehicle-card__link" data-prefetch="intent">
-        <span className="vehicle-card__media">
-          <VehicleImage
-            path={car.primary_image_url}
-            alt={car.name}
-            width={480}
-            height={360}
-            sizes="(min-width: 1200px) 300px, (min-width: 768px) 45vw, 100vw"
-            priority={priority}
-          />
-          {tag && <span className={`vehicle-card__tag vehicle-card__tag--${tag.kind}`}>{tag.text}</span>}
-          <span className="vehicle-card__location">{car.location_name}</span>
+      {/* Markup only: the browser keeps the server's markup of what the card shows (its link is an anchor
+          the shell routes, and hovering it warms the car page), and hydrates only its Save button. */}
+      <KeptMarkup as="div" keep={null} markupOnly={`card-${car.id}`} shows={car} className="vehicle-card__body">
+        <a href={vehiclePath(site, car.slug)} className="vehicle-card__link" data-prefetch="intent">
+          <span className="vehicle-card__media">
+            <VehicleImage
+              path={car.primary_image_url}
+              alt={car.name}
+              width={480}
+              height={360}
+              sizes="(min-width: 1200px) 300px, (min-width: 768px) 45vw, 100vw"
+              priority={priority}
+            />
+            {tag && <span className={`vehicle-card__tag vehicle-card__tag--${tag.kind}`}>{tag.text}</span>}
+            <span className="vehicle-card__location">{car.location_name}</span>
+          </span>
+          <span className="vehicle-card__name">{car.name}</span>
+        </a>
+        <span className="vehicle-card__price">
+          {formatPrice(price, { preorder: car.preorder, locale: site.locale })}
+          {site.offers_subscription && car.subscription_price ? <small> / week</small> : null}
+          {car.before_price && car.before_price > car.price && (
+            <s className="vehicle-card__was">{formatPrice(car.before_price, { locale: site.locale })}</s>
+          )}
         </span>
-        <span className="vehicle-card__name">{car.name}</span>
-      </a>
-      <span className="vehicle-card__price">
-        {formatPrice(price, { preorder: car.preorder, locale: site.locale })}
-        {site.offers_subscription && car.subscription_price ? <small> / week</small> : null}
-        {car.before_price && car.before_price > car.price && (
-          <s className="vehicle-card__was">{formatPrice(car.before_price, { locale: site.locale })}</s>
+        {isBelowMarket(car.price, market) && (
+          <span className="vehicle-card__below-market">{`${formatPrice(belowMarketAmount(car.price, market), { locale: site.locale })} below market`}</span>
         )}
-      </span>
-      {isBelowMarket(car.price, market) && (
-        <span className="vehicle-card__below-market">{`${formatPrice(belowMarketAmount(car.price, market), { locale: site.locale })} below market`}</span>
-      )}
-      <span className="vehicle-card__meta">{`${formatDistance(car.km, site.locale)} · ${t(site.locale, car.simple_fuel)} · ${car.simple_transmission}`}</span>
+        <span className="vehicle-card__meta">{`${formatDistance(car.km, site.locale)} · ${t(site.locale, car.simple_fuel)} · ${car.simple_transmission}`}</span>
+      </KeptMarkup>
       <span className="vehicle-card__actions">
         <RemoteSlot
           module="mf-garage/FavouriteButton"

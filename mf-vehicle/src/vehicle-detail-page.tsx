@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { VehicleContext, VehicleDetailPageProps } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
@@ -14,6 +14,7 @@ import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { Spinner } from '@dealer/ui/spinner';
 import { Modal } from '@dealer/ui/modal';
 import { Button } from '@dealer/ui/button';
+import { KeptMarkup } from '@dealer/ui/kept-markup';
 import { NamedSlot, RemoteSlot } from '@dealer/ui/remote-slot';
 import { usePageTitle } from '@dealer/ui/page-title';
 import { carFromDocument, useCarBySlugQuery } from './vehicle-api';
@@ -99,7 +100,8 @@ function useVehicleAnalytics(car: Car | undefined) {
 
 export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
   const site = useAppSelector(selectSite);
-  const preloaded = carFromDocument(slug);
+  // Read once per car: the same object on every render, so its markup-only details stay the server's.
+  const preloaded = useMemo(() => carFromDocument(slug), [slug]);
   const { data: fetched, isLoading } = useCarBySlugQuery(slug, { skip: Boolean(preloaded) });
   const car = preloaded ?? fetched;
   const [now] = useState(() => Math.floor(Date.now() / 1000));
@@ -160,13 +162,14 @@ export default function VehicleDetailPage({ slug }: VehicleDetailPageProps) {
         </div>
         {!sold && (showsFinanceCalculator(site) ? <FinanceCalculator car={car} site={site} /> : <FinanceLink car={car} site={site} />)}
       </div>
-      <div className="vehicle-page__details">
+      {/* Markup only: the browser keeps the server's markup of the car's details while it shows this car. */}
+      <KeptMarkup as="div" keep={null} markupOnly="vehicle-details" shows={car} className="vehicle-page__details">
         <VehicleSpecs car={car} locale={site.locale} />
         <section aria-labelledby="vehicle-description-title">
           <h2 id="vehicle-description-title">About this car</h2>
           <p>{car.description}</p>
         </section>
-      </div>
+      </KeptMarkup>
       {location && <DealerLocation location={location} carName={car.name} />}
       <SimilarCars car={car} site={site} />
     </article>

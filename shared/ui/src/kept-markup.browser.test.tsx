@@ -108,6 +108,53 @@ describe('a markup-only part in the browser', () => {
     expect(ownedByReact(link)).toBe(false);
   });
 
+  it('keeps the server’s markup while it shows the same value, and renders its children once the value is another', () => {
+    type Car = { name: string; price: string };
+    const Card = ({ car }: { car: Car }) => (
+      <KeptMarkup as="div" keep={null} markupOnly="card-7" shows={car} className="vehicle-card__body">
+        <a href="/cars/7">{car.name}</a>
+        <span className="price">{car.price}</span>
+      </KeptMarkup>
+    );
+    const listed: Car = { name: 'HiLux', price: '$52,990' };
+    const page = document.createElement('div');
+    container = page;
+    page.innerHTML = renderToString(<Card car={listed} />);
+    document.body.append(page);
+    const link = page.querySelector('a')!;
+    const adopt = serverMarkup(page);
+    act(() => {
+      root = hydrateRoot(
+        page,
+        <AdoptMarkupContext.Provider value={adopt}>
+          <Card car={listed} />
+        </AdoptMarkupContext.Provider>,
+      );
+    });
+    expect(page.querySelector('a')).toBe(link);
+    expect(ownedByReact(link)).toBe(false);
+    // The same car again (the store kept its object): the server's markup stays.
+    act(() =>
+      root!.render(
+        <AdoptMarkupContext.Provider value={adopt}>
+          <Card car={listed} />
+        </AdoptMarkupContext.Provider>,
+      ),
+    );
+    expect(page.querySelector('a')).toBe(link);
+    // Its price changed: React renders the card from the new car.
+    act(() =>
+      root!.render(
+        <AdoptMarkupContext.Provider value={adopt}>
+          <Card car={{ ...listed, price: '$49,990' }} />
+        </AdoptMarkupContext.Provider>,
+      ),
+    );
+    expect(page.querySelector('.price')!.textContent).toBe('$49,990');
+    expect(ownedByReact(page.querySelector('a')!)).toBe(true);
+    expect(page.querySelectorAll('a')).toHaveLength(1);
+  });
+
   it('renders its children where React already owns the server’s element (a part mounted for the next page) or the page has none', () => {
     const page = serverPage('Browse cars');
     const adopt = serverMarkup(page);

@@ -51,10 +51,14 @@ const ownedByReact = (element: Element) => Object.keys(element).some((key) => ke
  * page, once the server's element is React's or gone, is not.
  */
 export function serverMarkup(root: ParentNode): AdoptMarkup {
+  // The server's parts, found once (a results page has one per card): a part is adopted at most once.
+  let parts: Map<string, Element> | undefined;
   return (name) => {
-    for (const element of root.querySelectorAll(`[${markupOnlyAttribute}]`))
-      if (element.getAttribute(markupOnlyAttribute) === name) return ownedByReact(element) ? undefined : element.innerHTML;
-    return undefined;
+    parts ??= new Map(
+      [...root.querySelectorAll(`[${markupOnlyAttribute}]`)].map((element) => [element.getAttribute(markupOnlyAttribute)!, element]),
+    );
+    const element = parts.get(name);
+    return element?.isConnected && !ownedByReact(element) ? element.innerHTML : undefined;
   };
 }
 
@@ -72,18 +76,25 @@ type KeptMarkupProps = {
    * part's name, unique on the page; a part mounted after the hydration renders its children.
    */
   markupOnly?: string;
+  /**
+   * With `markupOnly`: what the part shows (a car, say). The server's markup is kept while the part
+   * renders this same value; a new one (the car changed, or another search listed it) renders the
+   * children, so the part never shows what its data no longer says.
+   */
+  shows?: unknown;
   className?: string;
   id?: string;
   children: ReactNode;
 } & { [data: `data-${string}`]: string | number | undefined };
 
-export function KeptMarkup({ as: Tag, keep, markupOnly, children, ...attributes }: KeptMarkupProps) {
+export function KeptMarkup({ as: Tag, keep, markupOnly, shows, children, ...attributes }: KeptMarkupProps) {
   const store = useContext(KeptMarkupContext);
   const adopt = useContext(AdoptMarkupContext);
-  // Asked once, as the part first renders: a later render keeps what it adopted.
-  const [adopted] = useState(() => (markupOnly === undefined ? undefined : adopt?.(markupOnly)));
+  // Asked once, as the part first renders: a later render keeps what it adopted while it shows the same.
+  const [adopted] = useState(() => (markupOnly === undefined ? undefined : { html: adopt?.(markupOnly), shows }));
   const shown = markupOnly === undefined ? attributes : { ...attributes, [markupOnlyAttribute]: markupOnly };
-  if (adopted !== undefined) return <Tag {...shown} dangerouslySetInnerHTML={{ __html: adopted }} />;
+  if (adopted?.html !== undefined && Object.is(adopted.shows, shows))
+    return <Tag {...shown} dangerouslySetInnerHTML={{ __html: adopted.html }} />;
   if (!store || keep === null) return <Tag {...shown}>{children}</Tag>;
   const key = typeof keep === 'function' ? keep() : keep;
   const html = store.get(key);
