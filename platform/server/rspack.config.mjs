@@ -9,7 +9,7 @@ export default {
   mode: 'production',
   target: 'node20',
   context: dir,
-  entry: { main: './src/main.ts', 'platform-cli': './src/cli.ts' },
+  entry: { main: './src/main.ts', 'platform-cli': './src/cli.ts', 'render-thread': './src/document/render-thread.ts' },
   output: { path: join(dir, 'dist'), filename: '[name].cjs', chunkFilename: '[name].cjs', clean: true, library: { type: 'commonjs2' } },
   externalsPresets: { node: true },
   externals: [

@@ -113,6 +113,7 @@ describe('platform configuration', () => {
         TRUSTED_PROXIES: '10.0.0.1, 10.1.0.0/16,fd00::/8 ,loopback',
         SERVER_RENDER_BUDGET_MS: '400',
         KEPT_MARKUP_MB: '0',
+        RENDER_THREADS: '3',
         HTTP_HEADERS_TIMEOUT_MS: '5000',
         HTTP_REQUEST_TIMEOUT_MS: '60000',
         HTTP_IDLE_TIMEOUT_MS: '20000',
@@ -156,6 +157,7 @@ describe('platform configuration', () => {
       shellClientDir: '/srv/platform/client',
       serverRenderBudgetMs: 400,
       keptMarkupBytes: 0,
+      renderThreads: 3,
       consoleClientDir: '/srv/platform/console-client',
       searchKeySecret: 'a-search-secret-of-enough-length',
       searchKeySecretGenerated: false,
@@ -263,6 +265,13 @@ describe('platform configuration', () => {
     expect(loadConfig({ KEPT_MARKUP_MB: '64' }, cwd).keptMarkupBytes).toBe(64 * 1024 * 1024);
     expect(configErrorOf({ KEPT_MARKUP_MB: '-1' }).message).toContain('KEPT_MARKUP_MB must be 0 (off) or more');
     expect(configErrorOf({ KEPT_MARKUP_MB: 'lots' }).message).toContain('KEPT_MARKUP_MB must be a whole number of megabytes');
+  });
+
+  it('renders pages on threads for every core but one (at most four) unless told otherwise, 0 rendering on the main thread', () => {
+    expect(loadConfig({}, cwd).renderThreads).toBe(Math.min(4, availableParallelism() - 1));
+    expect(loadConfig({ RENDER_THREADS: '0' }, cwd).renderThreads).toBe(0);
+    expect(configErrorOf({ RENDER_THREADS: '-1' }).message).toContain('RENDER_THREADS must be 0 (off) or more');
+    expect(configErrorOf({ RENDER_THREADS: 'two' }).message).toContain('RENDER_THREADS must be a whole number');
   });
 
   it('keeps events 400 days and sent ad events 30 unless told otherwise, and refuses an ad event retention shorter than its retries', () => {

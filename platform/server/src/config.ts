@@ -16,7 +16,6 @@ const flag = (name: string, fallback = false) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : /^(1|true|yes|on)$/i.test(value)));
 
-/** A whole number of milliseconds from the environment, at least `min`. */
 const megabyte = 1024 * 1024;
 
 const wholeNumber = (name: string, fallback: number, min: number) =>
@@ -24,6 +23,14 @@ const wholeNumber = (name: string, fallback: number, min: number) =>
     .number({ error: `${name} must be a whole number` })
     .int(`${name} must be a whole number`)
     .min(min, `${name} must be at least ${min}`)
+    .default(fallback);
+
+/** A whole number from the environment where 0 turns the thing off. */
+const offOrMore = (name: string, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be 0 (off) or more`)
     .default(fallback);
 
 const milliseconds = (name: string, fallback: number, min: number) =>
@@ -106,41 +113,27 @@ const baseEnvSchema = z.object({
     .min(0, 'KEPT_MARKUP_MB must be 0 (off) or more')
     .max(4096, 'KEPT_MARKUP_MB must be at most 4096')
     .default(16),
+  // Page render threads beside the main thread (0: none); by default every core but one, at most four.
+  RENDER_THREADS: offOrMore('RENDER_THREADS', Math.min(4, availableParallelism() - 1)),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds('HTTP_HEADERS_TIMEOUT_MS', 15_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds('HTTP_REQUEST_TIMEOUT_MS', 90_000, 100),
   HTTP_IDLE_TIMEOUT_MS: milliseconds('HTTP_IDLE_TIMEOUT_MS', 30_000, 100),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds('HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 100),
-  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
-    .number({ error: 'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number' })
-    .int('HTTP_MAX_CONNECTIONS_PER_ADDRESS must be a whole number')
-    .min(0, 'HTTP_MAX_CONNECTIONS_PER_ADDRESS must be 0 (off) or more')
-    .default(64),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: offOrMore('HTTP_MAX_CONNECTIONS_PER_ADDRESS', 64),
   HSTS_MAX_AGE_SECONDS: z.coerce
     .number({ error: 'HSTS_MAX_AGE_SECONDS must be a number of seconds' })
     .int('HSTS_MAX_AGE_SECONDS must be a whole number of seconds')
     .min(0, 'HSTS_MAX_AGE_SECONDS must be 0 or more (0 tells browsers to forget it)')
     .default(31_536_000),
-  CHAT_POLL_RATE_LIMIT: z.coerce
-    .number({ error: 'CHAT_POLL_RATE_LIMIT must be a whole number' })
-    .int('CHAT_POLL_RATE_LIMIT must be a whole number')
-    .min(0, 'CHAT_POLL_RATE_LIMIT must be 0 (off) or more')
-    .default(60),
-  EVENTS_RATE_LIMIT: z.coerce
-    .number({ error: 'EVENTS_RATE_LIMIT must be a whole number' })
-    .int('EVENTS_RATE_LIMIT must be a whole number')
-    .min(0, 'EVENTS_RATE_LIMIT must be 0 (off) or more')
-    .default(120),
+  CHAT_POLL_RATE_LIMIT: offOrMore('CHAT_POLL_RATE_LIMIT', 60),
+  EVENTS_RATE_LIMIT: offOrMore('EVENTS_RATE_LIMIT', 120),
   // How long the event log keeps each event (13 months: a year to compare with, and a month to spare); its daily counts stay.
   EVENTS_RETENTION_DAYS: z.coerce
     .number({ error: 'EVENTS_RETENTION_DAYS must be a number of days' })
     .int('EVENTS_RETENTION_DAYS must be a whole number of days')
     .min(1, 'EVENTS_RETENTION_DAYS must be at least 1')
     .default(400),
-  SEARCH_RATE_LIMIT: z.coerce
-    .number({ error: 'SEARCH_RATE_LIMIT must be a whole number' })
-    .int('SEARCH_RATE_LIMIT must be a whole number')
-    .min(0, 'SEARCH_RATE_LIMIT must be 0 (off) or more')
-    .default(3000),
+  SEARCH_RATE_LIMIT: offOrMore('SEARCH_RATE_LIMIT', 3000),
   // What one request with a site's public search key may ask for, summed over its queries.
   SEARCH_PUBLIC_MAX_QUERIES: wholeNumber('SEARCH_PUBLIC_MAX_QUERIES', 30, 1),
   SEARCH_PUBLIC_MAX_HITS: wholeNumber('SEARCH_PUBLIC_MAX_HITS', 100, 1),
@@ -367,6 +360,8 @@ export type PlatformConfig = {
   serverRenderBudgetMs: number;
   /** Bytes the parts server renders repeat may hold (0: every page renders them all). */
   keptMarkupBytes: number;
+  /** Threads that render pages beside the main thread (0: pages render on the main thread). */
+  renderThreads: number;
   /** The dealer console's browser build (served at /console-assets/ on the console's host). */
   consoleClientDir: string;
   searchKeySecret: string;
@@ -497,6 +492,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shellClientDir: resolve(cwd, e.SHELL_CLIENT_DIR),
     serverRenderBudgetMs: e.SERVER_RENDER_BUDGET_MS,
     keptMarkupBytes: e.KEPT_MARKUP_MB * 1024 * 1024,
+    renderThreads: e.RENDER_THREADS,
     consoleClientDir: resolve(cwd, e.CONSOLE_CLIENT_DIR),
     searchKeySecret: e.SEARCH_KEY_SECRET ?? randomBytes(24).toString('base64url'),
     searchKeySecretGenerated: !e.SEARCH_KEY_SECRET,

@@ -12,7 +12,9 @@ import { remoteOfModule } from '@dealer/contracts/remote-modules';
 import type { Car } from '@dealer/contracts/car';
 import type { SiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
-import { AppRenderer } from '../document/app-render';
+import { AppRenderer, type InjectRequest } from '../document/app-render';
+import { RenderThreads } from '../document/render-threads';
+import type { InProcessSearchRequest } from '../search/in-process-search';
 import { documentParts, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
 import { canonicalOrigin, shareImageSize, shareImageUrl, trimPath } from '../document/seo';
 import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
@@ -87,14 +89,14 @@ const schema = { params: z.object({ '*': z.string() }), response: { 200: pageBod
 export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   let shellAssets: DocumentAssets | null = null;
-  const appRenderer = new AppRenderer({
+  const renderOptions = {
     shellClientDir: ctx.config.shellClientDir,
     remotesDir: ctx.config.remotesDir,
     budgetMs: ctx.config.serverRenderBudgetMs,
     keptMarkupBytes: ctx.config.keptMarkupBytes,
     log: app.log,
     // The page's own API calls, answered by this app without a socket.
-    inject: async (request) => {
+    inject: async (request: InjectRequest) => {
       const answer = await app.inject({
         method: request.method as 'GET',
         url: request.url,
@@ -104,8 +106,14 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       });
       return { statusCode: answer.statusCode, headers: answer.headers, rawPayload: answer.rawPayload };
     },
-    multiSearch: (request) => ctx.inProcessSearch.multiSearch(request),
-  });
+    multiSearch: (request: InProcessSearchRequest) => ctx.inProcessSearch.multiSearch(request),
+  };
+  // Pages render on threads of their own where the build has them (RENDER_THREADS), else on this one.
+  const appRenderer: Pick<AppRenderer, 'renderPage'> =
+    ctx.config.renderThreads > 0 && RenderThreads.available()
+      ? new RenderThreads({ ...renderOptions, threads: ctx.config.renderThreads })
+      : new AppRenderer(renderOptions);
+  if (appRenderer instanceof RenderThreads) scope.addHook('onClose', () => appRenderer.close());
 
   const pageCache = new PageCache();
 

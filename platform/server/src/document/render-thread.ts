@@ -1,0 +1,84 @@
+// One render thread (document/render-threads.ts): the shell's server render off the platform's main
+// thread. What a page's render asks of the platform is asked of the main thread, which owns the store,
+// the search index and the limits.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { InProcessSearchAnswer } from '../search/in-process-search';
+import { AppRenderer, type InjectAnswer } from './app-render';
+import type { AskKind, RenderThreadOptions, ToMain, ToThread } from './render-threads';
+
+const port = parentPort;
+if (!port) throw new Error('render-thread runs as a worker thread');
+const options = workerData as RenderThreadOptions;
+
+const questions = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+let nextQuestion = 0;
+
+function ask<T>(kind: AskKind, body: Record<string, unknown>): Promise<T> {
+  const id = nextQuestion++;
+  return new Promise<T>((resolve, reject) => {
+    questions.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    port!.postMessage({ type: 'ask', id, kind, ...body } as ToMain);
+  });
+}
+
+function post(message: ToMain): void {
+  try {
+    port!.postMessage(message);
+  } catch {
+    // Something in a log's details a message cannot carry (a function): its words still go.
+    if (message.type === 'log') port!.postMessage({ type: 'log', details: { details: String(message.details) }, message: message.message });
+  }
+}
+
+/** A few hundred sites' configs, by id and version: asked of the main thread the first time a version renders here. */
+const sites = new Map<string, PublicSiteConfig>();
+const maxSites = 256;
+
+async function siteFor(key: string, render: number): Promise<PublicSiteConfig> {
+  const known = sites.get(key);
+  if (known) {
+    sites.delete(key);
+    sites.set(key, known);
+    return known;
+  }
+  const site = await ask<PublicSiteConfig>('site', { render });
+  if (sites.size >= maxSites) sites.delete(sites.keys().next().value!);
+  sites.set(key, site);
+  return site;
+}
+
+const renderer = new AppRenderer({
+  shellClientDir: options.shellClientDir,
+  remotesDir: options.remotesDir,
+  budgetMs: options.budgetMs,
+  keptMarkupBytes: options.keptMarkupBytes,
+  log: { warn: (details, message) => post({ type: 'log', details, message }) },
+  inject: async (request) => {
+    const answer = await ask<InjectAnswer>('inject', { request });
+    const bytes = answer.rawPayload as Uint8Array;
+    return { ...answer, rawPayload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  },
+  multiSearch: options.multiSearch ? (request) => ask<InProcessSearchAnswer>('multiSearch', { request }) : undefined,
+});
+
+port.on('message', (message: ToThread) => {
+  if (message.type === 'answer') {
+    const question = questions.get(message.id);
+    questions.delete(message.id);
+    if (message.ok) question?.resolve(message.value);
+    else question?.reject(new Error(message.error));
+    return;
+  }
+  siteFor(message.siteKey, message.id)
+    .then((site) => renderer.renderPage({ ...message.input, site }))
+    .catch((error: unknown) => {
+      post({
+        type: 'log',
+        details: { err: error, url: message.input.url },
+        message: 'server render failed; the browser renders this page',
+      });
+      return null;
+    })
+    .then((rendered) => post({ type: 'rendered', id: message.id, rendered }));
+});

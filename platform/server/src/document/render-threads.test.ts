@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { Inject, InjectRequest, RenderPageInput } from './app-render';
+import { RenderThreads } from './render-threads';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A shell build folder whose server render (render-app.cjs) is `shell`. */
+function shellBuild(shell: string) {
+  const root = mkdtempSync(join(tmpdir(), 'thread-build-'));
+  roots.push(root);
+  mkdirSync(join(root, 'client'));
+  mkdirSync(join(root, 'server'));
+  writeFileSync(join(root, 'server', 'render-app.cjs'), shell);
+  return { shellClientDir: join(root, 'client'), remotesDir: join(root, 'remotes') };
+}
+
+/**
+ * A shell render that asks the platform for the page's data in process (its `?ask=` path), shows
+ * the site's name, the address and the answer, and says which thread it ran on. `?loop` never ends;
+ * `?exit` stops its thread.
+ */
+const askingShell = `
+const { threadId } = require('node:worker_threads');
+let platformFetch = null;
+let renders = 0;
+exports.setPlatformFetch = (fetchImpl) => { platformFetch = fetchImpl; };
+exports.renderApp = async ({ site, url }) => {
+  const address = new URL(url);
+  if (address.searchParams.has('loop')) for (;;);
+  if (address.searchParams.has('exit')) process.exit(3);
+  if (address.searchParams.has('throw')) throw new Error('the shell broke');
+  const ask = address.searchParams.get('ask');
+  const answer = ask ? await (await platformFetch(address.origin + ask, { headers: { accept: 'application/json' } })).text() : '';
+  renders += 1;
+  return { html: '<h1>' + site.name + '</h1><p>' + address.pathname + ' ' + answer + '</p><i>' + threadId + ' ' + renders + '</i>', state: { modules: ['mf-search/SearchPage'] } };
+};`;
+
+const site = (name: string, id = 1) => ({ id, name }) as PublicSiteConfig;
+const page = (url: string, over: Partial<RenderPageInput> = {}): RenderPageInput => ({
+  site: site('Metro Motor Group'),
+  origin: 'http://metro.example',
+  url,
+  hero: null,
+  remotes: [],
+  ip: '203.0.113.9',
+  ...over,
+});
+
+function recordingLog() {
+  const warnings: string[] = [];
+  return { warnings, log: { warn: (_details: object, message: string) => warnings.push(message) } };
+}
+
+let threads: RenderThreads | null = null;
+afterEach(async () => {
+  await threads?.close();
+  threads = null;
+});
+
+describe('server renders on render threads', () => {
+  it('renders the page off the main thread, its API calls answered by the platform in process for the shopper’s address', async () => {
+    const requests: InjectRequest[] = [];
+    const inject: Inject = async (request) => {
+      requests.push(request);
+      return { statusCode: 200, headers: { 'content-type': 'application/json' }, rawPayload: Buffer.from('{"cars":3}') };
+    };
+    const { log, warnings } = recordingLog();
+    threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log, inject });
+    const rendered = await threads.renderPage(page('/search?ask=/api/cars'));
+    expect(rendered?.html).toMatch(/^<h1>Metro Motor Group<\/h1><p>\/search \{"cars":3\}<\/p><i>[1-9]\d* 1<\/i>$/);
+    expect(rendered?.state).toEqual({ modules: ['mf-search/SearchPage'] });
+    expect(rendered?.degraded).toBe(false);
+    expect(requests).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        url: '/api/cars',
+        remoteAddress: '203.0.113.9',
+        headers: expect.objectContaining({ host: 'metro.example' }),
+      }),
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('spreads pages over its threads, and each renders with the site’s config of the version it is given', async () => {
+    threads = new RenderThreads({ ...shellBuild(askingShell), threads: 2, log: recordingLog().log });
+    const pages = await Promise.all(
+      ['Metro Motor Group', 'Harbour Used Cars', 'Metro Motor Group'].map((name, i) =>
+        threads!.renderPage(page(`/p${i}`, { site: site(name, i === 1 ? 2 : 1) })),
+      ),
+    );
+    expect(pages.map((rendered) => /<h1>(.*)<\/h1>/.exec(rendered?.html ?? '')?.[1])).toEqual([
+      'Metro Motor Group',
+      'Harbour Used Cars',
+      'Metro Motor Group',
+    ]);
+    const threadIds = new Set(pages.map((rendered) => /<i>(\d+) /.exec(rendered?.html ?? '')?.[1]));
+    expect(threadIds.size).toBe(2);
+    // A new config (its version changes with what it says) is the one rendered.
+    expect((await threads.renderPage(page('/', { site: site('Metro Motor Group Sydney') })))?.html).toContain(
+      '<h1>Metro Motor Group Sydney</h1>',
+    );
+  });
+
+  it('leaves a page to the browser when its render throws, stops its thread or never ends, and renders the next page', async () => {
+    const { log, warnings } = recordingLog();
+    // Timeouts fire when the test says: only the render that never ends is timed out.
+    const timeouts: (() => void)[] = [];
+    threads = new RenderThreads({
+      ...shellBuild(askingShell),
+      threads: 1,
+      log,
+      timeouts: (fire) => {
+        timeouts.push(fire);
+        return () => undefined;
+      },
+    });
+    expect(await threads.renderPage(page('/?throw'))).toBeNull();
+    expect(warnings).toContain('server render failed; the browser renders this page');
+    expect(await threads.renderPage(page('/?exit'))).toBeNull();
+    expect(warnings).toContain('a render thread stopped; its pages are left to the browser');
+    expect((await threads.renderPage(page('/after-exit')))?.html).toContain('/after-exit');
+    const looping = threads.renderPage(page('/?loop'));
+    timeouts.at(-1)!();
+    expect(await looping).toBeNull();
+    expect(warnings).toContain('a server render took too long; its thread is started again, the browser renders the page');
+    expect((await threads.renderPage(page('/after-loop')))?.html).toContain('/after-loop');
+  });
+
+  it('answers nothing once closed', async () => {
+    threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log: recordingLog().log });
+    await threads.close();
+    expect(await threads.renderPage(page('/'))).toBeNull();
+  });
+});
