@@ -83,25 +83,39 @@ try {
   platform.stop();
 }
 await platform.stopped();
-const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
-if (!file) throw new Error(`No profile was written in ${profileDir}`);
-const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
+// One profile per thread: the main thread's, and each render thread's (document/render-threads.ts).
+const files = readdirSync(profileDir)
+  .filter((name) => name.endsWith('.cpuprofile'))
+  .sort();
+if (!files.length) throw new Error(`No profile was written in ${profileDir}`);
+const profiles = files.map((name) => ({
+  thread:
+    /\.(\d+)\.\d+\.cpuprofile$/.exec(name)?.[1] === '0' ? 'main thread' : `render thread ${/\.(\d+)\.\d+\.cpuprofile$/.exec(name)?.[1]}`,
+  profile: JSON.parse(readFileSync(join(profileDir, name), 'utf8')),
+}));
 // The load's seconds, less one at its start (connections opening) and the stop after it.
 const loadWindowMs = (result.duration - 1) * 1000;
+const pages = result.requests.total * ((result.duration - 1) / result.duration);
 const totals = new Map();
 const functions = new Map();
-for (const [node, ms] of selfTimes(profile, loadWindowMs)) {
-  const area = areaOf(node);
-  totals.set(area, (totals.get(area) ?? 0) + ms);
-  const key = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\//, '')}:${node.callFrame.lineNumber}`;
-  functions.set(key, (functions.get(key) ?? 0) + ms);
+const threadBusy = [];
+for (const { thread, profile: threadProfile } of profiles) {
+  let threadMs = 0;
+  for (const [node, ms] of selfTimes(threadProfile, loadWindowMs)) {
+    const area = areaOf(node);
+    totals.set(area, (totals.get(area) ?? 0) + ms);
+    if (area !== '(idle)') threadMs += ms;
+    const key = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\//, '')}:${node.callFrame.lineNumber}`;
+    functions.set(key, (functions.get(key) ?? 0) + ms);
+  }
+  threadBusy.push([thread, threadMs]);
 }
-const pages = result.requests.total * ((result.duration - 1) / result.duration);
 const busy = [...totals].filter(([area]) => area !== '(idle)').reduce((sum, [, ms]) => sum + ms, 0);
 console.log(
   `\n${pages} pages in ${result.duration} s: ${result.requests.average.toFixed(0)} pages/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
 );
-console.log(`main thread busy ${busy.toFixed(0)} ms: ${(busy / pages).toFixed(2)} ms per page\n`);
+for (const [thread, ms] of threadBusy) console.log(`${thread} busy ${ms.toFixed(0)} ms: ${(ms / pages).toFixed(2)} ms per page`);
+console.log(`JavaScript threads busy ${busy.toFixed(0)} ms: ${(busy / pages).toFixed(2)} ms per page\n`);
 const table = (map, n) =>
   console.table(
     [...map]
@@ -120,19 +134,21 @@ table(functions, 30);
 
 // STACKS=<function name>: where that function's time is spent from (the heaviest callers first).
 if (process.env.STACKS) {
-  const parents = new Map();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node);
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const stacks = new Map();
-  for (const [node, ms] of selfTimes(profile, loadWindowMs)) {
-    if (node.callFrame.functionName !== process.env.STACKS) continue;
-    const chain = [];
-    for (let at = parents.get(node.id); at !== undefined && chain.length < 12; at = parents.get(at.id))
-      chain.push(
-        `${byId.get(at.id).callFrame.functionName || '(anon)'}@${at.callFrame.url.replace(/^.*\//, '')}:${at.callFrame.lineNumber}`,
-      );
-    const key = chain.join(' < ');
-    stacks.set(key, (stacks.get(key) ?? 0) + ms);
+  for (const { profile } of profiles) {
+    const parents = new Map();
+    for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node);
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    for (const [node, ms] of selfTimes(profile, loadWindowMs)) {
+      if (node.callFrame.functionName !== process.env.STACKS) continue;
+      const chain = [];
+      for (let at = parents.get(node.id); at !== undefined && chain.length < 12; at = parents.get(at.id))
+        chain.push(
+          `${byId.get(at.id).callFrame.functionName || '(anon)'}@${at.callFrame.url.replace(/^.*\//, '')}:${at.callFrame.lineNumber}`,
+        );
+      const key = chain.join(' < ');
+      stacks.set(key, (stacks.get(key) ?? 0) + ms);
+    }
   }
   for (const [chain, ms] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`${ms.toFixed(0)} ms: ${chain}\n`);
 }
@@ -140,17 +156,19 @@ if (process.env.STACKS) {
 // INCLUSIVE=<regexp of function names>: time spent in those functions and everything they call.
 if (process.env.INCLUSIVE) {
   const pattern = new RegExp(process.env.INCLUSIVE);
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = selfTimes(profile, loadWindowMs);
   const inclusive = new Map();
-  const walk = (node, open) => {
-    const name = node.callFrame.functionName;
-    const counted = pattern.test(name) && !open.has(name);
-    const inside = counted ? new Set([...open, name]) : open;
-    for (const name of inside) inclusive.set(name, (inclusive.get(name) ?? 0) + (self.get(node) ?? 0));
-    for (const child of node.children ?? []) walk(byId.get(child), inside);
-  };
-  walk(profile.nodes[0], new Set());
+  for (const { profile } of profiles) {
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const self = selfTimes(profile, loadWindowMs);
+    const walk = (node, open) => {
+      const name = node.callFrame.functionName;
+      const counted = pattern.test(name) && !open.has(name);
+      const inside = counted ? new Set([...open, name]) : open;
+      for (const name of inside) inclusive.set(name, (inclusive.get(name) ?? 0) + (self.get(node) ?? 0));
+      for (const child of node.children ?? []) walk(byId.get(child), inside);
+    };
+    walk(profile.nodes[0], new Set());
+  }
   console.table(
     [...inclusive]
       .sort((a, b) => b[1] - a[1])

@@ -49,7 +49,16 @@ type RenderScope = { origin: string; ip: string };
  * What the document gets: the app's markup, and what the browser hydrates its remote modules with.
  * `degraded`: a module was left to the browser this time (over budget, failed): not worth keeping.
  */
-export type RenderedPage = { html: string; state: { modules: string[] } | null; degraded: boolean };
+export type RenderedPage = {
+  html: string;
+  state: { modules: string[] } | null;
+  degraded: boolean;
+  /** The state already written as script JSON (a render thread writes it, so the main thread need not). */
+  stateJson?: string;
+};
+
+/** The page's search answered with its body already JSON (what a render thread is sent), or as a value. */
+type MultiSearchAnswer = InProcessSearchAnswer | (Omit<InProcessSearchAnswer, 'body'> & { json: string });
 
 export type RenderPageInput = {
   site: PublicSiteConfig;
@@ -99,7 +108,7 @@ export class AppRenderer {
       log: Log;
       inject?: Inject;
       /** `/meili/multi-search` answered without inject (the page's search: the same checks, count and answers). */
-      multiSearch?: (request: InProcessSearchRequest) => Promise<InProcessSearchAnswer>;
+      multiSearch?: (request: InProcessSearchRequest) => Promise<MultiSearchAnswer>;
       /** How long the route's module may wait for its first data before the browser is left to it. */
       budgetMs?: number;
       /** What the parts pages repeat (cards, header, footer) may hold; 0: every page renders them all. */
@@ -217,7 +226,7 @@ export class AppRenderer {
       ip: scope.ip,
     }).then(
       (answer) =>
-        new Response(JSON.stringify(answer.body), {
+        new Response('json' in answer ? answer.json : JSON.stringify(answer.body), {
           status: answer.status,
           headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' },
         }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testSite } from '@dealer/contracts/testing/test-site';
-import { documentParts, renderDocument, type DocumentInput } from './render-document';
+import { documentParts, renderDocument, scriptJson, type DocumentInput } from './render-document';
 
 const site = testSite();
 const shellAssets = {
@@ -115,6 +115,18 @@ describe('the order of the document', () => {
       expect(html.indexOf(`<script id="${id}" type="application/json">`), id).toBeGreaterThan(markup);
     }
     expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');
+  });
+});
+
+describe('the first answers (app state)', () => {
+  it('are written as script JSON, or taken as the render thread wrote them, with nothing that could close the script', () => {
+    const state = { modules: ['mf-search/SearchPage'], api: { note: '</script><script>alert(1)</script>' } };
+    const { tail } = documentParts(page({ siteConfigUrl: '/api/site?v=abc123' }));
+    const written = tail({ appHtml: '<main></main>', appState: state });
+    expect(written).not.toContain('</script><script>alert(1)');
+    expect(tail({ appHtml: '<main></main>', appStateJson: scriptJson(state) })).toBe(written);
+    // A page the browser renders has no first answers.
+    expect(tail({ appHtml: null, appStateJson: scriptJson(state) })).not.toContain('id="app-state"');
   });
 });
 

@@ -45,6 +45,8 @@ export type DocumentInput = {
   appHtml?: string | null;
   /** What the browser hydrates the server's remote modules with (their names and API answers). */
   appState?: unknown;
+  /** `appState` already written as script JSON (`scriptJson`), by the thread that rendered the page. */
+  appStateJson?: string;
   /** Stylesheets of the route's remote: applied at once (its markup is in `appHtml`, or it renders as soon as its code arrives), not merely preloaded. */
   appStylesheets?: readonly string[];
   /** Of those, the ones inlined (`<style data-href>`, which the CSS loader recognises as loaded). */
@@ -71,7 +73,7 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 /** JSON inside a <script> element: `<` escaped so no value can close the element. */
-const scriptJson = (value: unknown) =>
+export const scriptJson = (value: unknown) =>
   JSON.stringify(value)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
@@ -121,7 +123,7 @@ function socialTags(social: SocialMeta, site: PublicSiteConfig): string[] {
 }
 
 /** The app's part of a document, known once the server render is done. */
-export type DocumentApp = Pick<DocumentInput, 'appHtml' | 'appState'>;
+export type DocumentApp = Pick<DocumentInput, 'appHtml' | 'appState' | 'appStateJson'>;
 
 /**
  * The HTML document of every site page: config and route data inline, branding as custom
@@ -209,8 +211,9 @@ ${head.join('\n')}
 </head>
 <body>
 `;
-  const tail = ({ appHtml, appState }: DocumentApp) => {
-    const state = appHtml && appState ? [`<script id="app-state" type="application/json">${scriptJson(appState)}</script>`] : [];
+  const tail = ({ appHtml, appState, appStateJson }: DocumentApp) => {
+    const stateJson = appHtml ? (appStateJson ?? (appState ? scriptJson(appState) : null)) : null;
+    const state = stateJson ? [`<script id="app-state" type="application/json">${stateJson}</script>`] : [];
     const root = appHtml
       ? `<div id="root" data-ssr>${appHtml}</div>`
       : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`;

@@ -6,6 +6,7 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { InProcessSearchAnswer } from '../search/in-process-search';
 import { AppRenderer, type InjectAnswer } from './app-render';
 import type { AskKind, RenderThreadOptions, ToMain, ToThread } from './render-threads';
+import { scriptJson } from './render-document';
 
 const port = parentPort;
 if (!port) throw new Error('render-thread runs as a worker thread');
@@ -59,7 +60,9 @@ const renderer = new AppRenderer({
     const bytes = answer.rawPayload as Uint8Array;
     return { ...answer, rawPayload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
   },
-  multiSearch: options.multiSearch ? (request) => ask<InProcessSearchAnswer>('multiSearch', { request }) : undefined,
+  multiSearch: options.multiSearch
+    ? (request) => ask<Omit<InProcessSearchAnswer, 'body'> & { json: string }>('multiSearch', { request })
+    : undefined,
 });
 
 port.on('message', (message: ToThread) => {
@@ -72,6 +75,8 @@ port.on('message', (message: ToThread) => {
   }
   siteFor(message.siteKey, message.id)
     .then((site) => renderer.renderPage({ ...message.input, site }))
+    // The state goes as the document's script JSON: written here, not on the main thread, and a string crosses for less.
+    .then((rendered) => rendered && { ...rendered, state: null, stateJson: rendered.state ? scriptJson(rendered.state) : undefined })
     .catch((error: unknown) => {
       post({
         type: 'log',

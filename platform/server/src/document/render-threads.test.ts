@@ -73,7 +73,8 @@ describe('server renders on render threads', () => {
     threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log, inject });
     const rendered = await threads.renderPage(page('/search?ask=/api/cars'));
     expect(rendered?.html).toMatch(/^<h1>Metro Motor Group<\/h1><p>\/search \{"cars":3\}<\/p><i>[1-9]\d* 1<\/i>$/);
-    expect(rendered?.state).toEqual({ modules: ['mf-search/SearchPage'] });
+    // The state comes as the document's script JSON, written on the thread.
+    expect(rendered?.stateJson).toBe('{"modules":["mf-search/SearchPage"]}');
     expect(rendered?.degraded).toBe(false);
     expect(requests).toEqual([
       expect.objectContaining({

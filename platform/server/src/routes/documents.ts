@@ -310,7 +310,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     let rendered: Awaited<typeof rendering>;
     try {
       rendered = await rendering;
-      app = tail({ appHtml: rendered?.html ?? null, appState: rendered?.state ?? null });
+      app = tail({ appHtml: rendered?.html ?? null, appState: rendered?.state ?? null, appStateJson: rendered?.stateJson });
     } catch (error) {
       // renderPage answers null rather than throwing; should anything else fail, the browser renders the page.
       request.log.error({ err: error }, 'document tail failed');
