@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { SiteLocale } from '@dealer/contracts/site';
 import { compareBands, isPriceBandFacet } from '@dealer/rules/price-bands';
+import { compareNames } from '@dealer/rules/locale';
 import { isRangeFacet, type Range, type SearchState } from '@dealer/rules/search-query';
 import { Button } from '@dealer/ui/button';
 import { facetLabel, facetValueLabel } from './facet-labels';
@@ -98,7 +99,7 @@ export function FacetFilters({ facets, counts, stats, state, locale, onToggle, o
         if (facet === 'model' && !state.filters.make?.length) return null;
         const selected = state.filters[facet] ?? [];
         const values = Object.entries(counts[facet] ?? {}).sort(([a], [b]) =>
-          isPriceBandFacet(facet) ? compareBands(a, b) : a.localeCompare(b),
+          isPriceBandFacet(facet) ? compareBands(a, b) : compareNames(a, b),
         );
         for (const value of selected) if (!values.some(([name]) => name.toLowerCase() === value.toLowerCase())) values.push([value, 0]);
         if (!values.length) return null;

@@ -1,5 +1,5 @@
 import { isPriceShown } from './price';
-import { formatNumber } from './locale';
+import { compareNames, formatNumber } from './locale';
 
 /**
  * SPEC §3 facets `price_range` and `weekly_price_range`: a car's price (or weekly subscription
@@ -45,5 +45,5 @@ export function priceBandLabel(facet: PriceBandFacet, value: string): string {
 /** Bands in price order (a plain string sort would put '$100,000' before '$20,000'). */
 export function compareBands(a: string, b: string): number {
   const lower = (value: string) => Number(bandPattern.exec(value)?.[1] ?? Number.POSITIVE_INFINITY);
-  return lower(a) - lower(b) || a.localeCompare(b);
+  return lower(a) - lower(b) || compareNames(a, b);
 }
