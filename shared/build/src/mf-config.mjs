@@ -240,6 +240,8 @@ export function remoteConfig({
       experiments: { externalRuntime: true, optimization: { disableRemote: true, target: 'web' } },
     }),
     new RemoteDescriptorPlugin({ name, slots }),
+    // A remote's code runs when the app starts or later, never as a page loads.
+    compileHints(/\.js$/),
     new rspack.HtmlRspackPlugin({
       title: `${name} ${pkg.version} (standalone)`,
       template: existsSync(join(dir, 'index.html')) ? join(dir, 'index.html') : undefined,
@@ -378,6 +380,24 @@ const rtkQueryOrPlatformApi = (module) => {
 };
 
 /**
+ * V8's explicit compile hint (`//# allFunctionsCalledOnLoad`, Chromium 136+) at the top of each JS file `test` matches:
+ * the file is compiled whole as it loads, on the thread that streams it in, instead of function by function on the
+ * main thread as each first runs. For the code the first tap runs (the app's chunks, a remote's entry and modules),
+ * most of which runs then: at 4× CPU it took Save on the search page from 625–1,168 to 520–780 ms and its longest task
+ * from 93–210 to 57–131 ms (6 runs each). Other browsers ignore the comment. Added after minifying, before the
+ * content hashes are worked out.
+ * @param {RegExp} test
+ */
+export function compileHints(test) {
+  return new rspack.BannerPlugin({
+    banner: '//# allFunctionsCalledOnLoad',
+    raw: true,
+    test,
+    stage: rspack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1,
+  });
+}
+
+/**
  * The shell's browser build. The shell is not a federation build: it imports React, the router and
  * the store directly and starts the Module Federation runtime itself when the page loads its first
  * remote (shell/src/federation/federation-host.ts), handing it those instances as the shared
@@ -400,6 +420,8 @@ export function hostConfig({ dir, outDir = join(dir, 'dist', 'client'), mode = p
   config.plugins.push(
     new rspack.DefinePlugin({ __SHARED_SINGLETONS__: JSON.stringify(sharedSingletons) }),
     new EntryAssetsPlugin({ firstPaint }),
+    // Not the files a page runs as it loads (the first script, main, the prefetch list): only what the app's start runs.
+    compileHints(/^(?!(first-paint|main|app-prefetch)\.)[^/]*\.js$/),
   );
   // The packages the shell needs on every page load as a few long-cached groups (HTTP/1.1 allows
   // 6 requests at a time per host, and gzip does better on a group than on each file alone).
