@@ -7,6 +7,7 @@ import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { carsIndexUid, searchKeyForSite } from '../search/site-search';
 import { createTestPlatform, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
 import { AppRenderer, type Inject, type InjectRequest } from './app-render';
+import { RenderThreads } from './render-threads';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -280,6 +281,29 @@ exports.renderApp = async ({ url }) => {
     expect(rendered.status).toBe(200);
     expect((rendered.body.results as { hits: unknown[] }[])[0]!.hits.length).toBeGreaterThan(0);
     expect(timeless(rendered)).toEqual(timeless(await searchOverHttp(pageSearch, '198.51.100.2')));
+  });
+
+  it('gets the same answer, for the shopper’s address, when the page renders on a render thread', async () => {
+    const threads = new RenderThreads({
+      ...builds(searchingShell),
+      threads: 1,
+      log: recordingLog().log,
+      inject: notInjected,
+      multiSearch: (request) => platform.ctx.inProcessSearch.multiSearch(request),
+    });
+    try {
+      const rendered = await threads.renderPage(
+        page(`/search?search=${encodeURIComponent(JSON.stringify({ key: metroKey, body: pageSearch }))}`, {
+          origin: 'http://metro-motor-group.localhost:3000',
+          ip: '198.51.100.9',
+        }),
+      );
+      const answer = JSON.parse(rendered!.html) as Answer;
+      expect(answer.status).toBe(200);
+      expect(timeless(answer)).toEqual(timeless(await searchOverHttp(pageSearch, '198.51.100.10')));
+    } finally {
+      await threads.close();
+    }
   });
 
   it('refuses a key that is not the site’s, as over HTTP', async () => {

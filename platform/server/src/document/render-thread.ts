@@ -1,6 +1,7 @@
 // One render thread (document/render-threads.ts): the shell's server render off the platform's main
 // thread. What a page's render asks of the platform is asked of the main thread, which owns the store,
 // the search index and the limits.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { InProcessSearchAnswer } from '../search/in-process-search';
@@ -23,12 +24,26 @@ function ask<T>(kind: AskKind, body: Record<string, unknown>): Promise<T> {
   });
 }
 
+/** The render a question is asked for: the main thread answers only for a render it still waits for. */
+const currentRender = new AsyncLocalStorage<number>();
+
+/** An error as a message carries it without losing what a log needs. */
+const plainError = (error: unknown) =>
+  error instanceof Error
+    ? { name: error.name, message: error.message, stack: error.stack, code: (error as { code?: unknown }).code }
+    : error;
+
 function post(message: ToMain): void {
   try {
     port!.postMessage(message);
   } catch {
-    // Something in a log's details a message cannot carry (a function): its words still go.
-    if (message.type === 'log') port!.postMessage({ type: 'log', details: { details: String(message.details) }, message: message.message });
+    // Something in a log's details a message cannot carry (a function): the rest of them still go, as text.
+    if (message.type === 'log') {
+      const details = Object.fromEntries(
+        Object.entries(message.details).map(([name, value]) => [name, typeof value === 'object' && value !== null ? String(value) : value]),
+      );
+      port!.postMessage({ type: 'log', details, message: message.message });
+    }
   }
 }
 
@@ -54,14 +69,17 @@ const renderer = new AppRenderer({
   remotesDir: options.remotesDir,
   budgetMs: options.budgetMs,
   keptMarkupBytes: options.keptMarkupBytes,
-  log: { warn: (details, message) => post({ type: 'log', details, message }) },
+  log: {
+    warn: (details, message) =>
+      post({ type: 'log', details: 'err' in details ? { ...details, err: plainError(details.err) } : details, message }),
+  },
   inject: async (request) => {
-    const answer = await ask<InjectAnswer>('inject', { request });
+    const answer = await ask<InjectAnswer>('inject', { request, render: currentRender.getStore() });
     const bytes = answer.rawPayload as Uint8Array;
     return { ...answer, rawPayload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
   },
   multiSearch: options.multiSearch
-    ? (request) => ask<Omit<InProcessSearchAnswer, 'body'> & { json: string }>('multiSearch', { request })
+    ? (request) => ask<Omit<InProcessSearchAnswer, 'body'> & { json: string }>('multiSearch', { request, render: currentRender.getStore() })
     : undefined,
 });
 
@@ -74,13 +92,13 @@ port.on('message', (message: ToThread) => {
     return;
   }
   siteFor(message.siteKey, message.id)
-    .then((site) => renderer.renderPage({ ...message.input, site }))
+    .then((site) => currentRender.run(message.id, () => renderer.renderPage({ ...message.input, site })))
     // The state goes as the document's script JSON: written here, not on the main thread, and a string crosses for less.
     .then((rendered) => rendered && { ...rendered, state: null, stateJson: rendered.state ? scriptJson(rendered.state) : undefined })
     .catch((error: unknown) => {
       post({
         type: 'log',
-        details: { err: error, url: message.input.url },
+        details: { err: plainError(error), url: message.input.url },
         message: 'server render failed; the browser renders this page',
       });
       return null;

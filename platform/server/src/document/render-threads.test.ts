@@ -37,7 +37,8 @@ exports.renderApp = async ({ site, url }) => {
   const ask = address.searchParams.get('ask');
   const answer = ask ? await (await platformFetch(address.origin + ask, { headers: { accept: 'application/json' } })).text() : '';
   renders += 1;
-  return { html: '<h1>' + site.name + '</h1><p>' + address.pathname + ' ' + answer + '</p><i>' + threadId + ' ' + renders + '</i>', state: { modules: ['mf-search/SearchPage'] } };
+  const secret = process.env.DEALER_TEST_SECRET ?? 'no secret';
+  return { html: '<h1>' + site.name + '</h1><p>' + address.pathname + ' ' + answer + '</p><i>' + threadId + ' ' + renders + '</i><b>' + secret + '</b>', state: { modules: ['mf-search/SearchPage'] } };
 };`;
 
 const site = (name: string, id = 1) => ({ id, name }) as PublicSiteConfig;
@@ -64,6 +65,8 @@ afterEach(async () => {
 
 describe('server renders on render threads', () => {
   it('renders the page off the main thread, its API calls answered by the platform in process for the shopper’s address', async () => {
+    // The platform's environment holds its secrets; a thread's code sees none of them.
+    process.env.DEALER_TEST_SECRET = 'the database password';
     const requests: InjectRequest[] = [];
     const inject: Inject = async (request) => {
       requests.push(request);
@@ -72,7 +75,7 @@ describe('server renders on render threads', () => {
     const { log, warnings } = recordingLog();
     threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log, inject });
     const rendered = await threads.renderPage(page('/search?ask=/api/cars'));
-    expect(rendered?.html).toMatch(/^<h1>Metro Motor Group<\/h1><p>\/search \{"cars":3\}<\/p><i>[1-9]\d* 1<\/i>$/);
+    expect(rendered?.html).toMatch(/^<h1>Metro Motor Group<\/h1><p>\/search \{"cars":3\}<\/p><i>[1-9]\d* 1<\/i><b>no secret<\/b>$/);
     // The state comes as the document's script JSON, written on the thread.
     expect(rendered?.stateJson).toBe('{"modules":["mf-search/SearchPage"]}');
     expect(rendered?.degraded).toBe(false);
@@ -85,6 +88,7 @@ describe('server renders on render threads', () => {
       }),
     ]);
     expect(warnings).toEqual([]);
+    delete process.env.DEALER_TEST_SECRET;
   });
 
   it('spreads pages over its threads, and each renders with the site’s config of the version it is given', async () => {
@@ -130,6 +134,46 @@ describe('server renders on render threads', () => {
     expect(await looping).toBeNull();
     expect(warnings).toContain('a server render took too long; its thread is started again, the browser renders the page');
     expect((await threads.renderPage(page('/after-loop')))?.html).toContain('/after-loop');
+  });
+
+  it('answers a thread’s questions only for a page it renders, as the shopper who asked for that page', async () => {
+    // A thread whose code asks for another address, and for a render that does not exist.
+    const dir = mkdtempSync(join(tmpdir(), 'thread-'));
+    roots.push(dir);
+    const file = join(dir, 'lying-thread.cjs');
+    writeFileSync(
+      file,
+      `const { parentPort } = require('node:worker_threads');
+const answers = new Map();
+const ask = (message) => new Promise((resolve) => { answers.set(message.id, resolve); parentPort.postMessage({ type: 'ask', ...message }); });
+parentPort.on('message', async (message) => {
+  if (message.type === 'answer') return answers.get(message.id)(message);
+  const request = { method: 'GET', url: '/api/cars', headers: { host: 'metro.example' }, remoteAddress: '192.0.2.66' };
+  const ours = await ask({ id: 1, kind: 'inject', render: message.id, request });
+  const nobody = await ask({ id: 2, kind: 'inject', render: 9999, request });
+  parentPort.postMessage({ type: 'rendered', id: message.id, rendered: { html: JSON.stringify([ours.ok, nobody.ok, nobody.error]), state: null, degraded: false } });
+});`,
+    );
+    const addresses: string[] = [];
+    const inject: Inject = async (request) => {
+      addresses.push(request.remoteAddress);
+      return { statusCode: 200, headers: {}, rawPayload: Buffer.from('{}') };
+    };
+    threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log: recordingLog().log, inject, file });
+    expect((await threads.renderPage(page('/')))?.html).toBe(JSON.stringify([true, false, 'no such render']));
+    expect(addresses).toEqual(['203.0.113.9']);
+  });
+
+  it('renders on the main thread once threads keep failing to start (a broken build), and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'thread-'));
+    roots.push(dir);
+    const file = join(dir, 'broken-thread.cjs');
+    writeFileSync(file, `throw new Error('this build is broken');`);
+    const { log, warnings } = recordingLog();
+    threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log, file });
+    for (let start = 0; start < 3; start++) expect(await threads.renderPage(page('/'))).toBeNull();
+    expect((await threads.renderPage(page('/on-main')))?.html).toContain('/on-main');
+    expect(warnings).toContain('render threads cannot start; pages render on the main thread');
   });
 
   it('answers nothing once closed', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { InProcessSearchAnswer, InProcessSearchRequest } from '../search/in-process-search';
-import type { Inject, InjectAnswer, InjectRequest, RenderedPage, RenderPageInput } from './app-render';
+import { AppRenderer, type Inject, type InjectAnswer, type InjectRequest, type RenderedPage, type RenderPageInput } from './app-render';
 import { siteConfigVersion } from './site-config-url';
 
 /** What a render thread is started with (its `workerData`). */
@@ -28,15 +28,16 @@ export type ToThread =
 /** From a render thread to the main thread. */
 export type ToMain =
   | { type: 'rendered'; id: number; rendered: RenderedPage | null }
-  | { type: 'ask'; id: number; kind: 'inject'; request: InjectRequest }
-  | { type: 'ask'; id: number; kind: 'multiSearch'; request: InProcessSearchRequest }
+  | { type: 'ask'; id: number; kind: 'inject'; render: number; request: InjectRequest }
+  | { type: 'ask'; id: number; kind: 'multiSearch'; render: number; request: InProcessSearchRequest }
   | { type: 'ask'; id: number; kind: 'site'; render: number }
   | { type: 'log'; details: object; message: string };
 
 type Log = { warn: (details: object, message: string) => void };
 
 type Pending = { input: RenderPageInput; resolve: (rendered: RenderedPage | null) => void; cancelTimeout: () => void };
-type Thread = { index: number; worker: Worker; pending: Map<number, Pending> };
+/** `rendered`: the thread has answered a render (it started); one that stops before it counts as a failed start. */
+type Thread = { index: number; worker: Worker; pending: Map<number, Pending>; rendered: boolean };
 
 /** Calls `fire` after `ms` unless the returned function is called first. */
 export type Timeouts = (fire: () => void, ms: number) => () => void;
@@ -65,6 +66,9 @@ export class RenderThreads {
   private readonly threads: (Thread | null)[];
   private nextId = 0;
   private closed = false;
+  /** Threads in a row that stopped before answering a render: past `maxFailedStarts`, pages render on the main thread. */
+  private failedStarts = 0;
+  private mainThread: AppRenderer | null = null;
 
   constructor(
     private readonly options: Omit<RenderThreadOptions, 'multiSearch'> & {
@@ -97,13 +101,19 @@ export class RenderThreads {
       multiSearch: Boolean(this.options.multiSearch),
     };
     // The source (tests) runs through tsx; the bundle's file is plain CommonJS.
+    // The thread sees none of the platform's secrets (its environment holds the database URL and the keys): only the
+    // mode React and the shared code read, and the time zone.
+    const env = Object.fromEntries(
+      Object.entries({ NODE_ENV: process.env.NODE_ENV, TZ: process.env.TZ }).filter(([, value]) => value !== undefined),
+    );
     const worker = file.endsWith('.ts')
-      ? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`, { eval: true, workerData })
-      : new Worker(file, { workerData });
+      ? new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`, { eval: true, workerData, env })
+      : new Worker(file, { workerData, env });
     worker.unref();
-    const thread: Thread = { index, worker, pending: new Map() };
+    const thread: Thread = { index, worker, pending: new Map(), rendered: false };
     const stopped = (reason: unknown) => {
       if (this.threads[index] !== thread) return;
+      if (!thread.rendered) this.failedStarts += 1;
       if (!this.closed) this.options.log.warn({ err: reason }, 'a render thread stopped; its pages are left to the browser');
       this.retire(thread);
     };
@@ -128,44 +138,64 @@ export class RenderThreads {
     if (message.type === 'log') {
       this.options.log.warn(message.details, message.message);
     } else if (message.type === 'rendered') {
+      thread.rendered = true;
+      this.failedStarts = 0;
       const pending = thread.pending.get(message.id);
       if (!pending) return;
       thread.pending.delete(message.id);
       pending.cancelTimeout();
       pending.resolve(message.rendered);
     } else {
-      const answer = (value: Promise<unknown>) =>
-        value.then(
-          (result) => thread.worker.postMessage({ type: 'answer', id: message.id, ok: true, value: result } satisfies ToThread),
+      const reply = (answer: ToThread) => {
+        try {
+          thread.worker.postMessage(answer);
+        } catch (error) {
+          // An answer a message cannot carry: the render is told it failed, and leaves its part to the browser.
+          this.options.log.warn({ err: error }, 'a render thread’s question could not be answered');
+          thread.worker.postMessage({
+            type: 'answer',
+            id: message.id,
+            ok: false,
+            error: 'the answer could not be sent',
+          } satisfies ToThread);
+        }
+      };
+      const answer = (value: () => Promise<unknown>) =>
+        value().then(
+          (result) => reply({ type: 'answer', id: message.id, ok: true, value: result }),
           (error: unknown) =>
-            thread.worker.postMessage({
-              type: 'answer',
-              id: message.id,
-              ok: false,
-              error: error instanceof Error ? error.message : String(error),
-            } satisfies ToThread),
+            reply({ type: 'answer', id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
         );
-      if (message.kind === 'site') {
-        const pending = thread.pending.get(message.render);
-        void answer(pending ? Promise.resolve(pending.input.site) : Promise.reject(new Error('no such render')));
-      } else if (message.kind === 'inject') {
-        const { inject } = this.options;
-        void answer(inject ? inject(message.request).then(plainAnswer) : Promise.reject(new Error('no in-process API')));
-      } else {
-        const { multiSearch } = this.options;
-        // As JSON text: a string crosses threads for less than the answer's objects, and the thread reads it as text anyway.
-        void answer(
-          multiSearch
-            ? multiSearch(message.request).then(({ body, ...rest }) => ({ ...rest, json: JSON.stringify(body) }))
-            : Promise.reject(new Error('no in-process search')),
-        );
-      }
+      // Only for a render this side still waits for, and as the shopper who asked for that page (not as the thread says).
+      const pending = thread.pending.get(message.render);
+      if (!pending) return void answer(() => Promise.reject(new Error('no such render')));
+      const { inject, multiSearch } = this.options;
+      if (message.kind === 'site') void answer(async () => pending.input.site);
+      else if (message.kind === 'inject')
+        void answer(async () => {
+          if (!inject) throw new Error('no in-process API');
+          return plainAnswer(await inject({ ...message.request, remoteAddress: pending.input.ip }));
+        });
+      else
+        void answer(async () => {
+          if (!multiSearch) throw new Error('no in-process search');
+          // As JSON text: a string crosses threads for less than the answer's objects, and the thread reads it as text anyway.
+          const { body, ...rest } = await multiSearch({ ...message.request, ip: pending.input.ip });
+          return { ...rest, json: JSON.stringify(body) };
+        });
     }
   }
 
   /** The app's markup for the page, rendered on the least busy thread, or null (the browser renders it). */
   renderPage(input: RenderPageInput): Promise<RenderedPage | null> {
     if (this.closed) return Promise.resolve(null);
+    if (this.failedStarts >= maxFailedStarts) {
+      if (!this.mainThread) {
+        this.options.log.warn({ failedStarts: this.failedStarts }, 'render threads cannot start; pages render on the main thread');
+        this.mainThread = new AppRenderer(this.options);
+      }
+      return this.mainThread.renderPage(input);
+    }
     let index = 0;
     for (let i = 1; i < this.threads.length; i++)
       if ((this.threads[i]?.pending.size ?? 0) < (this.threads[index]?.pending.size ?? 0)) index = i;
@@ -184,7 +214,15 @@ export class RenderThreads {
         void thread.worker.terminate();
       }, this.options.timeoutMs ?? 10_000);
       thread.pending.set(id, { input, resolve, cancelTimeout });
-      thread.worker.postMessage({ type: 'render', id, siteKey: siteKeyOf(site), input: rest } satisfies ToThread);
+      try {
+        thread.worker.postMessage({ type: 'render', id, siteKey: siteKeyOf(site), input: rest } satisfies ToThread);
+      } catch (error) {
+        // A page a message cannot carry (nothing in a page's input should be one): the browser renders it.
+        thread.pending.delete(id);
+        cancelTimeout();
+        this.options.log.warn({ err: error, url: input.url }, 'a page could not be sent to a render thread; the browser renders it');
+        resolve(null);
+      }
     });
   }
 
@@ -196,6 +234,9 @@ export class RenderThreads {
 
 /** A site's config as a thread keeps it: its id and the version of its public config. */
 export const siteKeyOf = (site: PublicSiteConfig) => `${site.id} ${siteConfigVersion(site)}`;
+
+/** Threads in a row that may stop before answering a render before pages go back to the main thread. */
+const maxFailedStarts = 3;
 
 /** An inject answer with its payload as bytes a message carries. */
 function plainAnswer(answer: InjectAnswer): InjectAnswer {

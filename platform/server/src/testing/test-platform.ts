@@ -104,6 +104,8 @@ export async function createTestPlatform(
         LOG_LEVEL: 'silent',
         // app.inject comes from 127.0.0.1: trusted as a proxy, so a test gives each shopper an address with X-Forwarded-For.
         TRUSTED_PROXIES: '127.0.0.1',
+        // Pages render on the test's own thread, where a test's shell render can see the test (render threads have tests of their own).
+        RENDER_THREADS: '0',
         ...(schema ? { DATABASE_URL: schema.databaseUrl } : {}),
         ...opts.env,
       },
