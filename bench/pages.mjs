@@ -90,6 +90,28 @@ async function warmPhotos(html) {
 }
 
 /** A page's HTML as the site's host answers it (fetch cannot set Host; node:http can). */
+/**
+ * The bytes of a page's first response as a browser gets it (brotli, with its status line and headers): within a
+ * new connection's first round trip (ten 1,460-byte segments) the browser has the whole document after one.
+ */
+function firstResponseBytes(path) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, headers: { host: `${site}.localhost:${port}`, 'accept-encoding': 'br' } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (chunk) => (bytes += chunk.length));
+        res.on('end', () => {
+          const head = `HTTP/1.1 ${res.statusCode} ${res.statusMessage}\r\n${res.rawHeaders.map((v, i) => (i % 2 ? `${v}\r\n` : `${v}: `)).join('')}\r\n`;
+          resolve(bytes + Buffer.byteLength(head));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 function getPage(path) {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: `${site}.localhost:${port}` } }, (res) => {
@@ -234,6 +256,15 @@ try {
     target: '0',
     met: ok(non2xx === 0),
   });
+  for (const [name, path] of pages) {
+    const bytes = await firstResponseBytes(path);
+    rows.push({
+      measure: `${name}: first response, brotli with headers`,
+      value: `${bytes} B`,
+      target: '≤ 14600 B',
+      met: ok(bytes <= 14_600),
+    });
+  }
   const cards = searchHtml.body.match(/class="vehicle-card"/g)?.length ?? 0;
   rows.push({
     measure: 'search page HTML: result cards in the first response',

@@ -94,6 +94,12 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
         formAction: ["'self'"],
       },
     },
+    // Headers for Internet Explorer, Flash and old XSS auditors, which no browser a shopper uses reads; each page's first
+    // round trip carries every header byte (HTTP/1.1). DNS prefetching stays on: the sites' tags and chat need it.
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    xDnsPrefetchControl: false,
     // Remote chunks and images may be fetched by sites on other hosts (a CDN in production).
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     // Set by strictTransportOverHttps, only on requests that came over https.

@@ -13,11 +13,12 @@ export type CachedBody = { status: number; encoding: PageEncoding | null; body: 
 type Entry = CachedPage & { stamp: string; storedAt: number; bytes: number; encoded: Partial<Record<PageEncoding, Buffer>> };
 
 /**
- * Brotli's quality for a page: 5 costs what 4 (@fastify/compress's) does, about 4 ms for a search
- * page, and sends 8% fewer bytes (12.97 KB instead of 14.1 for metro's search page), which keeps it
- * within a new connection's first round trip (ten 1,460-byte segments) on a slow phone line.
+ * Brotli's quality for a page: 6 costs what 5 does (2.7 ms for metro's search page here; 4 is
+ * @fastify/compress's) and sends fewer bytes (13.0 KB against 13.1 at 5 and 14.1 at 4), which keeps
+ * the document within a new connection's first round trip (ten 1,460-byte segments, with the
+ * response's headers) on a slow phone line: at 13.1 KB it took one more.
  */
-export const pageBrotliQuality = 5;
+export const pageBrotliQuality = 6;
 
 const encoders: Record<PageEncoding, (html: string) => Buffer> = {
   br: (html) =>
