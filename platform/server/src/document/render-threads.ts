@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { InProcessSearchAnswer, InProcessSearchRequest } from '../search/in-process-search';
-import { AppRenderer, type Inject, type InjectAnswer, type InjectRequest, type RenderedPage, type RenderPageInput } from './app-render';
+import { AppRenderer, type Inject, type InjectRequest, type RenderedPage, type RenderPageInput } from './app-render';
 import { siteConfigVersion } from './site-config-url';
 
 /** What a render thread is started with (its `workerData`). */
@@ -174,7 +174,7 @@ export class RenderThreads {
       else if (message.kind === 'inject')
         void answer(async () => {
           if (!inject) throw new Error('no in-process API');
-          return plainAnswer(await inject({ ...message.request, remoteAddress: pending.input.ip }));
+          return inject({ ...message.request, remoteAddress: pending.input.ip });
         });
       else
         void answer(async () => {
@@ -233,12 +233,7 @@ export class RenderThreads {
 }
 
 /** A site's config as a thread keeps it: its id and the version of its public config. */
-export const siteKeyOf = (site: PublicSiteConfig) => `${site.id} ${siteConfigVersion(site)}`;
+const siteKeyOf = (site: PublicSiteConfig) => `${site.id} ${siteConfigVersion(site)}`;
 
 /** Threads in a row that may stop before answering a render before pages go back to the main thread. */
 const maxFailedStarts = 3;
-
-/** An inject answer with its payload as bytes a message carries. */
-function plainAnswer(answer: InjectAnswer): InjectAnswer {
-  return { statusCode: answer.statusCode, headers: answer.headers, rawPayload: answer.rawPayload };
-}
