@@ -336,13 +336,31 @@ describe('the platform server', () => {
         const csp = String(res.headers['content-security-policy']);
         expect(csp, url).toContain("frame-ancestors 'self'");
         expect(csp).not.toContain('unsafe-eval');
-        // Scripts from this platform, the two tag hosts and the four chat providers only: no inline script, no other origin.
-        expect(csp).toMatch(
-          /script-src 'self' https:\/\/www\.googletagmanager\.com https:\/\/connect\.facebook\.net https:\/\/connect\.podium\.com https:\/\/cdn\.livechatinc\.com https:\/\/static\.zdassets\.com https:\/\/chat\.impel\.io(;|$)/,
-        );
         expect(csp).toContain("object-src 'none'");
         expect(res.headers['x-content-type-options']).toBe('nosniff');
       }
+      // An API answer runs no script: its policy names no vendor.
+      const api = await siteRequest(platform.app, 'metro-motor-group', 'GET', '/api/site');
+      expect(String(api.headers['content-security-policy'])).toMatch(/script-src 'self'(;|$)/);
+    });
+
+    it("lets a site's pages load only its own vendors' scripts: its tags and its chat, no other site's", async () => {
+      const scriptSources = async (slug: string) => {
+        const csp = String((await siteRequest(platform.app, slug, 'GET', '/')).headers['content-security-policy']);
+        return /(?:^|;)script-src ([^;]*)/.exec(csp)?.[1];
+      };
+      // Metro has Google and Meta tags, and Podium is its chat (the first provider with ids).
+      expect(await scriptSources('metro-motor-group')).toBe(
+        "'self' https://www.googletagmanager.com https://connect.facebook.net https://connect.podium.com",
+      );
+      // Harbour's chat is Impel; Toyota chose LiveChat; Outback has no tags and the built-in chat.
+      expect(await scriptSources('harbour-used-cars')).toBe(
+        "'self' https://www.googletagmanager.com https://connect.facebook.net https://chat.impel.io",
+      );
+      expect(await scriptSources('toyota-demo')).toBe(
+        "'self' https://www.googletagmanager.com https://connect.facebook.net https://cdn.livechatinc.com",
+      );
+      expect(await scriptSources('outback-campers')).toBe("'self'");
     });
   });
 });

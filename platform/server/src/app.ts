@@ -6,13 +6,12 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { PlatformContext } from './platform-context';
 import { findSiteIdBySlug } from '@dealer/db/site-store';
-import { tagOrigins } from '@dealer/rules/analytics';
-import { chatOrigins } from '@dealer/rules/chat';
 import { limitJsonDepth } from './http/limit-json-depth';
 import { refuseForeignOrigins } from './http/origin-check';
 import { capConnectionsPerAddress } from './http/connection-cap';
 import { strictTransportOverHttps } from './http/strict-transport';
 import { apiNotFound } from './http/api-not-found';
+import { contentSecurityPolicy, platformOriginsOf } from './http/page-policy';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
 import { storedCarPhoto } from './images/car-photos';
@@ -64,36 +63,9 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
   ctx.log.to(app.log);
   capConnectionsPerAddress(app.server, { max: http.maxConnectionsPerAddress, trustedProxies: http.trustedProxies, log: app.log });
 
-  const remoteOrigins = ctx.config.remotesBaseUrl ? [new URL(ctx.config.remotesBaseUrl).origin] : [];
-  // With a real Meilisearch the browser searches it directly (with a tenant token).
-  const searchOrigins = ctx.config.meilisearch ? [new URL(ctx.config.meilisearch.url).origin] : [];
-  // Live deposits on Stripe: its Payment Element loads from js.stripe.com and talks to its API from frames of its own.
-  const stripe = ctx.config.payments.mode === 'live';
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        // The sites' Google and Meta tags and chat providers (loaded after the first interaction, with consent where asked).
-        scriptSrc: ["'self'", ...remoteOrigins, ...tagOrigins.script, ...chatOrigins.script, ...(stripe ? ['https://js.stripe.com'] : [])],
-        frameSrc: ["'self'", ...chatOrigins.frame, ...(stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
-        styleSrc: ["'self'", "'unsafe-inline'", ...remoteOrigins],
-        imgSrc: ["'self'", 'data:', 'blob:', ...tagOrigins.img, ...chatOrigins.img],
-        fontSrc: ["'self'", ...remoteOrigins],
-        connectSrc: [
-          "'self'",
-          ...remoteOrigins,
-          ...searchOrigins,
-          ...tagOrigins.connect,
-          ...chatOrigins.connect,
-          ...(stripe ? ['https://api.stripe.com'] : []),
-        ],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
+    // Set below: a site's pages replace it with their own (the site's vendors only, documents.ts).
+    contentSecurityPolicy: false,
     // Headers for Internet Explorer, Flash and old XSS auditors, which no browser a shopper uses reads; each page's first
     // round trip carries every header byte (HTTP/1.1). DNS prefetching stays on: the sites' tags and chat need it.
     xDownloadOptions: false,
@@ -104,6 +76,10 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     // Set by strictTransportOverHttps, only on requests that came over https.
     strictTransportSecurity: false,
+  });
+  const basePolicy = contentSecurityPolicy(platformOriginsOf(ctx.config), null);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', basePolicy);
   });
   strictTransportOverHttps(app, http.hstsMaxAgeSeconds);
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });

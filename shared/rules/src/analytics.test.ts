@@ -8,6 +8,7 @@ import {
   isAnalyticsId,
   newAnalyticsId,
   pageViewTypeOf,
+  tagOriginsFor,
   tagScriptsFor,
   thirdPartyAllowed,
 } from './analytics';
@@ -54,6 +55,23 @@ describe('third-party tags', () => {
       { group: 'google', src: 'https://www.googletagmanager.com/gtm.js?id=GTM-XYZ' },
       { group: 'facebook', src: 'https://connect.facebook.net/en_US/fbevents.js' },
     ]);
+  });
+
+  it("lets a site's pages reach only the hosts of the tags it has ids for", () => {
+    expect(tagOriginsFor(ids(null, null))).toEqual({ script: [], connect: [], img: [] });
+    const google = tagOriginsFor(ids('G-ABC123', null));
+    expect(google.script).toEqual(['https://www.googletagmanager.com']);
+    expect(google.connect).toContain('https://*.google-analytics.com');
+    expect([...google.script, ...google.connect, ...google.img].join(' ')).not.toContain('facebook');
+    const meta = tagOriginsFor(ids(null, '123'));
+    expect(meta).toEqual({
+      script: ['https://connect.facebook.net'],
+      connect: ['https://www.facebook.com'],
+      img: ['https://www.facebook.com'],
+    });
+    // Every tag a site loads comes from an origin its policy names.
+    for (const tag of tagScriptsFor(ids('GTM-XYZ', '123')))
+      expect(tagOriginsFor(ids('GTM-XYZ', '123')).script).toContain(new URL(tag.src).origin);
   });
 
   it('waits for consent on a site that asks, and loads nothing once the shopper refuses', () => {

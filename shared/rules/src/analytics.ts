@@ -90,17 +90,27 @@ export function tagScriptsFor(site: Pick<SiteConfig, 'third_party'>): TagScript[
   return scripts;
 }
 
-/** The origins a site's tags load from and send to, for its Content-Security-Policy. */
-export const tagOrigins = {
-  script: ['https://www.googletagmanager.com', 'https://connect.facebook.net'],
-  connect: [
-    'https://www.google-analytics.com',
-    'https://*.google-analytics.com',
-    'https://www.googletagmanager.com',
-    'https://www.facebook.com',
-  ],
-  img: ['https://www.google-analytics.com', 'https://www.googletagmanager.com', 'https://www.facebook.com'],
-} as const;
+/** Where each group of tags loads from and sends to. */
+const tagGroupOrigins: Record<TagScript['group'], { script: string[]; connect: string[]; img: string[] }> = {
+  google: {
+    script: ['https://www.googletagmanager.com'],
+    connect: ['https://www.google-analytics.com', 'https://*.google-analytics.com', 'https://www.googletagmanager.com'],
+    img: ['https://www.google-analytics.com', 'https://www.googletagmanager.com'],
+  },
+  facebook: { script: ['https://connect.facebook.net'], connect: ['https://www.facebook.com'], img: ['https://www.facebook.com'] },
+};
+
+/** The origins a site's own tags load from and send to, for its pages' Content-Security-Policy: none without an id. */
+export function tagOriginsFor(site: Pick<SiteConfig, 'third_party'>): { script: string[]; connect: string[]; img: string[] } {
+  const origins = { script: [] as string[], connect: [] as string[], img: [] as string[] };
+  for (const { group } of tagScriptsFor(site)) {
+    const own = tagGroupOrigins[group];
+    origins.script.push(...own.script);
+    origins.connect.push(...own.connect);
+    origins.img.push(...own.img);
+  }
+  return origins;
+}
 
 export type TrackedEvent = { eventId: number; label: string; properties?: Record<string, unknown> };
 

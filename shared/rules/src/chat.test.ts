@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SiteConfig } from '@dealer/contracts/site';
-import { chatChoiceFor, chatMessageCounts } from './chat';
+import { chatChoiceFor, chatMessageCounts, chatOriginsFor } from './chat';
 
 const noIds: SiteConfig['third_party'] = {
   google_site_verification: null,
@@ -19,6 +19,30 @@ const noIds: SiteConfig['third_party'] = {
 const site = (ids: Partial<SiteConfig['third_party']>, chat_provider?: SiteConfig['features']['chat_provider']) => ({
   third_party: { ...noIds, ...ids },
   features: { chat_provider },
+});
+
+describe("the hosts a site's chat may reach", () => {
+  it("are the chosen provider's only, and none for the built-in chat", () => {
+    expect(chatOriginsFor({ kind: 'built_in' })).toEqual({ script: [], connect: [], frame: [], img: [] });
+    const everyId = {
+      podium_api_organization: 'org',
+      livechat_license: '1',
+      livechat_agent_group: '2',
+      zendesk_key: 'zk',
+      impel_chatbot_key: 'ik',
+    };
+    const kinds = ['podium', 'livechat', 'zendesk', 'impel'] as const;
+    const originsOf = (kind: (typeof kinds)[number]) => chatOriginsFor(chatChoiceFor(site(everyId, kind)));
+    for (const kind of kinds) {
+      const choice = chatChoiceFor(site(everyId, kind));
+      if (choice.kind === 'built_in') throw new Error(`${kind} has ids`);
+      // The widget's script loads from an origin the policy names, and no other provider's host is named.
+      expect(originsOf(kind).script).toEqual([new URL(choice.src).origin]);
+      const named = new Set(Object.values(originsOf(kind)).flat());
+      for (const other of kinds.filter((k) => k !== kind))
+        for (const host of Object.values(originsOf(other)).flat()) expect(named.has(host), `${kind} names ${host}`).toBe(false);
+    }
+  });
 });
 
 describe('whose chat a site opens', () => {

@@ -58,21 +58,37 @@ export function chatChoiceFor(site: ChatSite): ChatChoice {
   return { kind: 'built_in' };
 }
 
-/** The origins the chat providers load from, talk to and frame, for the Content-Security-Policy. */
-export const chatOrigins = {
-  script: ['https://connect.podium.com', 'https://cdn.livechatinc.com', 'https://static.zdassets.com', 'https://chat.impel.io'],
-  connect: [
-    'https://*.podium.com',
-    'https://*.livechatinc.com',
-    'wss://*.livechatinc.com',
-    'https://*.zendesk.com',
-    'wss://*.zendesk.com',
-    'https://*.zdassets.com',
-    'https://*.impel.io',
-  ],
-  frame: ['https://*.podium.com', 'https://*.livechatinc.com', 'https://*.zendesk.com', 'https://*.impel.io'],
-  img: ['https://*.podium.com', 'https://*.livechatinc.com', 'https://*.zdassets.com', 'https://*.zendesk.com', 'https://*.impel.io'],
-} as const;
+type ChatOrigins = { script: string[]; connect: string[]; frame: string[]; img: string[] };
+
+/** Where each provider's widget loads from, talks to, frames and draws pictures from. */
+const providerOrigins: Record<ChatProvider['kind'], ChatOrigins> = {
+  podium: {
+    script: ['https://connect.podium.com'],
+    connect: ['https://*.podium.com'],
+    frame: ['https://*.podium.com'],
+    img: ['https://*.podium.com'],
+  },
+  livechat: {
+    script: ['https://cdn.livechatinc.com'],
+    connect: ['https://*.livechatinc.com', 'wss://*.livechatinc.com'],
+    frame: ['https://*.livechatinc.com'],
+    img: ['https://*.livechatinc.com'],
+  },
+  zendesk: {
+    script: ['https://static.zdassets.com'],
+    connect: ['https://*.zendesk.com', 'wss://*.zendesk.com', 'https://*.zdassets.com'],
+    frame: ['https://*.zendesk.com'],
+    img: ['https://*.zdassets.com', 'https://*.zendesk.com'],
+  },
+  impel: { script: ['https://chat.impel.io'], connect: ['https://*.impel.io'], frame: ['https://*.impel.io'], img: ['https://*.impel.io'] },
+};
+
+/** The origins a site's chat needs in its pages' Content-Security-Policy: its own provider's, none for the built-in chat. */
+export function chatOriginsFor(choice: ChatChoice): ChatOrigins {
+  if (choice.kind === 'built_in') return { script: [], connect: [], frame: [], img: [] };
+  const own = providerOrigins[choice.kind];
+  return { script: [...own.script], connect: [...own.connect], frame: [...own.frame], img: [...own.img] };
+}
 
 /** SPEC §9: chat message events count if within 10 seconds. */
 export const chatMessageWindowMs = 10_000;

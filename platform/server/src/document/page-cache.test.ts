@@ -9,7 +9,7 @@ import { isListed } from '@dealer/demo/demo-sites';
 import { createTestPlatform, siteRequest, type TestPlatform } from '../testing/test-platform';
 import { PageCache, pageCacheKey, pageEncodingFor } from './page-cache';
 
-const page = (html: string) => ({ status: 200, html });
+const page = (html: string) => ({ status: 200, html, policy: "default-src 'self'" });
 /** A page rendered twice (a second request): kept. */
 const keep = (cache: PageCache, key: string, stamp: string, html: string, now: number) => {
   cache.set(key, stamp, page(html), now);
@@ -56,7 +56,7 @@ describe('the page cache’s own bounds', () => {
     const br = cache.getBody('/search', 's', 'br', 0)!;
     expect(brotliDecompressSync(br.body as Buffer).toString()).toBe(html);
     expect(cache.size().bytes).toBe(textBytes + (gzip.body as Buffer).length + (br.body as Buffer).length);
-    expect(cache.getBody('/search', 's', null, 0)).toEqual({ status: 200, encoding: null, body: html });
+    expect(cache.getBody('/search', 's', null, 0)).toEqual({ status: 200, policy: "default-src 'self'", encoding: null, body: html });
     // A new stamp: the page and its compressed forms go together.
     expect(cache.getBody('/search', 's2', 'gzip', 0)).toBeNull();
     expect(cache.size()).toMatchObject({ pages: 0, bytes: 0 });
@@ -171,6 +171,9 @@ describe.each(['sqlite', 'postgres'] as const)('pages kept between shoppers, on 
     // Kept on its second render: an address asked for once is not kept.
     expect([first, second, third].map((res) => res.headers['x-page-cache'])).toEqual(['miss', 'miss', 'hit']);
     expect(third.body).toBe(second.body);
+    // Sent with the policy of the site it was rendered for.
+    expect(third.headers['content-security-policy']).toBe(second.headers['content-security-policy']);
+    expect(third.headers['content-security-policy']).toContain('https://www.googletagmanager.com');
     expect(third.headers['content-type']).toMatch(/^text\/html/);
     // Kept compressed: a browser that takes gzip or brotli gets the same page, compressed once.
     const gzipped = await siteRequest(platform.app, site, 'GET', '/', { headers: { 'accept-encoding': 'gzip' } });

@@ -1,14 +1,17 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-/** A page as it was sent: the same for every shopper (nothing in a document depends on who asks). */
-export type CachedPage = { status: number; html: string };
+/**
+ * A page as it was sent: the same for every shopper (nothing in a document depends on who asks),
+ * with its site's Content-Security-Policy (http/page-policy.ts).
+ */
+export type CachedPage = { status: number; html: string; policy: string };
 
 /** The compressed forms a kept page is sent in, made the first time a browser asks for each. */
 export type PageEncoding = 'br' | 'gzip';
 
 /** What a hit sends: the page compressed for the browser (`encoding`), or as text. */
-export type CachedBody = { status: number; encoding: PageEncoding | null; body: string | Buffer };
+export type CachedBody = { status: number; policy: string; encoding: PageEncoding | null; body: string | Buffer };
 
 type Entry = CachedPage & { stamp: string; storedAt: number; bytes: number; encoded: Partial<Record<PageEncoding, Buffer>> };
 
@@ -106,7 +109,7 @@ export class PageCache {
 
   get(key: string, stamp: string, now = Date.now()): CachedPage | null {
     const entry = this.fresh(key, stamp, now);
-    return entry ? { status: entry.status, html: entry.html } : null;
+    return entry ? { status: entry.status, html: entry.html, policy: entry.policy } : null;
   }
 
   /**
@@ -116,7 +119,7 @@ export class PageCache {
   getBody(key: string, stamp: string, encoding: PageEncoding | null, now = Date.now()): CachedBody | null {
     const entry = this.fresh(key, stamp, now);
     if (!entry) return null;
-    if (!encoding) return { status: entry.status, encoding: null, body: entry.html };
+    if (!encoding) return { status: entry.status, policy: entry.policy, encoding: null, body: entry.html };
     let body = entry.encoded[encoding];
     if (!body) {
       body = encoders[encoding](entry.html);
@@ -125,7 +128,7 @@ export class PageCache {
       this.bytes += body.length;
       this.evictOver(key);
     }
-    return { status: entry.status, encoding, body };
+    return { status: entry.status, policy: entry.policy, encoding, body };
   }
 
   /** Keeps a page just rendered, if this is the second time its address was rendered lately (see the class). */

@@ -31,6 +31,7 @@ import { inlinableStylesheet } from '../document/inline-stylesheet';
 import { siteConfigUrl } from '../document/site-config-url';
 import { siteIdForHost } from '../tenancy/site-host';
 import { requestOrigin } from '../tenancy/site-context';
+import { contentSecurityPolicy, platformOriginsOf } from '../http/page-policy';
 
 /** The configured search category (SPEC §2 '/search/suv') a path is, with its path in one spelling; null when none. */
 function searchCategoryOf(site: Pick<SiteConfig, 'search_categories'>, pathname: string): { label: string; path: string } | null {
@@ -116,6 +117,14 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
   if (appRenderer instanceof RenderThreads) scope.addHook('onClose', () => appRenderer.close());
 
   const pageCache = new PageCache();
+  // A site's policy names its own vendors (its tags, its chat); made once per version of its config.
+  const platformOrigins = platformOriginsOf(ctx.config);
+  const policies = new WeakMap<SiteConfig, string>();
+  const sitePolicy = (site: SiteConfig) => {
+    let policy = policies.get(site);
+    if (policy === undefined) policies.set(site, (policy = contentSecurityPolicy(platformOrigins, site)));
+    return policy;
+  };
 
   app.get('/*', { schema }, async (request, reply) => {
     reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8');
@@ -150,7 +159,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       return reply;
     };
     const cached = cacheStamp === null || previewing ? null : pageCache.getBody(cacheKey, cacheStamp, encoding);
-    if (cached) return encoded().code(cached.status).header('X-Page-Cache', 'hit').send(cached.body);
+    if (cached)
+      return encoded().code(cached.status).header('content-security-policy', cached.policy).header('X-Page-Cache', 'hit').send(cached.body);
 
     // The site as of the stamp read above (not read again), its context kept while that stamp holds.
     const resolved = await request.siteContext({ siteId, stamp });
@@ -163,6 +173,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     if (!resolved) return reply.code(404).send(renderUnknownSite(request.headers.host ?? ''));
 
     const { site, publicConfig, origin } = resolved;
+    const policy = sitePolicy(site);
+    reply.header('content-security-policy', policy);
     const url = new URL(request.url, origin);
     const match = resolveRoute(site, url.pathname, url.searchParams);
     if (match.kind === 'redirect') return reply.redirect(`${match.to}${url.search}`, 301);
@@ -321,7 +333,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
     // cannot fill the cache), and so is a page whose remote was left to the browser this time.
     if (cacheStamp !== null && !previewing && !resolved.preview && status === 200 && rendered && !rendered.degraded)
-      pageCache.set(cacheKey, cacheStamp, { status, html: head + app });
+      pageCache.set(cacheKey, cacheStamp, { status, html: head + app, policy });
     return reply;
   });
 }
