@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
-import { pageBrotliQuality, type PageEncoding } from './page-cache';
+import { createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
+import { pageBrotliParams, type PageEncoding } from './page-cache';
 
 /**
  * A page sent as it is made: its head at once, its body when the server render is done. Compressed
@@ -11,7 +11,7 @@ export class PageStream {
   private readonly stream: PassThrough | Gzip | BrotliCompress;
 
   constructor(readonly encoding: PageEncoding | null) {
-    if (encoding === 'br') this.stream = createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: pageBrotliQuality } });
+    if (encoding === 'br') this.stream = createBrotliCompress({ params: pageBrotliParams });
     else if (encoding === 'gzip') this.stream = createGzip();
     else this.stream = new PassThrough();
     // A shopper who leaves mid-page closes the response, which destroys this stream: the render's
