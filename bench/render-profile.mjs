@@ -63,7 +63,7 @@ function load() {
     autocannon(
       {
         url: `http://127.0.0.1:${port}${searchPath}`,
-        headers: { host: `${site}.localhost:${port}`, 'accept-encoding': 'gzip' },
+        headers: { host: `${site}.localhost:${port}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
         connections: Number(process.env.CONNECTIONS ?? 10),
         duration: Number(process.env.DURATION ?? 10),
         requests: [{ setupRequest: (req) => ({ ...req, path: `${searchPath}?bench=${++n}` }) }],
