@@ -128,6 +128,14 @@ export const readUnitInterval: Read<number> = (value, path, code) => {
 /** One field of an object: its name, error code, how it is read, whether null is accepted (as absent) and whether it must be there. */
 export type Field = { name: string; code: string; read: Read; nullable?: boolean; required?: { code: string } };
 
+/** Each list of fields by name, made once: a page's search reads 19 queries of ~30 fields each. */
+const fieldMaps = new WeakMap<readonly Field[], Map<string, Field>>();
+function fieldsByName(fields: readonly Field[]): Map<string, Field> {
+  let byName = fieldMaps.get(fields);
+  if (!byName) fieldMaps.set(fields, (byName = new Map(fields.map((field) => [field.name, field]))));
+  return byName;
+}
+
 /**
  * Reads an object field by field. Null in a nullable field reads as absent. Unknown fields are
  * refused with `unknownCode` (or left alone, as facet search leaves them, when it is null).
@@ -140,7 +148,7 @@ export function readObject(
   unknownCode: string | null = code,
 ): Record<string, unknown> {
   if (!isPlainObject(value)) throw invalidType(code, path, 'an object', value);
-  const byName = new Map(fields.map((field) => [field.name, field]));
+  const byName = fieldsByName(fields);
   const read: Record<string, unknown> = {};
   for (const [key, entry] of Object.entries(value)) {
     const field = byName.get(key);
