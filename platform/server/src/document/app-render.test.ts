@@ -253,7 +253,7 @@ exports.renderApp = async ({ url }) => {
         ip,
       }),
     );
-    return JSON.parse(rendered!.html) as Answer;
+    return JSON.parse(typeof rendered!.html === 'string' ? rendered!.html : new TextDecoder().decode(rendered!.html)) as Answer;
   }
   /** The same search over HTTP, from a browser at `ip`. */
   async function searchOverHttp(body: string, ip: string, key = metroKey): Promise<Answer> {
@@ -298,7 +298,7 @@ exports.renderApp = async ({ url }) => {
           ip: '198.51.100.9',
         }),
       );
-      const answer = JSON.parse(rendered!.html) as Answer;
+      const answer = JSON.parse(typeof rendered!.html === 'string' ? rendered!.html : new TextDecoder().decode(rendered!.html)) as Answer;
       expect(answer.status).toBe(200);
       expect(timeless(answer)).toEqual(timeless(await searchOverHttp(pageSearch, '198.51.100.10')));
     } finally {

@@ -50,7 +50,12 @@ type RenderScope = { origin: string; ip: string };
  * `degraded`: a module was left to the browser this time (over budget, failed): not worth keeping.
  */
 export type RenderedPage = {
-  html: string;
+  /**
+   * The markup: text, or its UTF-8 bytes as a render thread sends it (moved across, not copied, and
+   * written to the page as they are: the markup is mostly two-byte text, which crossing as a string
+   * copied twice and turning into bytes for the compressor copied again, on the main thread).
+   */
+  html: string | Uint8Array;
   state: { modules: string[] } | null;
   degraded: boolean;
   /** The state already written as script JSON (a render thread writes it, so the main thread need not). */

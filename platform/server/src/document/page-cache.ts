@@ -137,15 +137,19 @@ export class PageCache {
     return { status: entry.status, policy: entry.policy, encoding, body };
   }
 
-  /** Keeps a page just rendered, if this is the second time its address was rendered lately (see the class). */
-  set(key: string, stamp: string, page: CachedPage, now = Date.now()) {
-    const bytes = page.html.length + key.length;
+  /**
+   * Keeps a page just rendered, if this is the second time its address was rendered lately (see the
+   * class). Its text may be given as a function, made only for a page that is kept.
+   */
+  set(key: string, stamp: string, page: Omit<CachedPage, 'html'> & { html: string | (() => string) }, now = Date.now()) {
     const wasKept = this.entries.has(key);
     this.drop(key);
-    if (bytes > this.limits.maxPageBytes) return;
     if (!wasKept && !this.seenLately(key, now)) return;
+    const html = typeof page.html === 'string' ? page.html : page.html();
+    const bytes = html.length + key.length;
+    if (bytes > this.limits.maxPageBytes) return;
     while (this.bytes + bytes > this.limits.maxBytes && this.entries.size) this.drop(this.entries.keys().next().value!);
-    this.entries.set(key, { ...page, stamp, storedAt: now, bytes, encoded: {} });
+    this.entries.set(key, { ...page, html, stamp, storedAt: now, bytes, encoded: {} });
     this.bytes += bytes;
   }
 

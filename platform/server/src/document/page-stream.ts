@@ -31,8 +31,11 @@ export class PageStream {
     if (!(this.stream instanceof PassThrough)) this.stream.flush();
   }
 
-  /** Writes the rest and ends the page. */
-  end(html: string) {
-    if (!this.stream.destroyed) this.stream.end(html);
+  /** Writes the rest (text, or chunks of text and UTF-8 bytes) and ends the page. */
+  end(html: string | readonly (string | Uint8Array)[]) {
+    if (this.stream.destroyed) return;
+    if (typeof html === 'string') return void this.stream.end(html);
+    for (const chunk of html) this.stream.write(chunk);
+    this.stream.end();
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testSite } from '@dealer/contracts/testing/test-site';
-import { documentParts, renderDocument, scriptJson, type DocumentInput } from './render-document';
+import { chunksText, documentParts, renderDocument, scriptJson, type DocumentInput } from './render-document';
 
 const site = testSite();
 const shellAssets = {
@@ -127,6 +127,18 @@ describe('the first answers (app state)', () => {
     expect(tail({ appHtml: '<main></main>', appStateJson: scriptJson(state) })).toBe(written);
     // A page the browser renders has no first answers.
     expect(tail({ appHtml: null, appStateJson: scriptJson(state) })).not.toContain('id="app-state"');
+  });
+
+  it('are the same page when a render thread sends the markup as UTF-8 bytes, which are written as they came', () => {
+    const state = { modules: ['mf-search/SearchPage'] };
+    const { tail, tailChunks } = documentParts(page({ siteConfigUrl: '/api/site?v=abc123' }));
+    const markup = '<main><h1>Demo cars — 24 in stock</h1><p>‘Save’ ♡</p></main>';
+    const bytes = new TextEncoder().encode(markup);
+    const chunks = tailChunks({ appHtml: bytes, appStateJson: scriptJson(state) });
+    expect(chunks).toContain(bytes);
+    expect(chunksText(chunks)).toBe(tail({ appHtml: markup, appStateJson: scriptJson(state) }));
+    // No markup (nothing rendered) is a page the browser renders, in bytes as in text.
+    expect(chunksText(tailChunks({ appHtml: new Uint8Array(0), appStateJson: scriptJson(state) }))).toBe(tail({ appHtml: '' }));
   });
 });
 

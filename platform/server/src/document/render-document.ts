@@ -41,8 +41,8 @@ export type DocumentInput = {
   social?: SocialMeta | null;
   /** schema.org objects, one `application/ld+json` script each. */
   jsonLd?: readonly unknown[];
-  /** The app's server-rendered markup (the browser hydrates it); none: the browser renders the page. */
-  appHtml?: string | null;
+  /** The app's server-rendered markup, as text or UTF-8 bytes (the browser hydrates it); none: the browser renders the page. */
+  appHtml?: string | Uint8Array | null;
   /** What the browser hydrates the server's remote modules with (their names and API answers). */
   appState?: unknown;
   /** `appState` already written as script JSON (`scriptJson`), by the thread that rendered the page. */
@@ -135,13 +135,27 @@ export function renderDocument(input: DocumentInput): string {
   return parts.head + parts.tail(input);
 }
 
+/** A document's tail as it is written: text, with the app's markup as the bytes it came in. */
+export type DocumentChunks = (string | Uint8Array)[];
+
+const utf8 = new TextDecoder();
+
+/** The chunks as one text (a page to keep). */
+export const chunksText = (chunks: DocumentChunks): string =>
+  chunks.map((chunk) => (typeof chunk === 'string' ? chunk : utf8.decode(chunk))).join('');
+
 /**
  * A document in two parts: `head` (everything up to the page's markup), which does not depend on
  * the server render and can be sent while it runs, and `tail`, the page's markup and data once
  * the render is done. With a first script (`shellAssets.firstPaint`) the head lists only it: it
  * loads the app after the first frame (shell/src/boot/app-start.ts).
  */
-export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): { head: string; tail: (app: DocumentApp) => string } {
+export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): {
+  head: string;
+  tail: (app: DocumentApp) => string;
+  /** The tail as chunks: the app's markup stays the bytes a render thread sent (written as they are). */
+  tailChunks: (app: DocumentApp) => DocumentChunks;
+} {
   const { site } = input;
   const head: string[] = [
     '<meta charset="utf-8">',
@@ -211,21 +225,27 @@ ${head.join('\n')}
 </head>
 <body>
 `;
-  const tail = ({ appHtml, appState, appStateJson }: DocumentApp) => {
-    const stateJson = appHtml ? (appStateJson ?? (appState ? scriptJson(appState) : null)) : null;
+  const tailChunks = ({ appHtml, appState, appStateJson }: DocumentApp): DocumentChunks => {
+    const rendered = appHtml ? appHtml.length > 0 : false;
+    const stateJson = rendered ? (appStateJson ?? (appState ? scriptJson(appState) : null)) : null;
     const state = stateJson ? [`<script id="app-state" type="application/json">${stateJson}</script>`] : [];
-    const root = appHtml
-      ? `<div id="root" data-ssr>${appHtml}</div>`
-      : `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`;
+    const root: DocumentChunks = rendered
+      ? ['<div id="root" data-ssr>', appHtml!, '</div>']
+      : [
+          `<div id="root"><noscript>${escapeHtml(site.name)} needs JavaScript to show its stock. Call us on ${escapeHtml(site.phone)}.</noscript></div>`,
+        ];
     // Serialised only for a page that sends it: it is the largest part of the document's data.
-    const config = appHtml && fetchesConfig ? [] : [`<script id="site-config" type="application/json">${scriptJson(site)}</script>`];
-    return `${root}
+    const config = rendered && fetchesConfig ? [] : [`<script id="site-config" type="application/json">${scriptJson(site)}</script>`];
+    return [
+      ...root,
+      `
 ${[...config, ...data, ...state].join('\n')}
 </body>
 </html>
-`;
+`,
+    ];
   };
-  return { head: documentHead, tail };
+  return { head: documentHead, tail: (app) => chunksText(tailChunks(app)), tailChunks };
 }
 
 /** The platform's own page at bare localhost: a link to every demo site. */

@@ -13,6 +13,8 @@ const port = parentPort;
 if (!port) throw new Error('render-thread runs as a worker thread');
 const options = workerData as RenderThreadOptions;
 
+const utf8 = new TextEncoder();
+
 const questions = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
 let nextQuestion = 0;
 
@@ -33,9 +35,9 @@ const plainError = (error: unknown) =>
     ? { name: error.name, message: error.message, stack: error.stack, code: (error as { code?: unknown }).code }
     : error;
 
-function post(message: ToMain): void {
+function post(message: ToMain, transfer: ArrayBuffer[] = []): void {
   try {
-    port!.postMessage(message);
+    port!.postMessage(message, transfer);
   } catch {
     // Something in a log's details a message cannot carry (a function): the rest of them still go, as text.
     if (message.type === 'log') {
@@ -94,7 +96,16 @@ port.on('message', (message: ToThread) => {
   siteFor(message.siteKey, message.id)
     .then((site) => currentRender.run(message.id, () => renderer.renderPage({ ...message.input, site })))
     // The state goes as the document's script JSON: written here, not on the main thread, and a string crosses for less.
-    .then((rendered) => rendered && { ...rendered, state: null, stateJson: rendered.state ? scriptJson(rendered.state) : undefined })
+    // The markup goes as UTF-8 bytes, moved to the main thread rather than copied (RenderedPage).
+    .then(
+      (rendered) =>
+        rendered && {
+          ...rendered,
+          html: typeof rendered.html === 'string' ? utf8.encode(rendered.html) : rendered.html,
+          state: null,
+          stateJson: rendered.state ? scriptJson(rendered.state) : undefined,
+        },
+    )
     .catch((error: unknown) => {
       post({
         type: 'log',
@@ -103,5 +114,10 @@ port.on('message', (message: ToThread) => {
       });
       return null;
     })
-    .then((rendered) => post({ type: 'rendered', id: message.id, rendered }));
+    .then((rendered) =>
+      post(
+        { type: 'rendered', id: message.id, rendered },
+        rendered && typeof rendered.html !== 'string' ? [rendered.html.buffer as ArrayBuffer] : [],
+      ),
+    );
 });

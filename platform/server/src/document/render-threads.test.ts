@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
-import type { Inject, InjectRequest, RenderPageInput } from './app-render';
+import type { Inject, InjectRequest, RenderedPage, RenderPageInput } from './app-render';
 import { RenderThreads } from './render-threads';
+
+/** A rendered page's markup as text: a render thread sends its UTF-8 bytes. */
+const markup = (rendered: RenderedPage | null | undefined) =>
+  rendered && (typeof rendered.html === 'string' ? rendered.html : new TextDecoder().decode(rendered.html));
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -75,7 +79,8 @@ describe('server renders on render threads', () => {
     const { log, warnings } = recordingLog();
     threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log, inject });
     const rendered = await threads.renderPage(page('/search?ask=/api/cars'));
-    expect(rendered?.html).toMatch(/^<h1>Metro Motor Group<\/h1><p>\/search \{"cars":3\}<\/p><i>[1-9]\d* 1<\/i><b>no secret<\/b>$/);
+    expect(rendered?.html).toBeInstanceOf(Uint8Array);
+    expect(markup(rendered)).toMatch(/^<h1>Metro Motor Group<\/h1><p>\/search \{"cars":3\}<\/p><i>[1-9]\d* 1<\/i><b>no secret<\/b>$/);
     // The state comes as the document's script JSON, written on the thread.
     expect(rendered?.stateJson).toBe('{"modules":["mf-search/SearchPage"]}');
     expect(rendered?.degraded).toBe(false);
@@ -98,15 +103,15 @@ describe('server renders on render threads', () => {
         threads!.renderPage(page(`/p${i}`, { site: site(name, i === 1 ? 2 : 1) })),
       ),
     );
-    expect(pages.map((rendered) => /<h1>(.*)<\/h1>/.exec(rendered?.html ?? '')?.[1])).toEqual([
+    expect(pages.map((rendered) => /<h1>(.*)<\/h1>/.exec(markup(rendered) ?? '')?.[1])).toEqual([
       'Metro Motor Group',
       'Harbour Used Cars',
       'Metro Motor Group',
     ]);
-    const threadIds = new Set(pages.map((rendered) => /<i>(\d+) /.exec(rendered?.html ?? '')?.[1]));
+    const threadIds = new Set(pages.map((rendered) => /<i>(\d+) /.exec(markup(rendered) ?? '')?.[1]));
     expect(threadIds.size).toBe(2);
     // A new config (its version changes with what it says) is the one rendered.
-    expect((await threads.renderPage(page('/', { site: site('Metro Motor Group Sydney') })))?.html).toContain(
+    expect(markup(await threads.renderPage(page('/', { site: site('Metro Motor Group Sydney') })))).toContain(
       '<h1>Metro Motor Group Sydney</h1>',
     );
   });
@@ -128,12 +133,12 @@ describe('server renders on render threads', () => {
     expect(warnings).toContain('server render failed; the browser renders this page');
     expect(await threads.renderPage(page('/?exit'))).toBeNull();
     expect(warnings).toContain('a render thread stopped; its pages are left to the browser');
-    expect((await threads.renderPage(page('/after-exit')))?.html).toContain('/after-exit');
+    expect(markup(await threads.renderPage(page('/after-exit')))).toContain('/after-exit');
     const looping = threads.renderPage(page('/?loop'));
     timeouts.at(-1)!();
     expect(await looping).toBeNull();
     expect(warnings).toContain('a server render took too long; its thread is started again, the browser renders the page');
-    expect((await threads.renderPage(page('/after-loop')))?.html).toContain('/after-loop');
+    expect(markup(await threads.renderPage(page('/after-loop')))).toContain('/after-loop');
   });
 
   it('answers a thread’s questions only for a page it renders, as the shopper who asked for that page', async () => {
@@ -160,7 +165,7 @@ parentPort.on('message', async (message) => {
       return { statusCode: 200, headers: {}, rawPayload: Buffer.from('{}') };
     };
     threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log: recordingLog().log, inject, file });
-    expect((await threads.renderPage(page('/')))?.html).toBe(JSON.stringify([true, false, 'no such render']));
+    expect(markup(await threads.renderPage(page('/')))).toBe(JSON.stringify([true, false, 'no such render']));
     expect(addresses).toEqual(['203.0.113.9']);
   });
 
@@ -172,7 +177,7 @@ parentPort.on('message', async (message) => {
     const { log, warnings } = recordingLog();
     threads = new RenderThreads({ ...shellBuild(askingShell), threads: 1, log, file });
     for (let start = 0; start < 3; start++) expect(await threads.renderPage(page('/'))).toBeNull();
-    expect((await threads.renderPage(page('/on-main')))?.html).toContain('/on-main');
+    expect(markup(await threads.renderPage(page('/on-main')))).toContain('/on-main');
     expect(warnings).toContain('render threads cannot start; pages render on the main thread');
   });
 

@@ -15,7 +15,15 @@ import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules
 import { AppRenderer, type InjectRequest } from '../document/app-render';
 import { RenderThreads } from '../document/render-threads';
 import type { InProcessSearchRequest } from '../search/in-process-search';
-import { documentParts, renderSiteIndex, renderUnknownSite, type DocumentAssets, type SocialMeta } from '../document/render-document';
+import {
+  chunksText,
+  documentParts,
+  renderSiteIndex,
+  renderUnknownSite,
+  type DocumentAssets,
+  type DocumentChunks,
+  type SocialMeta,
+} from '../document/render-document';
 import { canonicalOrigin, shareImageSize, shareImageUrl, trimPath } from '../document/seo';
 import { homeSeo, vehicleDescription, vehicleSeo } from '../document/page-seo';
 import { findCarOnSite } from './site';
@@ -296,7 +304,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
         ...(landingLookedUp ? { searchLanding: landing ? landingAnswer(landing) : null } : {}),
       },
     });
-    const { head, tail } = documentParts({
+    const { head, tailChunks } = documentParts({
       site: publicConfig,
       title,
       description,
@@ -318,22 +326,22 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     const page = new PageStream(encoding);
     encoded().code(status).header('X-Page-Cache', 'miss').send(page.body);
     page.flush(head);
-    let app: string;
+    let app: DocumentChunks;
     let rendered: Awaited<typeof rendering>;
     try {
       rendered = await rendering;
-      app = tail({ appHtml: rendered?.html ?? null, appState: rendered?.state ?? null, appStateJson: rendered?.stateJson });
+      app = tailChunks({ appHtml: rendered?.html ?? null, appState: rendered?.state ?? null, appStateJson: rendered?.stateJson });
     } catch (error) {
       // renderPage answers null rather than throwing; should anything else fail, the browser renders the page.
       request.log.error({ err: error }, 'document tail failed');
       rendered = null;
-      app = tail({ appHtml: null, appState: null });
+      app = tailChunks({ appHtml: null, appState: null });
     }
     page.end(app);
     // Pages that answer, rendered in full, are kept; a missing car or page is rendered each time (and
     // cannot fill the cache), and so is a page whose remote was left to the browser this time.
     if (cacheStamp !== null && !previewing && !resolved.preview && status === 200 && rendered && !rendered.degraded)
-      pageCache.set(cacheKey, cacheStamp, { status, html: head + app, policy });
+      pageCache.set(cacheKey, cacheStamp, { status, html: () => head + chunksText(app), policy });
     return reply;
   });
 }
