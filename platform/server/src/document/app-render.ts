@@ -52,7 +52,7 @@ type RenderScope = { origin: string; ip: string };
 export type RenderedPage = {
   /**
    * The markup: text, or its UTF-8 bytes as a render thread sends it (moved across, not copied, and
-   * written to the page as they are: the markup is mostly two-byte text, which crossing as a string
+   * written to the page as they are: the markup is two-byte text (the Save buttons' ♡), which crossing as a string
    * copied twice and turning into bytes for the compressor copied again, on the main thread).
    */
   html: string | Uint8Array;
