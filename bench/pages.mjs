@@ -89,7 +89,6 @@ async function warmPhotos(html) {
   }
 }
 
-/** A page's HTML as the site's host answers it (fetch cannot set Host; node:http can). */
 /**
  * The bytes of a page's first response as a browser gets it (brotli, with its status line and headers): within a
  * new connection's first round trip (ten 1,460-byte segments) the browser has the whole document after one.
@@ -112,6 +111,7 @@ function firstResponseBytes(path) {
   });
 }
 
+/** A page's HTML as the site's host answers it (fetch cannot set Host; node:http can). */
 function getPage(path) {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, headers: { host: `${site}.localhost:${port}` } }, (res) => {

@@ -226,7 +226,7 @@ ${head.join('\n')}
 <body>
 `;
   const tailChunks = ({ appHtml, appState, appStateJson }: DocumentApp): DocumentChunks => {
-    const rendered = appHtml ? appHtml.length > 0 : false;
+    const rendered = Boolean(appHtml?.length);
     const stateJson = rendered ? (appStateJson ?? (appState ? scriptJson(appState) : null)) : null;
     const state = stateJson ? [`<script id="app-state" type="application/json">${stateJson}</script>`] : [];
     const root: DocumentChunks = rendered
