@@ -3,7 +3,7 @@ import type { SearchLanding } from '@dealer/contracts/content';
 import { testSite } from '@dealer/contracts/testing/test-site';
 import { createPlatformStore } from '@dealer/state/store';
 import { setPlatformFetch } from '@dealer/state/platform-fetch';
-import { cardAttributes, prefetchSearchPage, searchApi } from './search-api';
+import { cardAttributes, frozenAnswer, prefetchSearchPage, searchApi } from './search-api';
 
 const site = testSite();
 const hit = {
@@ -188,5 +188,14 @@ describe('the search page’s search', () => {
     );
     expect(asked.requests.filter((address) => address.includes('/search-pages/'))).toEqual([`${apiBase}/search-pages/used-cars`]);
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe('an answer kept in the store', () => {
+  it('is frozen through and through before the store gets it, the same object', () => {
+    const answer = { hits: [{ id: 1, autograb_data: { price: 2 } }], facets: { make: { Toyota: 1 } }, pagination: { page: 1 } };
+    expect(frozenAnswer(answer)).toBe(answer);
+    for (const part of [answer, answer.hits, answer.hits[0], answer.hits[0]!.autograb_data, answer.facets.make, answer.pagination])
+      expect(Object.isFrozen(part)).toBe(true);
   });
 });

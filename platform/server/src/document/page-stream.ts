@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
+import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
 import { pageBrotliParams, type PageEncoding } from './page-cache';
 
 /**
@@ -11,8 +11,10 @@ export class PageStream {
   private readonly stream: PassThrough | Gzip | BrotliCompress;
 
   constructor(readonly encoding: PageEncoding | null) {
-    if (encoding === 'br') this.stream = createBrotliCompress({ params: pageBrotliParams });
-    else if (encoding === 'gzip') this.stream = createGzip();
+    // Every write is sent at once (the head, then the rest): flushed by the write itself, not by a
+    // second turn of zlib's thread pool.
+    if (encoding === 'br') this.stream = createBrotliCompress({ params: pageBrotliParams, flush: constants.BROTLI_OPERATION_FLUSH });
+    else if (encoding === 'gzip') this.stream = createGzip({ flush: constants.Z_SYNC_FLUSH });
     else this.stream = new PassThrough();
     // A shopper who leaves mid-page closes the response, which destroys this stream: the render's
     // late write is then dropped, not an unhandled error.
@@ -28,14 +30,16 @@ export class PageStream {
   flush(html: string) {
     if (this.stream.destroyed) return;
     this.stream.write(html);
-    if (!(this.stream instanceof PassThrough)) this.stream.flush();
   }
 
-  /** Writes the rest (text, or chunks of text and UTF-8 bytes) and ends the page. */
+  /**
+   * Writes the rest (text, or chunks of text and UTF-8 bytes) and ends the page. The chunks go to
+   * the compressor as one buffer: each write is a turn of zlib's thread pool and a wake-up of this
+   * thread, several a page otherwise.
+   */
   end(html: string | readonly (string | Uint8Array)[]) {
     if (this.stream.destroyed) return;
     if (typeof html === 'string') return void this.stream.end(html);
-    for (const chunk of html) this.stream.write(chunk);
-    this.stream.end();
+    this.stream.end(Buffer.concat(html.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
   }
 }
