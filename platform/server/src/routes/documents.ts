@@ -34,7 +34,7 @@ import { landingAnswer, searchLandingFor } from '../content/search-landing';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
 import { PageCache, pageCacheKey, pageEncodingFor } from '../document/page-cache';
-import { PageStream } from '../document/page-stream';
+import { PageStream, PagesInFlight } from '../document/page-stream';
 import { inlinableStylesheet } from '../document/inline-stylesheet';
 import { siteConfigUrl } from '../document/site-config-url';
 import { siteIdForHost } from '../tenancy/site-host';
@@ -125,6 +125,8 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
   if (appRenderer instanceof RenderThreads) scope.addHook('onClose', () => appRenderer.close());
 
   const pageCache = new PageCache();
+  // Pages being made now: while the server is busy, each is compressed with less effort (page-stream.ts).
+  const pagesInFlight = new PagesInFlight();
   // A site's policy names its own vendors (its tags, its chat); made once per version of its config.
   const platformOrigins = platformOriginsOf(ctx.config);
   const policies = new WeakMap<SiteConfig, string>();
@@ -323,7 +325,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
       siteConfigUrl: siteConfigUrl(publicConfig),
       pageView: documentPageView(match, car),
     });
-    const page = new PageStream(encoding);
+    const page = new PageStream(encoding, pagesInFlight);
     encoded().code(status).header('X-Page-Cache', 'miss').send(page.body);
     page.flush(head);
     let app: DocumentChunks;
