@@ -3,6 +3,7 @@ import type { Location } from '@dealer/contracts/location';
 import type { SiteConfig, SiteRemoteSetting } from '@dealer/contracts/site';
 import { remoteNames, type RemoteName } from '@dealer/contracts/remote-modules';
 import type { PlatformDb } from './database';
+import { compiledOnce } from './compiled-once';
 import type { DatabaseEngine } from './database-engine';
 
 /** Stored site config: everything but locations and remote settings, which have their own tables. */
@@ -77,26 +78,31 @@ export async function findSiteIdByHost(db: PlatformDb, host: { slug: string } | 
  * One indexed read, written by every process (the CLI too); null for no such site.
  */
 export async function siteContentStamp(db: PlatformDb, siteId: number): Promise<string | null> {
-  const row = await db
-    .selectFrom('sites')
-    .where('sites.id', '=', siteId)
-    .select((eb) => [
-      'sites.updated_at as site',
-      'sites.content_updated_at as content',
-      eb
-        .selectFrom('cars')
-        .where('cars.site_id', '=', siteId)
-        .select((cars) => cars.fn.max('cars.updated_at').as('latest'))
-        .as('cars'),
-      eb
-        .selectFrom('site_remotes')
-        .where('site_remotes.site_id', '=', siteId)
-        .select((remotes) => remotes.fn.max('site_remotes.updated_at').as('latest'))
-        .as('remotes'),
-    ])
-    .executeTakeFirst();
+  const [row] = await contentStampQuery(db, siteId);
   return row ? `${row.site}.${row.cars ?? 0}.${row.remotes ?? 0}.${row.content}` : null;
 }
+
+const contentStampQuery = compiledOnce(
+  (db, siteId: number) =>
+    db
+      .selectFrom('sites')
+      .where('sites.id', '=', siteId)
+      .select((eb) => [
+        'sites.updated_at as site',
+        'sites.content_updated_at as content',
+        eb
+          .selectFrom('cars')
+          .where('cars.site_id', '=', siteId)
+          .select((cars) => cars.fn.max('cars.updated_at').as('latest'))
+          .as('cars'),
+        eb
+          .selectFrom('site_remotes')
+          .where('site_remotes.site_id', '=', siteId)
+          .select((remotes) => remotes.fn.max('site_remotes.updated_at').as('latest'))
+          .as('remotes'),
+      ]),
+  -1,
+);
 
 /** Every site's slug, name and brand colour, by id: the platform's index of sites and the drawn logos. */
 export async function listSiteCards(db: PlatformDb): Promise<{ slug: string; name: string; colour: string }[]> {
@@ -116,7 +122,7 @@ export async function lockSiteRow(db: PlatformDb, siteId: number): Promise<void>
 }
 
 export async function findSiteIdBySlug(db: PlatformDb, slug: string): Promise<number | null> {
-  const row = await db.selectFrom('sites').select('id').where('slug', '=', slug).executeTakeFirst();
+  const [row] = await siteIdBySlugQuery(db, slug);
   return row?.id ?? null;
 }
 
@@ -241,3 +247,5 @@ export async function nextSiteId(db: PlatformDb): Promise<number> {
     .executeTakeFirst();
   return Number(row?.top ?? 0) + 1;
 }
+
+const siteIdBySlugQuery = compiledOnce((db, slug: string) => db.selectFrom('sites').select('id').where('slug', '=', slug), '\u0000slug');

@@ -21,7 +21,7 @@ type Entry = CachedPage & { stamp: string; storedAt: number; bytes: number; enco
  * the document within a new connection's first round trip (ten 1,460-byte segments, with the
  * response's headers) on a slow phone line: at 13.1 KB it took one more.
  */
-const pageBrotliQuality = 6;
+export const pageBrotliQuality = 6;
 
 /**
  * Brotli's settings for a page, kept or streamed. A 64 KB window (brotli's default is 4 MB): a page

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
-import { pageBrotliParams, type PageEncoding } from './page-cache';
+import { pageBrotliParams, pageBrotliQuality, type PageEncoding } from './page-cache';
 
 /**
  * Pages being made at once beyond which the next is compressed with less effort. One at a time is a
@@ -58,9 +58,10 @@ export class PageStream {
     // Every write is sent at once (the head, then the rest): flushed by the write itself, not by a
     // second turn of zlib's thread pool.
     if (encoding === 'br') {
-      this.quality = busy ? busyPageBrotliQuality : pageBrotliParams[constants.BROTLI_PARAM_QUALITY];
+      const quality = busy ? busyPageBrotliQuality : pageBrotliQuality;
+      this.quality = quality;
       this.stream = createBrotliCompress({
-        params: { ...pageBrotliParams, [constants.BROTLI_PARAM_QUALITY]: this.quality },
+        params: { ...pageBrotliParams, [constants.BROTLI_PARAM_QUALITY]: quality },
         flush: constants.BROTLI_OPERATION_FLUSH,
       });
     } else if (encoding === 'gzip') this.stream = createGzip({ flush: constants.Z_SYNC_FLUSH });
