@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { root } from '../scripts/pnpm.mjs';
+import { serverEnv, serverNodeArgs } from '../scripts/server-process.mjs';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const chromiumFlags = [
@@ -20,13 +21,17 @@ export const chromiumFlags = [
 ];
 export const site = 'metro-motor-group';
 
-/** Starts platform/server/dist/main.cjs (with `nodeArgs` for Node) and resolves once /api/health answers. */
+/**
+ * Starts platform/server/dist/main.cjs as `npm run serve` does (with `nodeArgs` too) and resolves
+ * once /api/health answers.
+ */
 export async function startPlatform(port, { nodeArgs = [] } = {}) {
-  const server = spawn(process.execPath, [...nodeArgs, join(root, 'platform/server/dist/main.cjs')], {
+  const server = spawn(process.execPath, [...serverNodeArgs, ...nodeArgs, join(root, 'platform/server/dist/main.cjs')], {
     cwd: root,
     // The load comes from one address standing for a crowd of shoppers: the per-address search
     // limit (which server-rendered pages count against too) would turn it into one abusive visitor.
     env: {
+      ...serverEnv,
       ...process.env,
       PORT: String(port),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'dealer-bench-')),

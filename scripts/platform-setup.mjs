@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pnpm, root } from './pnpm.mjs';
 import { buildConsole, buildServer, buildShell, publishRemote, remotes } from './build-units.mjs';
 import { ensureChromium } from './chromium.mjs';
+import { serverEnv, serverNodeArgs } from './server-process.mjs';
 
 const command = process.argv[2];
 // Browser code, the platform's Node packages (sources without the DOM, then tests) and the tools.
@@ -33,11 +34,10 @@ function step(title, file, args, env = {}) {
 }
 
 function serve() {
-  // glibc's allocator keeps an arena per thread that drew a photo; two bound what large renders leave behind (README, IMAGE_*).
-  const server = spawn(process.execPath, ['--enable-source-maps', join(root, 'platform/server/dist/main.cjs')], {
+  const server = spawn(process.execPath, [...serverNodeArgs, join(root, 'platform/server/dist/main.cjs')], {
     cwd: root,
     stdio: 'inherit',
-    env: { MALLOC_ARENA_MAX: '2', ...process.env },
+    env: { ...serverEnv, ...process.env },
   });
   const forward = (signal) => server.kill(signal);
   process.on('SIGINT', forward);
