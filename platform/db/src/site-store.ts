@@ -126,6 +126,8 @@ export async function findSiteIdBySlug(db: PlatformDb, slug: string): Promise<nu
   return row?.id ?? null;
 }
 
+const siteIdBySlugQuery = compiledOnce((db, slug: string) => db.selectFrom('sites').select('id').where('slug', '=', slug), '\u0000slug');
+
 /** The whole site config, read fresh: a switch made by the CLI applies on the next page load. */
 export async function loadSiteConfig(db: PlatformDb, siteId: number): Promise<SiteConfig | null> {
   const site = await db.selectFrom('sites').select('config').where('id', '=', siteId).executeTakeFirst();
@@ -247,5 +249,3 @@ export async function nextSiteId(db: PlatformDb): Promise<number> {
     .executeTakeFirst();
   return Number(row?.top ?? 0) + 1;
 }
-
-const siteIdBySlugQuery = compiledOnce((db, slug: string) => db.selectFrom('sites').select('id').where('slug', '=', slug), '\u0000slug');
