@@ -4,6 +4,7 @@ import { compareBands, isPriceBandFacet } from '@dealer/rules/price-bands';
 import { compareNames } from '@dealer/rules/locale';
 import { isRangeFacet, type Range, type SearchState } from '@dealer/rules/search-query';
 import { Button } from '@dealer/ui/button';
+import { KeptMarkup } from '@dealer/ui/kept-markup';
 import { facetLabel, facetValueLabel } from './facet-labels';
 import type { FacetStats } from './search-api';
 
@@ -81,7 +82,14 @@ function RangeFilter({
 /** Facets with counts (SPEC §3 search facets); model appears once a make is chosen (make → model). */
 export function FacetFilters({ facets, counts, stats, state, locale, onToggle, onRange }: Props) {
   return (
-    <div className="facets">
+    // The server repeats the filters it rendered before for the same counts and choices (the pages of
+    // one search, a crawler's walk through sorts): they are half a results page's elements. The
+    // browser hydrates them as usual.
+    <KeptMarkup
+      as="div"
+      className="facets"
+      keep={() => `facets ${locale} ${JSON.stringify([facets, counts, stats, state.filters, state.ranges])}`}
+    >
       {facets.map((facet) => {
         if (isRangeFacet(facet)) {
           const range = state.ranges[facet];
@@ -122,6 +130,6 @@ export function FacetFilters({ facets, counts, stats, state, locale, onToggle, o
           </fieldset>
         );
       })}
-    </div>
+    </KeptMarkup>
   );
 }

@@ -10,12 +10,13 @@ import { pageBrotliParams, pageBrotliQuality, type PageEncoding } from './page-c
 export const busyPages = 4;
 
 /**
- * Brotli's quality for a page made while the server is busy: metro's search page is 15.1 KB instead
- * of 13.0, for half the compressor's time (0.7 ms against 1.4 at once here). Uncached search pages
- * under load (ten at once, alternated on this machine): zlib's threads 2.0–2.4 ms of CPU a page at
- * quality 6 and 0.9 at 3; 170–233 pages/s, p99 94–141 ms at 6, and 208–239, p99 80–99 at 3.
+ * Brotli's quality for a page made while the server is busy: metro's search page is 15.4 KB instead
+ * of 13.0, for under a third of the compressor's time (at once here: 0.31 ms at 2, 0.41 at 3, 1.04 at
+ * 6; quality 2 is faster than 1 and 3 for a few more bytes than 3). Uncached search pages under load
+ * (ten at once, alternated on this machine): zlib's threads 2.0–2.4 ms of CPU a page at quality 6 and
+ * 0.9 at 3; 170–233 pages/s, p99 94–141 ms at 6, and 208–239, p99 80–99 at 3.
  */
-const busyPageBrotliQuality = 3;
+const busyPageBrotliQuality = 2;
 
 /** The pages being streamed now, counted from their stream's start to its close. */
 export class PagesInFlight {
