@@ -6,7 +6,7 @@ import { findSiteIdBySlug } from '@dealer/db/site-store';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { carsIndexUid, searchKeyForSite } from '../search/site-search';
 import { createTestPlatform, testSearchKeySecret, type TestPlatform } from '../testing/test-platform';
-import { AppRenderer, type Inject, type InjectRequest } from './app-render';
+import { AppRenderer, TextResponse, type Inject, type InjectRequest } from './app-render';
 import { RenderThreads } from './render-threads';
 
 const roots: string[] = [];
@@ -349,5 +349,28 @@ exports.renderApp = async ({ url }) => {
     const rendered = await searchWhileRendering(body, `198.51.100.${100 + refusals}`);
     expect(rendered.status).toBe(status);
     expect(rendered).toEqual(await searchOverHttp(body, `198.51.100.${200 + refusals}`));
+  });
+});
+
+describe('the page’s search answer, answered in process', () => {
+  const answer = () =>
+    new TextResponse('{"results":[{"hits":[{"id":7}]}]}', { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
+
+  it('is a Response that reads as the answer’s text and JSON, as often as it is read', async () => {
+    const response = answer();
+    expect(response).toBeInstanceOf(Response);
+    expect([response.ok, response.status, response.headers.get('content-type')]).toEqual([true, 200, 'application/json; charset=utf-8']);
+    expect(await response.text()).toBe('{"results":[{"hits":[{"id":7}]}]}');
+    expect(await response.json()).toEqual({ results: [{ hits: [{ id: 7 }] }] });
+    expect(new TextDecoder().decode(await response.arrayBuffer())).toBe('{"results":[{"hits":[{"id":7}]}]}');
+    expect(await (await response.blob()).text()).toBe('{"results":[{"hits":[{"id":7}]}]}');
+    expect(await response.clone().json()).toEqual({ results: [{ hits: [{ id: 7 }] }] });
+  });
+
+  it('keeps a refusal’s status and headers, and rejects JSON that is not JSON', async () => {
+    const refused = new TextResponse('{"code":"too_many_search_requests"}', { status: 429, headers: { 'retry-after': '3' } });
+    expect([refused.ok, refused.status, refused.headers.get('retry-after')]).toEqual([false, 429, '3']);
+    expect(refused.clone().status).toBe(429);
+    await expect(new TextResponse('<html>', { status: 502 }).json()).rejects.toThrow(SyntaxError);
   });
 });

@@ -86,6 +86,33 @@ export type RenderPageInput = {
   routeData?: { content?: unknown; searchLanding?: unknown } | null;
 };
 
+/**
+ * An answer whose body is text already in hand (the page's search, answered in process): a Response
+ * whose reading methods give that text at once, without the body stream a Response wraps around it
+ * (that stream and its reading cost ~80 µs of a page's render here; this ~15 µs). It may be read
+ * more than once, and its `body` is null: the page's code reads answers as text or JSON.
+ */
+export class TextResponse extends Response {
+  readonly #text: string;
+
+  constructor(text: string, init: ResponseInit) {
+    super(null, init);
+    this.#text = text;
+  }
+
+  // Fields, not methods: the Response type declares its reading methods as properties.
+  override readonly text = (): Promise<string> => Promise.resolve(this.#text);
+
+  override readonly json = (): Promise<unknown> => new Promise((resolve) => resolve(JSON.parse(this.#text)));
+
+  override readonly arrayBuffer = (): Promise<ArrayBuffer> => Promise.resolve(new TextEncoder().encode(this.#text).buffer as ArrayBuffer);
+
+  override readonly blob = (): Promise<Blob> => Promise.resolve(new Blob([this.#text], { type: this.headers.get('content-type') ?? '' }));
+
+  override readonly clone = (): TextResponse =>
+    new TextResponse(this.#text, { status: this.status, statusText: this.statusText, headers: this.headers });
+}
+
 /** Published versions never change; a few hundred at most are worth keeping loaded. */
 const maxLoadedRemotes = 200;
 
@@ -231,7 +258,7 @@ export class AppRenderer {
       ip: scope.ip,
     }).then(
       (answer) =>
-        new Response('json' in answer ? answer.json : JSON.stringify(answer.body), {
+        new TextResponse('json' in answer ? answer.json : JSON.stringify(answer.body), {
           status: answer.status,
           headers: { ...answer.headers, 'content-type': 'application/json; charset=utf-8' },
         }),
