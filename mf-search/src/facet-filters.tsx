@@ -80,56 +80,62 @@ function RangeFilter({
 }
 
 /** Facets with counts (SPEC §3 search facets); model appears once a make is chosen (make → model). */
-export function FacetFilters({ facets, counts, stats, state, locale, onToggle, onRange }: Props) {
+export function FacetFilters(props: Props) {
+  const { facets, counts, stats, state, locale } = props;
   return (
     // The server repeats the filters it rendered before for the same counts and choices (the pages of
-    // one search, a crawler's walk through sorts): they are half a results page's elements. The
-    // browser hydrates them as usual.
+    // one search, a crawler's walk through sorts): they are half a results page's elements. What is
+    // inside is a component of its own, so a repeat does not even work out its values. The browser
+    // hydrates them as usual.
     <KeptMarkup
       as="div"
       className="facets"
       keep={() => `facets ${locale} ${JSON.stringify([facets, counts, stats, state.filters, state.ranges])}`}
     >
-      {facets.map((facet) => {
-        if (isRangeFacet(facet)) {
-          const range = state.ranges[facet];
-          return (
-            <RangeFilter
-              key={`${facet}:${range?.min ?? ''}:${range?.max ?? ''}`}
-              facet={facet}
-              range={range}
-              stats={stats[facet]}
-              locale={locale}
-              onRange={onRange}
-            />
-          );
-        }
-        if (facet === 'model' && !state.filters.make?.length) return null;
-        const selected = state.filters[facet] ?? [];
-        const values = Object.entries(counts[facet] ?? {}).sort(([a], [b]) =>
-          isPriceBandFacet(facet) ? compareBands(a, b) : compareNames(a, b),
-        );
-        for (const value of selected) if (!values.some(([name]) => name.toLowerCase() === value.toLowerCase())) values.push([value, 0]);
-        if (!values.length) return null;
-        return (
-          <fieldset key={facet} className="facet" data-facet={facet}>
-            <legend>{facetLabel(facet, locale)}</legend>
-            <ul>
-              {values.map(([value, count]) => {
-                const checked = selected.some((item) => item.toLowerCase() === value.toLowerCase());
-                return (
-                  <li key={value}>
-                    <label>
-                      <input type="checkbox" checked={checked} onChange={() => onToggle(facet, value)} />
-                      {`${facetValueLabel(facet, value, locale)} (${count})`}
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
-          </fieldset>
-        );
-      })}
+      <FacetFieldsets {...props} />
     </KeptMarkup>
   );
+}
+
+function FacetFieldsets({ facets, counts, stats, state, locale, onToggle, onRange }: Props) {
+  return facets.map((facet) => {
+    if (isRangeFacet(facet)) {
+      const range = state.ranges[facet];
+      return (
+        <RangeFilter
+          key={`${facet}:${range?.min ?? ''}:${range?.max ?? ''}`}
+          facet={facet}
+          range={range}
+          stats={stats[facet]}
+          locale={locale}
+          onRange={onRange}
+        />
+      );
+    }
+    if (facet === 'model' && !state.filters.make?.length) return null;
+    const selected = state.filters[facet] ?? [];
+    const values = Object.entries(counts[facet] ?? {}).sort(([a], [b]) =>
+      isPriceBandFacet(facet) ? compareBands(a, b) : compareNames(a, b),
+    );
+    for (const value of selected) if (!values.some(([name]) => name.toLowerCase() === value.toLowerCase())) values.push([value, 0]);
+    if (!values.length) return null;
+    return (
+      <fieldset key={facet} className="facet" data-facet={facet}>
+        <legend>{facetLabel(facet, locale)}</legend>
+        <ul>
+          {values.map(([value, count]) => {
+            const checked = selected.some((item) => item.toLowerCase() === value.toLowerCase());
+            return (
+              <li key={value}>
+                <label>
+                  <input type="checkbox" checked={checked} onChange={() => onToggle(facet, value)} />
+                  {`${facetValueLabel(facet, value, locale)} (${count})`}
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      </fieldset>
+    );
+  });
 }

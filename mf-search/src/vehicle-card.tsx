@@ -14,17 +14,26 @@ type Props = { car: SearchHit; site: PublicSiteConfig; now: number; priority: bo
 /** SPEC §2 vehicle card: image, tag banner, location overlay, price, was-price, below-market. */
 export function VehicleCard({ car, site, now, priority }: Props) {
   const tag = cardTag(car, site, now);
-  const market = car.autograb_data?.state_average_market_price ?? car.autograb_data?.average_market_price ?? null;
-  const price = site.offers_subscription && car.subscription_price ? car.subscription_price : car.price;
   return (
     // The server repeats a card it rendered before for the same car, tag and site (not the first
-    // cards: their pictures load eagerly and React announces them).
+    // cards: their pictures load eagerly and React announces them). What is inside is a component
+    // of its own, so a repeat does not even work out its prices.
     <KeptMarkup
       as="li"
       keep={priority ? null : () => `card ${tag?.text ?? ''} ${JSON.stringify(car)}`}
       className="vehicle-card"
       data-car-id={car.id}
     >
+      <CardContents car={car} site={site} tag={tag} priority={priority} />
+    </KeptMarkup>
+  );
+}
+
+function CardContents({ car, site, tag, priority }: Omit<Props, 'now'> & { tag: ReturnType<typeof cardTag> }) {
+  const market = car.autograb_data?.state_average_market_price ?? car.autograb_data?.average_market_price ?? null;
+  const price = site.offers_subscription && car.subscription_price ? car.subscription_price : car.price;
+  return (
+    <>
       {/* Markup only: the browser keeps the server's markup of what the card shows (its link is an anchor
           the shell routes, and hovering it warms the car page), and hydrates only its Save button. */}
       <KeptMarkup as="div" keep={null} markupOnly={`card-${car.id}`} shows={car} className="vehicle-card__body">
@@ -61,7 +70,7 @@ export function VehicleCard({ car, site, now, priority }: Props) {
           car={{ id: car.id, name: car.name, slug: car.slug, make: car.make, model: car.model, primary_image_url: car.primary_image_url }}
         />
       </span>
-    </KeptMarkup>
+    </>
   );
 }
 
