@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, type BrotliCompress } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { PageStream, PagesInFlight } from './page-stream';
 
@@ -44,5 +44,22 @@ describe('a page streamed to the browser', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(inFlight.count).toBe(0);
     left.end('<p>Too late</p>');
+  });
+
+  it('sends its head at once, or, made while the server is busy, with the rest in one piece', async () => {
+    const inFlight = new PagesInFlight(1);
+    const first = new PageStream('br', inFlight);
+    const firstBytes = new Promise((resolve) => first.body.once('data', resolve));
+    first.flush('<!doctype html><head><title>One</title></head>');
+    await firstBytes;
+
+    const busy = new PageStream('br', inFlight);
+    busy.flush('<!doctype html><head><title>Two</title></head>');
+    // Nothing handed to the compressor yet: the head waits for the rest.
+    const compressor = busy.body as BrotliCompress;
+    expect([compressor.writableLength, compressor.bytesWritten]).toEqual([0, 0]);
+    busy.end(['<main>', new TextEncoder().encode('<p>♡ Save</p>'), '</main>']);
+    expect(await sent(busy)).toBe('<!doctype html><head><title>Two</title></head><main><p>♡ Save</p></main>');
+    first.end('<main>One</main>');
   });
 });

@@ -44,18 +44,25 @@ export class PagesInFlight {
  * A page sent as it is made: its head at once, its body when the server render is done. Compressed
  * here (the compression plugin leaves an encoded body alone) so the head can be flushed out of the
  * compressor instead of waiting in its buffer for the rest. While `busyAt` others are being made
- * (`inFlight`), brotli spends less effort on it: a few more bytes rather than a longer wait for all.
+ * (`inFlight`), brotli spends less effort on it, and its head goes with the rest in one piece (one
+ * turn of zlib's threads and one socket write instead of two): a few more bytes and a later head
+ * rather than a longer wait for all. Uncached search pages under load (ten at once, alternated on
+ * this machine, five pairs): 205–268 pages/s with the head sent first, 214–334 with it held.
  */
 export class PageStream {
   private readonly stream: PassThrough | Gzip | BrotliCompress;
   /** Brotli's quality for this page (null: not brotli). */
   readonly quality: number | null = null;
+  /** Made while busy: the head waits for the rest and goes with it, one turn of the compressor instead of two. */
+  private readonly holdsHead: boolean;
+  private heldHead: string | null = null;
 
   constructor(
     readonly encoding: PageEncoding | null,
     inFlight?: PagesInFlight,
   ) {
     const busy = inFlight?.busy ?? false;
+    this.holdsHead = busy;
     // Every write is sent at once (the head, then the rest): flushed by the write itself, not by a
     // second turn of zlib's thread pool.
     if (encoding === 'br') {
@@ -78,10 +85,11 @@ export class PageStream {
     return this.stream;
   }
 
-  /** Writes `html` and sends it now. */
+  /** Writes `html` and sends it now (while busy, with the rest). */
   flush(html: string) {
     if (this.stream.destroyed) return;
-    this.stream.write(html);
+    if (this.holdsHead) this.heldHead = (this.heldHead ?? '') + html;
+    else this.stream.write(html);
   }
 
   /**
@@ -91,7 +99,10 @@ export class PageStream {
    */
   end(html: string | readonly (string | Uint8Array)[]) {
     if (this.stream.destroyed) return;
-    if (typeof html === 'string') return void this.stream.end(html);
-    this.stream.end(Buffer.concat(html.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
+    const head = this.heldHead;
+    this.heldHead = null;
+    if (typeof html === 'string') return void this.stream.end(head === null ? html : head + html);
+    const chunks = head === null ? html : [head, ...html];
+    this.stream.end(Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
   }
 }
