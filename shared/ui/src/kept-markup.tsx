@@ -84,6 +84,11 @@ type KeptMarkupProps = {
   shows?: unknown;
   className?: string;
   id?: string;
+  /**
+   * What the part renders. Its elements are made by the caller before the part decides to repeat its
+   * markup: work out what it shows inside a component of its own (mf-search's `CardContents`), so a
+   * repeat skips that work too.
+   */
   children: ReactNode;
 } & { [data: `data-${string}`]: string | number | undefined };
 

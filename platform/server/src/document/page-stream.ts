@@ -53,16 +53,15 @@ export class PageStream {
   private readonly stream: PassThrough | Gzip | BrotliCompress;
   /** Brotli's quality for this page (null: not brotli). */
   readonly quality: number | null = null;
-  /** Made while busy: the head waits for the rest and goes with it, one turn of the compressor instead of two. */
-  private readonly holdsHead: boolean;
-  private heldHead: string | null = null;
+  /** Made while busy, the head written so far (else null): it goes with the rest, one turn of the compressor instead of two. */
+  private heldHead: string | null;
 
   constructor(
     readonly encoding: PageEncoding | null,
     inFlight?: PagesInFlight,
   ) {
     const busy = inFlight?.busy ?? false;
-    this.holdsHead = busy;
+    this.heldHead = busy ? '' : null;
     // Every write is sent at once (the head, then the rest): flushed by the write itself, not by a
     // second turn of zlib's thread pool.
     if (encoding === 'br') {
@@ -88,7 +87,7 @@ export class PageStream {
   /** Writes `html` and sends it now (while busy, with the rest). */
   flush(html: string) {
     if (this.stream.destroyed) return;
-    if (this.holdsHead) this.heldHead = (this.heldHead ?? '') + html;
+    if (this.heldHead !== null) this.heldHead += html;
     else this.stream.write(html);
   }
 
@@ -99,10 +98,9 @@ export class PageStream {
    */
   end(html: string | readonly (string | Uint8Array)[]) {
     if (this.stream.destroyed) return;
-    const head = this.heldHead;
-    this.heldHead = null;
-    if (typeof html === 'string') return void this.stream.end(head === null ? html : head + html);
-    const chunks = head === null ? html : [head, ...html];
+    const head = this.heldHead ?? '';
+    if (typeof html === 'string') return void this.stream.end(head + html);
+    const chunks = head === '' ? html : [head, ...html];
     this.stream.end(Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
   }
 }
