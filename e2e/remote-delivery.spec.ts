@@ -85,7 +85,7 @@ test('a site only shows its own stock and config', async ({ page }) => {
   expect(notHere?.status()).toBe(404);
   await expect(page.getByText('This vehicle is no longer available')).toBeVisible();
   await expect(page.getByText(metroName)).toHaveCount(0);
-  await expect(page.locator('.site-header__brand img')).toHaveAttribute('alt', 'Harbour Used Cars');
+  await expect(page.locator('.site-header__brand').getByRole('img')).toHaveAccessibleName('Harbour Used Cars');
 
   const response = await page.goto(`http://no-such-dealer.localhost:${new URL(page.url()).port}/`);
   expect(response?.status()).toBe(404);

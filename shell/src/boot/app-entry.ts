@@ -8,6 +8,8 @@ import { waitForMainImage } from './main-image';
 import { afterLoadWhenIdle, nextTask } from './scheduling';
 import { readSiteConfig } from './site-config-source';
 import { startAppOnFirstUse } from './app-trigger';
+import { routeFilesAhead } from './app-start';
+import { deferredTagDelayMs } from '@dealer/rules/analytics';
 import { startDocumentAnalytics } from '../analytics/document-page-view';
 
 // The libraries are fetched together and each runs its modules in a task of its own as it arrives,
@@ -15,13 +17,16 @@ import { startDocumentAnalytics } from '../analytics/document-page-view';
 // The site config (inline, or fetched beside these files on a server-rendered page) is asked for at once.
 const siteConfig = readSiteConfig();
 siteConfig.catch(() => undefined); // handled where the app starts; not an unhandled rejection before that
-const start = () =>
+const start = () => {
+  // The route remote's files, beside the libraries (the page did not fetch them while it loaded).
+  routeFilesAhead('preload');
   void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
     .then(nextTask)
     .then(() => Promise.all([siteConfig, import('./start-app')]))
     .then(([site, { startApp }]) => startApp(site))
     // The server's page stays as it is: readable, its links and forms work without the app.
     .catch((error: unknown) => console.error('The app could not start', error));
+};
 
 const root = document.getElementById('root');
 if (root?.hasAttribute('data-ssr')) {
@@ -53,6 +58,16 @@ if (root?.hasAttribute('data-ssr')) {
   else start();
 }
 
-// What the app's start and a first tap need is fetched once the page has loaded and the browser is
-// idle, without running it (app-prefetch.ts): the first tap then waits on running it only.
-afterLoadWhenIdle(() => void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch'));
+// What the app's start and a first tap need (the libraries, the app, the route remote's files) is
+// fetched ahead without running it (app-prefetch.ts), so a later first tap waits on running it
+// only: once the page has settled, at an idle moment 3 s after its load, as the deferred
+// third-party tags (SPEC §4, §9). Fetched at once after the load, its dozen files were a hundred
+// more tasks on the page's main thread while the phone was still drawing it (bench:pages, issue
+// 25); a shopper who uses the page sooner starts the app, which fetches them itself.
+afterLoadWhenIdle(
+  () => {
+    routeFilesAhead('prefetch');
+    void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch');
+  },
+  { delay: deferredTagDelayMs },
+);

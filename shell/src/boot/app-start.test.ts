@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startAppAfterFirstPaint, type AppStart } from './app-start';
+import { routeFilesAhead, startAppAfterFirstPaint, type AppStart } from './app-start';
 
 const start: AppStart = { scripts: ['/assets/main.1.js'], preloads: [{ href: '/remotes/mf-vehicle/1.5.2/remoteEntry.js', as: 'script' }] };
 
@@ -47,8 +47,8 @@ describe('when a server-rendered page starts loading its code', () => {
     photo.dispatchEvent(new Event('load'));
     await nextFrames();
     expect(appScripts()).toEqual(['/assets/main.1.js']);
-    const preload = document.head.querySelector<HTMLLinkElement>('link[rel="preload"]');
-    expect([preload?.getAttribute('href'), preload?.as]).toEqual(['/remotes/mf-vehicle/1.5.2/remoteEntry.js', 'script']);
+    // The route remote's files wait for the app's start or the page's settling (routeFilesAhead).
+    expect(document.head.querySelector('link[href*="/remotes/"]')).toBeNull();
     await vi.advanceTimersByTimeAsync(2000);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
   });
@@ -113,5 +113,28 @@ describe('when a server-rendered page starts loading its code', () => {
     startAppAfterFirstPaint();
     await vi.advanceTimersByTimeAsync(20);
     expect(document.head.querySelector('link[as="fetch"]')).toBeNull();
+  });
+});
+
+describe('the route remote’s files, fetched ahead', () => {
+  const links = () =>
+    [...document.head.querySelectorAll('link')].map((link) => `${link.rel} ${link.getAttribute('as')} ${link.getAttribute('href')}`);
+
+  it('are prefetched once the page has settled and preloaded when the app starts, each once per way', () => {
+    serverPage({ mainImage: false });
+    routeFilesAhead('prefetch');
+    routeFilesAhead('prefetch');
+    expect(links()).toEqual(['prefetch script /remotes/mf-vehicle/1.5.2/remoteEntry.js']);
+    routeFilesAhead('preload');
+    expect(links()).toEqual([
+      'prefetch script /remotes/mf-vehicle/1.5.2/remoteEntry.js',
+      'preload script /remotes/mf-vehicle/1.5.2/remoteEntry.js',
+    ]);
+  });
+
+  it('are none on a page without app-start data (a page the browser renders lists its own)', () => {
+    document.body.innerHTML = '<div id="root"></div>';
+    routeFilesAhead('preload');
+    expect(links()).toEqual([]);
   });
 });

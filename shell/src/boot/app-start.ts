@@ -8,10 +8,35 @@ export type AppStart = {
   /** Where the site config is fetched, when the document does not carry it (site-config-source.ts). */
   siteConfig?: string;
   scripts: string[];
+  /** The route remote's files: fetched ahead once the page has settled, or as the app starts (routeFilesAhead). */
   preloads: { href: string; as: 'script' | 'style' }[];
 };
 
-function load({ siteConfig, scripts, preloads }: AppStart) {
+/** The app-start data the server wrote, or null (a page the browser renders lists its scripts in the head). */
+function appStartData(): AppStart | null {
+  const element = document.getElementById('app-start');
+  return element?.textContent ? (JSON.parse(element.textContent) as AppStart) : null;
+}
+
+/**
+ * The route remote's files (its entry and module), fetched ahead: `preload` when the app starts,
+ * `prefetch` (the lowest priority) with the app's own files once the page has settled
+ * (app-entry.ts). Not while the page loads: they are of use only once the app starts, and on a
+ * phone each file costs the page's main thread a series of tasks while it is still loading.
+ */
+export function routeFilesAhead(rel: 'preload' | 'prefetch') {
+  for (const file of appStartData()?.preloads ?? []) {
+    const fetched = [...document.head.querySelectorAll(`link[rel="${rel}"]`)].some((link) => link.getAttribute('href') === file.href);
+    if (fetched) continue;
+    const link = document.createElement('link');
+    link.rel = rel;
+    link.setAttribute('as', file.as);
+    link.href = file.href;
+    document.head.append(link);
+  }
+}
+
+function load({ siteConfig, scripts }: AppStart) {
   // Fetched beside the app's first files: the app starts from it. (`crossorigin`: a fetch()'s request, which it then answers.)
   if (siteConfig && !document.getElementById('site-config')) {
     const link = document.createElement('link');
@@ -19,13 +44,6 @@ function load({ siteConfig, scripts, preloads }: AppStart) {
     link.setAttribute('as', 'fetch');
     link.setAttribute('crossorigin', 'anonymous');
     link.href = siteConfig;
-    document.head.append(link);
-  }
-  for (const preload of preloads) {
-    const link = document.createElement('link');
-    link.rel = 'preload';
-    link.as = preload.as;
-    link.href = preload.href;
     document.head.append(link);
   }
   for (const src of scripts) {
@@ -47,9 +65,8 @@ function load({ siteConfig, scripts, preloads }: AppStart) {
  * their scripts in the head instead.
  */
 export function startAppAfterFirstPaint() {
-  const element = document.getElementById('app-start');
-  if (!element?.textContent) return;
-  const start = JSON.parse(element.textContent) as AppStart;
+  const start = appStartData();
+  if (!start) return;
   afterNextFrame(() => {
     const image = document.querySelector<HTMLImageElement>(`#root img[elementtiming="${mainImageTiming}"]`);
     if (image) waitForMainImage(image, () => load(start));

@@ -10,6 +10,7 @@
 // It runs outside Module Federation (and the React placeholder imports `firstPaintHero` from
 // the app): it must not import shared modules (React, @dealer/*) at run time, only types.
 import type { Car } from '@dealer/contracts/car';
+import { isDrawnLogo, wordmark } from '@dealer/rules/wordmark';
 import { worksWithoutApp } from './site-menu';
 import type { NavLink, PublicSiteConfig } from '@dealer/contracts/site';
 
@@ -61,6 +62,18 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Reco
   return node;
 }
 
+/** The header's logo as SiteBrand renders it: an uploaded picture, or the drawn wordmark as text. */
+function brand(site: PublicSiteConfig) {
+  if (!isDrawnLogo(site)) return element('img', { src: site.logo.url, alt: site.name, width: '160', height: '40' });
+  const mark = wordmark(site.name, site.branding.primary);
+  return element(
+    'span',
+    { class: 'wordmark', role: 'img', 'aria-label': mark.name },
+    element('span', { class: 'wordmark__tile' }, mark.initials),
+    element('span', { class: 'wordmark__name' }, mark.name),
+  );
+}
+
 /** The site header as SiteHeader renders it with the menu closed (same classes, same sizes). */
 function header(site: PublicSiteConfig) {
   const item = (link: NavLink) => {
@@ -80,11 +93,7 @@ function header(site: PublicSiteConfig) {
     element(
       'div',
       { class: 'site-header__bar dp-container' },
-      element(
-        'a',
-        { href: '/', class: 'site-header__brand' },
-        element('img', { src: site.logo.url, alt: site.name, width: '160', height: '40' }),
-      ),
+      element('a', { href: '/', class: 'site-header__brand' }, brand(site)),
       element('a', { class: 'site-header__phone', href: `tel:${site.phone.replace(/[^\d+]/g, '')}` }, site.phone),
       element(
         'button',

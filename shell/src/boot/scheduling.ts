@@ -7,14 +7,15 @@ export const afterNextFrame = (run: () => void) => requestAnimationFrame(() => s
 export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Once the page has loaded (its images and styles too) and the browser has an idle moment, or
- * `timeout` ms after the load when it has none.
+ * Once the page has loaded (its images and styles too), `delay` ms more have passed and the browser
+ * has an idle moment, or `timeout` ms after that when it has none.
  */
-export function afterLoadWhenIdle(run: () => void, timeout = 2000) {
+export function afterLoadWhenIdle(run: () => void, { timeout = 2000, delay = 0 }: { timeout?: number; delay?: number } = {}) {
   const idle = () => {
     if ('requestIdleCallback' in window) requestIdleCallback(() => run(), { timeout });
     else setTimeout(run, 0);
   };
-  if (document.readyState === 'complete') idle();
-  else window.addEventListener('load', idle, { once: true });
+  const loaded = () => (delay > 0 ? setTimeout(idle, delay) : idle());
+  if (document.readyState === 'complete') loaded();
+  else window.addEventListener('load', loaded, { once: true });
 }

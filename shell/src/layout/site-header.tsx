@@ -5,6 +5,7 @@ import { navigationLinks } from './nav-links';
 import { SiteLink } from '../content/blocks/site-link';
 import { worksWithoutApp } from '../boot/site-menu';
 import { KeptMarkup } from '@dealer/ui/kept-markup';
+import { SiteBrand } from './site-brand';
 
 export function SiteHeader() {
   return (
@@ -24,7 +25,7 @@ function SiteHeaderContent() {
     <>
       <div className="site-header__bar dp-container">
         <SiteLink to="/" className="site-header__brand">
-          <img src={site.logo.url} alt={site.name} width={160} height={40} />
+          <SiteBrand site={site} />
         </SiteLink>
         <a className="site-header__phone" href={`tel:${site.phone.replace(/[^\d+]/g, '')}`}>
           {site.phone}

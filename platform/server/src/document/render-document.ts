@@ -3,6 +3,7 @@ import type { ResolvedPage } from '@dealer/contracts/content';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import type { AdContent } from '@dealer/rules/ad-tracking';
+import { drawnIconPath, isDrawnLogo } from '@dealer/rules/wordmark';
 import { ogLocale } from './seo';
 
 /** The shell's initial files (assets.json); `firstPaint`: the first script, bundled alone, when there is one. */
@@ -145,6 +146,17 @@ export const chunksText = (chunks: DocumentChunks): string =>
   chunks.map((chunk) => (typeof chunk === 'string' ? chunk : utf8.decode(chunk))).join('');
 
 /**
+ * The tab's icon: an uploaded logo's thumbnail, or the drawn wordmark's tile as a PNG. Not the
+ * wordmark's SVG: Chromium draws an SVG icon by making a document for it in the page's own
+ * renderer, on the main thread while the page loads (bench:pages, issue 25).
+ */
+export function siteIcon(site: Pick<PublicSiteConfig, 'slug' | 'logo'>): string {
+  if (isDrawnLogo(site)) return `<link rel="icon" href="${drawnIconPath(site.slug)}" type="image/png">`;
+  const type = site.logo.thumb.endsWith('.svg') ? 'image/svg+xml' : site.logo.thumb.endsWith('.png') ? 'image/png' : null;
+  return `<link rel="icon" href="${escapeHtml(site.logo.thumb)}"${type ? ` type="${type}"` : ''}>`;
+}
+
+/**
  * A document in two parts: `head` (everything up to the page's markup), which does not depend on
  * the server render and can be sent while it runs, and `tail`, the page's markup and data once
  * the render is done. With a first script (`shellAssets.firstPaint`) the head lists only it: it
@@ -164,7 +176,7 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): {
     `<meta name="description" content="${escapeHtml(input.description)}">`,
     `<link rel="canonical" href="${escapeHtml(input.canonicalUrl)}">`,
     `<meta name="theme-color" content="${cssColour(site.branding.primary)}">`,
-    `<link rel="icon" href="${escapeHtml(site.logo.thumb)}" type="${site.logo.thumb.endsWith('.png') ? 'image/png' : 'image/svg+xml'}">`,
+    siteIcon(site),
   ];
   if (input.robots) head.push(`<meta name="robots" content="${escapeHtml(input.robots)}">`);
   if (site.third_party.google_site_verification) {

@@ -238,6 +238,22 @@ describe('logos', () => {
     expect(res.json()).toEqual({ message: 'Unknown site' });
   });
 
+  it("serves the icon of a site with no uploaded logo as the wordmark's tile, a 64 px PNG", async () => {
+    const res = await app.inject({ url: '/img/icon/city-motors.png' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+    const meta = await sharp(res.rawPayload).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 64, 64]);
+    // The tile's corner is the site's colour (#c8102e).
+    const { data } = await sharp(res.rawPayload)
+      .extract({ left: 32, top: 8, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([...data.subarray(0, 3)]).toEqual([0xc8, 0x10, 0x2e]);
+    expect((await app.inject({ url: '/img/icon/nope.png' })).statusCode).toBe(404);
+  });
+
   it('drops an unsafe colour', () => {
     expect(logoSvg('A', 'red" onload="x')).not.toContain('onload');
   });

@@ -9,6 +9,8 @@
  *       never wider than that original.
  *   GET /img/logo/:slug.svg
  *       Site wordmark.
+ *   GET /img/icon/:slug.png
+ *       The wordmark's tile, 64 px: the site's icon while it has no uploaded logo.
  *
  * The extension in a photo's path is only a name: the output format is negotiated from Accept
  * (AVIF, else WebP, else JPEG; WebP before AVIF from `webpFromWidth` up), hence `Vary: Accept`.
@@ -29,7 +31,7 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { messageSchema, noContentSchema, type SchemaRefusal } from '../http/zod-schemas';
 import { carPhotoSvg } from '@dealer/demo/car-photo';
-import { logoSvg } from '@dealer/demo/logo';
+import { iconSvg, logoSvg } from '@dealer/demo/logo';
 import { demoPhotoVocabulary, photoWidths } from '@dealer/demo/photo-vocabulary';
 import { renderUploadedPhoto } from './car-photos';
 import {
@@ -200,4 +202,32 @@ export async function imageRoutes(scope: FastifyInstance, opts: ImageRoutesOptio
         .send(svg)
     );
   });
+
+  // The tile as a PNG, drawn once per name and colour: a browser shows a PNG icon without making a
+  // document for it, as it must for an SVG one (bench:pages; issue 25).
+  const icons = new Map<string, Promise<Buffer>>();
+  const iconOptions = { ...logoOptions, schema: { params: logoParams, response: { 200: z.instanceof(Buffer), '4xx': messageSchema } } };
+  app.get('/img/icon/:slug.png', iconOptions, async (request, reply) => {
+    const site = await opts.siteLogo(request.params.slug);
+    if (!site) return reply.code(404).send(unknownSite);
+    const key = `${site.colour}\n${site.name}`;
+    let png = icons.get(key);
+    if (!png) {
+      png = sharp(Buffer.from(iconSvg(site.name, site.colour)))
+        .png()
+        .toBuffer();
+      // One entry per site in use (a renamed or recoloured site replaces its own over time): bounded all the same.
+      if (icons.size >= maxIcons) icons.delete(icons.keys().next().value!);
+      icons.set(key, png);
+      png.catch(() => icons.delete(key));
+    }
+    return reply
+      .header('content-type', 'image/png')
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(await png);
+  });
 }
+
+/** Icons kept drawn: more than the sites one instance serves. */
+const maxIcons = 1000;
