@@ -48,12 +48,18 @@ async function browse(origin) {
     // Scripts the page runs, apart from those only prefetched for the shopper's first use (the app's libraries).
     const files = new Set();
     const prefetched = new Set();
+    let lastRequest = Date.now();
     page.on('request', (request) => {
+      lastRequest = Date.now();
       const { pathname } = new URL(request.url());
       if (!pathname.startsWith('/assets/') || !pathname.endsWith('.js')) return;
       (request.resourceType() === 'script' ? files : prefetched).add(pathname.slice('/assets/'.length));
     });
-    await page.goto(`${origin}/`, { waitUntil: 'networkidle' });
+    // The app's files are fetched ahead 3 s after the load (shell/src/boot/app-entry.ts): wait for that, then a quiet second.
+    const fetchedAhead = page.waitForRequest((request) => request.url().includes('/assets/app-prefetch.'), { timeout: 20_000 });
+    await page.goto(`${origin}/`, { waitUntil: 'load' });
+    await fetchedAhead;
+    while (Date.now() - lastRequest < 1000) await new Promise((resolve) => setTimeout(resolve, 100));
     const size = (set) => [...set].reduce((sum, file) => sum + gz(join(root, 'shell/dist/client', file)), 0);
     const shellJs = size(files);
     const prefetchedJs = size(prefetched);
