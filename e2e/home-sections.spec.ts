@@ -40,3 +40,16 @@ test('a site whose dealer keeps stock off the home page shows no featured cars t
   expect(html).toContain('content-block--reviews');
   expect(html).not.toContain('content-block--featured-stock');
 });
+
+test('a group’s long list of locations folds each one’s opening hours, and a shopper opens one with a tap', async ({ page }) => {
+  await page.goto(siteUrl('metro-motor-group', '/dealerships'));
+  const first = page.locator('.location-card').first();
+  const name = (await first.getByRole('heading', { level: 2 }).innerText()).trim();
+  const hours = page.getByRole('table', { name: `Opening hours of ${name}` });
+  await expect(hours).toBeHidden();
+  await first.getByText('Opening hours', { exact: true }).click();
+  await expect(hours.getByRole('row')).toHaveCount(7);
+  // A dealer with three locations shows their hours as they are.
+  await page.goto(siteUrl('kiwi-motors', '/dealerships'));
+  await expect(page.locator('.location-card').first().getByRole('table')).toBeVisible();
+});

@@ -180,6 +180,19 @@ describe('a dealer’s page rendered on the server', () => {
     expect(html).toContain('location-card__hours');
     expect(await render('/our-locations', null)).toContain('<h1>Our Locations</h1>');
   });
+
+  it('folds each location’s hours under “Opening hours” in a list of more than three, and shows them in a shorter one', async () => {
+    const shown = site.locations.filter((location) => location.visible);
+    expect(shown.length).toBeLessThanOrEqual(3);
+    expect(await render('/dealerships', null)).not.toContain('<details class="location-card__fold">');
+
+    const many = Array.from({ length: 4 }, (_, i) => ({ ...shown[0]!, id: 900 + i, name: `Metro Branch ${i + 1}` }));
+    const html = await render('/dealerships', null, { site: { ...site, locations: many } });
+    expect(
+      html.match(/<details class="location-card__fold"><summary>Opening hours<\/summary><table class="location-card__hours">/g),
+    ).toHaveLength(4);
+    expect(html).toContain('<h2>Metro Branch 4</h2>');
+  });
 });
 
 describe('the home page rendered on the server', () => {

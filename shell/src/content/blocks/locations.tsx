@@ -5,7 +5,27 @@ import { selectSite } from '@dealer/state/site-slice';
 
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-function LocationCard({ location, showHours }: { location: Location; showHours: boolean }) {
+/**
+ * A list longer than this shows each location's hours folded (one tap away): a group's 25 locations
+ * were 25 tables of a week each on a phone's home page, half of its elements; folded, the browser
+ * neither styles nor lays them out until a shopper opens one, and the list is a tenth as long.
+ */
+export const hoursFoldedOver = 3;
+
+function LocationCard({ location, showHours, folded }: { location: Location; showHours: boolean; folded: boolean }) {
+  const hours = (
+    <table className="location-card__hours">
+      <caption className="dp-visually-hidden">{`Opening hours of ${location.name}`}</caption>
+      <tbody>
+        {location.contact_detail.opening_hours.map((entry) => (
+          <tr key={entry.weekday}>
+            <th scope="row">{weekdays[entry.weekday]}</th>
+            <td>{entry.status === 'Open' ? entry.formated_hours : 'Closed'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
   return (
     <li className="location-card">
       <h2>{location.name}</h2>
@@ -13,19 +33,15 @@ function LocationCard({ location, showHours }: { location: Location; showHours: 
       <p>
         <a href={`tel:${location.contact_detail.phone.replace(/\s+/g, '')}`}>{location.contact_detail.phone}</a>
       </p>
-      {showHours && (
-        <table className="location-card__hours">
-          <caption className="dp-visually-hidden">{`Opening hours of ${location.name}`}</caption>
-          <tbody>
-            {location.contact_detail.opening_hours.map((entry) => (
-              <tr key={entry.weekday}>
-                <th scope="row">{weekdays[entry.weekday]}</th>
-                <td>{entry.status === 'Open' ? entry.formated_hours : 'Closed'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {showHours &&
+        (folded ? (
+          <details className="location-card__fold">
+            <summary>Opening hours</summary>
+            {hours}
+          </details>
+        ) : (
+          hours
+        ))}
     </li>
   );
 }
@@ -34,13 +50,13 @@ function LocationCard({ location, showHours }: { location: Location; showHours: 
 export function LocationList({ ids, showHours = true }: { ids?: readonly number[]; showHours?: boolean }) {
   const site = useAppSelector(selectSite);
   const chosen = ids && ids.length > 0 ? new Set(ids) : null;
+  const shown = site.locations.filter((location) => location.visible && (!chosen || chosen.has(location.id)));
+  const folded = shown.length > hoursFoldedOver;
   return (
     <ul className="location-list">
-      {site.locations
-        .filter((location) => location.visible && (!chosen || chosen.has(location.id)))
-        .map((location) => (
-          <LocationCard key={location.id} location={location} showHours={showHours} />
-        ))}
+      {shown.map((location) => (
+        <LocationCard key={location.id} location={location} showHours={showHours} folded={folded} />
+      ))}
     </ul>
   );
 }
