@@ -17,9 +17,13 @@ import { startDocumentAnalytics } from '../analytics/document-page-view';
 // The site config (inline, or fetched beside these files on a server-rendered page) is asked for at once.
 const siteConfig = readSiteConfig();
 siteConfig.catch(() => undefined); // handled where the app starts; not an unhandled rejection before that
+const fetchAhead = () => void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch');
 const start = () => {
-  // The route remote's files, beside the libraries (the page did not fetch them while it loaded).
+  // Every file the start needs is asked for at once, beside the libraries, when the page has not
+  // fetched them ahead yet (a shopper who uses it within 3 s of its load): the route remote's, and
+  // the app's own (fetched, not run; the app runs each as its turn comes, from the browser's cache).
   routeFilesAhead('preload');
+  fetchAhead();
   void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
     .then(nextTask)
     .then(() => Promise.all([siteConfig, import('./start-app')]))
@@ -67,7 +71,7 @@ if (root?.hasAttribute('data-ssr')) {
 afterLoadWhenIdle(
   () => {
     routeFilesAhead('prefetch');
-    void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch');
+    fetchAhead();
   },
   { delay: deferredTagDelayMs },
 );
