@@ -4,6 +4,7 @@ import { remoteNames } from '@dealer/contracts/remotes';
 import type { Branding, SiteConfig, SiteLocale } from '@dealer/contracts/site';
 import { defaultOpeningHours } from './opening-hours';
 import { defaultFeatures, defaultFooter, defaultHeader, siteTemplateDefaults } from './site-templates';
+import { drawnLogoPath } from './wordmark';
 
 /**
  * A new dealer site's whole config from what the operator gave (`NewSite`) and its template: the
@@ -153,7 +154,7 @@ export function newSiteConfig(id: number, site: NewSite, origin: (slug: string) 
     dealerships,
     payment_provider: null,
     finance_provider: null,
-    logo: { url: `/img/logo/${site.slug}.svg`, thumb: `/img/logo/${site.slug}.svg`, banner: null },
+    logo: { url: drawnLogoPath(site.slug), thumb: drawnLogoPath(site.slug), banner: null },
     branding: { ...defaultBranding, ...site.branding },
     garage_enabled: garage,
     garage_path: '/my-garage',

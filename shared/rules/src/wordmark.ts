@@ -14,7 +14,7 @@ export const drawnIconPath = (slug: string) => `/img/icon/${slug}.png`;
 export const isDrawnLogo = (site: { slug: string; logo: { url: string } }) => site.logo.url === drawnLogoPath(site.slug);
 
 /** A colour safe to put in an attribute or a style: #rgb, #rrggbb, #rrggbbaa or a plain CSS name; else a default blue. */
-export function safeColour(colour: string): string {
+function safeColour(colour: string): string {
   const c = colour.trim().toLowerCase();
   if (/^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(c)) return c;
   if (/^[a-z]{3,20}$/.test(c)) return c;
@@ -22,7 +22,7 @@ export function safeColour(colour: string): string {
 }
 
 /** Text colour readable on a background (hex backgrounds only; names get white). */
-export function inkOn(colour: string): string {
+function inkOn(colour: string): string {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})/.exec(colour);
   if (!m?.[1]) return '#ffffff';
   const hex = m[1].length === 3 ? [...m[1]].map((c) => c + c).join('') : m[1];
@@ -32,7 +32,7 @@ export function inkOn(colour: string): string {
 }
 
 /** The monogram: the first letters of the name's first two words, or its first two letters. */
-export function initials(name: string): string {
+function initials(name: string): string {
   const words = name
     .replace(/[^\p{L}\p{N}\s]/gu, ' ')
     .split(/\s+/)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testSite } from '@dealer/contracts/testing/test-site';
-import { chunksText, documentParts, renderDocument, scriptJson, type DocumentInput } from './render-document';
+import { chunksText, documentParts, renderDocument, scriptJson, siteIcon, type DocumentInput } from './render-document';
 
 const site = testSite();
 const shellAssets = {
@@ -161,5 +161,15 @@ describe('the page view', () => {
     const written = /<script id="page-view" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
     expect(JSON.parse(written!)).toEqual({ pageType: 4, carSlug: 'hilux-1', carName: 'Toyota Hilux </script>' });
     expect(renderDocument(page({ appHtml: '<main></main>' }))).not.toContain('id="page-view"');
+  });
+});
+
+describe('the tab’s icon', () => {
+  it('is the drawn wordmark’s tile as a PNG for a site with no uploaded logo, and the uploaded logo’s thumbnail otherwise', () => {
+    const drawn = { ...site, logo: { url: `/img/logo/${site.slug}.svg`, thumb: `/img/logo/${site.slug}.svg`, banner: null } };
+    expect(head(renderDocument(page({ site: drawn })))).toContain(`<link rel="icon" href="/img/icon/${site.slug}.png" type="image/png">`);
+    expect(siteIcon({ slug: site.slug, logo: { url: '/img/site/ab12.png', thumb: '/img/site/ab12.png', banner: null } })).toBe(
+      '<link rel="icon" href="/img/site/ab12.png" type="image/png">',
+    );
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SiteConfig } from '@dealer/contracts/site';
+import { drawnLogoPath } from '@dealer/rules/wordmark';
 import { insertAudit } from '@dealer/db/console-lead-store';
 import { saveSiteImage } from '@dealer/db/site-image-store';
 import { changeSiteConfig } from '@dealer/db/site-store';
@@ -12,8 +13,8 @@ import type { ConsoleRequests } from './console-access';
 
 /** The wordmark the platform draws from the site's name and colour, the logo of a site that has not uploaded one. */
 export const drawnLogo = (slug: string): SiteConfig['logo'] => ({
-  url: `/img/logo/${slug}.svg`,
-  thumb: `/img/logo/${slug}.svg`,
+  url: drawnLogoPath(slug),
+  thumb: drawnLogoPath(slug),
   banner: null,
 });
 
