@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import { testSite } from '@dealer/contracts/testing/test-site';
 import { platformApi } from '@dealer/state/platform-api';
@@ -32,11 +32,21 @@ const site = testSite({
 });
 const searchUrl = `https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`;
 
+const slowSearches: AbortSignal[] = [];
+
 /** A search page as a remote's server build has it: its cars come from its own query. */
 const carsApi = platformApi.injectEndpoints({
   endpoints: (build) => ({
     testCars: build.query<string[], string>({ queryFn: (make) => ({ data: [`2024 ${make} HiLux`, `2023 ${make} RAV4`] }) }),
     testBrokenQuery: build.query<string[], void>({ queryFn: () => ({ error: { status: 500, data: 'down' } }) }),
+    // Answers only when it is aborted: a search still running when the page's budget is spent.
+    testSlowCars: build.query<string[], void>({
+      queryFn: (_arg, { signal }) =>
+        new Promise((resolve) => {
+          slowSearches.push(signal);
+          signal.addEventListener('abort', () => resolve({ error: { status: 499, data: 'aborted' } }));
+        }),
+    }),
   }),
 });
 
@@ -106,6 +116,33 @@ describe('the server render of a page whose route belongs to a remote', () => {
     expect(fallbacks).toHaveLength(1);
     expect(fallbacks[0]?.[0]).toBe('mf-search/SearchPage');
     expect(String(fallbacks[0]?.[1])).toContain('over the 30 ms budget');
+  });
+
+  it('holds on to nothing of a page once it is rendered: no answer kept on a timer, no search left running', async () => {
+    vi.useFakeTimers();
+    try {
+      await render(
+        searchRemote(async (_props, { store }) => {
+          await store.dispatch(carsApi.endpoints.testCars.initiate('Toyota'));
+          // An answer handed in rather than asked for (as the platform hands in the search landing) has no subscriber.
+          const handIn = carsApi.util.upsertQueryData('testCars', 'Mazda', ['2025 Mazda CX-5']);
+          await store.dispatch(handIn as unknown as Parameters<typeof store.dispatch>[0]); // typed against RTK Query's own root state
+        }),
+      );
+      // What RTK Query and the store put off for a moment (notifications, the subscriptions' sync) has run by now.
+      vi.advanceTimersByTime(1_000);
+      expect(vi.getTimerCount()).toBe(0);
+
+      const page = render(
+        searchRemote(async (_props, { store }) => void (await store.dispatch(carsApi.endpoints.testSlowCars.initiate()))),
+        30,
+      );
+      await vi.advanceTimersByTimeAsync(30);
+      expect((await page).fallbacks).toHaveLength(1);
+      expect(slowSearches.map((signal) => signal.aborted)).toEqual([true]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves the remote to the browser when its data fails', async () => {

@@ -15,7 +15,7 @@ import type { ExposedModule } from '@dealer/contracts/remote-modules';
 import type { PublicSiteConfig } from '@dealer/contracts/site';
 import { resolveRoute } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
-import { createPlatformStore } from '@dealer/state/store';
+import { createPlatformStore, type PlatformStore } from '@dealer/state/store';
 import { KeptMarkupContext, keptMarkupRender, type KeptMarkupCache } from '@dealer/ui/kept-markup';
 import type { PrefetchRouteData, ServerRemote, ServerRenderable } from '@dealer/state/server-render';
 import { enableSiteRemotes } from './federation/remote-runtime';
@@ -101,6 +101,28 @@ export async function renderApp({
 }: RenderAppInput): Promise<RenderAppOutput> {
   const page = new URL(url);
   const store = createPlatformStore(site, { apiBase: `${page.origin}/api` });
+  try {
+    return await renderWithStore(store, { site, page, hero, remotes, budgetMs, onFallback, routeData, keptMarkup });
+  } finally {
+    releasePageStore(store);
+  }
+}
+
+/**
+ * A page's store is done with once its markup and answers are out, but RTK Query keeps it alive: an
+ * answer nothing subscribes to (the landing the platform handed in) is kept for `keepUnusedDataFor`
+ * (60 s) on a timer, and a query still running past the budget goes on. On a server that renders
+ * hundreds of pages a second that kept every page's store and answers for a minute, for the garbage
+ * collector to walk. Resetting the API state clears those timers and aborts what still runs.
+ */
+function releasePageStore(store: PlatformStore) {
+  store.dispatch(statePlatformApi.platformApi.util.resetApiState());
+}
+
+async function renderWithStore(
+  store: PlatformStore,
+  { site, page, hero, remotes, budgetMs, onFallback, routeData, keptMarkup }: Omit<RenderAppInput, 'url'> & { page: URL; budgetMs: number },
+): Promise<RenderAppOutput> {
   const owner = routeOwner(resolveRoute(site, page.pathname, page.searchParams));
   const modules = new Set<ExposedModule>();
   const components: ServerRendered['components'] = {};
