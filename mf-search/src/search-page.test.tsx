@@ -5,8 +5,9 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SearchLanding } from '@dealer/contracts/content';
 import { testSite } from '@dealer/contracts/testing/test-site';
+import { hydratePlatformApi } from '@dealer/state/platform-api';
 import { createPlatformStore } from '@dealer/state/store';
-import type { SearchHit } from './search-api';
+import { prefetchSearchPage, type SearchHit } from './search-api';
 import SearchPage from './search-page';
 
 const site = testSite();
@@ -76,9 +77,9 @@ function answering(landings: Record<string, SearchLanding | Promise<SearchLandin
   return asked;
 }
 
-function renderSearchPage(searchSlug: string) {
+function renderSearchPage(searchSlug: string, store = createPlatformStore(site, { apiBase })) {
   return render(
-    <Provider store={createPlatformStore(site, { apiBase })}>
+    <Provider store={store}>
       <MemoryRouter initialEntries={[`/search/${searchSlug}`]}>
         <SearchPage searchSlug={searchSlug} />
       </MemoryRouter>
@@ -114,6 +115,35 @@ describe('a search landing page', () => {
     expect(container.querySelector('.search-page__intro')).toBeNull();
     expect(asked.map((request) => request.address)).toEqual([`${apiBase}/search-pages/used-cars`, `${site.search.host}/multi-search`]);
     expect(searches(asked)[0]!.filter).toEqual(['car_type = "used"']);
+  });
+
+  it('shows the landing and the cars the server found for the page without asking for them again', async () => {
+    const slug = 'toyota-hilux-in-parramatta';
+    const asked = answering({});
+    const onServer = createPlatformStore(site, { apiBase });
+    await prefetchSearchPage(
+      { searchSlug: slug },
+      {
+        url: new URL(`https://www.metrotoyota.example.com.au/search/${slug}`),
+        store: onServer,
+        routeData: { searchLanding: landing(slug) },
+      },
+    );
+    expect(asked.map((request) => request.address)).toEqual([`${site.search.host}/multi-search`]);
+    // The answers as the document carries them (#app-state), into the browser's own store.
+    const inBrowser = createPlatformStore(site, { apiBase });
+    inBrowser.dispatch(hydratePlatformApi(JSON.parse(JSON.stringify({ platformApi: onServer.getState().platformApi }))));
+    const answers = () =>
+      Object.values(inBrowser.getState().platformApi?.queries ?? {}).map((query) => [query?.endpointName, query?.requestId]);
+    const kept = answers();
+    expect(kept.map(([endpoint]) => endpoint)).toEqual(['searchLanding', 'searchCars']);
+    renderSearchPage(slug, inBrowser);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('New and used Toyota HiLux in Parramatta');
+    expect(screen.getByText('2024 Toyota HiLux SR5')).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toHaveLength(1);
+    // Neither answer was asked for again (a new request would have replaced its entry's request id).
+    expect(answers()).toEqual(kept);
   });
 
   it('does not search before the landing has answered, so its cars are never shown unfiltered', async () => {
