@@ -7,7 +7,6 @@ import type { PrefetchContext } from '@dealer/state/server-render';
 import type { Car } from '@dealer/contracts/car';
 import type { SearchLanding } from '@dealer/contracts/content';
 import type { SearchPageProps } from '@dealer/contracts/remote-modules';
-import type { PublicSiteConfig } from '@dealer/contracts/site';
 import {
   buildSearchQueries,
   isRangeFacet,
@@ -103,54 +102,6 @@ export function frozenAnswer<T>(value: T): T {
   return value;
 }
 
-type SearchAnswer = { data: SearchResult } | { error: { status: 'FETCH_ERROR'; error: string } };
-
-/** The search page's search: its queries (one per chosen filter too), asked of the site's index in one call. */
-async function searchCars({ state, searchSlug, hitsPerPage, landingFilters }: SearchArgs, site: PublicSiteConfig): Promise<SearchAnswer> {
-  const { host, apiKey, indexUid } = site.search;
-  const facets = site.search_facets;
-  const [main, ...perFacet] = buildSearchQueries({
-    state,
-    facets,
-    indexUid,
-    hitsPerPage,
-    defaultSort: site.default_sort,
-    extraFilters: [...searchSlugFilters(searchSlug), ...landingFilters],
-  });
-  // The cards' fields only; each facet's own query is asked for its counts, not for cars.
-  const queries = [{ ...main!, attributesToRetrieve: [...cardAttributes] }, ...perFacet.map((query) => ({ ...query, limit: 0 }))];
-  const cacheKey = JSON.stringify(queries);
-  const cached = resultCache?.get(cacheKey);
-  if (cached) return { data: cached };
-  try {
-    const { results } = await searchClient(host, apiKey).multiSearch({ queries: queries as MultiSearchQuery[] });
-    const [mainResult, ...perFacetResults] = results;
-    const count = mainResult?.estimatedTotalHits ?? mainResult?.totalHits ?? 0;
-    const facetCounts: SearchResult['facets'] = {};
-    const facetStats: FacetStats = {};
-    facets.forEach((facet, i) => {
-      // A range (price, km, year) is chosen between its lowest and highest: its counts per value are not shown.
-      facetCounts[facet] = isRangeFacet(facet) ? {} : (perFacetResults[i]?.facetDistribution?.[facet] ?? {});
-      const stats = perFacetResults[i]?.facetStats?.[facet];
-      if (stats) facetStats[facet] = stats;
-    });
-    const data: SearchResult = {
-      // SPEC §8: a missing result list is an empty one.
-      hits: (mainResult?.hits ?? []) as SearchHit[],
-      count,
-      ms: mainResult?.processingTimeMs ?? 0,
-      facets: facetCounts,
-      facetStats,
-      pagination: { page: state.page, pages: pageCount(count, hitsPerPage), hitsPerPage },
-    };
-    frozenAnswer(data);
-    resultCache?.set(cacheKey, data);
-    return { data };
-  } catch (error) {
-    return { error: { status: 'FETCH_ERROR', error: error instanceof Error ? error.message : String(error) } };
-  }
-}
-
 /** A landing page's slug as the platform stores it (lower-case words and dashes). */
 const landingSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -169,10 +120,51 @@ export const searchApi = platformApi.injectEndpoints({
       },
     }),
     searchCars: build.query<SearchResult, SearchArgs>({
-      async queryFn(args, api) {
+      async queryFn({ state, searchSlug, hitsPerPage, landingFilters }, api) {
         const site = (api.getState() as RootState).site.config;
         if (!site) return { error: { status: 'CUSTOM_ERROR', error: 'No site config' } };
-        return searchCars(args, site);
+        const { host, apiKey, indexUid } = site.search;
+        const facets = site.search_facets;
+        const [main, ...perFacet] = buildSearchQueries({
+          state,
+          facets,
+          indexUid,
+          hitsPerPage,
+          defaultSort: site.default_sort,
+          extraFilters: [...searchSlugFilters(searchSlug), ...landingFilters],
+        });
+        // The cards' fields only; each facet's own query is asked for its counts, not for cars.
+        const queries = [{ ...main!, attributesToRetrieve: [...cardAttributes] }, ...perFacet.map((query) => ({ ...query, limit: 0 }))];
+        const cacheKey = JSON.stringify(queries);
+        const cached = resultCache?.get(cacheKey);
+        if (cached) return { data: cached };
+        try {
+          const { results } = await searchClient(host, apiKey).multiSearch({ queries: queries as MultiSearchQuery[] });
+          const [mainResult, ...perFacetResults] = results;
+          const count = mainResult?.estimatedTotalHits ?? mainResult?.totalHits ?? 0;
+          const facetCounts: SearchResult['facets'] = {};
+          const facetStats: FacetStats = {};
+          facets.forEach((facet, i) => {
+            // A range (price, km, year) is chosen between its lowest and highest: its counts per value are not shown.
+            facetCounts[facet] = isRangeFacet(facet) ? {} : (perFacetResults[i]?.facetDistribution?.[facet] ?? {});
+            const stats = perFacetResults[i]?.facetStats?.[facet];
+            if (stats) facetStats[facet] = stats;
+          });
+          const data: SearchResult = {
+            // SPEC §8: a missing result list is an empty one.
+            hits: (mainResult?.hits ?? []) as SearchHit[],
+            count,
+            ms: mainResult?.processingTimeMs ?? 0,
+            facets: facetCounts,
+            facetStats,
+            pagination: { page: state.page, pages: pageCount(count, hitsPerPage), hitsPerPage },
+          };
+          frozenAnswer(data);
+          resultCache?.set(cacheKey, data);
+          return { data };
+        } catch (error) {
+          return { error: { status: 'FETCH_ERROR', error: error instanceof Error ? error.message : String(error) } };
+        }
       },
     }),
   }),
@@ -183,24 +175,20 @@ export const { useSearchCarsQuery, useSearchLandingQuery } = searchApi;
 /**
  * The search page's first results on the server (its server build): the same queries the page asks
  * for in the browser, so the browser's store already holds the answers when it hydrates. The landing
- * page first: its filters are part of the search, and its title and intro of the page. The answers go
- * into the store in one action (`upsertQueryEntries`), not through a query's thunk each: a page's
- * store lives for one render, and the thunks' pending and fulfilled actions, their subscriptions and
- * their reducers' passes were a fifth of the server's render thread per search page.
+ * page first: its filters are part of the search, and its title and intro of the page.
  */
 export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url, store, routeData }: PrefetchContext) {
   const site = selectSite(store.getState());
   const state = parseSearchState(url.searchParams, site.search_facets);
   // The platform read the landing for the document already (shell 1.7): kept as the answer, not asked again.
   const known = routeData && 'searchLanding' in routeData ? (routeData.searchLanding ?? null) : undefined;
+  if (known !== undefined) {
+    // Typed against RTK Query's own root state; the page's store holds that state under the same key.
+    const keep = searchApi.util.upsertQueryData('searchLanding', searchSlug, known) as unknown as Parameters<typeof store.dispatch>[0];
+    await store.dispatch(keep);
+  }
   const landing = known !== undefined ? known : (await store.dispatch(searchApi.endpoints.searchLanding.initiate(searchSlug))).data;
-  const args: SearchArgs = { state, searchSlug, hitsPerPage, landingFilters: landing?.filters ?? [] };
-  const result = await searchCars(args, site);
-  if ('error' in result) throw new Error(`search failed: ${JSON.stringify(result.error)}`);
-  const answers = searchApi.util.upsertQueryEntries([
-    ...(known !== undefined ? [{ endpointName: 'searchLanding' as const, arg: searchSlug, value: known }] : []),
-    { endpointName: 'searchCars' as const, arg: args, value: result.data },
-  ]);
-  // Typed against RTK Query's own root state; the page's store holds that state under the same key.
-  store.dispatch(answers as unknown as Parameters<typeof store.dispatch>[0]);
+  const landingFilters = landing?.filters ?? [];
+  const result = await store.dispatch(searchApi.endpoints.searchCars.initiate({ state, searchSlug, hitsPerPage, landingFilters }));
+  if (result.error) throw new Error(`search failed: ${JSON.stringify(result.error)}`);
 }
