@@ -70,13 +70,13 @@ export function printRuns(measured) {
   // The same runs' traces (trace-cpu.mjs): the wait for Chromium's other threads taken out.
   const referenceCpu = median(measured.find((one) => one.name === 'reference').runs[1].map((run) => run.mainCpuMs ?? 0));
   console.log(
-    `\nAt 1× CPU, from the trace: the renderer main thread's CPU ms (× the reference page's ${ms(referenceCpu)} ms), its tasks' wall ms, Chromium's other threads' CPU ms:`,
+    `\nAt 1× CPU, from the trace: the renderer main thread's CPU ms (× the reference page's ${ms(referenceCpu)} ms), its tasks' wall ms, Chromium's other threads' CPU ms, the longest task's wall / CPU ms:`,
   );
   console.table(
     byRun((page) =>
       page.runs[1].map(
         (run) =>
-          `${ms(run.mainCpuMs ?? 0)} (${((run.mainCpuMs ?? 0) / (referenceCpu || 1)).toFixed(2)}×), ${ms(run.mainWallMs ?? 0)}, ${ms(run.othersCpuMs ?? 0)}`,
+          `${ms(run.mainCpuMs ?? 0)} (${((run.mainCpuMs ?? 0) / (referenceCpu || 1)).toFixed(2)}×), ${ms(run.mainWallMs ?? 0)}, ${ms(run.othersCpuMs ?? 0)}, ${ms(run.longestTaskMs ?? 0)} / ${ms(run.longestTaskCpuMs ?? 0)}`,
       ),
     ),
   );
@@ -109,6 +109,8 @@ export function runTargetRows(measured, targets) {
       `≤ ${targets.mainThreadRatio}× reference`,
       ratio <= targets.mainThreadRatio,
     );
+    const longest = worst(page.runs[1], 'longestTaskMs');
+    add('longest task at 1×, highest', `${ms(longest)} ms`, `≤ ${targets.longestTaskMs} ms`, longest <= targets.longestTaskMs);
     rows.push({ measure: `${page.name}: LCP element (4×, first run)`, value: at4[0].lcpElement.slice(0, 60), target: '', met: '' });
   }
   return rows;

@@ -23,6 +23,7 @@ export const pageTargets = {
   performance: 95,
   performanceAt6x: 90,
   mainThreadRatio: 2.5,
+  longestTaskMs: 20,
   lcpMs: 1200,
   tbtMs: 100,
   cls: 0.02,
