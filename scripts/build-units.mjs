@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { root } from './pnpm.mjs';
+import { precompress } from './precompress.mjs';
 
 export const remotes = ['mf-search', 'mf-vehicle', 'mf-leads', 'mf-checkout', 'mf-garage', 'mf-chat'];
 export const remotesDir = resolve(root, process.env.REMOTES_DIR ?? 'dist/remotes');
@@ -114,7 +115,7 @@ function buildUnit(name, dir, inputs, { force, outDir, expect, configs }) {
 /** Builds the shell's browser bundle and its server render unless their inputs are unchanged. */
 export function buildShell({ force = false } = {}) {
   const dir = join(root, 'shell');
-  return buildUnit(
+  const built = buildUnit(
     'shell',
     dir,
     [
@@ -134,12 +135,14 @@ export function buildShell({ force = false } = {}) {
       ],
     },
   );
+  precompress(join(dir, 'dist', 'client'));
+  return built;
 }
 
 /** Builds the dealer console's browser bundle unless its inputs are unchanged. */
 export function buildConsole({ force = false } = {}) {
   const dir = join(root, 'console');
-  return buildUnit(
+  const built = buildUnit(
     'console',
     dir,
     [...reachableFiles([join(dir, 'src')]), join(dir, 'package.json'), join(dir, 'rspack.config.mjs'), ...buildInputs()],
@@ -150,6 +153,8 @@ export function buildConsole({ force = false } = {}) {
       configs: [['console (browser)', 'rspack.config.mjs']],
     },
   );
+  precompress(join(dir, 'dist', 'client'));
+  return built;
 }
 
 /** Builds the platform's Node server (platform/server/dist) unless its inputs are unchanged. */
@@ -207,6 +212,8 @@ export function publishRemote(remote, { promote = true, buildId = '' } = {}) {
     renameSync(staging, target);
     built = true;
   }
+  // The browser's files, compressed once (a version published before this gets them now); not its server build.
+  precompress(target, { skip: ['server'] });
   if (promote) {
     mkdirSync(join(remotesDir, remote), { recursive: true });
     writeFileSync(join(remotesDir, remote, 'latest'), `${version}\n`);

@@ -12,6 +12,7 @@ import { capConnectionsPerAddress } from './http/connection-cap';
 import { strictTransportOverHttps } from './http/strict-transport';
 import { apiNotFound } from './http/api-not-found';
 import { contentSecurityPolicy, platformOriginsOf } from './http/page-policy';
+import { sentFile } from './http/precompressed';
 import { imageRoutes } from './images/image-routes';
 import { openImageCache } from './images/image-cache';
 import { storedCarPhoto } from './images/car-photos';
@@ -109,7 +110,8 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
       decorateReply: false,
       index: false,
       cacheControl: false,
-      setHeaders: (res, path) => res.header('Cache-Control', path.endsWith('assets.json') ? 'no-cache' : oneYear),
+      preCompressed: true,
+      setHeaders: (res, path) => res.header('Cache-Control', sentFile(path).endsWith('assets.json') ? 'no-cache' : oneYear),
     });
   }
   await app.register(fastifyStatic, {
@@ -118,10 +120,12 @@ export async function buildApp(ctx: PlatformContext, options: { logger?: boolean
     decorateReply: false,
     index: false,
     cacheControl: false,
+    preCompressed: true,
     // Versions are immutable folders; the manifest is kept short-lived all the same.
     setHeaders: (res, path) => {
+      const file = sentFile(path);
       res.header('Access-Control-Allow-Origin', '*');
-      res.header('Cache-Control', path.endsWith('mf-manifest.json') || path.endsWith('.html') ? 'public, max-age=60' : oneYear);
+      res.header('Cache-Control', file.endsWith('mf-manifest.json') || file.endsWith('.html') ? 'public, max-age=60' : oneYear);
     },
   });
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { PlatformContext } from '../platform-context';
 import { isConsoleHost } from '../tenancy/site-host';
+import { sentFile } from '../http/precompressed';
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -29,8 +30,9 @@ export async function consoleDocumentRoutes(app: FastifyInstance, ctx: PlatformC
       decorateReply: false,
       index: false,
       cacheControl: false,
+      preCompressed: true,
       setHeaders: (res, path) =>
-        res.header('Cache-Control', path.endsWith('assets.json') ? 'no-cache' : 'public, max-age=31536000, immutable'),
+        res.header('Cache-Control', sentFile(path).endsWith('assets.json') ? 'no-cache' : 'public, max-age=31536000, immutable'),
     });
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
