@@ -11,7 +11,7 @@ import { join } from 'node:path';
 /** What a browser downloads as text; pictures and fonts are compressed already. */
 const textFile = /\.(?:js|mjs|css|json|html|svg|txt|md)$/;
 /** Below this a response goes out as it is (@fastify/compress's threshold in app.ts). */
-export const precompressFromBytes = 1024;
+const precompressFromBytes = 1024;
 const encodings = [
   [
     '.br',
