@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 const patiently = { timeout: 20_000 };
 import type { SiteConfig } from '@dealer/contracts/site';
 import { migrateToLatest } from '@dealer/db/database';
+import { untilRenewed } from '@dealer/testing/lease-renewal';
 import { skipPostgres } from '@dealer/testing/postgres';
 import { openTestStore, type TestStore } from '@dealer/testing/test-store';
 import { enqueueAdEvent } from '@dealer/db/ad-event-store';
@@ -91,10 +92,8 @@ describe.each(['sqlite', 'postgres'] as const)('the ad event outbox on %s', (eng
     // The Graph API takes two leases to answer: the first server's claim on its batch is renewed meanwhile.
     for (let step = 0; step < 6; step++) {
       clock += leaseMs / 3;
-      vi.advanceTimersByTime(leaseMs / 3);
-      await vi.waitFor(
-        async () => expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)),
-        patiently,
+      await untilRenewed(leaseMs, async () =>
+        expect((await rowsOf(ids)).map((row) => row.claimed_until)).toEqual(ids.map(() => clock + leaseMs)),
       );
     }
     const other: number[] = [];

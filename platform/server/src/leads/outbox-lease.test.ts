@@ -6,6 +6,7 @@ import { migrateToLatest } from '@dealer/db/database';
 import { insertLead } from '@dealer/db/lead-store';
 import { findSiteIdBySlug, loadSiteConfig } from '@dealer/db/site-store';
 import { seedDemoDataIfEmpty } from '@dealer/demo/seed-database';
+import { untilRenewed } from '@dealer/testing/lease-renewal';
 import { skipPostgres } from '@dealer/testing/postgres';
 import { openTestStore, type TestStore } from '@dealer/testing/test-store';
 import { OutboxWorker, type Deliver } from '@dealer/leads/outbox-worker';
@@ -120,8 +121,8 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox lease on %s', (engine
     await vi.waitFor(() => expect(slow.started).toEqual([leadId]), patiently);
     // The delivery takes two leases: the claim is renewed every third of one meanwhile.
     for (let step = 0; step < 6; step++) {
-      aThirdOfALeasePasses();
-      await vi.waitFor(async () => expect(Number((await jobOf(leadId!)).claimed_until)).toBe(clock + leaseMs), patiently);
+      clock += leaseMs / 3;
+      await untilRenewed(leaseMs, async () => expect(Number((await jobOf(leadId!)).claimed_until)).toBe(clock + leaseMs));
     }
 
     const other = gatedDelivery();
