@@ -5,8 +5,9 @@
 //    Lighthouse's benchmarkIndex; every run printed, and every run must meet the targets (page-runs.mjs);
 //  - the shell's first-load JS (every /assets/*.js the home page requests before it is idle), gzip;
 //  - server throughput of the search page's HTML: autocannon, CONNECTIONS (10) connections for
-//    DURATION seconds (10), requests a second and latency percentiles: from the page cache, rendered
-//    every time (the same search), and rendered every time for a new search each.
+//    DURATION seconds (10), requests a second and latency percentiles: from the page cache; then,
+//    after WARMUP_SECONDS (30) of rendered pages not counted, LOAD_ROUNDS (3) rounds each rendered
+//    every time (the same search) and rendered every time for a new search each, every round printed.
 // Prints one table with the target beside each figure. Chromium: CHROMIUM_PATH, default /usr/bin/chromium.
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -137,7 +138,7 @@ function getPage(path) {
  * `rendered`: every request a different address (a query parameter the page ignores), so none is
  * answered from the page cache: the cost of rendering it.
  */
-function throughput(path, { rendered = false, searches = false } = {}) {
+function throughput(path, { rendered = false, searches = false, duration = Number(process.env.DURATION ?? 10) } = {}) {
   let n = 0;
   // `searches`: each request also a different search (a make, a condition, a page and a sort of the demo stock).
   const makes = [
@@ -172,7 +173,7 @@ function throughput(path, { rendered = false, searches = false } = {}) {
         // What Chromium asks for: every browser takes brotli, so the pages are compressed as shoppers get them.
         headers: { host: `${site}.localhost:${port}`, 'accept-encoding': 'gzip, deflate, br, zstd' },
         connections: Number(process.env.CONNECTIONS ?? 10),
-        duration: Number(process.env.DURATION ?? 10),
+        duration,
         ...(rendered
           ? {
               requests: [{ setupRequest: (req) => ({ ...req, path: `${path}?${searches ? `${search(n)}&` : ''}bench=${++n}` }) }],
@@ -187,30 +188,51 @@ function throughput(path, { rendered = false, searches = false } = {}) {
 const platform = await startPlatform(port);
 const ok = (pass) => (pass ? 'yes' : 'NO');
 
-/** The two target rows of a load that renders every page: pages/s (with no failed request) and latency. */
-function renderedRows(label, load) {
+/**
+ * The target rows of loads that render every page, one per round: pages/s (with no failed request)
+ * and latency, each round printed and the worst of them against the target (every round must meet it).
+ */
+function renderedRows(label, loads) {
+  const worstRate = Math.min(...loads.map((load) => load.requests.average));
+  const worstP99 = Math.max(...loads.map((load) => load.latency.p99));
+  const failed = loads.reduce((sum, load) => sum + load.non2xx + load.errors + load.timeouts, 0);
+  const bytes = loads.reduce((sum, load) => sum + load.throughput.total, 0) / loads.reduce((sum, load) => sum + load.requests.total, 0);
   return [
     {
-      measure: `${label}: pages/s`,
-      value: load.requests.average.toFixed(0),
+      measure: `${label}: pages/s, each of ${loads.length} rounds`,
+      value: loads.map((load) => load.requests.average.toFixed(0)).join(', '),
       target: `≥ ${pageTargets.searchPagesPerSecond}`,
-      met: ok(load.requests.average >= pageTargets.searchPagesPerSecond && load.non2xx + load.errors + load.timeouts === 0),
+      met: ok(worstRate >= pageTargets.searchPagesPerSecond && failed === 0),
     },
     {
-      measure: `${label}: latency p50 / p99`,
-      value: `${load.latency.p50} / ${load.latency.p99} ms`,
+      measure: `${label}: latency p50 / p99, each round`,
+      value: loads.map((load) => `${load.latency.p50} / ${load.latency.p99}`).join(', ') + ' ms',
       target: `p99 ≤ ${pageTargets.searchP99Ms} ms`,
-      met: ok(load.latency.p99 <= pageTargets.searchP99Ms),
+      met: ok(worstP99 <= pageTargets.searchP99Ms),
     },
     // A busy server compresses the pages it makes with less effort (page-stream.ts): what that sent.
     {
       measure: `${label}: bytes a page, with headers`,
-      value: `${(load.throughput.total / load.requests.total).toFixed(0)} B`,
+      value: `${bytes.toFixed(0)} B`,
       target: '',
       met: '',
     },
   ];
 }
+
+/**
+ * Rounds of a load that renders every page, after a warm-up: a running server meets new addresses
+ * with its code compiled and its threads started, and a server just started needs ~30 s of pages
+ * for that here (10 s rounds from the start: 162, 218, 290, 315, 332 pages/s). The warm-up's own
+ * figures are printed, not counted.
+ */
+async function renderedRounds(options) {
+  const rounds = [];
+  for (let round = 0; round < loadRounds; round++) rounds.push(await throughput(searchPath, options));
+  return rounds;
+}
+const loadRounds = Number(process.env.LOAD_ROUNDS ?? 3);
+const warmUpSeconds = Number(process.env.WARMUP_SECONDS ?? 30);
 const rows = [];
 try {
   const { shellJs, prefetchedJs, carPath } = await browse(platform.origin);
@@ -223,8 +245,14 @@ try {
   // once per width and format and kept on disk), then measure.
   for (const [, path] of pages) await warmPhotos((await getPage(path)).body);
   const load = await throughput(searchPath);
-  const renderLoad = await throughput(searchPath, { rendered: true });
-  const searchLoad = await throughput(searchPath, { rendered: true, searches: true });
+  if (warmUpSeconds > 0) {
+    const warmUp = await throughput(searchPath, { rendered: true, searches: true, duration: warmUpSeconds });
+    console.log(
+      `Warm-up, not counted: ${warmUpSeconds} s of new search pages, ${warmUp.requests.average.toFixed(0)} pages/s, p50 ${warmUp.latency.p50} / p99 ${warmUp.latency.p99} ms`,
+    );
+  }
+  const renderLoads = await renderedRounds({ rendered: true });
+  const searchLoads = await renderedRounds({ rendered: true, searches: true });
   const searchHtml = await getPage(searchPath);
   // Every page at 4×, 6× and 1× CPU beside a static reference page measured in the same run (page-runs.mjs).
   const reference = await startReferencePage();
@@ -288,8 +316,8 @@ try {
     met: ok(searchHtml.status === 200 && cards > 0),
   });
   // Issue 25: a crawler or a shopper with new filters meets an empty cache; the same targets as the cached page.
-  rows.push(...renderedRows('search page rendered every time (no page cache)', renderLoad));
-  rows.push(...renderedRows('search page rendered every time, a new search each (make, condition, page, sort)', searchLoad));
+  rows.push(...renderedRows('search page rendered every time (no page cache)', renderLoads));
+  rows.push(...renderedRows('search page rendered every time, a new search each (make, condition, page, sort)', searchLoads));
 } finally {
   platform.stop();
 }
