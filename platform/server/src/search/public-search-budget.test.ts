@@ -126,7 +126,7 @@ describe('the work one public search request may ask for', () => {
     expect((await multiSearch(cars(40, { limit: 50, facets: ['*'] }), testSearchAdminKey)).statusCode).toBe(200);
   });
 
-  it('answers other requests between the queries of the largest request it allows: the event loop is never held 50 ms', async () => {
+  it('answers other requests while it runs the largest request it allows: the event loop is never held 50 ms', async () => {
     const filter = Array.from({ length: 120 }, (_, i) => `price != ${i}`).join(' AND ');
     const worst = [
       {
@@ -171,8 +171,9 @@ describe('the work one public search request may ask for', () => {
     console.log(
       `the largest public search: longest hold ${longestHoldMs.toFixed(1)} ms of CPU, largest event-loop delay ${(delay.max / 1e6).toFixed(1)} ms on the clock, ${healthChecksMeanwhile} health checks answered meanwhile`,
     );
-    // The health checks were answered while the search ran, a query at a time, not after it.
-    expect(healthChecksMeanwhile).toBeGreaterThanOrEqual(29);
+    // The health checks were answered while the search ran, not after it: it gives way every few
+    // milliseconds (searchTurnMs), where a page's cheap search runs in one turn.
+    expect(healthChecksMeanwhile).toBeGreaterThanOrEqual(1);
     expect(longestHoldMs).toBeLessThan(50);
   });
 });

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { eventLoopTurns, searchTurnMs } from '@dealer/search-engine/event-loop-turns';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -155,9 +155,10 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
     if (!federation) {
       let found = 0;
       const results = [];
+      const between = eventLoopTurns(searchTurnMs);
       for (const [i, query] of queries.entries()) {
-        // Each query in a turn of its own: other requests are answered between them.
-        if (i > 0) await nextTurn();
+        // Other requests are answered between the queries once this one has held the event loop a while.
+        if (i > 0) await between();
         const result = within(`.queries[${i}]`, () => ({ indexUid: query.indexUid, ...runSearch(indexes[i]!, query, base) }));
         checkHitsFound((found += result.hits.length), i);
         results.push(result);
@@ -177,7 +178,7 @@ export function meiliSearchRoutes(scope: FastifyInstance, ctx: PlatformContext, 
         within(`.federation.facetsByIndex.${uid}`, () => indexToSearch(caller, uid, 400)),
       ]),
     );
-    return federatedSearch(federated, federation, facetIndexes, base, nextTurn);
+    return federatedSearch(federated, federation, facetIndexes, base, eventLoopTurns(searchTurnMs));
   };
 
   app.post(
