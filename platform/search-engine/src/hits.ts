@@ -5,7 +5,7 @@ import type { TextRank } from './match-types';
 import type { TextMatcher } from './matcher';
 import { rankingScore, rankingScoreDetails, type TextScore } from './ranking-score';
 import type { Doc, SearchParams } from './search-types';
-import { selectAttributes } from './select-attributes';
+import { selectAttributes, selectStoredAttributes } from './select-attributes';
 import { sortPlace, type SortKey } from './sort';
 
 /*
@@ -82,6 +82,9 @@ export function hitPresentation(
 
 /** A hit as Meilisearch returns it: the attributes shown, `_geoDistance`, then `_formatted`, `_matchesPosition` and the ranking score. */
 export function presentHit(doc: Doc, slot: number, presentation: Presentation, matcher: TextMatcher | null, sortKeys: SortKey[]): Doc {
+  const adds = presentation.geoPoint || presentation.format || presentation.score || presentation.details;
+  // Only the attributes shown: the document's selection, shared like a whole stored document.
+  if (presentation.retrieve && !adds) return selectStoredAttributes(doc, presentation.retrieve) as Doc;
   const hit: Record<string, unknown> = presentation.retrieve ? selectAttributes(doc, presentation.retrieve) : { ...doc };
   const point = presentation.geoPoint && geoPointOf(hit);
   if (presentation.geoPoint && point) hit._geoDistance = Math.round(geoDistanceMeters(presentation.geoPoint, point));

@@ -16,16 +16,46 @@ const pathsKept = 512;
 /** Each list is made into lookups once, however many documents it selects from. */
 const selections = new WeakMap<readonly string[], Selection>();
 
+/**
+ * Lists by what they name: a search's `attributesToRetrieve` is a new array on every request, and
+ * the search page asks the same one each time, so its lookups (and the kinds of path they have
+ * learnt) carry over from one search to the next.
+ */
+const selectionsByNames = new Map<string, Selection>();
+const listsKept = 256;
+
 function selectionOf(selectors: readonly string[]): Selection {
   let selection = selections.get(selectors);
+  if (selection) return selection;
+  const names = JSON.stringify(selectors);
+  selection = selectionsByNames.get(names);
   if (!selection) {
     const starts = new Set<string>();
     for (const selector of selectors)
       for (let dot = selector.indexOf('.'); dot !== -1; dot = selector.indexOf('.', dot + 1)) starts.add(selector.slice(0, dot));
     selection = { names: new Set(selectors), starts, byPath: new Map() };
-    selections.set(selectors, selection);
+    if (selectionsByNames.size >= listsKept) selectionsByNames.delete(selectionsByNames.keys().next().value!);
+    selectionsByNames.set(names, selection);
   }
+  selections.set(selectors, selection);
   return selection;
+}
+
+/** Each stored document's parts as last selected, by the list that chose them. */
+const storedSelections = new WeakMap<Doc, { selection: Selection; parts: Doc }>();
+
+/**
+ * `selectAttributes` of a stored document, which the index replaces and never changes in place:
+ * made once per document and list, and shared by every answer that shows it (as a hit showing the
+ * whole document shares the stored one). Not to be changed by its reader.
+ */
+export function selectStoredAttributes(doc: Doc, selectors: readonly string[]): Doc {
+  const selection = selectionOf(selectors);
+  const kept = storedSelections.get(doc);
+  if (kept?.selection === selection) return kept.parts;
+  const parts = selectObject(doc, selection, '');
+  storedSelections.set(doc, { selection, parts });
+  return parts;
 }
 
 /** Whether the path is named, or lies within a named attribute (`a.b` within `a`). */
