@@ -45,6 +45,9 @@ test('a test drive walked through every step with a skip and back saves one lead
   await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(dialog.getByText('Step 3 of 4')).toBeVisible();
+  // As a shopper sees it: the free times arrive first. Their list replaces "Loading available times…"
+  // and pushes Go Back down the dialog, so a tap aimed while it loads can land beside the button.
+  await expect(dialog.getByRole('radiogroup', { name: /^Times on / })).toBeVisible();
   await dialog.getByRole('button', { name: 'Go Back' }).click();
   await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
   await dialog.getByRole('button', { name: 'Continue' }).click();
