@@ -8,8 +8,8 @@ import { stock, stockIndex } from './testing/test-stock';
  * a first pick would give as the stock changes and other searches ask for more.
  */
 
-/** A card's attributes, as a new array each time (a request's JSON is read afresh). */
-const cardAttributes = () => ['id', 'make', 'model', 'price'];
+/** A card's attributes, as a new array each time (a request's JSON is read afresh), named in another order than stored. */
+const cardAttributes = () => ['price', 'model', 'make', 'id'];
 const byPrice = (extra: Partial<SearchParams> = {}): SearchParams => ({ sort: ['price:asc'], limit: 3, ...extra });
 
 describe('the attributes a search shows of each car', () => {
