@@ -45,8 +45,8 @@ test('a test drive walked through every step with a skip and back saves one lead
   await expect(dialog.getByText('Step 2 of 4')).toBeVisible();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(dialog.getByText('Step 3 of 4')).toBeVisible();
-  // As a shopper sees it: the free times arrive first. Their list replaces "Loading available times…"
-  // and pushes Go Back down the dialog, so a tap aimed while it loads can land beside the button.
+  // As a shopper sees it: the free times are asked for on step 2, so step 3 opens with them; a walk faster
+  // than that answer still sees "Loading available times…" first, whose list then moves Go Back down.
   await expect(dialog.getByRole('radiogroup', { name: /^Times on / })).toBeVisible();
   await dialog.getByRole('button', { name: 'Go Back' }).click();
   await expect(dialog.getByText('Step 2 of 4')).toBeVisible();

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { platformApi } from '@dealer/state/platform-api';
 import type { BookingTimes } from '@dealer/contracts/booking-values';
 import { bookingTimesPath, type BookingKind } from '@dealer/rules/booking-locations';
@@ -21,3 +22,17 @@ export const bookingTimesApi = platformApi.injectEndpoints({
 });
 
 export const { useBookingTimesQuery } = bookingTimesApi;
+
+/**
+ * Asks for the free times a later step will show, so they are in the store when it opens (nothing is
+ * drawn). Kept like any answer: a step opened within 30 s uses them, and a time taken meanwhile is still
+ * refused by the server when booked.
+ */
+export function BookingTimesAhead({ args }: { args: BookingTimesArgs[] }) {
+  const prefetch = bookingTimesApi.usePrefetch('bookingTimes');
+  const key = JSON.stringify(args);
+  useEffect(() => {
+    for (const each of JSON.parse(key) as BookingTimesArgs[]) prefetch(each, { ifOlderThan: 20 });
+  }, [key, prefetch]);
+  return null;
+}

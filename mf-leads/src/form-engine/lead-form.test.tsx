@@ -8,7 +8,7 @@ import { testSite } from '@dealer/contracts/testing/test-site';
 import { phoneMessages } from '@dealer/rules/phone';
 import { createPlatformStore } from '@dealer/state/store';
 import { LeadForm } from './lead-form';
-import { contactForm, financeForm } from './form-definitions';
+import { contactForm, financeForm, testDriveForm } from './form-definitions';
 import type { FormDef } from './field-types';
 
 const required = formMessages.required;
@@ -267,5 +267,42 @@ describe('finance application (two steps)', () => {
     expect(screen.queryByRole('heading', { name: 'Your finance' })).toBeNull();
     expect(field('Email').value).toBe('sam.citizen@example.com.au');
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('test drive booking (four steps)', () => {
+  it('asks for the free times while the shopper is on the step before, so the date step opens with them in place', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string | Request, init?: RequestInit) => {
+        const url = typeof input === 'string' ? input : input.url;
+        const json = (status: number, body: unknown) =>
+          new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+        if (/\/api\/leads/.test(url)) return json(201, { id: 9101, update_token: 'tok-9101', method: init?.method });
+        asked.push(url);
+        return json(200, {
+          dealership_id: 7,
+          location_id: 101,
+          location_name: 'Metro Toyota Parramatta',
+          kind: 'appointment',
+          time_zone: 'Australia/Sydney',
+          slot_minutes: 30,
+          days: [{ date: '2026-12-04', label: 'Fri 4 Dec', slots: [{ start: '2026-12-04T10:00:00+11:00', label: '10:00 am' }] }],
+        });
+      }),
+    );
+    renderForm(testDriveForm(site, { hasCar: true }));
+    fillDetails();
+    await press('Continue');
+    await screen.findByRole('heading', { name: 'Your vehicle' });
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
+    expect(asked[0]).toMatch(/\/api\/dealerships\/\d+\/available_appointment_bookings\.json\?location_id=101$/);
+
+    await press('Continue');
+    expect(screen.getByRole('heading', { name: 'Date and time' })).toBeTruthy();
+    expect(screen.queryByText('Loading available times…')).toBeNull();
+    expect(screen.getByRole('radiogroup', { name: 'Times on Fri 4 Dec' })).toBeTruthy();
+    expect(asked).toHaveLength(1);
   });
 });

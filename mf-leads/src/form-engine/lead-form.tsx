@@ -19,7 +19,8 @@ import { conversionEventId, normaliseStoredCategory, successCategory } from '@de
 import { FormCard } from '@dealer/ui/form-card';
 import { FieldRenderer } from './field-renderer';
 import { bookingLocationFor } from '@dealer/rules/booking-locations';
-import type { FieldValues, FormDef } from './field-types';
+import type { FieldDef, FieldValues, FormDef } from './field-types';
+import { BookingTimesAhead, type BookingTimesArgs } from '../booking-times-api';
 import { saveLead } from '../lead-client';
 import { loadSavedDetails, saveDetails } from '../saved-details';
 import { submitFailureText } from '../submit-lead';
@@ -189,6 +190,31 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
     }
   };
 
+  const locationFor = (field: FieldDef, values: FieldValues) =>
+    field.bookingKind
+      ? bookingLocationFor(site.locations, field.bookingKind, {
+          location: values.location,
+          location_id: values.location_id ?? context?.location_id,
+        })
+      : undefined;
+  const carId = typeof context?.car_id === 'number' ? context.car_id : undefined;
+  // The free times of a booking on the next step are asked for while the shopper is on this one, so the
+  // step opens with its times in place rather than "Loading available times…" that pushes its buttons down.
+  const timesAhead = (values: FieldValues): BookingTimesArgs[] =>
+    (def.steps[state.stepIndex + 1]?.fields ?? []).flatMap((field) => {
+      const location = locationFor(field, values);
+      return field.bookingKind && location
+        ? [
+            {
+              prefix: site.api_prefix,
+              kind: field.bookingKind,
+              location: { id: location.id, dealership_id: location.dealership_id },
+              carId,
+            },
+          ]
+        : [];
+    });
+
   const validate = (values: FieldValues) => validateFields(step.fields, values, { phoneRule, locale: site.locale });
   const error = state.error ? saveErrorDisplay(state.error, step.heading) : null;
 
@@ -225,17 +251,11 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
                   key={field.name}
                   field={field}
                   onSkip={(target) => dispatch({ type: 'skipTo', target })}
-                  bookingLocation={
-                    field.bookingKind
-                      ? bookingLocationFor(site.locations, field.bookingKind, {
-                          location: values.location,
-                          location_id: values.location_id ?? context?.location_id,
-                        })
-                      : undefined
-                  }
-                  carId={typeof context?.car_id === 'number' ? context.car_id : undefined}
+                  bookingLocation={locationFor(field, values)}
+                  carId={carId}
                 />
               ))}
+            {!state.complete && <BookingTimesAhead args={timesAhead(values)} />}
           </FormCard>
         </form>
       )}
