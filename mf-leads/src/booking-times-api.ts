@@ -23,6 +23,14 @@ export const bookingTimesApi = platformApi.injectEndpoints({
 
 export const { useBookingTimesQuery } = bookingTimesApi;
 
+/** The times query of a booking field at a location: one key, whether the field asks or the step before it. */
+export const bookingTimesArgs = (
+  prefix: BookingTimesArgs['prefix'],
+  kind: BookingKind,
+  location: BookingTimesArgs['location'],
+  carId: number | undefined,
+): BookingTimesArgs => ({ prefix, kind, location: { id: location.id, dealership_id: location.dealership_id }, carId });
+
 /**
  * Asks for the free times a later step will show, so they are in the store when it opens (nothing is
  * drawn). Kept like any answer: a step opened within 30 s uses them, and a time taken meanwhile is still

@@ -5,7 +5,7 @@ import type { Location } from '@dealer/contracts/location';
 import type { BookingKind } from '@dealer/rules/booking-locations';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-import { useBookingTimesQuery } from '../booking-times-api';
+import { bookingTimesArgs, useBookingTimesQuery } from '../booking-times-api';
 import { FieldError, fieldId, useInvalid } from './field-error';
 import type { FieldDef } from './field-types';
 
@@ -28,9 +28,7 @@ export function BookingTimeField({
 }) {
   const site = useAppSelector(selectSite);
   const { input, meta } = useField<string>(field.name, { subscription: { value: true, submitError: true, dirtySinceLastSubmit: true } });
-  const times = useBookingTimesQuery(
-    location ? { prefix: site.api_prefix, kind, location: { id: location.id, dealership_id: location.dealership_id }, carId } : skipToken,
-  );
+  const times = useBookingTimesQuery(location ? bookingTimesArgs(site.api_prefix, kind, location, carId) : skipToken);
   const [day, setDay] = useState<string | null>(null);
   const invalid = useInvalid(field.name);
   const id = fieldId(field.name);

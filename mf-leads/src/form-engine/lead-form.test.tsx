@@ -275,11 +275,11 @@ describe('test drive booking (four steps)', () => {
     const asked: string[] = [];
     vi.stubGlobal(
       'fetch',
-      vi.fn(async (input: string | Request, init?: RequestInit) => {
+      vi.fn(async (input: string | Request) => {
         const url = typeof input === 'string' ? input : input.url;
         const json = (status: number, body: unknown) =>
           new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-        if (/\/api\/leads/.test(url)) return json(201, { id: 9101, update_token: 'tok-9101', method: init?.method });
+        if (/\/api\/leads/.test(url)) return json(201, { id: 9101, update_token: 'tok-9101' });
         asked.push(url);
         return json(200, {
           dealership_id: 7,

@@ -20,7 +20,7 @@ import { FormCard } from '@dealer/ui/form-card';
 import { FieldRenderer } from './field-renderer';
 import { bookingLocationFor } from '@dealer/rules/booking-locations';
 import type { FieldDef, FieldValues, FormDef } from './field-types';
-import { BookingTimesAhead, type BookingTimesArgs } from '../booking-times-api';
+import { BookingTimesAhead, bookingTimesArgs, type BookingTimesArgs } from '../booking-times-api';
 import { saveLead } from '../lead-client';
 import { loadSavedDetails, saveDetails } from '../saved-details';
 import { submitFailureText } from '../submit-lead';
@@ -203,16 +203,7 @@ export function LeadForm({ def, initial, context, carType, car, onSubmitted }: P
   const timesAhead = (values: FieldValues): BookingTimesArgs[] =>
     (def.steps[state.stepIndex + 1]?.fields ?? []).flatMap((field) => {
       const location = locationFor(field, values);
-      return field.bookingKind && location
-        ? [
-            {
-              prefix: site.api_prefix,
-              kind: field.bookingKind,
-              location: { id: location.id, dealership_id: location.dealership_id },
-              carId,
-            },
-          ]
-        : [];
+      return field.bookingKind && location ? [bookingTimesArgs(site.api_prefix, field.bookingKind, location, carId)] : [];
     });
 
   const validate = (values: FieldValues) => validateFields(step.fields, values, { phoneRule, locale: site.locale });
