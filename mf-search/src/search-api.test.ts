@@ -82,7 +82,7 @@ const storedAnswer = (store: { getState(): unknown }, endpointName: string) =>
 afterEach(() => setPlatformFetch(null));
 
 describe('the search page’s search', () => {
-  it('asks only for the fields a result card shows, and only counts from each filter’s own query (none kept for a range like price)', async () => {
+  it('asks only for the fields a result card shows, and only counts from each filter’s own query (none kept for a range like price, none asked of the main query)', async () => {
     const asked = answeringSearch();
     const store = createPlatformStore(site, { apiBase });
     await prefetchSearchPage(
@@ -90,7 +90,7 @@ describe('the search page’s search', () => {
       { url: new URL(`https://www.metrotoyota.example.com.au${site.default_search_path}?make=Toyota`), store },
     );
     const [main, ...perFilter] = asked[0]!.queries;
-    expect(main).toMatchObject({ limit: 24, offset: 0, attributesToRetrieve: [...cardAttributes] });
+    expect(main).toMatchObject({ limit: 24, offset: 0, facets: [], attributesToRetrieve: [...cardAttributes] });
     expect(perFilter).toHaveLength(site.search_facets.length);
     for (const query of perFilter) {
       expect(query.limit).toBe(0);

@@ -133,8 +133,14 @@ export const searchApi = platformApi.injectEndpoints({
           defaultSort: site.default_sort,
           extraFilters: [...searchSlugFilters(searchSlug), ...landingFilters],
         });
-        // The cards' fields only; each facet's own query is asked for its counts, not for cars.
-        const queries = [{ ...main!, attributesToRetrieve: [...cardAttributes] }, ...perFacet.map((query) => ({ ...query, limit: 0 }))];
+        // The cards' fields only; each facet's own query is asked for its counts, not for cars. The
+        // main query asks for no counts: every filter's counts come from its own query (with no
+        // filter set it is the main query's search), and the main query's would be a third of the
+        // answer, carried between the server's threads and into the page for nothing.
+        const queries = [
+          { ...main!, facets: [], attributesToRetrieve: [...cardAttributes] },
+          ...perFacet.map((query) => ({ ...query, limit: 0 })),
+        ];
         const cacheKey = JSON.stringify(queries);
         const cached = resultCache?.get(cacheKey);
         if (cached) return { data: cached };
