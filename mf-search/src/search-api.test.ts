@@ -3,7 +3,9 @@ import type { SearchLanding } from '@dealer/contracts/content';
 import { testSite } from '@dealer/contracts/testing/test-site';
 import { createPlatformStore } from '@dealer/state/store';
 import { setPlatformFetch } from '@dealer/state/platform-fetch';
-import { cardAttributes, frozenAnswer, prefetchSearchPage, searchApi } from './search-api';
+import { hydratePlatformApi } from '@dealer/state/platform-api';
+import { parseSearchState } from '@dealer/rules/search-query';
+import { cardAttributes, frozenAnswer, hitsPerPage, prefetchSearchPage, searchApi } from './search-api';
 
 const site = testSite();
 const hit = {
@@ -170,6 +172,34 @@ describe('the search page’s search', () => {
     expect(asked.requests.filter((address) => address.includes('/search-pages/'))).toEqual([
       `${apiBase}/search-pages/${hiluxLanding.slug}`,
     ]);
+  });
+
+  it('keeps both answers where the page’s own queries look for them: neither the render nor the browser it hydrates in asks again', async () => {
+    const asked = answeringSearch({ [hiluxLanding.slug]: hiluxLanding });
+    const store = createPlatformStore(site, { apiBase });
+    const url = new URL(`https://www.metrotoyota.example.com.au/search/${hiluxLanding.slug}?make=Toyota&sort=price%3Aasc`);
+    await prefetchSearchPage({ searchSlug: hiluxLanding.slug }, { url, store, routeData: { searchLanding: hiluxLanding } });
+    const args = {
+      state: parseSearchState(url.searchParams, site.search_facets),
+      searchSlug: hiluxLanding.slug,
+      hitsPerPage,
+      landingFilters: hiluxLanding.filters,
+    };
+    // What the page's hooks select as they render on the server.
+    const state = store.getState() as never;
+    expect(searchApi.endpoints.searchCars.select(args)(state)).toMatchObject({ isSuccess: true, data: { hits: [hit], count: 1 } });
+    expect(searchApi.endpoints.searchLanding.select(hiluxLanding.slug)(state)).toMatchObject({ isSuccess: true, data: hiluxLanding });
+
+    // The browser's store, handed the server's state as the shell hands it over, has both answers already.
+    const browser = createPlatformStore(site, { apiBase });
+    browser.dispatch(hydratePlatformApi({ platformApi: store.getState().platformApi }));
+    const cars = browser.dispatch(searchApi.endpoints.searchCars.initiate(args));
+    const landing = browser.dispatch(searchApi.endpoints.searchLanding.initiate(hiluxLanding.slug));
+    expect((await cars).data).toMatchObject({ hits: [hit], count: 1 });
+    expect((await landing).data).toEqual(hiluxLanding);
+    cars.unsubscribe();
+    landing.unsubscribe();
+    expect(asked.requests).toEqual([`${site.search.host}/multi-search`]);
   });
 
   it('searches by the slug alone when the landing pages cannot be read, and never asks for a slug no landing page can have', async () => {

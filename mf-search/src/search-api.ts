@@ -1,10 +1,12 @@
 import { Meilisearch, MeilisearchApiError, type MeilisearchErrorResponse, type MultiSearchQuery } from 'meilisearch';
-import { platformApi } from '@dealer/state/platform-api';
+import { defaultSerializeQueryArgs, QueryStatus } from '@reduxjs/toolkit/query';
+import { hydratePlatformApi, platformApi } from '@dealer/state/platform-api';
 import { platformFetch } from '@dealer/state/platform-fetch';
 import type { RootState } from '@dealer/state/root-reducer';
 import { selectSite } from '@dealer/state/site-slice';
 import type { PrefetchContext } from '@dealer/state/server-render';
 import type { Car } from '@dealer/contracts/car';
+import type { PublicSiteConfig } from '@dealer/contracts/site';
 import type { SearchLanding } from '@dealer/contracts/content';
 import type { SearchPageProps } from '@dealer/contracts/remote-modules';
 import {
@@ -102,6 +104,64 @@ export function frozenAnswer<T>(value: T): T {
   return value;
 }
 
+type SearchOutcome = { data: SearchResult } | { error: { status: 'FETCH_ERROR'; error: string } };
+
+/**
+ * The search page's search (SPEC §7), as the store keeps its answer: the page's query in the browser
+ * (RTK Query's `searchCars`), and the server's prefetch, which needs none of RTK Query's machinery
+ * for one answer it hands to the page's store whole.
+ */
+async function searchCars({ state, searchSlug, hitsPerPage, landingFilters }: SearchArgs, site: PublicSiteConfig): Promise<SearchOutcome> {
+  const { host, apiKey, indexUid } = site.search;
+  const facets = site.search_facets;
+  const [main, ...perFacet] = buildSearchQueries({
+    state,
+    facets,
+    indexUid,
+    hitsPerPage,
+    defaultSort: site.default_sort,
+    extraFilters: [...searchSlugFilters(searchSlug), ...landingFilters],
+  });
+  // The cards' fields only; each facet's own query is asked for its counts, not for cars. The
+  // main query asks for no counts: every filter's counts come from its own query (with no
+  // filter set it is the main query's search), and the main query's would be a third of the
+  // answer, carried between the server's threads and into the page for nothing.
+  const queries = [
+    { ...main!, facets: [], attributesToRetrieve: [...cardAttributes] },
+    ...perFacet.map((query) => ({ ...query, limit: 0 })),
+  ];
+  const cacheKey = JSON.stringify(queries);
+  const cached = resultCache?.get(cacheKey);
+  if (cached) return { data: cached };
+  try {
+    const { results } = await searchClient(host, apiKey).multiSearch({ queries: queries as MultiSearchQuery[] });
+    const [mainResult, ...perFacetResults] = results;
+    const count = mainResult?.estimatedTotalHits ?? mainResult?.totalHits ?? 0;
+    const facetCounts: SearchResult['facets'] = {};
+    const facetStats: FacetStats = {};
+    facets.forEach((facet, i) => {
+      // A range (price, km, year) is chosen between its lowest and highest: its counts per value are not shown.
+      facetCounts[facet] = isRangeFacet(facet) ? {} : (perFacetResults[i]?.facetDistribution?.[facet] ?? {});
+      const stats = perFacetResults[i]?.facetStats?.[facet];
+      if (stats) facetStats[facet] = stats;
+    });
+    const data: SearchResult = {
+      // SPEC §8: a missing result list is an empty one.
+      hits: (mainResult?.hits ?? []) as SearchHit[],
+      count,
+      ms: mainResult?.processingTimeMs ?? 0,
+      facets: facetCounts,
+      facetStats,
+      pagination: { page: state.page, pages: pageCount(count, hitsPerPage), hitsPerPage },
+    };
+    frozenAnswer(data);
+    resultCache?.set(cacheKey, data);
+    return { data };
+  } catch (error) {
+    return { error: { status: 'FETCH_ERROR', error: error instanceof Error ? error.message : String(error) } };
+  }
+}
+
 /** A landing page's slug as the platform stores it (lower-case words and dashes). */
 const landingSlugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -120,57 +180,10 @@ export const searchApi = platformApi.injectEndpoints({
       },
     }),
     searchCars: build.query<SearchResult, SearchArgs>({
-      async queryFn({ state, searchSlug, hitsPerPage, landingFilters }, api) {
+      async queryFn(args, api) {
         const site = (api.getState() as RootState).site.config;
         if (!site) return { error: { status: 'CUSTOM_ERROR', error: 'No site config' } };
-        const { host, apiKey, indexUid } = site.search;
-        const facets = site.search_facets;
-        const [main, ...perFacet] = buildSearchQueries({
-          state,
-          facets,
-          indexUid,
-          hitsPerPage,
-          defaultSort: site.default_sort,
-          extraFilters: [...searchSlugFilters(searchSlug), ...landingFilters],
-        });
-        // The cards' fields only; each facet's own query is asked for its counts, not for cars. The
-        // main query asks for no counts: every filter's counts come from its own query (with no
-        // filter set it is the main query's search), and the main query's would be a third of the
-        // answer, carried between the server's threads and into the page for nothing.
-        const queries = [
-          { ...main!, facets: [], attributesToRetrieve: [...cardAttributes] },
-          ...perFacet.map((query) => ({ ...query, limit: 0 })),
-        ];
-        const cacheKey = JSON.stringify(queries);
-        const cached = resultCache?.get(cacheKey);
-        if (cached) return { data: cached };
-        try {
-          const { results } = await searchClient(host, apiKey).multiSearch({ queries: queries as MultiSearchQuery[] });
-          const [mainResult, ...perFacetResults] = results;
-          const count = mainResult?.estimatedTotalHits ?? mainResult?.totalHits ?? 0;
-          const facetCounts: SearchResult['facets'] = {};
-          const facetStats: FacetStats = {};
-          facets.forEach((facet, i) => {
-            // A range (price, km, year) is chosen between its lowest and highest: its counts per value are not shown.
-            facetCounts[facet] = isRangeFacet(facet) ? {} : (perFacetResults[i]?.facetDistribution?.[facet] ?? {});
-            const stats = perFacetResults[i]?.facetStats?.[facet];
-            if (stats) facetStats[facet] = stats;
-          });
-          const data: SearchResult = {
-            // SPEC §8: a missing result list is an empty one.
-            hits: (mainResult?.hits ?? []) as SearchHit[],
-            count,
-            ms: mainResult?.processingTimeMs ?? 0,
-            facets: facetCounts,
-            facetStats,
-            pagination: { page: state.page, pages: pageCount(count, hitsPerPage), hitsPerPage },
-          };
-          frozenAnswer(data);
-          resultCache?.set(cacheKey, data);
-          return { data };
-        } catch (error) {
-          return { error: { status: 'FETCH_ERROR', error: error instanceof Error ? error.message : String(error) } };
-        }
+        return searchCars(args, site);
       },
     }),
   }),
@@ -178,23 +191,59 @@ export const searchApi = platformApi.injectEndpoints({
 
 export const { useSearchCarsQuery, useSearchLandingQuery } = searchApi;
 
+/** What RTK Query keeps for each answered query, by the key its hooks look it up by. */
+type AnsweredQuery = {
+  [E in keyof typeof searchApi.endpoints]: [endpointName: E, args: unknown, data: unknown];
+}[keyof typeof searchApi.endpoints];
+
 /**
- * The search page's first results on the server (its server build): the same queries the page asks
- * for in the browser, so the browser's store already holds the answers when it hydrates. The landing
- * page first: its filters are part of the search, and its title and intro of the page.
+ * The page's answers put into its store the way the browser's store takes the server's
+ * (`hydratePlatformApi`, RTK Query's rehydration): one action, with no query thunk, no round of
+ * the middleware and no reducer pass per answer, which were most of RTK Query's share of a server
+ * render. Each entry is what RTK Query keeps for a fulfilled query, under the key its hooks ask for
+ * (its default `serializeQueryArgs`; no endpoint of the search has its own).
+ */
+function answeredQueries(store: PrefetchContext['store'], answers: AnsweredQuery[]) {
+  const api = store.getState().platformApi;
+  if (!api) throw new Error('the platform API is not in the store');
+  const now = Date.now();
+  const queries = { ...api.queries };
+  for (const [endpointName, originalArgs, data] of answers) {
+    const key = defaultSerializeQueryArgs({ endpointName, queryArgs: originalArgs, endpointDefinition: undefined as never });
+    queries[key] = {
+      status: QueryStatus.fulfilled,
+      endpointName,
+      requestId: `server-${endpointName}`,
+      originalArgs,
+      startedTimeStamp: now,
+      data,
+      fulfilledTimeStamp: now,
+    } as (typeof queries)[string];
+  }
+  return hydratePlatformApi({ platformApi: { ...api, queries } });
+}
+
+/**
+ * The search page's first results on the server (its server build): the same search the page asks
+ * for in the browser, kept in the page's store as its query's answer, so the render and the
+ * browser's store find it. The landing page first: its filters are part of the search, and its
+ * title and intro of the page.
  */
 export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url, store, routeData }: PrefetchContext) {
   const site = selectSite(store.getState());
   const state = parseSearchState(url.searchParams, site.search_facets);
-  // The platform read the landing for the document already (shell 1.7): kept as the answer, not asked again.
+  // The platform read the landing for the document already (shell 1.7): kept as the answer, not
+  // asked again. An older platform hands in none: asked as the browser asks it.
   const known = routeData && 'searchLanding' in routeData ? (routeData.searchLanding ?? null) : undefined;
-  if (known !== undefined) {
-    // Typed against RTK Query's own root state; the page's store holds that state under the same key.
-    const keep = searchApi.util.upsertQueryData('searchLanding', searchSlug, known) as unknown as Parameters<typeof store.dispatch>[0];
-    await store.dispatch(keep);
-  }
-  const landing = known !== undefined ? known : (await store.dispatch(searchApi.endpoints.searchLanding.initiate(searchSlug))).data;
-  const landingFilters = landing?.filters ?? [];
-  const result = await store.dispatch(searchApi.endpoints.searchCars.initiate({ state, searchSlug, hitsPerPage, landingFilters }));
-  if (result.error) throw new Error(`search failed: ${JSON.stringify(result.error)}`);
+  const landing =
+    known !== undefined ? known : ((await store.dispatch(searchApi.endpoints.searchLanding.initiate(searchSlug))).data ?? null);
+  const args: SearchArgs = { state, searchSlug, hitsPerPage, landingFilters: landing?.filters ?? [] };
+  const outcome = await searchCars(args, site);
+  if ('error' in outcome) throw new Error(`search failed: ${JSON.stringify(outcome.error)}`);
+  store.dispatch(
+    answeredQueries(store, [
+      ['searchLanding', searchSlug, landing],
+      ['searchCars', args, outcome.data],
+    ]),
+  );
 }
