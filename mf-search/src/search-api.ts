@@ -191,8 +191,8 @@ export const searchApi = platformApi.injectEndpoints({
 
 export const { useSearchCarsQuery, useSearchLandingQuery } = searchApi;
 
-/** What RTK Query keeps for each answered query, by the key its hooks look it up by. */
-type AnsweredQuery = {
+/** One answer the server's prefetch hands to the page's store: the endpoint, its arguments and its data. */
+type ServerAnswer = {
   [E in keyof typeof searchApi.endpoints]: [endpointName: E, args: unknown, data: unknown];
 }[keyof typeof searchApi.endpoints];
 
@@ -203,7 +203,7 @@ type AnsweredQuery = {
  * render. Each entry is what RTK Query keeps for a fulfilled query, under the key its hooks ask for
  * (its default `serializeQueryArgs`; no endpoint of the search has its own).
  */
-function answeredQueries(store: PrefetchContext['store'], answers: AnsweredQuery[]) {
+function serverAnswersAction(store: PrefetchContext['store'], answers: ServerAnswer[]) {
   const api = store.getState().platformApi;
   if (!api) throw new Error('the platform API is not in the store');
   const now = Date.now();
@@ -241,7 +241,7 @@ export async function prefetchSearchPage({ searchSlug }: SearchPageProps, { url,
   const outcome = await searchCars(args, site);
   if ('error' in outcome) throw new Error(`search failed: ${JSON.stringify(outcome.error)}`);
   store.dispatch(
-    answeredQueries(store, [
+    serverAnswersAction(store, [
       ['searchLanding', searchSlug, landing],
       ['searchCars', args, outcome.data],
     ]),
