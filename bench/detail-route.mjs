@@ -163,6 +163,11 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
           mainThreadMs: audit('mainthread-work-breakdown')?.numericValue ?? 0,
           // Tasks over 50 ms, longest first.
           longTasksMs: (audit('long-tasks')?.details?.items ?? []).map((item) => item.duration).sort((x, y) => y - x),
+          // The same tasks in time order, with what Lighthouse says ran them: the page's own document
+          // (parsing, style and layout), a script (its file), or Chromium itself (Unattributable).
+          longTasks: (audit('long-tasks')?.details?.items ?? [])
+            .map((item) => ({ startMs: item.startTime, durationMs: item.duration, by: longTaskSource(item.url, url) }))
+            .sort((x, y) => x.startMs - y.startMs),
           // At 1×: the renderer main thread's own CPU time, and that of Chromium's other threads (trace-cpu.mjs).
           ...(cpuSlowdown === 1 ? traceCpu(join(dir, 'report-0.trace.json')) : {}),
         });
@@ -173,6 +178,13 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
       }
     });
   });
+}
+
+/** What ran a long task, in a word: the document, a script's file name, or Chromium. */
+function longTaskSource(taskUrl, pageUrl) {
+  if (!taskUrl || taskUrl === 'Unattributable') return 'chromium';
+  if (taskUrl === pageUrl) return 'document';
+  return new URL(taskUrl, pageUrl).pathname.split('/').pop() || taskUrl;
 }
 
 const median = (values) => {

@@ -56,6 +56,16 @@ export function printRuns(measured) {
       ),
     ),
   );
+  // What each long task was (TBT is their time over 50 ms after the first paint): Chromium's own
+  // (the navigation's commit), the document's (parsing, style, layout) or a script's.
+  console.log("\nAt 4× CPU, each run's long tasks in time order (simulated start + duration ms, what ran it):");
+  console.table(
+    byRun((page) =>
+      page.runs[4].map(
+        (run) => (run.longTasks ?? []).map((task) => `${ms(task.startMs)}+${ms(task.durationMs)} ${task.by}`).join(', ') || 'none',
+      ),
+    ),
+  );
   console.log('\nAt 6× CPU (score / LCP ms / TBT ms / benchmarkIndex):');
   console.table(
     byRun((page) => page.runs[6].map((run) => `${run.performance} / ${ms(run.lcpMs)} / ${ms(run.tbtMs)} / ${run.benchmarkIndex}`)),
@@ -70,13 +80,13 @@ export function printRuns(measured) {
   // The same runs' traces (trace-cpu.mjs): the wait for Chromium's other threads taken out.
   const referenceCpu = median(measured.find((one) => one.name === 'reference').runs[1].map((run) => run.mainCpuMs ?? 0));
   console.log(
-    `\nAt 1× CPU, from the trace: the renderer main thread's CPU ms (× the reference page's ${ms(referenceCpu)} ms), its tasks' wall ms, Chromium's other threads' CPU ms, the longest task's wall / CPU ms:`,
+    `\nAt 1× CPU, from the trace: the renderer main thread's CPU ms (× the reference page's ${ms(referenceCpu)} ms), its tasks' wall ms, Chromium's other threads' CPU ms (the browser's main thread + the compositor + the rest), frames drawn, the longest task's wall / CPU ms:`,
   );
   console.table(
     byRun((page) =>
       page.runs[1].map(
         (run) =>
-          `${ms(run.mainCpuMs ?? 0)} (${((run.mainCpuMs ?? 0) / (referenceCpu || 1)).toFixed(2)}×), ${ms(run.mainWallMs ?? 0)}, ${ms(run.othersCpuMs ?? 0)}, ${ms(run.longestTaskMs ?? 0)} / ${ms(run.longestTaskCpuMs ?? 0)}`,
+          `${ms(run.mainCpuMs ?? 0)} (${((run.mainCpuMs ?? 0) / (referenceCpu || 1)).toFixed(2)}×), ${ms(run.mainWallMs ?? 0)}, ${ms(run.othersCpuMs ?? 0)} (${ms(run.othersMs?.browser ?? 0)} + ${ms(run.othersMs?.compositor ?? 0)} + ${ms(run.othersMs?.rest ?? 0)}), ${run.framesDrawn ?? 0}, ${ms(run.longestTaskMs ?? 0)} / ${ms(run.longestTaskCpuMs ?? 0)}`,
       ),
     ),
   );
