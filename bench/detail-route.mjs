@@ -148,6 +148,11 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
         if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
         const audit = (id) => lhr.audits[id];
         const lcpElement = audit('largest-contentful-paint-element')?.details?.items?.[0]?.items?.[0]?.node;
+        // Now and then the main-thread audit comes back without its figure (errorMessage, no
+        // numericValue): such a run is repeated, not counted as a page that did no work.
+        const mainThread = audit('mainthread-work-breakdown');
+        if (!Number.isFinite(mainThread?.numericValue))
+          throw new Error(`lighthouse: no main-thread figure (${mainThread?.errorMessage ?? 'no audit'})`);
         resolve({
           performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
           fcpMs: audit('first-contentful-paint').numericValue,
@@ -160,7 +165,7 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
           // Lighthouse's measure of this machine's speed at the time of the run (higher is faster).
           benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
           // Everything the main thread did (parse, style, layout, script...), ms at this run's multiplier.
-          mainThreadMs: audit('mainthread-work-breakdown')?.numericValue ?? 0,
+          mainThreadMs: mainThread.numericValue,
           // Tasks over 50 ms, longest first.
           longTasksMs: (audit('long-tasks')?.details?.items ?? []).map((item) => item.duration).sort((x, y) => y - x),
           // The same tasks in time order, with what Lighthouse says ran them: the page's own document
