@@ -153,6 +153,11 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
         const mainThread = audit('mainthread-work-breakdown');
         if (!Number.isFinite(mainThread?.numericValue))
           throw new Error(`lighthouse: no main-thread figure (${mainThread?.errorMessage ?? 'no audit'})`);
+        // Tasks over 50 ms in time order, with what Lighthouse says ran them: the page's own document
+        // (parsing, style and layout), a script (its file), or Chromium itself (Unattributable).
+        const longTasks = (audit('long-tasks')?.details?.items ?? [])
+          .map((item) => ({ startMs: item.startTime, durationMs: item.duration, by: longTaskSource(item.url, url) }))
+          .sort((x, y) => x.startMs - y.startMs);
         resolve({
           performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
           fcpMs: audit('first-contentful-paint').numericValue,
@@ -166,13 +171,9 @@ function lighthouseOnce(url, cpuSlowdown = 4) {
           benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? 0),
           // Everything the main thread did (parse, style, layout, script...), ms at this run's multiplier.
           mainThreadMs: mainThread.numericValue,
-          // Tasks over 50 ms, longest first.
-          longTasksMs: (audit('long-tasks')?.details?.items ?? []).map((item) => item.duration).sort((x, y) => y - x),
-          // The same tasks in time order, with what Lighthouse says ran them: the page's own document
-          // (parsing, style and layout), a script (its file), or Chromium itself (Unattributable).
-          longTasks: (audit('long-tasks')?.details?.items ?? [])
-            .map((item) => ({ startMs: item.startTime, durationMs: item.duration, by: longTaskSource(item.url, url) }))
-            .sort((x, y) => x.startMs - y.startMs),
+          longTasks,
+          // The same tasks' durations, longest first.
+          longTasksMs: longTasks.map((task) => task.durationMs).sort((x, y) => y - x),
           // At 1×: the renderer main thread's own CPU time, and that of Chromium's other threads (trace-cpu.mjs).
           ...(cpuSlowdown === 1 ? traceCpu(join(dir, 'report-0.trace.json')) : {}),
         });
