@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import stylesheet from './shell.css?raw';
 import { offTypeScale } from '@dealer/ui/type-scale';
 
 it("keeps the shell's stylesheet on the design system's type scale", () => {
-  expect(offTypeScale(readFileSync(new URL('./shell.css', import.meta.url), 'utf8'))).toEqual([]);
+  expect(offTypeScale(stylesheet)).toEqual([]);
 });
