@@ -5,12 +5,16 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { offTypeScale } from '../../ui/src/type-scale';
 
-/** On the scale so far; mf-chat's and mf-checkout's sheets are not yet. */
+/** Every stylesheet a shop page can lay out: the design system's, the shell's and each remote's. */
 const shopStylesheets = [
   'shared/ui/src/styles.css',
   'shell/src/shell.css',
   'mf-search/src/search-page.css',
   'mf-vehicle/src/vehicle-detail-page.css',
+  'mf-chat/src/chat-widget.css',
+  'mf-checkout/src/checkout-page.css',
+  'mf-garage/src/garage-page.css',
+  'shell/src/federation/route-placeholder.css',
 ];
 
 describe("the shop's stylesheets", () => {
