@@ -253,3 +253,18 @@ export const publicSiteConfigSchema = siteConfigSchema.omit({ secrets: true, rem
   preview_drafts: z.literal(true).optional(),
 });
 export type PublicSiteConfig = z.infer<typeof publicSiteConfigSchema>;
+
+/**
+ * What a server-rendered page's first scripts need of its site before its app starts: the analytics
+ * sink (its tag ids and consent rule) and the app's start (the consent rule, the site's saved cars).
+ * The server writes it into the document's `app-start`, so a page a shopper only reads never fetches
+ * the whole public config (tens of KB: every location's hours), which the app fetches as it starts.
+ */
+export type DocumentSite = Pick<PublicSiteConfig, 'slug' | 'consent_banner' | 'third_party'>;
+
+/** The document's part of a site's public config (`DocumentSite`), no more. */
+export const documentSite = ({ slug, consent_banner, third_party }: DocumentSite): DocumentSite => ({
+  slug,
+  ...(consent_banner === undefined ? {} : { consent_banner }),
+  third_party,
+});

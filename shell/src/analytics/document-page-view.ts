@@ -2,7 +2,7 @@
 // visited-pages record and the page view, sent once the page is on screen whether or not the
 // shopper ever touches it (the app itself starts on the first interaction, boot/app-trigger.ts).
 import type { PlatformEvents } from '@dealer/contracts/events';
-import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { DocumentSite } from '@dealer/contracts/site';
 import { dispatchPlatformEvent } from '@dealer/events/bus';
 import { recordPageVisit } from '../page-tracking';
 import { startAnalyticsSink } from './analytics-sink';
@@ -26,7 +26,7 @@ export function documentCounted(url: string): boolean {
 }
 
 /** Starts the site's analytics for a server-rendered page and counts its view once; answers how to let the sink go. */
-export function startDocumentAnalytics(site: PublicSiteConfig, doc: Document = document): () => void {
+export function startDocumentAnalytics(site: DocumentSite, doc: Document = document): () => void {
   const stop = startAnalyticsSink(site);
   // A document without it (a server of before) leaves the page view to the app, as it was.
   const written = doc.getElementById('page-view')?.textContent;

@@ -6,7 +6,7 @@ import '../shell.css';
 import '../federation/route-placeholder.css';
 import { waitForMainImage } from './main-image';
 import { afterLoadWhenIdle, nextTask } from './scheduling';
-import { readSiteConfig } from './site-config-source';
+import { readDocumentSite, readSiteConfig } from './site-config-source';
 import { startAppOnFirstUse } from './app-trigger';
 import { routeFilesAhead } from './app-start';
 import { deferredTagDelayMs } from '@dealer/rules/analytics';
@@ -14,9 +14,20 @@ import { startDocumentAnalytics } from '../analytics/document-page-view';
 
 // The libraries are fetched together and each runs its modules in a task of its own as it arrives,
 // then the app's own modules run: run at once, they were one long task on a phone.
-// The site config (inline, or fetched beside these files on a server-rendered page) is asked for at once.
-const siteConfig = readSiteConfig();
-siteConfig.catch(() => undefined); // handled where the app starts; not an unhandled rejection before that
+// The site config: inline on a page the browser renders; on a server-rendered page fetched as the app
+// starts, or once the page has settled (its analytics and trigger read the document's part of it).
+let siteConfig: ReturnType<typeof readSiteConfig> | undefined;
+const config = () => {
+  if (siteConfig) return siteConfig;
+  const reading = readSiteConfig();
+  siteConfig = reading;
+  // Handled where the app starts, not an unhandled rejection before that; a fetch that failed
+  // (fetched ahead while the phone was offline, say) is tried again by the next one to ask.
+  reading.catch(() => {
+    if (siteConfig === reading) siteConfig = undefined;
+  });
+  return reading;
+};
 const fetchAhead = () => void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch');
 const start = () => {
   // Every file the start needs is asked for at once, beside the libraries, when the page has not
@@ -24,9 +35,10 @@ const start = () => {
   // the app's own (fetched, not run; the app runs each as its turn comes, from the browser's cache).
   routeFilesAhead('preload');
   fetchAhead();
+  const site = config();
   void Promise.all([import('react-dom/client'), import('react-router-dom'), import('react-redux')])
     .then(nextTask)
-    .then(() => Promise.all([siteConfig, import('./start-app')]))
+    .then(() => Promise.all([site, import('./start-app')]))
     .then(([site, { startApp }]) => startApp(site))
     // The server's page stays as it is: readable, its links and forms work without the app.
     .catch((error: unknown) => console.error('The app could not start', error));
@@ -37,8 +49,11 @@ if (root?.hasAttribute('data-ssr')) {
   // A server-rendered page is usable as sent: the app starts when the shopper first touches, types
   // or scrolls (app-trigger.ts), or at once when the page needs it; its analytics start without
   // React in a task of their own (their storage and beacon were half of this script's longest task),
-  // and always before the app, whose first page view is the document's (documentCounted).
-  void siteConfig
+  // and always before the app, whose first page view is the document's (documentCounted). Both read
+  // the document's part of the site config: a page only read never fetches the whole of it (55 KB of
+  // JSON on a group's site, parsed on the main thread as the page loaded).
+  const known = readDocumentSite();
+  void (known ? Promise.resolve(known) : config())
     .then((site) => {
       let analytics = false;
       const startAnalytics = () => {
@@ -72,6 +87,7 @@ afterLoadWhenIdle(
   () => {
     routeFilesAhead('prefetch');
     fetchAhead();
+    void config();
   },
   { delay: deferredTagDelayMs },
 );

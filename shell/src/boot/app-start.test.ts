@@ -95,23 +95,11 @@ describe('when a server-rendered page starts loading its code', () => {
     expect(appScripts()).toEqual(['/assets/main.1.js']);
   });
 
-  it('fetches the site config the page names beside the app’s first files, unless the page carries it', async () => {
+  it('does not fetch the site config as the page loads: the app fetches it as it starts', async () => {
     serverPage({ mainImage: false, siteConfig: '/api/site?v=abc' });
     startAppAfterFirstPaint();
     await vi.advanceTimersByTimeAsync(20);
-    const config = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="fetch"]');
-    expect([config?.getAttribute('href'), config?.getAttribute('crossorigin')]).toEqual(['/api/site?v=abc', 'anonymous']);
     expect(appScripts()).toEqual(['/assets/main.1.js']);
-
-    document.head.innerHTML = '';
-    serverPage({ mainImage: false, siteConfig: '/api/site?v=abc' });
-    const inline = document.createElement('script');
-    inline.id = 'site-config';
-    inline.type = 'application/json';
-    inline.textContent = '{}';
-    document.body.append(inline);
-    startAppAfterFirstPaint();
-    await vi.advanceTimersByTimeAsync(20);
     expect(document.head.querySelector('link[as="fetch"]')).toBeNull();
   });
 });

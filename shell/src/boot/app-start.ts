@@ -1,4 +1,5 @@
 // Part of the document's first script (first-script.ts): no shared modules, no React.
+import type { DocumentSite } from '@dealer/contracts/site';
 import { mainImageTiming } from '@dealer/rules/images';
 import { waitForMainImage } from './main-image';
 import { afterNextFrame } from './scheduling';
@@ -7,6 +8,8 @@ import { afterNextFrame } from './scheduling';
 export type AppStart = {
   /** Where the site config is fetched, when the document does not carry it (site-config-source.ts). */
   siteConfig?: string;
+  /** With `siteConfig`: what the page's analytics and the app's trigger read before the app fetches the config. */
+  site?: DocumentSite;
   scripts: string[];
   /** The route remote's files: fetched ahead once the page has settled, or as the app starts (routeFilesAhead). */
   preloads: { href: string; as: 'script' | 'style' }[];
@@ -36,16 +39,9 @@ export function routeFilesAhead(rel: 'preload' | 'prefetch') {
   }
 }
 
-function load({ siteConfig, scripts }: AppStart) {
-  // Fetched beside the app's first files: the app starts from it. (`crossorigin`: a fetch()'s request, which it then answers.)
-  if (siteConfig && !document.getElementById('site-config')) {
-    const link = document.createElement('link');
-    link.rel = 'preload';
-    link.setAttribute('as', 'fetch');
-    link.setAttribute('crossorigin', 'anonymous');
-    link.href = siteConfig;
-    document.head.append(link);
-  }
+function load({ scripts }: AppStart) {
+  // The site config is not fetched here: the page's analytics and the app's trigger read the part of it
+  // the document carries (`site`), and the app fetches the rest as it starts or once the page has settled.
   for (const src of scripts) {
     const script = document.createElement('script');
     script.src = src;

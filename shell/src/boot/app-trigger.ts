@@ -1,5 +1,5 @@
 // Part of the app's entry (app-entry.ts), before React: when a server-rendered page starts its app.
-import type { PublicSiteConfig } from '@dealer/contracts/site';
+import type { DocumentSite } from '@dealer/contracts/site';
 import { favouritesStorageKey } from '@dealer/rules/favourites';
 import { storedConsent } from '../analytics/consent';
 
@@ -19,7 +19,11 @@ const leftToBrowser = (comment: Comment) => comment.data === '$!' || comment.dat
  * this site, which its Save buttons show), or part of it is drawn by the browser only (a remote
  * module the server did not render, an enquiry form block).
  */
-export function appNeededAtLoad(site: PublicSiteConfig, doc: Document = document, storage: Pick<Storage, 'getItem'> | null = localStorage) {
+export function appNeededAtLoad(
+  site: Pick<DocumentSite, 'slug' | 'consent_banner'>,
+  doc: Document = document,
+  storage: Pick<Storage, 'getItem'> | null = localStorage,
+) {
   if (site.consent_banner === true && storedConsent() === 'unasked') return 'consent';
   try {
     const saved = storage?.getItem(favouritesStorageKey(site.slug));
@@ -44,7 +48,7 @@ export function appNeededAtLoad(site: PublicSiteConfig, doc: Document = document
  * shopper's first interaction. A page nobody touches runs no React at all: it is markup, its links
  * are links, and its analytics were sent without the app (analytics/document-page-view.ts).
  */
-export function startAppOnFirstUse(site: PublicSiteConfig, start: () => void, doc: Document = document) {
+export function startAppOnFirstUse(site: Pick<DocumentSite, 'slug' | 'consent_banner'>, start: () => void, doc: Document = document) {
   const win = doc.defaultView ?? window;
   let started = false;
   const go = () => {

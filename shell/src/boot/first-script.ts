@@ -5,10 +5,11 @@
 //   1. first-script.ts: nothing to paint (paintFirstFrame returns); keepInteractionsBeforeHydration
 //      (before-hydration.ts) starts noting what the shopper ticks, types, presses or sends.
 //   2. app-start.ts, startAppAfterFirstPaint: after the next frame, waitForMainImage (main-image.ts)
-//      on the page's main image, then preloads the site config (`/api/site?v=…`) and the app's
-//      files and adds the app's scripts.
-//   3. app-entry.ts: readSiteConfig (site-config-source.ts) fetches the config; the libraries
-//      (React DOM, the router, react-redux) are imported together, then a turn (nextTask, scheduling.ts).
+//      on the page's main image, then adds the app's scripts.
+//   3. app-entry.ts: the page's analytics and the app's trigger (app-trigger.ts) start from the
+//      document's part of the site config (readDocumentSite). When the app starts, readSiteConfig
+//      (site-config-source.ts) fetches the whole config (`/api/site?v=…`) and the libraries (React
+//      DOM, the router, react-redux) are imported together, then a turn (nextTask, scheduling.ts).
 //   4. start-app.tsx, startApp: the remote runtime, the store, the server's state (`app-state`),
 //      hydrateRoot in a transition.
 //   5. before-hydration.ts hands each noted interaction to React once its part is hydrated.

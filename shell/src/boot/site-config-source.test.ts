@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testSite } from '@dealer/contracts/testing/test-site';
-import { readSiteConfig } from './site-config-source';
+import { documentSite } from '@dealer/contracts/site';
+import { readDocumentSite, readSiteConfig } from './site-config-source';
 
 const site = testSite();
 
@@ -58,5 +59,21 @@ describe('the site config the app starts from', () => {
 
   it('fails plainly on a page that names none', async () => {
     await expect(readSiteConfig(page('<div id="root"></div>'))).rejects.toThrow('This page names no site config');
+  });
+});
+
+describe("what the page's analytics and the app's trigger read of the site before the app starts", () => {
+  it("is the server's part of the config in app-start, read without a request", () => {
+    const fetch = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    const start = { siteConfig: '/api/site?v=1', site: documentSite(site), scripts: [], preloads: [] };
+    const doc = page(`<script id="app-start" type="application/json">${JSON.stringify(start)}</script>`);
+    expect(readDocumentSite(doc)).toEqual({ slug: site.slug, third_party: site.third_party });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('is the whole config when the page carries it, and nothing on a page with neither (the app reads the config)', () => {
+    expect(readDocumentSite(page(`<script id="site-config" type="application/json">${JSON.stringify(site)}</script>`))).toEqual(site);
+    expect(readDocumentSite(page(appStart('/api/site?v=1')))).toBeNull();
   });
 });

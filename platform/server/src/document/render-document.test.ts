@@ -69,6 +69,7 @@ describe('the site config', () => {
   const startOf = (html: string) =>
     JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as {
       siteConfig?: string;
+      site?: Record<string, unknown>;
     } | null;
 
   it('is not in a server-rendered page: its code fetches it from the address the page names, which every page of the site shares', () => {
@@ -76,6 +77,13 @@ describe('the site config', () => {
     expect(configIn(html)).toBeUndefined();
     expect(html).not.toContain(site.search.apiKey);
     expect(startOf(html)?.siteConfig).toBe(siteConfigUrl);
+  });
+
+  it("gives the page's first scripts only what they read before the app starts: the slug, the consent rule and the tag ids", () => {
+    const asking = { ...site, consent_banner: true };
+    const start = startOf(renderDocument(page({ site: asking, appHtml: '<main><h1>Search</h1></main>', siteConfigUrl })));
+    expect(start?.site).toEqual({ slug: site.slug, consent_banner: true, third_party: site.third_party });
+    expect(JSON.stringify(start)).not.toContain(site.search.apiKey);
   });
 
   it('is in the page when the server left it to the browser, whose first frame draws the header from it', () => {

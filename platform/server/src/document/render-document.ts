@@ -1,6 +1,6 @@
 import type { Car } from '@dealer/contracts/car';
 import type { ResolvedPage } from '@dealer/contracts/content';
-import type { PublicSiteConfig } from '@dealer/contracts/site';
+import { documentSite, type PublicSiteConfig } from '@dealer/contracts/site';
 import { imageQuality, imageSrcSet, imageUrl, deviceWidths } from '@dealer/rules/images';
 import type { AdContent } from '@dealer/rules/ad-tracking';
 import { drawnIconPath, isDrawnLogo } from '@dealer/rules/wordmark';
@@ -209,15 +209,16 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): {
   if (input.routeData) data.push(`<script id="route-data" type="application/json">${scriptJson(input.routeData)}</script>`);
   if (input.pageView) data.push(`<script id="page-view" type="application/json">${scriptJson(input.pageView)}</script>`);
   const firstPaint = input.shellAssets.firstPaint;
-  // A server-rendered page is drawn without the site config: the app's code fetches it (the same
-  // for every page of the site, so cached after the first) with its other files once the page is on
-  // screen. Inline, its ~8 KB compressed made most documents more than a first round trip carries.
+  // A server-rendered page is drawn without the site config: the app fetches it (the same for every
+  // page of the site, so cached after the first) as it starts, or ahead once the page has settled.
+  // Inline, its ~8 KB compressed made most documents more than a first round trip carries. What the
+  // page's analytics and the app's trigger read before that is written here (`site`, a few hundred bytes).
   const fetchesConfig = Boolean(input.siteConfigUrl && firstPaint && input.shellAssets.js.includes(firstPaint));
   if (firstPaint && input.shellAssets.js.includes(firstPaint)) {
     // The page is readable as sent: the first script loads the app's code once it is on screen, so
     // that code does not take bandwidth from the styles and the main image.
     const start = {
-      ...(fetchesConfig ? { siteConfig: input.siteConfigUrl } : {}),
+      ...(fetchesConfig ? { siteConfig: input.siteConfigUrl, site: documentSite(site) } : {}),
       scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
       preloads: [...input.remotePreloads.js.map((href) => ({ href, as: 'script' })), ...remoteCss.map((href) => ({ href, as: 'style' }))],
     };

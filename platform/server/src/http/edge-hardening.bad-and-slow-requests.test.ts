@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { eventBodyLimit } from '../routes/events';
+import { eventBodyLimit, eventTypeMessage } from '../routes/events';
 import { freePort } from '@dealer/testing/free-port';
 import { siteRequest, type TestPlatform } from '../testing/test-platform';
 import { createEdgePlatform, event, eventPoster, eventsPerMinute, host, proxy } from '../testing/edge-platform';
@@ -35,13 +35,36 @@ describe('POST /api/events: JSON, small, limited', () => {
   });
 
   it.each<[string, Record<string, string>]>([
-    ['text/plain', { 'content-type': 'text/plain' }],
+    ['the site’s page names its origin', { origin: `http://${host(slug)}` }],
+    ['the browser marks it same-origin', { 'sec-fetch-site': 'same-origin' }],
+  ])('records an event sent as text, as navigator.sendBeacon sends a string, when %s', async (_case, headers) => {
+    const res = await postEvent(slug, {
+      via: proxy,
+      ip: '192.0.2.55',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', ...headers },
+    });
+    expect(res.statusCode).toBe(202);
+  });
+
+  it('reads an event sent as text as JSON: nested too deep, it is a 400 too', async () => {
+    const res = await postEvent(slug, {
+      via: proxy,
+      ip: '192.0.2.56',
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: `http://${host(slug)}` },
+      payload: `{"category":"x","event_properties":{"a":${nested(4000)}}}`,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: jsonTooDeepMessage });
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['text/plain from no page of the site', { 'content-type': 'text/plain' }],
     ['a form', { 'content-type': 'application/x-www-form-urlencoded' }],
     ['multipart', { 'content-type': 'multipart/form-data; boundary=x' }],
   ])('refuses %s with 415', async (_case, headers) => {
     const res = await postEvent(slug, { via: proxy, ip: '192.0.2.51', headers });
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toEqual({ message: 'Events must be sent as JSON (Content-Type: application/json).' });
+    expect(res.json()).toEqual({ message: eventTypeMessage });
   });
 
   it('refuses a body without a content type with 415', async () => {

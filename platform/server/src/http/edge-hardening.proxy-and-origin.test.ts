@@ -193,6 +193,7 @@ describe('cross-site writes: a foreign Origin is refused', () => {
     ['a JSON lead', '/api/leads', () => ({ contentType: 'application/json', payload: JSON.stringify({ lead }) })],
     ['a mock-mode lead', '/mock/leads', () => ({ contentType: 'application/json', payload: JSON.stringify({ lead }) })],
     ['an event', '/api/events', () => ({ contentType: 'application/json', payload: JSON.stringify(event) })],
+    ['an event sent as text, as a beacon sends it', '/api/events', () => ({ contentType: 'text/plain', payload: JSON.stringify(event) })],
     [
       'a rego lookup',
       '/api/rego-lookup',
