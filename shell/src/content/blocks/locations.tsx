@@ -2,8 +2,7 @@ import type { ContentBlock } from '@dealer/contracts/content';
 import type { Location } from '@dealer/contracts/location';
 import { useAppSelector } from '@dealer/state/hooks';
 import { selectSite } from '@dealer/state/site-slice';
-
-const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+import { hoursByDays } from '@dealer/rules/opening-hours';
 
 /**
  * A list longer than this shows each location's hours folded (one tap away): a group's 25 locations
@@ -17,10 +16,10 @@ function LocationCard({ location, showHours, folded }: { location: Location; sho
     <table className="location-card__hours">
       <caption className="dp-visually-hidden">{`Opening hours of ${location.name}`}</caption>
       <tbody>
-        {location.contact_detail.opening_hours.map((entry) => (
-          <tr key={entry.weekday}>
-            <th scope="row">{weekdays[entry.weekday]}</th>
-            <td>{entry.status === 'Open' ? entry.formated_hours : 'Closed'}</td>
+        {hoursByDays(location.contact_detail.opening_hours).map((line) => (
+          <tr key={line.days}>
+            <th scope="row">{line.days}</th>
+            <td>{line.hours}</td>
           </tr>
         ))}
       </tbody>
