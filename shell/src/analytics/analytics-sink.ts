@@ -12,6 +12,7 @@ import {
   thirdPartyAllowed,
 } from '@dealer/rules/analytics';
 import { analyticsIds } from './analytics-ids';
+import { sendToEventLog } from './event-log';
 import { consentNow, onConsentChange } from './consent';
 
 type Command = (...args: unknown[]) => void;
@@ -64,20 +65,6 @@ function loadTagScripts(site: DocumentSite) {
     script.dataset.tagGroup = group;
     document.head.appendChild(script);
   }
-}
-
-/**
- * POSTs one SPEC §3 analytics event to the platform's own log, surviving the page being left. The
- * beacon carries the JSON as a string (sent as text/plain, which the platform reads from the site's
- * own pages): a Blob made the main thread wait on the browser process twice, for the Blob and for the
- * beacon that sends it, 3–20 ms at 1× CPU on the page's load against under 1 ms (issue 25).
- */
-function logEvent(entry: Record<string, unknown>) {
-  const body = JSON.stringify(entry);
-  if (navigator.sendBeacon?.('/api/events', body)) return;
-  void fetch('/api/events', { method: 'POST', body, headers: { 'Content-Type': 'application/json' }, keepalive: true }).catch(
-    () => undefined,
-  );
 }
 
 /**
@@ -174,7 +161,7 @@ function runSink(site: DocumentSite): () => void {
       if (lastPageView?.url === view.url) return;
       lastPageView = view;
       pageViewToTags(view);
-      logEvent(
+      sendToEventLog(
         eventLogEntry({
           category: 'page_view',
           url: view.url,
@@ -192,7 +179,7 @@ function runSink(site: DocumentSite): () => void {
         w.fbq('trackCustom', `DealerEvent${event.eventId}`, { label: event.label }, { eventID: eventUid });
         sendServerAdEvent({ eventName: `DealerEvent${event.eventId}`, eventId: eventUid });
       });
-      logEvent(
+      sendToEventLog(
         eventLogEntry({
           category: `event_${event.eventId}`,
           url: location.href,

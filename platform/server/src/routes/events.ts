@@ -7,7 +7,7 @@ import { RateLimiter } from '@dealer/leads/spam';
 import type { PlatformContext } from '../platform-context';
 import { clientAddressKey } from '../http/client-address';
 import { tooManyRequests } from '../http/too-many-requests';
-import { jsonNestsDeeperThan, jsonTooDeepMessage } from '@dealer/search-engine/json-depth';
+import { depthCheckedJsonParser } from '../http/limit-json-depth';
 
 /** SPEC §3 analytics event (the fields the browser may send). */
 const eventSchema = z.object({
@@ -42,19 +42,16 @@ const fromOwnPage = (headers: Record<string, string | string[] | undefined>) =>
  * `POST /api/events`: the browser's analytics and remote-failure reports (sent with
  * `navigator.sendBeacon` and a string, or `fetch`), into the platform's event log. JSON only (as
  * text/plain from the site's pages: a beacon with a Blob of JSON made the page's main thread wait
- * on the browser process twice, 3–20 ms on a phone-like CPU at load, issue 25), at most 8 KB, and per IP and site at most `EVENTS_RATE_LIMIT` a minute; kept EVENTS_RETENTION_DAYS,
- * then only counted per site, kind and day (events/event-retention.ts).
+ * on the browser process twice, 3–20 ms on a phone-like CPU at load, issue 25), at most 8 KB, and
+ * per IP and site at most `EVENTS_RATE_LIMIT` a minute; kept EVENTS_RETENTION_DAYS, then only
+ * counted per site, kind and day (events/event-retention.ts).
  */
 export async function eventRoutes(scope: FastifyInstance, ctx: PlatformContext) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const limiter = new RateLimiter(ctx.config.events.ratePerMinute, 60_000, trackedSenders);
   // A beacon's text is JSON, read as the JSON parser reads it: nesting too deep is a 400.
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
   scope.removeContentTypeParser('text/plain');
-  scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => {
-    if (jsonNestsDeeperThan(body as string)) done(Object.assign(new Error(jsonTooDeepMessage), { statusCode: 400 }), undefined);
-    else parseJson(request, body as string, done);
-  });
+  scope.addContentTypeParser('text/plain', { parseAs: 'string' }, depthCheckedJsonParser(scope));
 
   app.post(
     '/api/events',
