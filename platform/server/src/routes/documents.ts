@@ -30,7 +30,7 @@ import { findCarOnSite } from './site';
 import type { PlatformContext } from '../platform-context';
 import { contentForRoute } from '../content/content-route';
 import { articleJsonLd } from '../content/content-seo';
-import { landingAnswer, searchLandingFor } from '../content/search-landing';
+import { keptSearchLandingFor, landingAnswer } from '../content/search-landing';
 import { listSiteCards, siteContentStamp } from '@dealer/db/site-store';
 import { clearedPreviewCookie, previewCookie, previewFromCookies, previewParam } from '../remotes/remote-preview';
 import { PageCache, pageCacheKey, pageEncodingFor } from '../document/page-cache';
@@ -222,7 +222,7 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     // A dealer's search landing page (/search/used-toyota-hilux): its own title, description and address.
     const landingLookedUp = match.kind === 'search' && !category && status === 200;
     const landing = landingLookedUp
-      ? await searchLandingFor(ctx.db, site, match.searchSlug, { drafts: resolved.previewDrafts === true })
+      ? await keptSearchLandingFor(ctx.db, site, match.searchSlug, { drafts: resolved.previewDrafts === true })
       : null;
     if (landing) {
       title = landing.seoTitle.includes(site.name) ? landing.seoTitle : `${landing.seoTitle} | ${site.name}`;

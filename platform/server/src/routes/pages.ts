@@ -8,7 +8,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resolveRoute } from '@dealer/rules/routes';
 import { contentForRoute } from '../content/content-route';
-import { landingAnswer, searchLandingFor } from '../content/search-landing';
+import { keptSearchLandingFor, landingAnswer } from '../content/search-landing';
 import type { PlatformContext } from '../platform-context';
 import { freshSiteContext } from '../tenancy/site-plugin';
 import { refusalSchema } from '../http/zod-schemas';
@@ -49,7 +49,7 @@ export async function pageRoutes(scope: FastifyInstance, ctx: PlatformContext) {
     },
     async (request, reply) => {
       const context = await freshSiteContext(request);
-      const landing = await searchLandingFor(ctx.db, context.site, request.params.slug, { drafts: context.previewDrafts === true });
+      const landing = await keptSearchLandingFor(ctx.db, context.site, request.params.slug, { drafts: context.previewDrafts === true });
       reply.header('Cache-Control', context.preview ? 'private, no-store' : 'no-cache');
       if (!landing) return reply.code(404).send({ message: landingNotFoundMessage });
       return landingAnswer(landing);

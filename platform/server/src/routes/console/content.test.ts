@@ -201,6 +201,16 @@ describe('a site’s pages, news and offers written in the dealer console', () =
     expect((await page('/search/used-kia-rio')).body).toContain(
       '<link rel="canonical" href="https://www.harbourusedcars.com.au/search/used-cars">',
     );
+
+    // Read again after each change, never from what an earlier page kept: unpublished, it is a plain search at once.
+    expect((await page('/search/used-toyota-hilux?sort=price%3Aasc')).body).toContain(
+      '<title>Toyota HiLux (Used) at Harbour Used Cars</title>',
+    );
+    await call('POST', `/${created.json<Item>().id}/unpublish`);
+    expect((await page('/api/search-pages/used-toyota-hilux')).statusCode).toBe(404);
+    const unpublished = await page('/search/used-toyota-hilux?sort=price%3Adesc');
+    expect(unpublished.body).not.toContain('Toyota HiLux (Used) at Harbour Used Cars');
+    expect(unpublished.body).toContain('<link rel="canonical" href="https://www.harbourusedcars.com.au/search/used-cars">');
   });
 
   it('refuses a search landing page that filters nothing', async () => {
