@@ -29,7 +29,9 @@ const config = () => {
   return reading;
 };
 const fetchAhead = () => void import(/* webpackChunkName: "app-prefetch" */ './app-prefetch');
+let started = false;
 const start = () => {
+  started = true;
   // Every file the start needs is asked for at once, beside the libraries, when the page has not
   // fetched them ahead yet (a shopper who uses it within 3 s of its load): the route remote's, and
   // the app's own (fetched, not run; the app runs each as its turn comes, from the browser's cache).
@@ -83,8 +85,11 @@ if (root?.hasAttribute('data-ssr')) {
 // third-party tags (SPEC §4, §9). Fetched at once after the load, its dozen files were a hundred
 // more tasks on the page's main thread while the phone was still drawing it (bench:pages, issue
 // 25); a shopper who uses the page sooner starts the app, which fetches them itself.
+// An app already started (a shopper who used the page sooner) asked for all of it then: nothing is
+// fetched again. Fetched again, its links were a dozen tasks on the main thread while the app hydrated.
 afterLoadWhenIdle(
   () => {
+    if (started) return;
     routeFilesAhead('prefetch');
     fetchAhead();
     void config();

@@ -9,10 +9,11 @@
 // page was hydrated, and once it is, hands them to React as the events it missed: the field's onChange
 // runs with the shopper's value, the button's onClick runs.
 
+import { pressedEarlyAttribute } from '@dealer/ui/pressed-early';
 import { worksWithoutApp } from './site-menu';
 
-/** Marks the button pressed before its code ran, until React has it (styled in shell.css). */
-export const pressedEarly = 'data-pressed-early';
+/** Marks the button pressed before its code ran, until React has it (styled in shell.css; remotes read it, @dealer/ui/pressed-early). */
+export const pressedEarly = pressedEarlyAttribute;
 
 /** How long a noted interaction waits for its part of the page to hydrate. */
 const keepForMs = 30_000;
