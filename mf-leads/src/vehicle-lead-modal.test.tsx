@@ -8,8 +8,8 @@ async function arriveWithPage(html: string) {
   vi.resetModules();
   vi.doMock('./vehicle-lead-form', form);
   await import('./vehicle-lead-modal');
-  // The form's import is asked for at once or not at all; give a started import its turn.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The form's import is started as the module runs, or not at all: wait for any started import to be done.
+  await vi.dynamicImportSettled();
   return form;
 }
 
