@@ -2,7 +2,12 @@
 // platform runs under `--cpu-prof` while autocannon asks for a new search page on every request
 // (a crawler, or shoppers with new filters), then the profile's self time is summed per area.
 //
-//   npm run bench:render-profile            (DURATION=10 CONNECTIONS=10 by default)
+//   npm run bench:render-profile            (DURATION=10 CONNECTIONS=10 INTERVAL_US=2000 by default)
+//
+// The profiler's sampling is work on the same two cores: at Node's default of a sample every 1,000 µs
+// this machine rendered 250 pages/s under it against 400–465 without it (issue 25, twenty-first
+// session); every 2,000 µs, 261–301; every 5,000 µs, 350. The shares hold; the absolute ms a page read
+// high, more so the finer the sampling. Compare runs made at one interval.
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +79,10 @@ function load() {
   });
 }
 
-const platform = await startPlatform(port, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+const intervalUs = Number(process.env.INTERVAL_US ?? 2000);
+const platform = await startPlatform(port, {
+  nodeArgs: ['--cpu-prof', `--cpu-prof-interval=${intervalUs}`, `--cpu-prof-dir=${profileDir}`],
+});
 let result;
 try {
   // One request first, so what is read once per process is not in the profile's figures.
@@ -113,7 +121,7 @@ for (const { thread, profile: threadProfile } of profiles) {
 }
 const busy = [...totals].filter(([area]) => area !== '(idle)').reduce((sum, [, ms]) => sum + ms, 0);
 console.log(
-  `\n${pages} pages in ${result.duration} s: ${result.requests.average.toFixed(0)} pages/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+  `\n${pages.toFixed(0)} pages in ${result.duration} s under the profiler (a sample every ${intervalUs} µs): ${result.requests.average.toFixed(0)} pages/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
 );
 for (const [thread, ms] of threadBusy) console.log(`${thread} busy ${ms.toFixed(0)} ms: ${(ms / pages).toFixed(2)} ms per page`);
 console.log(`JavaScript threads busy ${busy.toFixed(0)} ms: ${(busy / pages).toFixed(2)} ms per page\n`);
