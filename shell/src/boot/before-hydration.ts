@@ -9,11 +9,9 @@
 // page was hydrated, and once it is, hands them to React as the events it missed: the field's onChange
 // runs with the shopper's value, the button's onClick runs.
 
+// The mark on a button pressed before its code ran, until React has it (styled in shell.css; remotes read it too).
 import { pressedEarlyAttribute } from '@dealer/ui/pressed-early';
 import { worksWithoutApp } from './site-menu';
-
-/** Marks the button pressed before its code ran, until React has it (styled in shell.css; remotes read it, @dealer/ui/pressed-early). */
-export const pressedEarly = pressedEarlyAttribute;
 
 /** How long a noted interaction waits for its part of the page to hydrate. */
 const keepForMs = 30_000;
@@ -122,7 +120,7 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
     if (button && (!button.isConnected || reactProps(button))) {
       const pressed = button;
       button = null;
-      pressed.removeAttribute(pressedEarly);
+      pressed.removeAttribute(pressedEarlyAttribute);
       if (pressed.isConnected) pressed.click();
     }
     if (sent && (!sent.form.isConnected || reactProps(sent.form))) {
@@ -133,7 +131,7 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
     if ((fields.size || button || sent) && Date.now() - since < keepForMs) timer = setTimeout(settle, pollMs);
     else {
       fields.clear();
-      button?.removeAttribute(pressedEarly);
+      button?.removeAttribute(pressedEarlyAttribute);
       button = null;
       sent = null;
     }
@@ -196,9 +194,9 @@ export function keepInteractionsBeforeHydration(root: HTMLElement) {
       if (!untouched(target)) return;
       whenReactDropped(event, target, () => {
         // The shopper sees their press was taken while its code comes (shell.css), and only the last one counts.
-        button?.removeAttribute(pressedEarly);
+        button?.removeAttribute(pressedEarlyAttribute);
         button = target;
-        target.setAttribute(pressedEarly, '');
+        target.setAttribute(pressedEarlyAttribute, '');
         watch();
       });
     },

@@ -54,8 +54,10 @@ export function keptSearchLandingFor(
   const reading = searchLandingFor(db, site, slug, options);
   if (kept.size >= maxKeptLandings) kept.delete(kept.keys().next().value!);
   kept.set(slug, reading);
-  // A failed read is not kept: the next request asks the store again.
-  reading.catch(() => kept.delete(slug));
+  // A failed read is not kept: the next request asks the store again (unless it already has).
+  reading.catch(() => {
+    if (kept.get(slug) === reading) kept.delete(slug);
+  });
   return reading;
 }
 
