@@ -8,7 +8,7 @@ import { hydratePlatformApi, whenPlatformApiInjected } from '@dealer/state/root-
 import { resolveRoute } from '@dealer/rules/routes';
 import { routeOwner } from '@dealer/rules/route-modules';
 import { isModuleEnabled, startRemoteRuntime, warmFederationHost } from '../federation/remote-runtime';
-import { noneServerRendered, type ServerRendered } from '../federation/server-rendered';
+import { loadServerRenderedModules, noneServerRendered, type ServerRendered } from '../federation/server-rendered';
 import { AdoptMarkupContext, serverMarkup } from '@dealer/ui/kept-markup';
 import { AppRoot } from '../app-root';
 
@@ -31,6 +31,8 @@ export function startApp(site: PublicSiteConfig) {
   const store = createPlatformStore(site);
   const container = document.getElementById('root')!;
   const serverRendered = hydrateServerState(container, store);
+  // Every module the server rendered is needed to hydrate the page: their code is asked for now, together.
+  loadServerRenderedModules([...serverRendered.modules].filter(isModuleEnabled));
   const root = (
     <AppRoot site={site} store={store} serverRendered={serverRendered} router={(children) => <BrowserRouter>{children}</BrowserRouter>} />
   );

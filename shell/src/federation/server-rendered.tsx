@@ -22,11 +22,37 @@ export const ServerRenderedContext = createContext<ServerRendered>(noneServerRen
 
 const lazyModules = new Map<ExposedModule, LazyExoticComponent<AnyComponent>>();
 
+/** Modules whose code was asked for as the app started (`loadServerRenderedModules`), until hydration takes them. */
+const loadsStarted = new Map<ExposedModule, Promise<{ default: AnyComponent }>>();
+
+/**
+ * Starts loading the code of every remote module whose markup the page holds, all at once, as the app
+ * starts. Left to hydration, a module placed in another's markup (a car page's Enquire, Reserve and
+ * Save buttons in the route's module) was asked for only once its parent's code had run and rendered:
+ * its remote's entry, then its module, then what the module imports, one after another after the
+ * parent's (three round trips later on a phone's network). Each load is the one hydration then waits
+ * for: a module that cannot be fetched shows its fallback with Try again, after one attempt and one
+ * report, as before.
+ */
+export function loadServerRenderedModules(modules: Iterable<ExposedModule>) {
+  for (const module of modules) {
+    if (loadsStarted.has(module) || lazyModules.has(module)) continue;
+    const load = loadRemoteModule<{ default: AnyComponent }>(module);
+    // Its failure is hydration's to show (the boundary's fallback), not an unhandled rejection before that.
+    load.catch(() => undefined);
+    loadsStarted.set(module, load);
+  }
+}
+
 /** One lazy component per module (a handful per page): hydration waits for its code, not for a re-render. */
 function lazyRemote(module: ExposedModule) {
   let component = lazyModules.get(module);
   if (!component) {
-    component = lazy(() => loadRemoteModule<{ default: AnyComponent }>(module));
+    component = lazy(() => {
+      const started = loadsStarted.get(module);
+      loadsStarted.delete(module);
+      return started ?? loadRemoteModule<{ default: AnyComponent }>(module);
+    });
     lazyModules.set(module, component);
   }
   return component;
