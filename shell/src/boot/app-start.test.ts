@@ -120,6 +120,30 @@ describe('the route remote’s files, fetched ahead', () => {
     ]);
   });
 
+  it('with the other remote modules’ in the markup once the page has settled, and not when the app starts, which loads those itself', () => {
+    document.body.innerHTML = '<div id="root" data-ssr></div>';
+    const data = document.createElement('script');
+    data.id = 'app-start';
+    data.type = 'application/json';
+    data.textContent = JSON.stringify({
+      ...start,
+      prefetches: [
+        { href: '/remotes/mf-leads/1.9.3/remoteEntry.js', as: 'script' },
+        { href: '/remotes/mf-leads/1.9.3/EnquireButton.js', as: 'script' },
+      ],
+    } satisfies AppStart);
+    document.body.append(data);
+    routeFilesAhead('preload');
+    expect(links()).toEqual(['preload script /remotes/mf-vehicle/1.5.2/remoteEntry.js']);
+    routeFilesAhead('prefetch');
+    expect(links()).toEqual([
+      'preload script /remotes/mf-vehicle/1.5.2/remoteEntry.js',
+      'prefetch script /remotes/mf-vehicle/1.5.2/remoteEntry.js',
+      'prefetch script /remotes/mf-leads/1.9.3/remoteEntry.js',
+      'prefetch script /remotes/mf-leads/1.9.3/EnquireButton.js',
+    ]);
+  });
+
   it('are none on a page without app-start data (a page the browser renders lists its own)', () => {
     document.body.innerHTML = '<div id="root"></div>';
     routeFilesAhead('preload');

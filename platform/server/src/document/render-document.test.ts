@@ -45,6 +45,23 @@ describe('the document’s scripts', () => {
     });
   });
 
+  it('names the files of the other remote modules in the markup for the first script to fetch ahead, not the route remote’s twice', () => {
+    const startOf = (html: string) =>
+      JSON.parse(/<script id="app-start" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as { prefetches?: unknown };
+    const moduleFiles = [
+      { href: '/remotes/mf-search/1.4.0/remoteEntry.js', as: 'script' as const },
+      { href: '/remotes/mf-garage/1.3.2/remoteEntry.js', as: 'script' as const },
+      { href: '/remotes/mf-garage/1.3.2/FavouriteButton.js', as: 'script' as const },
+    ];
+    const html = renderDocument(page({ appHtml: '<main><h1>Search</h1></main>', moduleFiles }));
+    expect(startOf(html).prefetches).toEqual(moduleFiles.slice(1));
+    // Fetched ahead, not preloaded as the page loads.
+    expect(head(html)).not.toContain('mf-garage');
+    // A page the browser renders has no markup of theirs, and one without others names none.
+    expect(startOf(renderDocument(page({ appHtml: null, moduleFiles }))).prefetches).toBeUndefined();
+    expect(startOf(renderDocument(page({ appHtml: '<main></main>' })))).not.toHaveProperty('prefetches');
+  });
+
   it('on a page the server could not render, the first script loads the app the same way (the head does not wait for the render)', () => {
     const html = renderDocument(page({ appHtml: null }));
     expect(head(html)).toContain('<script defer src="/assets/first-paint.1.js"></script>');

@@ -48,6 +48,12 @@ export type DocumentInput = {
   appState?: unknown;
   /** `appState` already written as script JSON (`scriptJson`), by the thread that rendered the page. */
   appStateJson?: string;
+  /**
+   * The files of the other remote modules in `appHtml` (a car page's buttons, a card's Save; the
+   * registry's `moduleFiles`): the first script fetches them ahead with the route remote's once the
+   * page has settled.
+   */
+  moduleFiles?: readonly { href: string; as: 'script' | 'style' }[];
   /** Stylesheets of the route's remote: applied at once (its markup is in `appHtml`, or it renders as soon as its code arrives), not merely preloaded. */
   appStylesheets?: readonly string[];
   /** Of those, the ones inlined (`<style data-href>`, which the CSS loader recognises as loaded). */
@@ -124,7 +130,7 @@ function socialTags(social: SocialMeta, site: PublicSiteConfig): string[] {
 }
 
 /** The app's part of a document, known once the server render is done. */
-export type DocumentApp = Pick<DocumentInput, 'appHtml' | 'appState' | 'appStateJson'>;
+export type DocumentApp = Pick<DocumentInput, 'appHtml' | 'appState' | 'appStateJson' | 'moduleFiles'>;
 
 /**
  * The HTML document of every site page: config and route data inline, branding as custom
@@ -213,16 +219,17 @@ export function documentParts(input: Omit<DocumentInput, keyof DocumentApp>): {
   // page of the site, so cached after the first) as it starts, or ahead once the page has settled.
   // Inline, its ~8 KB compressed made most documents more than a first round trip carries. What the
   // page's analytics and the app's trigger read before that is written here (`site`, a few hundred bytes).
+  // The first script's part (shell boot/app-start.ts), written after the render, which says what else the markup holds.
+  let start: Record<string, unknown> | null = null;
   const fetchesConfig = Boolean(input.siteConfigUrl && firstPaint && input.shellAssets.js.includes(firstPaint));
   if (firstPaint && input.shellAssets.js.includes(firstPaint)) {
     // The page is readable as sent: the first script loads the app's code once it is on screen, so
     // that code does not take bandwidth from the styles and the main image.
-    const start = {
+    start = {
       ...(fetchesConfig ? { siteConfig: input.siteConfigUrl, site: documentSite(site) } : {}),
       scripts: input.shellAssets.js.filter((js) => js !== firstPaint),
       preloads: [...input.remotePreloads.js.map((href) => ({ href, as: 'script' })), ...remoteCss.map((href) => ({ href, as: 'style' }))],
     };
-    data.push(`<script id="app-start" type="application/json">${scriptJson(start)}</script>`);
     head.push(`<script defer src="${escapeHtml(firstPaint)}"></script>`);
   } else {
     for (const js of input.shellAssets.js) head.push(`<link rel="preload" as="script" href="${escapeHtml(js)}">`);
@@ -238,7 +245,7 @@ ${head.join('\n')}
 </head>
 <body>
 `;
-  const tailChunks = ({ appHtml, appState, appStateJson }: DocumentApp): DocumentChunks => {
+  const tailChunks = ({ appHtml, appState, appStateJson, moduleFiles }: DocumentApp): DocumentChunks => {
     const rendered = Boolean(appHtml?.length);
     const stateJson = rendered ? (appStateJson ?? (appState ? scriptJson(appState) : null)) : null;
     const state = stateJson ? [`<script id="app-state" type="application/json">${stateJson}</script>`] : [];
@@ -249,10 +256,14 @@ ${head.join('\n')}
         ];
     // Serialised only for a page that sends it: it is the largest part of the document's data.
     const config = rendered && fetchesConfig ? [] : [`<script id="site-config" type="application/json">${scriptJson(site)}</script>`];
+    const prefetches = rendered ? (moduleFiles ?? []).filter((file) => !input.remotePreloads.js.includes(file.href)) : [];
+    const appStart = start
+      ? [`<script id="app-start" type="application/json">${scriptJson(prefetches.length ? { ...start, prefetches } : start)}</script>`]
+      : [];
     return [
       ...root,
       `
-${[...config, ...data, ...state].join('\n')}
+${[...config, ...data, ...appStart, ...state].join('\n')}
 </body>
 </html>
 `,

@@ -102,7 +102,8 @@ port.on('message', (message: ToThread) => {
         rendered && {
           ...rendered,
           html: typeof rendered.html === 'string' ? utf8.encode(rendered.html) : rendered.html,
-          state: null,
+          // Only the modules' names cross as a value (the document fetches their files ahead), the rest as JSON.
+          state: rendered.state ? { modules: rendered.state.modules } : null,
           stateJson: rendered.state ? scriptJson(rendered.state) : undefined,
         },
     )

@@ -25,6 +25,26 @@ publish('mf-leads', '1.6.0-broken', '{ not json');
 publish('mf-garage', '1.2.0-wrong', JSON.stringify({ name: 'mf-chat', slots: { 'vehicle.actions': ['FavouriteButton'] } }));
 publish('mf-chat', '1.2.0-unknown-slot', JSON.stringify({ name: 'mf-chat', slots: { 'vehicle.nowhere': ['ChatWidget'] } }));
 
+// A version whose manifest lists its exposed modules' files, as the remotes' builds write it.
+const buttons = join(dir, 'mf-leads', '1.9.3-buttons');
+mkdirSync(buttons, { recursive: true });
+const exposed = (name: string, js: string[], css: string[] = []) => ({
+  name,
+  path: `./${name}`,
+  assets: { js: { sync: js, async: ['static/js/async/form.js'] }, css: { sync: css, async: [] } },
+});
+writeFileSync(
+  join(buttons, 'mf-manifest.json'),
+  JSON.stringify({
+    name: 'mf_leads',
+    metaData: { remoteEntry: { name: 'remoteEntry.js' } },
+    exposes: [
+      exposed('EnquireButton', ['static/js/EnquireButton.js', 'static/js/shared-button.js'], ['static/css/EnquireButton.css']),
+      exposed('TestDriveButton', ['static/js/TestDriveButton.js', 'static/js/shared-button.js']),
+    ],
+  }),
+);
+
 const registry = new RemoteRegistry(dir);
 const base = 'https://cdn.example';
 
@@ -102,5 +122,26 @@ describe('the version sites that pin none run', () => {
     const kept = new RemoteRegistry(dir, () => 0);
     writeFileSync(join(dir, 'mf-chat', 'latest'), '9.9.9-missing\n');
     expect(kept.latest('mf-chat')).toBeNull();
+  });
+});
+
+describe('the files of the remote modules a page’s markup holds', () => {
+  it('are each module’s entry, first chunks and styles at the version the site runs, each once, and nothing of what it does not run', () => {
+    const refs = registry.resolve([{ name: 'mf-leads', enabled: true, version: '1.9.3-buttons' }], base);
+    const at = `${base}/remotes/mf-leads/1.9.3-buttons`;
+    expect(
+      registry.moduleFiles(refs, [
+        'mf-leads/EnquireButton',
+        'mf-leads/TestDriveButton',
+        'mf-leads/NoSuchButton',
+        'mf-garage/FavouriteButton',
+      ]),
+    ).toEqual([
+      { href: `${at}/remoteEntry.js`, as: 'script' },
+      { href: `${at}/static/js/EnquireButton.js`, as: 'script' },
+      { href: `${at}/static/js/shared-button.js`, as: 'script' },
+      { href: `${at}/static/css/EnquireButton.css`, as: 'style' },
+      { href: `${at}/static/js/TestDriveButton.js`, as: 'script' },
+    ]);
   });
 });

@@ -145,6 +145,27 @@ export class RemoteRegistry {
   }
 
   /**
+   * The files of exposed modules (`<remote>/<expose>`) at the versions a site runs (`refs`), each
+   * once: every module's entry, first chunks and styles. A remote the site does not run, or a module
+   * its version does not expose, adds nothing. The browser fetches those of the modules placed in a
+   * page's markup ahead, once the page has settled (a car page's Enquire, Reserve and Save buttons).
+   */
+  moduleFiles(refs: readonly RemoteRef[], modules: Iterable<string>): { href: string; as: 'script' | 'style' }[] {
+    const files = new Map<string, 'script' | 'style'>();
+    for (const module of modules) {
+      const slash = module.indexOf('/');
+      const ref = refs.find((candidate) => candidate.name === module.slice(0, slash));
+      const manifest = ref && this.manifest(ref.name, ref.version);
+      const expose = module.slice(slash + 1);
+      if (!ref || !manifest?.exposes.some((item) => item.name === expose || item.path === `./${expose}`)) continue;
+      const { js, css } = this.preloadFiles(ref, expose);
+      for (const href of js) files.set(href, 'script');
+      for (const href of css) files.set(href, 'style');
+    }
+    return [...files].map(([href, as]) => ({ href, as }));
+  }
+
+  /**
    * The stylesheets of an exposed module with their text, for a page that shows the module in its
    * first response: inlined, they cost no request before the page can paint. Published files never
    * change, so each is read once; a large one (or one that could end a <style>) is left as a link.

@@ -332,7 +332,14 @@ export async function documentRoutes(scope: FastifyInstance, ctx: PlatformContex
     let rendered: Awaited<typeof rendering>;
     try {
       rendered = await rendering;
-      app = tailChunks({ appHtml: rendered?.html ?? null, appState: rendered?.state ?? null, appStateJson: rendered?.stateJson });
+      // The other remote modules in the markup (a car page's buttons, the cards' Save): their files are fetched ahead too.
+      const others = (rendered?.state?.modules ?? []).filter((module) => module !== owner?.module);
+      app = tailChunks({
+        appHtml: rendered?.html ?? null,
+        appState: rendered?.state ?? null,
+        appStateJson: rendered?.stateJson,
+        moduleFiles: status === 200 && others.length ? ctx.registry.moduleFiles(publicConfig.remotes, others) : [],
+      });
     } catch (error) {
       // renderPage answers null rather than throwing; should anything else fail, the browser renders the page.
       request.log.error({ err: error }, 'document tail failed');
