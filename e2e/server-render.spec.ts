@@ -157,3 +157,20 @@ test('a car page’s details and its calls to action come in the first response 
   await expect(page.getByLabel('First name')).toBeVisible();
   expect(problems).toEqual([]);
 });
+
+test('a car page left to settle fetches its buttons’ code ahead, and the Enquire pressed then opens its form', async ({ page }) => {
+  const car = demoStock().cars.find((item) => item.site === site && item.show_on_dealer_website && item.status === 'in_stock')!;
+  await page.goto(siteUrl(site, `/cars/${car.slug}`));
+  // The buttons are other remotes' modules inside the car's: their files are named after the render
+  // and fetched ahead at an idle moment after the load, as the route remote's are.
+  const ahead = (remote: string, module: string) =>
+    page.locator(`head link[rel="prefetch"][href*="/remotes/${remote}/"][href*="${module}"]`);
+  await expect(ahead('mf-vehicle', 'VehicleDetailPage')).toHaveCount(1, { timeout: 15_000 });
+  await expect(ahead('mf-leads', 'EnquireButton')).toHaveCount(1);
+  await expect(ahead('mf-leads', 'remoteEntry')).toHaveCount(1);
+  await expect(ahead('mf-garage', 'FavouriteButton')).toHaveCount(1);
+  // Nothing has run React yet; the press starts the app, which hands it to the button.
+  await page.getByRole('button', { name: 'Enquire now' }).click();
+  await expect(page.getByRole('dialog', { name: 'Submit an enquiry' })).toBeVisible();
+  await expect(page.getByLabel('First name')).toBeVisible();
+});

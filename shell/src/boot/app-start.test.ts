@@ -5,12 +5,20 @@ import { routeFilesAhead, startAppAfterFirstPaint, type AppStart } from './app-s
 const start: AppStart = { scripts: ['/assets/main.1.js'], preloads: [{ href: '/remotes/mf-vehicle/1.5.2/remoteEntry.js', as: 'script' }] };
 
 /** A server-rendered car page: its photo (VehicleImage's main image) and the app-start data. */
-function serverPage({ mainImage, siteConfig }: { mainImage: boolean; siteConfig?: string }) {
+function serverPage({
+  mainImage,
+  siteConfig,
+  prefetches,
+}: {
+  mainImage: boolean;
+  siteConfig?: string;
+  prefetches?: AppStart['prefetches'];
+}) {
   document.body.innerHTML = `<div id="root" data-ssr>${mainImage ? '<img src="/img/vehicle/car/suv/blue/5.jpg?w=750&amp;q=75" fetchpriority="high" elementtiming="main-image" alt="">' : '<h1>Home</h1>'}</div>`;
   const data = document.createElement('script');
   data.id = 'app-start';
   data.type = 'application/json';
-  data.textContent = JSON.stringify(siteConfig ? { ...start, siteConfig } : start);
+  data.textContent = JSON.stringify({ ...start, ...(siteConfig ? { siteConfig } : {}), ...(prefetches ? { prefetches } : {}) });
   document.body.append(data);
   return document.querySelector('img');
 }
@@ -121,18 +129,13 @@ describe('the route remote’s files, fetched ahead', () => {
   });
 
   it('with the other remote modules’ in the markup once the page has settled, and not when the app starts, which loads those itself', () => {
-    document.body.innerHTML = '<div id="root" data-ssr></div>';
-    const data = document.createElement('script');
-    data.id = 'app-start';
-    data.type = 'application/json';
-    data.textContent = JSON.stringify({
-      ...start,
+    serverPage({
+      mainImage: false,
       prefetches: [
         { href: '/remotes/mf-leads/1.9.3/remoteEntry.js', as: 'script' },
         { href: '/remotes/mf-leads/1.9.3/EnquireButton.js', as: 'script' },
       ],
-    } satisfies AppStart);
-    document.body.append(data);
+    });
     routeFilesAhead('preload');
     expect(links()).toEqual(['preload script /remotes/mf-vehicle/1.5.2/remoteEntry.js']);
     routeFilesAhead('prefetch');

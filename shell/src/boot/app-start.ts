@@ -31,8 +31,9 @@ function appStartData(): AppStart | null {
 /**
  * The route remote's files (its entry and module), fetched ahead: `preload` when the app starts,
  * `prefetch` (the lowest priority) with the app's own files once the page has settled
- * (app-entry.ts), and then the other remote modules' in the markup too (`prefetches`). Not while the page loads: they are of use only once the app starts, and on a
- * phone each file costs the page's main thread a series of tasks while it is still loading.
+ * (app-entry.ts), and then the other remote modules' in the markup too (`prefetches`). Not while
+ * the page loads: they are of use only once the app starts, and on a phone each file costs the
+ * page's main thread a series of tasks while it is still loading.
  */
 export function routeFilesAhead(rel: 'preload' | 'prefetch') {
   const start = appStartData();

@@ -27,14 +27,11 @@ const remote = (name: 'mf-leads' | 'mf-checkout') => ({
   entryUrl: manifest(name).replace('mf-manifest.json', 'remoteEntry.js'),
 });
 
+/** A promise the test resolves when it chooses. */
 function deferred<T>() {
   let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
+  const promise = new Promise<T>((res) => (resolve = res));
+  return { promise, resolve };
 }
 
 function EnquiryForm({ carId, title }: EnquiryFormProps) {

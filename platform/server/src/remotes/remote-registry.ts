@@ -139,7 +139,7 @@ export class RemoteRegistry {
     const manifest = this.manifest(ref.name, ref.version);
     if (!manifest) return { js: [], css: [] };
     const base = ref.manifestUrl.slice(0, ref.manifestUrl.lastIndexOf('/') + 1);
-    const exposed = manifest.exposes.find((item) => item.name === expose || item.path === `./${expose}`);
+    const exposed = exposedIn(manifest, expose);
     const js = (exposed?.assets.js.sync ?? []).map((file) => base + file.replace(/^\.?\//, ''));
     return { js: [ref.entryUrl, ...js], css: (exposed?.assets.css.sync ?? []).map((file) => base + file) };
   }
@@ -157,7 +157,7 @@ export class RemoteRegistry {
       const ref = refs.find((candidate) => candidate.name === module.slice(0, slash));
       const manifest = ref && this.manifest(ref.name, ref.version);
       const expose = module.slice(slash + 1);
-      if (!ref || !manifest?.exposes.some((item) => item.name === expose || item.path === `./${expose}`)) continue;
+      if (!ref || !manifest || !exposedIn(manifest, expose)) continue;
       const { js, css } = this.preloadFiles(ref, expose);
       for (const href of js) files.set(href, 'script');
       for (const href of css) files.set(href, 'style');
@@ -172,7 +172,7 @@ export class RemoteRegistry {
    */
   inlineStyles(ref: RemoteRef, expose: string): { href: string; css: string }[] {
     const manifest = this.manifest(ref.name, ref.version);
-    const exposed = manifest?.exposes.find((item) => item.name === expose || item.path === `./${expose}`);
+    const exposed = manifest && exposedIn(manifest, expose);
     const base = ref.manifestUrl.slice(0, ref.manifestUrl.lastIndexOf('/') + 1);
     return (exposed?.assets.css.sync ?? []).flatMap((file) => {
       const key = `${ref.name}@${ref.version}/${file}`;
@@ -200,6 +200,10 @@ export type RemoteManifest = {
   metaData: { remoteEntry: { name: string; path?: string; type?: string } };
   exposes: { name: string; path: string; assets: { js: { sync: string[]; async: string[] }; css: { sync: string[]; async: string[] } } }[];
 };
+
+/** An exposed module in a manifest, by its expose name (`EnquireButton`) or path (`./EnquireButton`). */
+const exposedIn = (manifest: RemoteManifest, expose: string) =>
+  manifest.exposes.find((item) => item.name === expose || item.path === `./${expose}`);
 
 export type PublishedVersion = { version: string; publishedAt: number; notes: string | null };
 
